@@ -1,0 +1,138 @@
+"""agent_asserts: deterministic assertions over recorded AI-agent runs.
+
+One trial record (state before, events, state after, derived delta), one set of checks,
+results with evidence. Public names are imported lazily on first use, so
+``import agent_asserts`` stays fast and imports nothing beyond the core dependencies.
+
+>>> from agent_asserts import EvalContext, TrialRecord
+>>> rec = TrialRecord.builder().user("refund A1049").tool("refunds_lookup").build(steps=2)
+>>> EvalContext(rec).called_tool("refunds_lookup").result.passed
+True
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from agent_asserts._version import __version__
+
+if TYPE_CHECKING:
+    from agent_asserts._missing import MISSING
+    from agent_asserts.context import EvalContext
+    from agent_asserts.handles import AssertionHandle, ValueExpectation
+    from agent_asserts.matching import ANY, M, Count, Mismatch, explain, matches
+    from agent_asserts.record import (
+        BlockPayload,
+        Button,
+        DelegationPayload,
+        DeltaEntry,
+        Event,
+        MemoryPayload,
+        MessagePayload,
+        ParseError,
+        RecordBuilder,
+        RecordError,
+        SkillPayload,
+        ToolCallPayload,
+        TrialRecord,
+        Usage,
+    )
+    from agent_asserts.results import (
+        AssertionResult,
+        CaseResult,
+        RequirementFailed,
+        Severity,
+        Skipped,
+        Status,
+        Verdict,
+    )
+    from agent_asserts.runner import run_case
+    from agent_asserts.selectors import on
+
+_EXPORTS: dict[str, str] = {
+    "MISSING": "agent_asserts._missing",
+    "EvalContext": "agent_asserts.context",
+    "AssertionHandle": "agent_asserts.handles",
+    "ValueExpectation": "agent_asserts.handles",
+    "ANY": "agent_asserts.matching",
+    "M": "agent_asserts.matching",
+    "Count": "agent_asserts.matching",
+    "Mismatch": "agent_asserts.matching",
+    "explain": "agent_asserts.matching",
+    "matches": "agent_asserts.matching",
+    "BlockPayload": "agent_asserts.record",
+    "Button": "agent_asserts.record",
+    "DelegationPayload": "agent_asserts.record",
+    "DeltaEntry": "agent_asserts.record",
+    "Event": "agent_asserts.record",
+    "MemoryPayload": "agent_asserts.record",
+    "MessagePayload": "agent_asserts.record",
+    "ParseError": "agent_asserts.record",
+    "RecordBuilder": "agent_asserts.record",
+    "RecordError": "agent_asserts.record",
+    "SkillPayload": "agent_asserts.record",
+    "ToolCallPayload": "agent_asserts.record",
+    "TrialRecord": "agent_asserts.record",
+    "Usage": "agent_asserts.record",
+    "AssertionResult": "agent_asserts.results",
+    "CaseResult": "agent_asserts.results",
+    "RequirementFailed": "agent_asserts.results",
+    "Severity": "agent_asserts.results",
+    "Skipped": "agent_asserts.results",
+    "Status": "agent_asserts.results",
+    "Verdict": "agent_asserts.results",
+    "run_case": "agent_asserts.runner",
+    "on": "agent_asserts.selectors",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'agent_asserts' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_EXPORTS))
+
+
+__all__ = [
+    "ANY",
+    "MISSING",
+    "AssertionHandle",
+    "AssertionResult",
+    "BlockPayload",
+    "Button",
+    "CaseResult",
+    "Count",
+    "DelegationPayload",
+    "DeltaEntry",
+    "EvalContext",
+    "Event",
+    "M",
+    "MemoryPayload",
+    "MessagePayload",
+    "Mismatch",
+    "ParseError",
+    "RecordBuilder",
+    "RecordError",
+    "RequirementFailed",
+    "Severity",
+    "SkillPayload",
+    "Skipped",
+    "Status",
+    "ToolCallPayload",
+    "TrialRecord",
+    "Usage",
+    "ValueExpectation",
+    "Verdict",
+    "__version__",
+    "explain",
+    "matches",
+    "on",
+    "run_case",
+]

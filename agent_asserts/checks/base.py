@@ -1,0 +1,210 @@
+"""The check protocol: a frozen attrs object with ``evaluate(record) -> Outcome``.
+
+A check holds its parameters as attrs fields that mirror the fluent method of the same name
+(``method``), so one class serves ``EvalContext``, every loader, ``to_data()`` (the native
+YAML form) and the JSON Schema.
+
+>>> from agent_asserts.checks.cost import StepCount
+>>> from agent_asserts.record import TrialRecord
+>>> StepCount(3).evaluate(TrialRecord.from_dict({"steps": 2, "events": []})).message
+'expected 3 steps, got 2'
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import attrs
+
+from agent_asserts._missing import MISSING
+from agent_asserts.results import Severity, Status
+
+if TYPE_CHECKING:
+    from agent_asserts.judges import Judge
+    from agent_asserts.matching import Mismatch
+    from agent_asserts.record import TrialRecord
+
+
+@attrs.frozen
+class Outcome:
+    """What one evaluation of a check found: status, score, message and evidence.
+
+    >>> Outcome.of(False, message="matched 0 tool calls").status
+    <Status.FAIL: 'fail'>
+    """
+
+    status: Status = attrs.field(converter=Status)
+    score: float
+    message: str = ""
+    expected: Any = None
+    observed: Any = None
+    evidence: tuple[Any, ...] = attrs.field(default=(), converter=tuple)
+    mismatches: tuple[Mismatch, ...] = attrs.field(default=(), converter=tuple)
+    closest: str | None = None
+    details: Mapping[str, Any] = attrs.field(factory=dict)
+
+    @classmethod
+    def of(cls, passed: bool, **fields: Any) -> Outcome:
+        """A ``PASS`` (score 1) or ``FAIL`` (score 0) outcome.
+
+        >>> Outcome.of(True).score
+        1.0
+        """
+        return cls(Status.PASS if passed else Status.FAIL, 1.0 if passed else 0.0, **fields)
+
+    @classmethod
+    def scored(cls, score: float, **fields: Any) -> Outcome:
+        """An outcome with a continuous score; passes at 1.0 until a threshold is set.
+
+        >>> Outcome.scored(0.5).status
+        <Status.FAIL: 'fail'>
+        """
+        return cls(Status.PASS if score >= 1.0 else Status.FAIL, score, **fields)
+
+    @classmethod
+    def invalid(cls, message: str, **fields: Any) -> Outcome:
+        """The check could not be evaluated (a missing surface, path or run-level value).
+
+        >>> Outcome.invalid("the record has no step count").status
+        <Status.INVALID: 'invalid'>
+        """
+        return cls(Status.INVALID, 0.0, message=message, **fields)
+
+    @classmethod
+    def error(cls, message: str, **fields: Any) -> Outcome:
+        """The evaluator itself failed (a predicate or judge raised).
+
+        >>> Outcome.error("predicate raised ValueError: x").status
+        <Status.EVALUATOR_ERROR: 'evaluator_error'>
+        """
+        return cls(Status.EVALUATOR_ERROR, 0.0, message=message, **fields)
+
+    @classmethod
+    def not_applicable(cls, message: str, **fields: Any) -> Outcome:
+        """The check's condition did not hold, so it says nothing about this record.
+
+        >>> Outcome.not_applicable("tool never ran").status
+        <Status.NOT_APPLICABLE: 'not_applicable'>
+        """
+        return cls(Status.NOT_APPLICABLE, 0.0, message=message, **fields)
+
+
+def _render_arg(value: Any) -> str:
+    from agent_asserts.matching import render
+
+    return render(value)
+
+
+class Check(abc.ABC):
+    """Base of every check. Subclasses are ``@attrs.frozen`` and set ``method``.
+
+    ``positional`` names the fields a scalar or list given in YAML fills, in order;
+    ``varargs`` names the field that collects ``*args`` of the fluent method.
+    """
+
+    method: ClassVar[str] = ""
+    default_severity: ClassVar[Severity] = Severity.GATE
+    evaluator_type: ClassVar[str] = "deterministic"
+    positional: ClassVar[tuple[str, ...]] = ()
+    varargs: ClassVar[str | None] = None
+    python_only: ClassVar[bool] = False
+
+    @abc.abstractmethod
+    def evaluate(self, record: TrialRecord) -> Outcome:
+        """Evaluate over ``record``; never raises for a malformed or incomplete record."""
+
+    def run(self, record: TrialRecord, *, judge: Judge | None = None) -> Outcome:
+        """Evaluate with the context's services (a judge); plain checks ignore them."""
+        return self.evaluate(record)
+
+    def primary(self) -> Any:
+        """The value that names the result after the colon, or ``MISSING`` for none."""
+        if self.varargs is None and self.positional:
+            return getattr(self, self.positional[0])
+        return MISSING
+
+    def default_name(self) -> str:
+        """``{method}:{primary argument}`` or ``{method}``.
+
+        >>> from agent_asserts.checks.cost import MaxSteps
+        >>> MaxSteps(4).default_name()
+        'max_steps:4'
+        """
+        primary = self.primary()
+        if primary is MISSING or primary is None:
+            return self.method
+        return f"{self.method}:{primary}"
+
+    def arguments(self) -> dict[str, Any]:
+        """The fields that differ from their defaults, in declaration order."""
+        out: dict[str, Any] = {}
+        for field in attrs.fields(type(self)):
+            if not field.init or field.name.startswith("_"):
+                continue
+            value = getattr(self, field.name)
+            default = field.default
+            if isinstance(default, attrs.Factory):  # type: ignore[arg-type]
+                default = default.factory()  # type: ignore[call-arg]
+            if field.name == self.varargs or field.name in self.positional:
+                out[field.name] = value
+            elif default is attrs.NOTHING or not _same(value, default):
+                out[field.name] = value
+        return out
+
+    def describe(self) -> str:
+        """The call that builds this check: ``called_tool('refund', count=1)``.
+
+        >>> from agent_asserts.checks.cost import StepCount
+        >>> StepCount(3).describe()
+        'step_count(3)'
+        """
+        parts: list[str] = []
+        for key, value in self.arguments().items():
+            if key == self.varargs:
+                parts.extend(_render_arg(v) for v in value)
+            elif key in self.positional:
+                parts.append(_render_arg(value))
+            else:
+                parts.append(f"{key}={_render_arg(value)}")
+        return f"{self.method}({', '.join(parts)})"
+
+    def to_data(self) -> Any:
+        """The native YAML/JSON form ``{method: {argument: value, …}}``.
+
+        >>> from agent_asserts.checks.cost import StepCount
+        >>> StepCount(3).to_data()
+        {'step_count': {'n': 3}}
+        """
+        from agent_asserts.checks.serialize import arguments_to_data
+
+        return {self.method: arguments_to_data(self)}
+
+
+def _same(a: Any, b: Any) -> bool:
+    try:
+        return type(a) is type(b) and bool(a == b)
+    except Exception:
+        return False
+
+
+
+def missing_surface(record: TrialRecord, *kinds: str) -> Outcome | None:
+    """``INVALID`` when the record's harness did not record one of ``kinds``, else None.
+
+    >>> from agent_asserts.record import TrialRecord
+    >>> rec = TrialRecord.from_dict({"events": [], "surfaces": ["message"]})
+    >>> missing_surface(rec, "tool_call").message
+    "the record has no 'tool_call' surface (recorded: 'message')"
+    """
+    for kind in kinds:
+        if not record.records(kind):
+            recorded = ", ".join(repr(s) for s in sorted(record.surfaces or ()))
+            return Outcome.invalid(
+                f"the record has no {kind!r} surface (recorded: {recorded or 'nothing'})"
+            )
+    return None
+
+
+__all__ = ["Check", "Outcome", "missing_surface"]

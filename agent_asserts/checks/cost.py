@@ -1,0 +1,109 @@
+"""Steps and cost: ``step_count``, ``max_steps``, ``total_tokens_at_most``.
+
+These always carry a message, whether they pass or fail (seed 004), and are ``invalid`` when
+the record has no step count or token usage.
+
+>>> from agent_asserts.record import TrialRecord
+>>> rec = TrialRecord.from_dict({"events": [], "usage": {"input_tokens": 200, "output_tokens": 50}})
+>>> TotalTokensAtMost(200).evaluate(rec).message
+'used 250 tokens, limit 200'
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+import attrs
+
+from agent_asserts.checks.base import Check, Outcome
+from agent_asserts.checks.registry import register
+
+if TYPE_CHECKING:
+    from agent_asserts.record import TrialRecord
+
+
+def non_negative_int(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
+    """attrs validator: a whole number >= 0 (a bool is not a number here)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"'{attribute.name}' must be an int (got {value!r})")
+    if value < 0:
+        raise ValueError(f"'{attribute.name}' must be >= 0 (got {value!r})")
+
+
+@register
+@attrs.frozen
+class StepCount(Check):
+    """The run took exactly ``n`` steps: message ``expected {n} steps, got {actual}``.
+
+    >>> from agent_asserts.record import TrialRecord
+    >>> StepCount(2).evaluate(TrialRecord.from_dict({"steps": 2, "events": []})).status.value
+    'pass'
+    """
+
+    n: int = attrs.field(validator=non_negative_int)
+    method: ClassVar[str] = "step_count"
+    positional: ClassVar[tuple[str, ...]] = ("n",)
+
+    def evaluate(self, record: TrialRecord) -> Outcome:
+        if record.steps is None:
+            return Outcome.invalid("the record has no step count")
+        return Outcome.of(
+            record.steps == self.n,
+            message=f"expected {self.n} steps, got {record.steps}",
+            expected=self.n,
+            observed=record.steps,
+        )
+
+
+@register
+@attrs.frozen
+class MaxSteps(Check):
+    """The run took at most ``n`` steps: message ``expected at most {n} steps, got {actual}``.
+
+    >>> from agent_asserts.record import TrialRecord
+    >>> MaxSteps(6).evaluate(TrialRecord.from_dict({"steps": 7, "events": []})).message
+    'expected at most 6 steps, got 7'
+    """
+
+    n: int = attrs.field(validator=non_negative_int)
+    method: ClassVar[str] = "max_steps"
+    positional: ClassVar[tuple[str, ...]] = ("n",)
+
+    def evaluate(self, record: TrialRecord) -> Outcome:
+        if record.steps is None:
+            return Outcome.invalid("the record has no step count")
+        return Outcome.of(
+            record.steps <= self.n,
+            message=f"expected at most {self.n} steps, got {record.steps}",
+            expected=self.n,
+            observed=record.steps,
+        )
+
+
+@register
+@attrs.frozen
+class TotalTokensAtMost(Check):
+    """Total token usage is at most ``n``: message ``used {actual} tokens, limit {n}``.
+
+    >>> from agent_asserts.record import TrialRecord
+    >>> TotalTokensAtMost(10).evaluate(TrialRecord.from_dict({"events": []})).message
+    'the record has no token usage'
+    """
+
+    n: int = attrs.field(validator=non_negative_int)
+    method: ClassVar[str] = "total_tokens_at_most"
+    positional: ClassVar[tuple[str, ...]] = ("n",)
+
+    def evaluate(self, record: TrialRecord) -> Outcome:
+        total = None if record.usage is None else record.usage.total_tokens
+        if total is None:
+            return Outcome.invalid("the record has no token usage")
+        return Outcome.of(
+            total <= self.n,
+            message=f"used {total} tokens, limit {self.n}",
+            expected=self.n,
+            observed=total,
+        )
+
+
+__all__ = ["MaxSteps", "StepCount", "TotalTokensAtMost"]

@@ -1,0 +1,258 @@
+"""Ordered subsequences: ``tool_order`` and ``sequencing`` (and, in ``events.py``,
+``event_order``), all served by one function, :func:`find_in_order`.
+
+The search is earliest-match greedy: each step takes the first matching event strictly after
+the event of the previous step. For "is there an ordered subsequence" greedy is optimal: if
+any assignment exists, the earliest-match one does. ``contiguous`` (``tool_order`` only)
+requires the steps to be consecutive tool calls.
+
+>>> from agent_asserts.record import TrialRecord
+>>> rec = TrialRecord.builder().tool("search").tool("lookup").tool("refund").build()
+>>> ToolOrder("search", "refund").evaluate(rec).message
+'found 2 steps in order: e0, e2'
+>>> ToolOrder("search", "refund", contiguous=True).evaluate(rec).message
+"step 2 'refund' was not found right after e0 (step 1 'search')"
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import attrs
+
+from agent_asserts.checks.base import Check, Outcome, missing_surface
+from agent_asserts.checks.registry import register
+from agent_asserts.checks.tools import event_ids, selector_surface, tool_name
+from agent_asserts.selector_kinds import Selector, ToolSelector
+from agent_asserts.selectors import as_selector
+
+if TYPE_CHECKING:
+    from agent_asserts.record import TrialRecord
+
+
+@attrs.frozen
+class Subsequence:
+    """Where the steps of an ordered search were found.
+
+    Attributes:
+        positions: Positions (in ``record.events``) of the steps found, in step order.
+        missing: Index of the first step not found; None when every step was found.
+
+    >>> Subsequence((0, 4), None).complete
+    True
+    """
+
+    positions: tuple[int, ...]
+    missing: int | None
+
+    @property
+    def complete(self) -> bool:
+        """True when every step was found."""
+        return self.missing is None
+
+
+def find_in_order(
+    record: TrialRecord,
+    steps: Sequence[Selector],
+    *,
+    lane: Sequence[int] | None = None,
+) -> Subsequence:
+    """Find ``steps`` in order, each strictly after the previous one.
+
+    Args:
+        record: The record to search.
+        steps: One selector per step.
+        lane: When given, the steps must be consecutive items of this sorted list of positions
+            (``record.positions_of_kind("tool_call")`` for contiguous tool calls).
+
+    Returns:
+        The positions found; on failure the longest prefix found and the missing step.
+
+    >>> from agent_asserts.record import TrialRecord
+    >>> rec = TrialRecord.builder().tool("a").tool("b").tool("a").build()
+    >>> find_in_order(rec, [ToolSelector("a"), ToolSelector("a")])
+    Subsequence(positions=(0, 2), missing=None)
+    >>> find_in_order(rec, [ToolSelector("b"), ToolSelector("b")])
+    Subsequence(positions=(1,), missing=1)
+    """
+    if lane is not None:
+        return _find_contiguous(record, steps, lane)
+    events = record.events
+    found: list[int] = []
+    after = -1
+    for k, step in enumerate(steps):
+        candidates = step.candidates(record)
+        start = bisect.bisect_right(candidates, after)
+        hit = next(
+            (p for p in candidates[start:] if step.matches(events[p])),
+            None,
+        )
+        if hit is None:
+            return Subsequence(tuple(found), k)
+        found.append(hit)
+        after = hit
+    return Subsequence(tuple(found), None)
+
+
+def _find_contiguous(
+    record: TrialRecord, steps: Sequence[Selector], lane: Sequence[int]
+) -> Subsequence:
+    events = record.events
+    best = Subsequence((), 0)
+    for start in steps[0].select(record):
+        i = bisect.bisect_left(lane, start)
+        if i >= len(lane) or lane[i] != start:
+            continue
+        run = [start]
+        for k in range(1, len(steps)):
+            j = i + k
+            if j >= len(lane) or not steps[k].matches(events[lane[j]]):
+                break
+            run.append(lane[j])
+        if len(run) == len(steps):
+            return Subsequence(tuple(run), None)
+        if len(run) > len(best.positions):
+            best = Subsequence(tuple(run), len(run))
+    return best
+
+
+def step_label(step: Selector | str) -> str:
+    """How a step is named in messages: ``'refund'`` for a name, the selector's call else.
+
+    >>> step_label("a|b"), step_label(ToolSelector("a", arguments={"x": 1}))
+    ("'a|b'", "on.tool('a', arguments={'x': 1})")
+    """
+    return repr(step) if isinstance(step, str) else step.describe()
+
+
+def order_outcome(
+    record: TrialRecord,
+    labels: Sequence[str],
+    result: Subsequence,
+    *,
+    contiguous: bool = False,
+    observed: Any = None,
+) -> Outcome:
+    """The outcome of an ordered search: the ids found, or which step was missing after what.
+
+    >>> from agent_asserts.record import TrialRecord
+    >>> rec = TrialRecord.builder().tool("a").build()
+    >>> order_outcome(rec, ["'a'", "'b'"], Subsequence((0,), 1)).message
+    "step 2 'b' was not found after e0 (step 1 'a')"
+    """
+    ids = event_ids(record, result.positions)
+    if observed is None:
+        observed = list(ids)
+    if result.missing is None:
+        text = f"found {len(labels)} steps in order: {', '.join(ids)}"
+        return Outcome.of(True, message=text, evidence=ids, observed=observed)
+    k = result.missing
+    if k == 0:
+        text = f"step 1 {labels[0]} was not found"
+    else:
+        where = "right after" if contiguous else "after"
+        text = f"step {k + 1} {labels[k]} was not found {where} {ids[-1]} (step {k} {labels[k - 1]})"
+    details = {"missing_step": k + 1}
+    return Outcome.of(False, message=text, evidence=ids, observed=observed, details=details)
+
+
+def _check_steps(method: str, what: str, values: tuple[Any, ...]) -> None:
+    if not values:
+        raise ValueError(f"{method}() needs at least one {what}: a check that checks nothing")
+
+
+@register
+@attrs.frozen(init=False)
+class ToolOrder(Check):
+    """The named tools were called in this order (other calls may come between).
+
+    A name may be ``"a|b"`` (either tool). With ``contiguous=True`` the names must be
+    consecutive tool calls. ``tool_order()`` without names is a ``ValueError``.
+
+    >>> from agent_asserts.record import TrialRecord
+    >>> rec = TrialRecord.builder().tool("a").build()
+    >>> ToolOrder("a", "a").evaluate(rec).message
+    "step 2 'a' was not found after e0 (step 1 'a')"
+    """
+
+    names: tuple[str, ...]
+    contiguous: bool = False
+    _steps: tuple[ToolSelector, ...] = attrs.field(init=False, eq=False, repr=False)
+
+    method: ClassVar[str] = "tool_order"
+    varargs: ClassVar[str | None] = "names"
+
+    def __init__(self, *names: str, contiguous: bool = False) -> None:
+        self.__attrs_init__(names=tuple(names), contiguous=contiguous)
+
+    def __attrs_post_init__(self) -> None:
+        _check_steps("tool_order", "tool name", self.names)
+        for name in self.names:
+            if not isinstance(name, str):
+                raise TypeError(f"'names' must be tool names (got {name!r})")
+        if not isinstance(self.contiguous, bool):
+            raise TypeError(f"'contiguous' must be a bool (got {self.contiguous!r})")
+        object.__setattr__(self, "_steps", tuple(ToolSelector(n) for n in self.names))
+
+    def evaluate(self, record: TrialRecord) -> Outcome:
+        invalid = missing_surface(record, "tool_call")
+        if invalid is not None:
+            return invalid
+        calls = record.positions_of_kind("tool_call")
+        lane = calls if self.contiguous else None
+        result = find_in_order(record, self._steps, lane=lane)
+        labels = [step_label(n) for n in self.names]
+        observed = [tool_name(record, p) for p in calls]
+        return order_outcome(
+            record, labels, result, contiguous=self.contiguous, observed=observed
+        )
+
+
+@register
+@attrs.frozen(init=False)
+class Sequencing(Check):
+    """Each selector matches an event strictly after the previous step's event.
+
+    A plain string is a tool name. ``sequencing()`` without selectors is a ``ValueError``.
+
+    >>> from agent_asserts.record import TrialRecord
+    >>> from agent_asserts import on
+    >>> rec = TrialRecord.builder().skill("activated", "refund").tool("lookup").build()
+    >>> Sequencing(on.skill("activated", "refund"), "lookup").evaluate(rec).status.value
+    'pass'
+    """
+
+    selectors: tuple[Selector | str, ...]
+    _steps: tuple[Selector, ...] = attrs.field(init=False, eq=False, repr=False)
+
+    method: ClassVar[str] = "sequencing"
+    varargs: ClassVar[str | None] = "selectors"
+    step_default: ClassVar[str] = "tool"
+
+    def __init__(self, *selectors: Selector | str) -> None:
+        self.__attrs_init__(selectors=tuple(selectors))
+
+    def __attrs_post_init__(self) -> None:
+        _check_steps(self.method, "selector", self.selectors)
+        steps = tuple(as_selector(s, default=self.step_default) for s in self.selectors)
+        object.__setattr__(self, "_steps", steps)
+
+    def evaluate(self, record: TrialRecord) -> Outcome:
+        invalid = selector_surface(record, *self._steps)
+        if invalid is not None:
+            return invalid
+        result = find_in_order(record, self._steps)
+        labels = [step_label(s) for s in self.selectors]
+        return order_outcome(record, labels, result)
+
+
+__all__ = [
+    "Sequencing",
+    "Subsequence",
+    "ToolOrder",
+    "find_in_order",
+    "order_outcome",
+    "step_label",
+]

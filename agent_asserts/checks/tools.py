@@ -1,0 +1,343 @@
+"""Tool calls, the foundation trajectory checks: ``called_tool``, ``not_called_tool``,
+``used_no_tools``, ``max_tool_calls``, ``no_failed_actions``.
+
+Every check here reads the record's per-tool-name index, so it touches only the calls it
+could match, and is ``invalid`` when the record's harness did not record tool calls.
+
+>>> from agent_asserts.record import TrialRecord
+>>> rec = TrialRecord.builder().tool("lookup", arguments={"id": "A1049"}).build()
+>>> CalledTool("lookup", arguments={"id": "A1049"}).evaluate(rec).message
+'matched 1 tool calls'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import attrs
+
+from agent_asserts.checks.base import Check, Outcome, missing_surface
+from agent_asserts.checks.cost import non_negative_int
+from agent_asserts.checks.registry import register
+from agent_asserts.matching import Count, plural
+from agent_asserts.record import ToolCallPayload
+from agent_asserts.selector_kinds import Selector, ToolSelector
+from agent_asserts.selectors import as_selector
+
+if TYPE_CHECKING:
+    from agent_asserts.record import TrialRecord
+
+
+def event_ids(record: TrialRecord, positions: Iterable[int]) -> tuple[str, ...]:
+    """The event ids at ``positions`` of ``record.events``, in the given order.
+
+    >>> from agent_asserts.record import TrialRecord
+    >>> event_ids(TrialRecord.builder().tool("a").tool("b").build(), [1])
+    ('e1',)
+    """
+    events = record.events
+    return tuple(events[i].event_id for i in positions)
+
+
+def count_validator(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
+    """attrs validator: ``None`` (at least one), a whole number >= 0, or a ``Count``."""
+    if value is None or isinstance(value, Count):
+        return
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"'{attribute.name}' must be an int, a Count or None (got {value!r})")
+    if value < 0:
+        raise ValueError(f"'{attribute.name}' must be >= 0 (got {value!r})")
+
+
+def selector_validator(default: str) -> Any:
+    """attrs validator factory: None, a selector, or a string read as a tool name or kind."""
+
+    def validate(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
+        if value is None:
+            return
+        if not isinstance(value, Selector | str):
+            what = "a tool name" if default == "tool" else "an event kind"
+            raise TypeError(
+                f"'{attribute.name}' must be a selector (on.*) or {what} (got {value!r})"
+            )
+        as_selector(value, default=default)  # validates tool names / kinds when built
+
+    return validate
+
+
+def selector_surface(record: TrialRecord, *selectors: Selector) -> Outcome | None:
+    """``INVALID`` when a kind the selectors read was not recorded, else None.
+
+    >>> from agent_asserts.record import TrialRecord
+    >>> rec = TrialRecord.from_dict({"events": [], "surfaces": ["message"]})
+    >>> selector_surface(rec, ToolSelector("a")).status.value
+    'invalid'
+    """
+    kinds = [s.index_kind for s in selectors if s.index_kind is not None]
+    return missing_surface(record, *dict.fromkeys(kinds))
+
+
+def tool_name(record: TrialRecord, position: int) -> str:
+    """The name of the tool call at ``position`` (``'?'`` for a non-tool event)."""
+    payload = record.events[position].payload
+    return payload.name if isinstance(payload, ToolCallPayload) else "?"
+
+
+def id_list(ids: Sequence[str], limit: int = 5) -> str:
+    """``e1, e4, e9`` with ``…`` past ``limit`` ids.
+
+    >>> id_list(["e1", "e2"]), id_list([f"e{i}" for i in range(7)], limit=2)
+    ('e1, e2', 'e0, e1, … (7 in all)')
+    """
+    if len(ids) <= limit:
+        return ", ".join(ids)
+    return ", ".join(ids[:limit]) + f", … ({len(ids)} in all)"
+
+
+@register
+@attrs.frozen
+class CalledTool(Check):
+    """The number of calls matching ``on.tool(name, …)`` satisfies ``count``.
+
+    ``count`` is an int (exactly), a ``Count`` or None (at least one). The message is always
+    ``matched {n} tool calls``; a failure carries the closest call of that name.
+
+    >>> from agent_asserts.record import TrialRecord
+    >>> rec = (
+    ...     TrialRecord.builder()
+    ...     .tool("lookup", arguments={"id": "A1049"})
+    ...     .tool("lookup", arguments={"id": "A1049"})
+    ...     .build()
+    ... )
+    >>> out = CalledTool("lookup", arguments={"id": "A1049"}, count=1).evaluate(rec)
+    >>> out.status.value, out.message, out.evidence
+    ('fail', 'matched 2 tool calls', ('e0', 'e1'))
+    """
+
+    name: str
+    arguments: Any = None
+    result: Any = None
+    is_error: bool | None = None
+    count: int | Count | None = attrs.field(default=None, validator=count_validator)
+    source: str | None = attrs.field(default=None, kw_only=True)
+    mcp_server: str | None = attrs.field(default=None, kw_only=True)
+    skill_id: str | None = attrs.field(default=None, kw_only=True)
+    _selector: ToolSelector = attrs.field(init=False, eq=False, repr=False)
+
+    method: ClassVar[str] = "called_tool"
+    positional: ClassVar[tuple[str, ...]] = ("name",)
+
+    def __attrs_post_init__(self) -> None:
+        selector = ToolSelector(
+            self.name,
+            arguments=self.arguments,
+            result=self.result,
+            is_error=self.is_error,
+            source=self.source,
+            mcp_server=self.mcp_server,
+            skill_id=self.skill_id,
+        )
+        object.__setattr__(self, "_selector", selector)
+
+    def evaluate(self, record: TrialRecord) -> Outcome:
+        invalid = missing_surface(record, "tool_call")
+        if invalid is not None:
+            return invalid
+        count = Count.of(self.count)
+        matched = self._selector.select(record)
+        fields: dict[str, Any] = {
+            "message": f"matched {len(matched)} tool calls",
+            "expected": count.describe(),
+            "observed": len(matched),
+            "details": {"selector": repr(self._selector)},
+        }
+        if count.matches(len(matched)):
+            return Outcome.of(True, evidence=event_ids(record, matched), **fields)
+        closest = self._selector.closest(record)
+        if matched:
+            evidence = event_ids(record, matched)
+        else:
+            evidence = event_ids(record, self._selector.candidates(record))
+        if closest is None:
+            return Outcome.of(False, evidence=evidence, **fields)
+        event, mismatches = closest
+        return Outcome.of(
+            False, evidence=evidence, closest=event.event_id, mismatches=mismatches, **fields
+        )
+
+
+@register
+@attrs.frozen
+class NotCalledTool(Check):
+    """No call matches ``on.tool(name, arguments)`` — or, with ``before``, none comes before
+    the first event matching ``before`` (a selector, or a plain string = a tool name).
+
+    When the ``before`` marker never occurs, any matching call fails the check.
+
+    >>> from agent_asserts.record import TrialRecord
+    >>> from agent_asserts import on
+    >>> rec = (
+    ...     TrialRecord.builder()
+    ...     .tool("check_availability", result={"status": "available"})
+    ...     .tool("create_order")
+    ...     .build()
+    ... )
+    >>> marker = on.tool("check_availability", result={"status": "available"})
+    >>> NotCalledTool("create_order", before=marker).evaluate(rec).status.value
+    'pass'
+    """
+
+    name: str
+    arguments: Any = None
+    before: Selector | str | None = attrs.field(
+        default=None, kw_only=True, validator=selector_validator("tool")
+    )
+    _selector: ToolSelector = attrs.field(init=False, eq=False, repr=False)
+    _marker: Selector | None = attrs.field(init=False, eq=False, repr=False)
+
+    method: ClassVar[str] = "not_called_tool"
+    positional: ClassVar[tuple[str, ...]] = ("name",)
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "_selector", ToolSelector(self.name, arguments=self.arguments))
+        marker = None if self.before is None else as_selector(self.before, default="tool")
+        object.__setattr__(self, "_marker", marker)
+
+    def evaluate(self, record: TrialRecord) -> Outcome:
+        selectors = [self._selector] if self._marker is None else [self._selector, self._marker]
+        invalid = selector_surface(record, *selectors)
+        if invalid is not None:
+            return invalid
+        calls = self._selector.select(record)
+        calls_text = f"{self._selector!r}"
+        if self._marker is None:
+            ids = event_ids(record, calls)
+            if not calls:
+                return Outcome.of(True, message=f"no call matched {calls_text}", observed=0)
+            text = f"{plural(len(calls), 'call')} matched {calls_text}: {id_list(ids)}"
+            return Outcome.of(False, message=text, evidence=ids, observed=len(calls))
+        marker_hits = self._marker.select(record)
+        marker = marker_hits[0] if marker_hits else None
+        early = [p for p in calls if marker is None or p < marker]
+        marker_text = self._marker.describe()
+        if not early:
+            if marker is None:
+                text = f"no call matched {calls_text} (and {marker_text} never occurred)"
+                return Outcome.of(True, message=text, observed=0)
+            marker_id = record.events[marker].event_id
+            text = f"no call matched {calls_text} before {marker_text} at {marker_id}"
+            evidence = (marker_id, *event_ids(record, calls))
+            return Outcome.of(True, message=text, evidence=evidence, observed=0)
+        ids = event_ids(record, early)
+        head = f"{plural(len(early), 'call')} matched {calls_text} ({id_list(ids)})"
+        if marker is None:
+            text = f"{head} and {marker_text} never occurred"
+            return Outcome.of(False, message=text, evidence=ids, observed=len(early))
+        marker_id = record.events[marker].event_id
+        text = f"{head} before {marker_text} at {marker_id}"
+        return Outcome.of(False, message=text, evidence=(*ids, marker_id), observed=len(early))
+
+
+@register
+@attrs.frozen
+class UsedNoTools(Check):
+    """The run made no tool call at all.
+
+    >>> from agent_asserts.record import TrialRecord
+    >>> UsedNoTools().evaluate(TrialRecord.builder().tool("a").build()).message
+    'made 1 tool call, expected none'
+    """
+
+    method: ClassVar[str] = "used_no_tools"
+
+    def evaluate(self, record: TrialRecord) -> Outcome:
+        invalid = missing_surface(record, "tool_call")
+        if invalid is not None:
+            return invalid
+        n = len(record.tool_calls)
+        if n == 0:
+            return Outcome.of(True, message="made no tool calls", observed=0, expected=0)
+        ids = tuple(e.event_id for e in record.tool_calls)
+        text = f"made {plural(n, 'tool call')}, expected none"
+        return Outcome.of(False, message=text, evidence=ids, observed=n, expected=0)
+
+
+@register
+@attrs.frozen
+class MaxToolCalls(Check):
+    """The run made at most ``n`` tool calls: message ``made {k} tool calls, limit {n}``.
+
+    >>> from agent_asserts.record import TrialRecord
+    >>> MaxToolCalls(1).evaluate(TrialRecord.builder().tool("a").tool("b").build()).message
+    'made 2 tool calls, limit 1'
+    """
+
+    n: int = attrs.field(validator=non_negative_int)
+    method: ClassVar[str] = "max_tool_calls"
+    positional: ClassVar[tuple[str, ...]] = ("n",)
+
+    def evaluate(self, record: TrialRecord) -> Outcome:
+        invalid = missing_surface(record, "tool_call")
+        if invalid is not None:
+            return invalid
+        calls = record.tool_calls
+        return Outcome.of(
+            len(calls) <= self.n,
+            message=f"made {plural(len(calls), 'tool call')}, limit {self.n}",
+            expected=self.n,
+            observed=len(calls),
+            evidence=tuple(e.event_id for e in calls),
+        )
+
+
+@register
+@attrs.frozen
+class NoFailedActions(Check):
+    """No tool call has ``is_error`` set and the record lists no run errors.
+
+    >>> from agent_asserts.record import TrialRecord
+    >>> rec = TrialRecord.builder().tool("pay", is_error=True).build()
+    >>> NoFailedActions().evaluate(rec).message
+    '1 failed tool call (e0)'
+    """
+
+    method: ClassVar[str] = "no_failed_actions"
+
+    def evaluate(self, record: TrialRecord) -> Outcome:
+        invalid = missing_surface(record, "tool_call")
+        if invalid is not None:
+            return invalid
+        failed = [
+            e.event_id
+            for e in record.tool_calls
+            if isinstance(e.payload, ToolCallPayload) and e.payload.is_error
+        ]
+        errors = tuple(record.errors)
+        if not failed and not errors:
+            return Outcome.of(True, message="no failed tool calls and no run errors")
+        parts = []
+        if failed:
+            parts.append(f"{plural(len(failed), 'failed tool call')} ({id_list(failed)})")
+        if errors:
+            shown = "; ".join(str(e) for e in errors[:3])
+            parts.append(f"{plural(len(errors), 'run error')}: {shown}")
+        return Outcome.of(
+            False,
+            message=" and ".join(parts),
+            evidence=tuple(failed),
+            observed={"failed_tool_calls": failed, "errors": list(errors)},
+        )
+
+
+__all__ = [
+    "CalledTool",
+    "MaxToolCalls",
+    "NoFailedActions",
+    "NotCalledTool",
+    "UsedNoTools",
+    "count_validator",
+    "event_ids",
+    "selector_surface",
+    "selector_validator",
+]

@@ -1,0 +1,323 @@
+"""``EvalContext``: the fluent facade over one trial record.
+
+Every fluent method builds a check object and hands it to :meth:`EvalContext.record_check`,
+the one path from a check to a recorded :class:`~agent_asserts.results.AssertionResult`; the
+loaders use the same path.
+
+>>> from agent_asserts import EvalContext
+>>> from agent_asserts.testing import demo_record
+>>> ctx = EvalContext(demo_record())
+>>> _ = ctx.called_tool("refunds_lookup", arguments={"orderId": "A1049"}, count=1)
+>>> _ = ctx.tool_order("refunds_lookup", "refunds_issue")
+>>> _ = ctx.max_tool_calls(1).soft()
+>>> ctx.verdict()
+<Verdict.SCORED: 'scored'>
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+
+from agent_asserts.checks.base import Check, Outcome
+from agent_asserts.checks.sources import LiteralValue, StatePath
+from agent_asserts.fluent import (
+    ConversationMethods,
+    EventMethods,
+    OutcomeMethods,
+    StateMethods,
+    TrajectoryMethods,
+)
+from agent_asserts.handles import AssertionHandle, ValueExpectation
+from agent_asserts.results import (
+    AssertionResult,
+    CaseResult,
+    EvaluatorInfo,
+    LogEntry,
+    RequirementFailed,
+    Severity,
+    Skipped,
+    Status,
+    Verdict,
+    VerdictResolver,
+)
+
+if TYPE_CHECKING:
+    from agent_asserts.judges import Judge
+    from agent_asserts.record import TrialRecord
+
+
+class CaseTimeout(Exception):
+    """The case passed its cooperative timeout (checked at every context call)."""
+
+
+def outcome_to_result(
+    check: Check,
+    outcome: Outcome,
+    *,
+    name: str | None = None,
+    severity: Severity | str | None = None,
+    threshold: float | None = None,
+    label: str | None = None,
+) -> AssertionResult:
+    """Turn one check's outcome into a recorded result (used by the context and the loaders).
+
+    >>> from agent_asserts.checks.cost import StepCount
+    >>> r = outcome_to_result(StepCount(1), Outcome.of(True, message="expected 1 steps, got 1"))
+    >>> (r.name, r.status.value, r.severity.value)
+    ('step_count:1', 'pass', 'gate')
+    """
+    details = dict(outcome.details)
+    evaluator = details.pop("evaluator", {})
+    force_gate = bool(details.pop("force_gate", False))
+    passed_by_judge = bool(details.pop("passed_by_judge", False))
+    if force_gate:
+        severity = Severity.GATE
+    elif severity is None:
+        severity = check.default_severity
+    info = EvaluatorInfo(type=check.evaluator_type, details={**evaluator, **details})
+    result = AssertionResult(
+        name=name or check.default_name(),
+        status=outcome.status,
+        score=outcome.score,
+        severity=Severity(severity),
+        label=label,
+        message=outcome.message,
+        expected=outcome.expected,
+        observed=outcome.observed,
+        mismatches=outcome.mismatches,
+        closest=outcome.closest,
+        evidence=outcome.evidence,
+        evaluator=info,
+        description=check.describe(),
+        score_decides=not passed_by_judge,
+    )
+    return result if threshold is None else result.with_threshold(threshold)
+
+
+def run_check(check: Check, record: TrialRecord, *, judge: Judge | None = None) -> Outcome:
+    """Evaluate ``check``; an exception escaping it becomes an ``evaluator_error`` outcome.
+
+    >>> from agent_asserts.checks.cost import StepCount
+    >>> from agent_asserts.testing import demo_record
+    >>> run_check(StepCount(4), demo_record()).status.value
+    'pass'
+    """
+    try:
+        return check.run(record, judge=judge)
+    except Exception as exc:
+        return Outcome.error(f"check raised {type(exc).__name__}: {exc}")
+
+
+class EvalContext(OutcomeMethods, TrajectoryMethods, EventMethods, ConversationMethods, StateMethods):
+    """The fluent contract over one record; see API.md section 2 and ``docs/context.md``.
+
+    Args:
+        record: the trial record every check reads.
+        judge: the judge for ``judge()`` checks (see :mod:`agent_asserts.judges`).
+        name: the case name used by :meth:`result`.
+        deadline: a ``time.monotonic()`` value after which any context call raises
+            :class:`CaseTimeout` (set by ``run_case(timeout=...)``).
+    """
+
+    def __init__(
+        self,
+        record: TrialRecord,
+        *,
+        judge: Judge | None = None,
+        name: str = "case",
+        deadline: float | None = None,
+    ) -> None:
+        self.record = record
+        self.judge = judge
+        self.name = name
+        self.deadline = deadline
+        self._results: list[AssertionResult] = []
+        self._logs: list[LogEntry] = []
+        self._forced_gates: set[int] = set()
+        self.skip_reason: str | None = None
+
+    # -- the one recording path -------------------------------------------------------------
+
+    def record_check(
+        self,
+        check: Check,
+        *,
+        name: str | None = None,
+        severity: Severity | str | None = None,
+        threshold: float | None = None,
+        label: str | None = None,
+    ) -> AssertionHandle:
+        """Evaluate ``check`` on the record and record its result; returns its handle.
+
+        >>> from agent_asserts.checks.cost import MaxSteps
+        >>> from agent_asserts.testing import demo_record
+        >>> EvalContext(demo_record()).record_check(MaxSteps(2), severity="soft").result.status
+        <Status.FAIL: 'fail'>
+        """
+        self.check_deadline()
+        if severity is None:
+            severity_for = getattr(check, "severity_for", None)
+            if callable(severity_for):
+                severity = severity_for(self.judge)
+        outcome = run_check(check, self.record, judge=self.judge)
+        forced = bool(outcome.details.get("force_gate"))
+        result = outcome_to_result(
+            check, outcome, name=name, severity=severity, threshold=threshold, label=label
+        )
+        return self.add_result(result, forced_gate=forced)
+
+    def add_result(self, result: AssertionResult, *, forced_gate: bool = False) -> AssertionHandle:
+        """Record an already built result (used by ``check()`` and by the loaders)."""
+        self._results.append(result)
+        index = len(self._results) - 1
+        if forced_gate:
+            self._forced_gates.add(index)
+        return AssertionHandle(self, index)
+
+    def _replace(self, index: int, change: Callable[[AssertionResult], AssertionResult]) -> None:
+        self._results[index] = change(self._results[index])
+
+    def check_deadline(self) -> None:
+        """Raise :class:`CaseTimeout` once the cooperative deadline has passed."""
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise CaseTimeout("the case passed its cooperative timeout")
+
+    # -- results ----------------------------------------------------------------------------
+
+    @property
+    def results(self) -> tuple[AssertionResult, ...]:
+        """Every recorded result, in recording order."""
+        return tuple(self._results)
+
+    @property
+    def logs(self) -> tuple[LogEntry, ...]:
+        """Every ``log()`` entry."""
+        return tuple(self._logs)
+
+    def verdict(self) -> Verdict:
+        """The verdict so far (no error; ``SKIPPED`` once ``skip()`` was called)."""
+        return VerdictResolver().resolve(self._results, skipped=self.skip_reason is not None)
+
+    def result(self, *, error: str | None = None) -> CaseResult:
+        """The :class:`CaseResult` of this context (``error`` marks an uncaught failure)."""
+        verdict = VerdictResolver().resolve(
+            self._results, error=error is not None, skipped=self.skip_reason is not None
+        )
+        return CaseResult(
+            name=self.name,
+            verdict=verdict,
+            results=tuple(self._results),
+            error=error,
+            skip_reason=self.skip_reason,
+            logs=tuple(self._logs),
+        )
+
+    # -- escape hatches ---------------------------------------------------------------------
+
+    def check(self, name: str, passed: bool, message: str = "") -> AssertionHandle:
+        """Record a plain boolean result (gate by default).
+
+        >>> from agent_asserts.testing import demo_record
+        >>> EvalContext(demo_record()).check("custom", 2 > 1).result.passed
+        True
+        """
+        self.check_deadline()
+        if not isinstance(name, str) or not name:
+            raise ValueError(f"'name' must be a non-empty string (got {name!r})")
+        status = Status.PASS if passed else Status.FAIL
+        result = AssertionResult(
+            name=name,
+            status=status,
+            score=1.0 if passed else 0.0,
+            message=message,
+            evaluator=EvaluatorInfo(type="custom"),
+            description=f"check({name!r})",
+        )
+        return self.add_result(result)
+
+    def require(self, name: str, passed: bool, message: str = "") -> None:
+        """``check()``, then stop the case with :class:`RequirementFailed` when it failed.
+
+        >>> from agent_asserts.testing import demo_record
+        >>> EvalContext(demo_record()).require("has reply", False)
+        Traceback (most recent call last):
+        ...
+        agent_asserts.results.RequirementFailed: requirement 'has reply' failed
+        """
+        self.check(name, passed, message)
+        if not passed:
+            raise RequirementFailed(name, message)
+
+    def skip(self, reason: str) -> None:
+        """Stop the case as ``SKIPPED`` (unless a gate already failed).
+
+        >>> from agent_asserts.testing import demo_record
+        >>> EvalContext(demo_record()).skip("no sandbox")
+        Traceback (most recent call last):
+        ...
+        agent_asserts.results.Skipped: no sandbox
+        """
+        self.skip_reason = reason
+        raise Skipped(reason)
+
+    def log(self, message: str, **context: Any) -> None:
+        """Leave a diagnostic for reports; it never affects the verdict.
+
+        >>> from agent_asserts.testing import demo_record
+        >>> ctx = EvalContext(demo_record()); ctx.log("branch", taken="a")
+        >>> str(ctx.logs[0])
+        "branch {'taken': 'a'}"
+        """
+        self._logs.append(LogEntry(message, context))
+
+    # -- values -----------------------------------------------------------------------------
+
+    def expect(self, value: Any) -> ValueExpectation:
+        """Expectations over any value: ``includes``, ``equals``, ``matches``, ``similarity``…
+
+        >>> from agent_asserts.testing import demo_record
+        >>> ctx = EvalContext(demo_record())
+        >>> ctx.expect(ctx.record.reply).includes("A1049").result.passed
+        True
+        """
+        self.check_deadline()
+        return ValueExpectation(self, LiteralValue(value))
+
+    def state(self, path: str, *, initial: bool = False) -> ValueExpectation:
+        """Expectations over the value at a JSON Pointer into the final (or initial) state.
+
+        >>> from agent_asserts.testing import demo_record
+        >>> ctx = EvalContext(demo_record())
+        >>> ctx.state("/orders/A1049/status").equals("refunded").result.name
+        'equals:/orders/A1049/status'
+        """
+        self.check_deadline()
+        return ValueExpectation(self, StatePath(path, initial=initial))
+
+    def judge(
+        self,
+        criterion: str,
+        *,
+        rubric: str | None = None,
+        evidence: Any = None,
+        threshold: float | None = None,
+        model: str | None = None,
+    ) -> AssertionHandle:
+        """A semantic check graded by the configured judge (see docs/judges.md)."""
+        from agent_asserts.checks.semantic import JudgeCheck
+
+        check = JudgeCheck(
+            criterion, rubric=rubric, evidence=evidence, threshold=threshold, model=model
+        )
+        return self.record_check(check)
+
+    def __repr__(self) -> str:
+        return f"<EvalContext {self.name!r}: {len(self._results)} results>"
+
+
+
+
+__all__ = ["CaseTimeout", "EvalContext", "outcome_to_result", "run_check"]

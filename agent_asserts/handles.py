@@ -1,0 +1,145 @@
+"""``AssertionHandle`` and ``ValueExpectation``: the objects fluent calls return.
+
+A handle points at one recorded result; ``.gate()``, ``.soft()``, ``.at_least(t)`` and
+``.label(s)`` replace that result in its context with an evolved copy (results are immutable).
+
+>>> from agent_asserts import EvalContext
+>>> from agent_asserts.testing import demo_record
+>>> ctx = EvalContext(demo_record())
+>>> ctx.max_tool_calls(1).soft().label("efficiency").result.severity.value
+'soft'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Self
+
+import attrs
+
+from agent_asserts.checks.sources import ValueSource
+from agent_asserts.checks.values import Equals, Includes, Matches, Satisfies, Similarity
+from agent_asserts.results import AssertionResult, Severity
+
+if TYPE_CHECKING:
+    from agent_asserts.context import EvalContext
+
+
+class AssertionHandle:
+    """A handle on the result a fluent call just recorded."""
+
+    def __init__(self, ctx: EvalContext, index: int) -> None:
+        self._ctx = ctx
+        self._index = index
+
+    @property
+    def result(self) -> AssertionResult:
+        """The current form of the recorded result."""
+        return self._ctx.results[self._index]
+
+    def gate(self) -> Self:
+        """Make a failure of this result fail the case.
+
+        >>> from agent_asserts import EvalContext
+        >>> from agent_asserts.testing import demo_record
+        >>> EvalContext(demo_record()).expect("a").similarity("b").gate().result.severity.value
+        'gate'
+        """
+        self._ctx._replace(self._index, lambda r: attrs.evolve(r, severity=Severity.GATE))
+        return self
+
+    def soft(self) -> Self:
+        """Make a failure of this result only score the case (a judge error stays a gate).
+
+        >>> from agent_asserts import EvalContext
+        >>> from agent_asserts.testing import demo_record
+        >>> EvalContext(demo_record()).used_no_tools().soft().result.severity.value
+        'soft'
+        """
+        if self._index not in self._ctx._forced_gates:
+            self._ctx._replace(self._index, lambda r: attrs.evolve(r, severity=Severity.SOFT))
+        return self
+
+    def at_least(self, threshold: float) -> Self:
+        """Pass once the score reaches ``threshold`` (in [0, 1]); ``at_least(0.0)`` always passes.
+
+        >>> from agent_asserts import EvalContext
+        >>> from agent_asserts.testing import demo_record
+        >>> ctx = EvalContext(demo_record())
+        >>> ctx.expect("kitten").similarity("sitting").at_least(0.5).result.passed
+        True
+        """
+        self._ctx._replace(self._index, lambda r: r.with_threshold(threshold))
+        return self
+
+    def label(self, text: str) -> Self:
+        """Attach a label (shown in summaries and reports).
+
+        >>> from agent_asserts import EvalContext
+        >>> from agent_asserts.testing import demo_record
+        >>> EvalContext(demo_record()).succeeded().label("outcome").result.label
+        'outcome'
+        """
+        if not isinstance(text, str):
+            raise TypeError(f"'text' must be a string (got {text!r})")
+        self._ctx._replace(self._index, lambda r: attrs.evolve(r, label=text))
+        return self
+
+    def __repr__(self) -> str:
+        r = self.result
+        return f"<AssertionHandle {r.name} {r.status.value} [{r.severity.value}]>"
+
+
+class ValueExpectation(AssertionHandle):
+    """``ctx.expect(value)`` / ``ctx.state(path)``: each call records its own result, and
+    ``.gate()/.soft()/.at_least()/.label()`` apply to the most recent one.
+
+    >>> from agent_asserts import EvalContext
+    >>> from agent_asserts.testing import demo_record
+    >>> ctx = EvalContext(demo_record())
+    >>> e = ctx.expect("Refund issued").includes("Refund").similarity("Refund issued!")
+    >>> [(r.name, r.severity.value) for r in ctx.results]
+    [('includes', 'gate'), ('similarity', 'soft')]
+    """
+
+    def __init__(self, ctx: EvalContext, source: ValueSource) -> None:
+        super().__init__(ctx, -1)
+        self._source = source
+
+    @property
+    def result(self) -> AssertionResult:
+        if self._index < 0:
+            raise LookupError("no expectation has been recorded on this value yet")
+        return super().result
+
+    def _record(self, check: Any) -> Self:
+        self._index = self._ctx.record_check(check)._index
+        return self
+
+    def includes(self, expected: Any) -> Self:
+        """Substring of a string, or an element (deeply equal, strict types) of a list."""
+        return self._record(Includes(self._source, expected))
+
+    def equals(self, expected: Any) -> Self:
+        """The default matching rules (partial mappings, strict scalars, matchers)."""
+        return self._record(Equals(self._source, expected))
+
+    def matches(self, pattern: Any) -> Self:
+        """A regular expression (searched) or a matcher."""
+        return self._record(Matches(self._source, pattern))
+
+    def similarity(self, text: str) -> Self:
+        """Levenshtein similarity in characters; soft by default."""
+        return self._record(Similarity(self._source, text))
+
+    def satisfies(self, fn: Callable[[Any], bool]) -> Self:
+        """A Python predicate over the value."""
+        return self._record(Satisfies(self._source, fn))
+
+    def __repr__(self) -> str:
+        if self._index < 0:
+            return f"<ValueExpectation {self._source!r}>"
+        return super().__repr__()
+
+
+__all__ = ["AssertionHandle", "ValueExpectation"]

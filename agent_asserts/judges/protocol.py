@@ -1,0 +1,202 @@
+"""The judge protocol: ``JudgeRequest`` in, ``JudgeResponse`` out, sync or async.
+
+A judge is any callable ``JudgeRequest -> JudgeResponse`` or ``JudgeRequest ->
+Awaitable[JudgeResponse]``. :func:`call_judge` calls one from synchronous code, whether or not
+an event loop is already running in this thread (plain scripts, pytest, Jupyter), and checks
+what came back, so a malformed response is an error and never a silent pass.
+
+>>> request = JudgeRequest("the agent apologised", prompt="...")
+>>> call_judge(lambda r: JudgeResponse(0.8, explanation="mostly"), request).score
+0.8
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import inspect
+import math
+from collections.abc import Awaitable, Callable, Coroutine, Mapping
+from typing import Any, TypeAlias
+
+import attrs
+
+TEMPLATE_VERSION = "judge-prompt/1"
+"""The version of the prompt template and evidence rendering (see :mod:`.prompt`)."""
+
+
+class JudgeError(Exception):
+    """A judge could not produce a usable verdict (recorded as a GATE ``evaluator_error``).
+
+    >>> str(JudgeError("the reply is not JSON"))
+    'the reply is not JSON'
+    """
+
+
+class JudgeResponseError(JudgeError):
+    """A judge returned something that is not a valid :class:`JudgeResponse`.
+
+    >>> isinstance(JudgeResponseError("score 1.5 is outside [0, 1]"), JudgeError)
+    True
+    """
+
+
+def _score_problem(score: object) -> str | None:
+    if isinstance(score, bool) or not isinstance(score, int | float):
+        return f"'score' must be a number in [0, 1] (got {score!r})"
+    if math.isnan(score) or not 0.0 <= score <= 1.0:
+        return f"'score' must be in [0, 1] (got {score!r})"
+    return None
+
+
+def _passed_problem(passed: object) -> str | None:
+    if passed is not None and not isinstance(passed, bool):
+        return f"'passed' must be True, False or None (got {passed!r})"
+    return None
+
+
+def _check_score(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
+    problem = _score_problem(value)
+    if problem is not None:
+        raise (TypeError if "number" in problem else ValueError)(problem)
+
+
+def _check_passed(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
+    problem = _passed_problem(value)
+    if problem is not None:
+        raise TypeError(problem)
+
+
+@attrs.frozen
+class JudgeRequest:
+    """What a judge is asked to grade.
+
+    Attributes:
+        criterion: the criterion, as the contract author wrote it (trusted text).
+        rubric: optional grading guidance (trusted text).
+        evidence: the JSON data the judge grades, untruncated: the whole record's canonical
+            form, or ``{"events": [...]}`` for a selection (untrusted data).
+        model: a model hint from the contract (SOP ``model:``); None when not given.
+        prompt: the rendered prompt: template, criterion, rubric and the evidence as fenced,
+            truncated, untrusted JSON. Judges that call a model should send exactly this.
+        template_version: the version of the template that rendered ``prompt``.
+        event_ids: the ids of the events the evidence holds, in record order.
+
+    >>> JudgeRequest("polite", prompt="...").template_version
+    'judge-prompt/1'
+    """
+
+    criterion: str
+    rubric: str | None = None
+    evidence: Any = None
+    model: str | None = None
+    prompt: str = ""
+    template_version: str = TEMPLATE_VERSION
+    event_ids: tuple[str, ...] = attrs.field(default=(), converter=tuple)
+
+
+@attrs.frozen
+class JudgeResponse:
+    """A judge's verdict: ``score`` in [0, 1] and, optionally, ``passed``.
+
+    When ``passed`` is given it decides the status (unless the check sets an explicit
+    threshold); the score is recorded either way.
+
+    >>> JudgeResponse(0.9, passed=True, explanation="clear refusal").passed
+    True
+    >>> JudgeResponse(1.5)
+    Traceback (most recent call last):
+    ...
+    ValueError: 'score' must be in [0, 1] (got 1.5)
+    """
+
+    score: float = attrs.field(validator=_check_score)
+    passed: bool | None = attrs.field(default=None, validator=_check_passed)
+    explanation: str = ""
+    metadata: Mapping[str, Any] = attrs.field(factory=dict)
+
+
+Judge: TypeAlias = Callable[[JudgeRequest], "JudgeResponse | Awaitable[JudgeResponse]"]
+"""Any callable taking a :class:`JudgeRequest` and returning a :class:`JudgeResponse` (or an
+awaitable of one)."""
+
+
+def check_response(value: object) -> JudgeResponse:
+    """Return ``value`` if it is a valid :class:`JudgeResponse`, else raise ``JudgeResponseError``.
+
+    Re-checks the fields, since a response can be built around its validators.
+
+    >>> check_response(JudgeResponse(1.0)).score
+    1.0
+    >>> check_response(0.7)
+    Traceback (most recent call last):
+    ...
+    agent_asserts.judges.protocol.JudgeResponseError: a judge must return a JudgeResponse (got 0.7)
+    """
+    if not isinstance(value, JudgeResponse):
+        raise JudgeResponseError(f"a judge must return a JudgeResponse (got {value!r})")
+    problem = _score_problem(value.score) or _passed_problem(value.passed)
+    if problem is None and not isinstance(value.explanation, str):
+        problem = f"'explanation' must be a str (got {value.explanation!r})"
+    if problem is None and not isinstance(value.metadata, Mapping):
+        problem = f"'metadata' must be a mapping (got {value.metadata!r})"
+    if problem is not None:
+        raise JudgeResponseError(problem)
+    return value
+
+
+async def _await(awaitable: Awaitable[Any]) -> Any:
+    return await awaitable
+
+
+def run_sync(awaitable: Awaitable[Any]) -> Any:
+    """Wait for ``awaitable`` from synchronous code and return its result.
+
+    With no event loop running in this thread, it runs in a fresh loop (``asyncio.run``).
+    With one running (Jupyter, an async test), it runs in a fresh loop on a worker thread
+    while this thread waits, so the running loop is never re-entered.
+
+    >>> async def answer():
+    ...     return 42
+    >>> run_sync(answer())
+    42
+    """
+    coroutine: Coroutine[Any, Any, Any] = _await(awaitable)
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coroutine)
+    with concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="agent-asserts-judge") as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
+
+def call_judge(judge: Judge, request: JudgeRequest) -> JudgeResponse:
+    """Call ``judge`` on ``request`` (sync or async) and validate the response.
+
+    Exceptions raised by the judge propagate; a response that is not a valid
+    :class:`JudgeResponse` raises :class:`JudgeResponseError`.
+
+    >>> async def judge(request):
+    ...     return JudgeResponse(1.0, passed=True)
+    >>> call_judge(judge, JudgeRequest("ok")).passed
+    True
+    """
+    if not callable(judge):
+        raise TypeError(f"a judge must be callable (got {judge!r})")
+    value: object = judge(request)
+    if inspect.isawaitable(value):
+        value = run_sync(value)
+    return check_response(value)
+
+
+__all__ = [
+    "TEMPLATE_VERSION",
+    "Judge",
+    "JudgeError",
+    "JudgeRequest",
+    "JudgeResponse",
+    "JudgeResponseError",
+    "call_judge",
+    "check_response",
+    "run_sync",
+]

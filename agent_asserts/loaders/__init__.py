@@ -1,0 +1,147 @@
+"""Suite files: checks written in YAML or JSON, in one of several dialects.
+
+:func:`load` reads a file (or already parsed data), :func:`loads` reads text; both detect the
+dialect by the document's shape (or take ``dialect=``) and return a :class:`Suite` of
+:class:`Case` objects holding the same check objects the fluent API builds. Every problem of a
+file is reported at once in one :class:`LoadError`, each with file, line, column and key path.
+See docs/suite-files.md.
+
+>>> from agent_asserts.testing import demo_record
+>>> suite = loads('''
+... name: refunds
+... checks:
+...   - called_tool: {name: refunds_lookup, arguments: {orderId: {$regex: "^A"}}}
+...   - max_tool_calls: 5
+...     severity: soft
+... ''')
+>>> [r.verdict.value for r in suite.evaluate(demo_record())]
+['passed']
+>>> loads("checks:\\n  - called_tol: refunds_lookup\\n")
+Traceback (most recent call last):
+...
+agent_asserts.loaders.errors.LoadError: <string>:2:5: checks[0]: unknown check 'called_tol' (did you mean 'called_tool'?)
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from agent_asserts.loaders.building import BuildContext
+from agent_asserts.loaders.collector import ProblemCollector
+from agent_asserts.loaders.dialects import Dialect, detect_dialect, get_dialect
+from agent_asserts.loaders.errors import LoadError, LoadProblem
+from agent_asserts.loaders.nodes import Node, from_plain
+from agent_asserts.loaders.source import parse_into, read_source
+from agent_asserts.loaders.suite import Case, CheckEntry, Suite
+
+Source = str | os.PathLike[str] | Mapping[str, Any] | Sequence[Any]
+
+
+def load(
+    source: Source,
+    *,
+    dialect: str | None = None,
+    judge: Any = None,
+    tool_resolver: Any = None,
+) -> Suite:
+    """Load a suite from a YAML/JSON file, or from data already parsed (a mapping or list).
+
+    Args:
+        source: A path (``str`` or ``os.PathLike``), or parsed data (problems then show
+            ``<data>`` and the key path, without line and column).
+        dialect: Force a dialect (``"native"``, ``"mantle"``…) instead of detecting it.
+        judge: The judge the cases' semantic checks use.
+        tool_resolver: Passed to dialects that map tool references to names.
+
+    Returns:
+        The :class:`Suite`; a single-case file gives a suite of one case.
+
+    Raises:
+        LoadError: Every problem of the file, with positions.
+        ValueError: An unknown ``dialect`` name.
+        ImportError: A YAML file without PyYAML installed (JSON needs nothing).
+
+    >>> suite = load({"checks": [{"max_steps": 5}]})
+    >>> suite.name, suite.dialect, suite.cases[0].checks
+    ('suite', 'native', (MaxSteps(n=5),))
+    """
+    chosen = get_dialect(dialect) if dialect is not None else None
+    if isinstance(source, str | os.PathLike):
+        text, shown = read_source(source)
+        ctx = BuildContext.for_source(
+            source, dialect="", file=shown, judge=judge, tool_resolver=tool_resolver
+        )
+        json_file = os.fspath(source).lower().endswith(".json")
+        doc = parse_into(text, ctx.problems, json_expected=json_file)
+    elif isinstance(source, Mapping | list | tuple):
+        ctx = BuildContext.for_source(None, dialect="", judge=judge, tool_resolver=tool_resolver)
+        doc = from_plain(source, file="<data>")
+    else:
+        raise TypeError(f"'source' must be a path, a mapping or a list (got {source!r})")
+    return _build(doc, ctx, chosen)
+
+
+def loads(
+    text: str,
+    *,
+    dialect: str | None = None,
+    judge: Any = None,
+    tool_resolver: Any = None,
+    name: str | None = None,
+) -> Suite:
+    """Load a suite from YAML or JSON text.
+
+    Args:
+        text: The document.
+        dialect: Force a dialect instead of detecting it.
+        judge: The judge the cases' semantic checks use.
+        tool_resolver: Passed to dialects that map tool references to names.
+        name: A file name for problems (default ``<string>``); its stem is the default
+            suite name (default ``suite``). ``record:`` paths stay relative to the working
+            directory.
+
+    >>> loads('{"name": "n", "checks": [{"used_no_tools": null}]}').cases[0].name
+    'n'
+    """
+    chosen = get_dialect(dialect) if dialect is not None else None
+    ctx = BuildContext.for_source(
+        None,
+        dialect="",
+        file=name or "<string>",
+        default_name=Path(name).stem if name else None,
+        judge=judge,
+        tool_resolver=tool_resolver,
+    )
+    json_text = bool(name) and str(name).lower().endswith(".json")
+    doc = parse_into(text, ctx.problems, json_expected=json_text)
+    return _build(doc, ctx, chosen)
+
+
+def _build(doc: Node | None, ctx: BuildContext, chosen: Dialect | None) -> Suite:
+    if doc is None:
+        raise ctx.problems.error()
+    if chosen is None:
+        chosen = detect_dialect(doc, ctx.problems)
+        if chosen is None:
+            raise ctx.problems.error()
+    ctx = attrs.evolve(ctx, dialect=chosen.name)
+    suite = chosen.build(doc, ctx)
+    ctx.problems.raise_if_any()
+    return suite
+
+
+__all__ = [
+    "Case",
+    "CheckEntry",
+    "LoadError",
+    "LoadProblem",
+    "ProblemCollector",
+    "Suite",
+    "load",
+    "loads",
+]

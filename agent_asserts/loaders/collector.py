@@ -1,0 +1,253 @@
+"""Collect problems while mapping a document, with typed accessors that report and go on.
+
+Every dialect builds its checks through a :class:`ProblemCollector`: each ``expect_*`` method
+returns the value when it has the right type, and otherwise records a problem at the node's
+position and returns ``None``, so one pass reports every problem of a file. The wording is fixed
+here, once, for all dialects (see docs/suite-files.md):
+
+* ``must be a string (got 3)``, ``must be a list (got 'a')``, ``must be a mapping (got a list)``
+* ``is required (got null)`` — a ``null`` where a value is needed
+* ``required key 'name' missing`` — reported at the mapping
+* ``unknown key 'nme' (did you mean 'name'?)`` — reported at the key
+* ``must be 'local' or 'mcp' (got 'remote')``
+
+>>> from agent_asserts.loaders.nodes import from_plain
+>>> doc = from_plain({"name": 3, "tool_nme": "x"}, file="s.yml")
+>>> problems = ProblemCollector("s.yml")
+>>> problems.check_keys(doc, required=["tool_name"], optional=["name"])
+False
+>>> problems.expect_str(doc.get("name")) is None
+True
+>>> print(problems.error())
+s.yml: required key 'tool_name' missing
+s.yml: tool_nme: unknown key 'tool_nme' (did you mean 'tool_name'?)
+s.yml: name: must be a string (got 3)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from typing import Any
+
+from agent_asserts.loaders.errors import LoadError, LoadProblem, choice_list, unknown_key_message
+from agent_asserts.loaders.nodes import (
+    MappingNode,
+    Node,
+    ScalarNode,
+    SequenceNode,
+    describe_value,
+    format_path,
+)
+
+
+class ProblemCollector:
+    """The problems found so far in one file, and typed accessors that add to them.
+
+    >>> p = ProblemCollector("a.yml")
+    >>> p.add_at(3, 5, "checks", "must not be empty")
+    >>> len(p), str(p.problems[0])
+    (1, 'a.yml:3:5: checks: must not be empty')
+    """
+
+    def __init__(self, file: str) -> None:
+        self.file = file
+        self.problems: list[LoadProblem] = []
+
+    def __len__(self) -> int:
+        return len(self.problems)
+
+    def add(self, node: Node | None, message: str) -> None:
+        """Record ``message`` at ``node`` (its position and key path; the document if None)."""
+        if node is None:
+            self.problems.append(LoadProblem(self.file, None, None, "", message))
+        else:
+            problem = LoadProblem(node.file, node.line, node.col, node.path_str, message)
+            self.problems.append(problem)
+
+    def add_at(self, line: int | None, col: int | None, path: str, message: str) -> None:
+        """Record ``message`` at an explicit position."""
+        self.problems.append(LoadProblem(self.file, line, col, path, message))
+
+    def error(self) -> LoadError:
+        """A :class:`LoadError` with every problem recorded so far."""
+        return LoadError(self.problems)
+
+    def raise_if_any(self) -> None:
+        """Raise :meth:`error` when a problem was recorded.
+
+        >>> ProblemCollector("a.yml").raise_if_any()
+        """
+        if self.problems:
+            raise self.error()
+
+    def _type_problem(self, node: Node, what: str) -> None:
+        if isinstance(node, ScalarNode) and node.value is None:
+            self.add(node, "is required (got null)")
+        else:
+            self.add(node, f"must be {what} (got {describe_value(node)})")
+
+    # -- shapes ------------------------------------------------------------------------------
+
+    def expect_mapping(self, node: Node | None) -> MappingNode | None:
+        """``node`` when it is a mapping, else a problem; ``None`` passes through silently."""
+        if node is None or isinstance(node, MappingNode):
+            return node
+        self._type_problem(node, "a mapping")
+        return None
+
+    def expect_list(
+        self, node: Node | None, *, allow_scalar: bool = False, non_empty: bool = False
+    ) -> list[Node] | None:
+        """The items of a list node; with ``allow_scalar`` a single value counts as one item.
+
+        >>> from agent_asserts.loaders.nodes import from_plain
+        >>> p = ProblemCollector("a.yml")
+        >>> [n.path_str for n in p.expect_list(from_plain("x"), allow_scalar=True)]
+        ['']
+        >>> p.expect_list(from_plain([]), non_empty=True), str(p.problems[0])
+        (None, 'a.yml: must not be empty')
+        """
+        if node is None:
+            return None
+        if isinstance(node, SequenceNode):
+            if non_empty and not node.items:
+                self.add(node, "must not be empty")
+                return None
+            return list(node.items)
+        if allow_scalar and not (isinstance(node, ScalarNode) and node.value is None):
+            return [node]
+        self._type_problem(node, "a list")
+        return None
+
+    def check_keys(
+        self,
+        node: MappingNode,
+        *,
+        required: Sequence[str] = (),
+        optional: Sequence[str] = (),
+        allow_other: bool = False,
+    ) -> bool:
+        """Report missing required keys and unknown keys; True when there was neither.
+
+        Unknown keys get a "did you mean" suggestion drawn from ``required`` + ``optional``.
+        """
+        ok = True
+        allowed = [*required, *optional]
+        for key in required:
+            if key not in node.items:
+                self.add(node, f"required key {key!r} missing")
+                ok = False
+        if not allow_other:
+            for key in node.items:
+                if key not in allowed:
+                    self.add_key_problem(node, key, unknown_key_message(key, allowed))
+                    ok = False
+        return ok
+
+    def add_key_problem(self, mapping: MappingNode, key: str, message: str) -> None:
+        """Record a problem about ``key`` itself: the key's position, the mapping's path."""
+        key_node = mapping.key_node(key)
+        self.add_at(key_node.line, key_node.col, mapping.path_str, message)
+
+    # -- scalars -----------------------------------------------------------------------------
+
+    def _scalar(self, node: Node | None, what: str, types: tuple[type, ...]) -> Any:
+        if node is None:
+            return None
+        if isinstance(node, ScalarNode) and node.value is not None:
+            value = node.value
+            if isinstance(value, types) and not (isinstance(value, bool) and bool not in types):
+                return value
+        self._type_problem(node, what)
+        return None
+
+    def expect_str(self, node: Node | None, *, non_empty: bool = False) -> str | None:
+        """A string value (``3`` or ``true`` are not strings).
+
+        >>> from agent_asserts.loaders.nodes import from_plain
+        >>> p = ProblemCollector("a.yml")
+        >>> p.expect_str(from_plain("")), p.expect_str(from_plain(""), non_empty=True)
+        ('', None)
+        >>> str(p.problems[0])
+        'a.yml: must not be empty'
+        """
+        value: str | None = self._scalar(node, "a string", (str,))
+        if value is not None and non_empty and not value:
+            self.add(node, "must not be empty")
+            return None
+        return value
+
+    def expect_int(self, node: Node | None, *, minimum: int | None = None) -> int | None:
+        """A whole number (a boolean is not one), optionally ``>= minimum``.
+
+        >>> from agent_asserts.loaders.nodes import from_plain
+        >>> p = ProblemCollector("a.yml")
+        >>> p.expect_int(from_plain(-1), minimum=0), str(p.problems[0])
+        (None, 'a.yml: must be >= 0 (got -1)')
+        """
+        value: int | None = self._scalar(node, "an integer", (int,))
+        if value is not None and minimum is not None and value < minimum:
+            self.add(node, f"must be >= {minimum} (got {value})")
+            return None
+        return value
+
+    def expect_number(self, node: Node | None) -> float | int | None:
+        """An int or a float (not a boolean)."""
+        value: float | int | None = self._scalar(node, "a number", (int, float))
+        return value
+
+    def expect_bool(self, node: Node | None) -> bool | None:
+        """``true`` or ``false``; YAML 1.1 words (``yes``, ``on``…) are strings and say so.
+
+        >>> from agent_asserts.loaders.nodes import from_plain
+        >>> p = ProblemCollector("a.yml")
+        >>> p.expect_bool(from_plain("yes")), str(p.problems[0])
+        (None, "a.yml: must be true or false (got 'yes'; only true and false are booleans)")
+        """
+        if isinstance(node, ScalarNode) and isinstance(node.value, str):
+            self.add(
+                node,
+                f"must be true or false (got {node.value!r}; only true and false are booleans)",
+            )
+            return None
+        value: bool | None = self._scalar(node, "true or false", (bool,))
+        return value
+
+    def expect_choice(self, node: Node | None, choices: Collection[str]) -> str | None:
+        """One of ``choices``: ``must be 'local' or 'mcp' (got 'remote')``."""
+        if isinstance(node, ScalarNode) and node.value in choices:
+            return str(node.value)
+        if node is not None:
+            self._type_problem(node, choice_list(list(choices)))
+        return None
+
+    def expect_value(self, node: Node | None) -> Any:
+        """Any value except ``null``: ``is required (got null)``."""
+        if isinstance(node, ScalarNode) and node.value is None:
+            self.add(node, "is required (got null)")
+            return None
+        from agent_asserts.loaders.nodes import to_plain
+
+        return None if node is None else to_plain(node)
+
+    def matcher_value(self, node: Node | None) -> Any:
+        """The value with ``$``-operators turned into matchers (problems at their positions).
+
+        See :func:`agent_asserts.loaders.operators.matcher_value`.
+        """
+        from agent_asserts.loaders.operators import matcher_value
+
+        return None if node is None else matcher_value(node, self)
+
+
+def key_path(node: Node, key: str) -> str:
+    """The key path of ``key`` under ``node``.
+
+    >>> from agent_asserts.loaders.nodes import from_plain
+    >>> key_path(from_plain({"a": {}}).get("a"), "b")
+    'a.b'
+    """
+    return format_path((*node.path, key))
+
+
+__all__ = ["ProblemCollector", "key_path"]

@@ -1,0 +1,129 @@
+"""Load problems and the error that carries them all.
+
+A suite file is checked completely before anything runs: every problem found in it becomes a
+:class:`LoadProblem` (file, line, column, key path, message), and :class:`LoadError` carries the
+whole list, sorted by position, one problem a line.
+
+>>> err = LoadError([
+...     LoadProblem("s.yml", 4, 7, "checks[1]", "unknown key 'nme' (did you mean 'name'?)"),
+...     LoadProblem("s.yml", 2, 3, "name", "must be a string (got 3)"),
+... ])
+>>> print(err)
+s.yml:2:3: name: must be a string (got 3)
+s.yml:4:7: checks[1]: unknown key 'nme' (did you mean 'name'?)
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable, Sequence
+
+import attrs
+
+
+@attrs.frozen
+class LoadProblem:
+    """One problem of a suite file.
+
+    ``line`` and ``col`` are 1-based and ``None`` when unknown (data given as Python objects,
+    or JSON read without PyYAML); ``path`` is the key path (``goals.assertions[2].source``),
+    empty for the document itself.
+
+    >>> str(LoadProblem("s.yml", 14, 9, "goals[2].source", "must be 'local' or 'mcp' (got 'x')"))
+    "s.yml:14:9: goals[2].source: must be 'local' or 'mcp' (got 'x')"
+    >>> str(LoadProblem("<data>", None, None, "", "unknown document shape"))
+    '<data>: unknown document shape'
+    """
+
+    file: str
+    line: int | None
+    col: int | None
+    path: str
+    message: str
+
+    @property
+    def location(self) -> str:
+        """``file:line:col``, or ``file`` alone when the position is unknown.
+
+        >>> LoadProblem("a.json", 3, 1, "", "x").location
+        'a.json:3:1'
+        """
+        if self.line is None:
+            return self.file
+        if self.col is None:
+            return f"{self.file}:{self.line}"
+        return f"{self.file}:{self.line}:{self.col}"
+
+    def sort_key(self) -> tuple[int, int]:
+        """Position order; problems without a position keep their order (stable sort)."""
+        return (self.line or 0, self.col or 0)
+
+    def __str__(self) -> str:
+        prefix = f"{self.location}: {self.path}: " if self.path else f"{self.location}: "
+        return prefix + self.message
+
+
+class LoadError(ValueError):
+    """Every problem of a suite file; ``str()`` lists them one a line, sorted by position.
+
+    >>> err = LoadError([LoadProblem("s.yml", 1, 1, "", "the file is empty")])
+    >>> err.problems[0].message
+    'the file is empty'
+    """
+
+    def __init__(self, problems: Iterable[LoadProblem]) -> None:
+        unique = list(dict.fromkeys(problems))
+        self.problems: tuple[LoadProblem, ...] = tuple(
+            sorted(unique, key=LoadProblem.sort_key)
+        )
+        super().__init__("\n".join(str(p) for p in self.problems))
+
+    def __reduce__(self) -> tuple[type[LoadError], tuple[tuple[LoadProblem, ...]]]:
+        return (type(self), (self.problems,))
+
+
+def suggest(word: str, choices: Iterable[str]) -> str | None:
+    """The closest of ``choices`` to a misspelt ``word``, or None.
+
+    >>> suggest("tool_nme", ["tool_name", "arguments"])
+    'tool_name'
+    >>> suggest("zzz", ["tool_name"]) is None
+    True
+    """
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return close[0] if close else None
+
+
+def unknown_key_message(key: str, allowed: Sequence[str], *, what: str = "key") -> str:
+    """``unknown key 'x' (did you mean 'y'?)``, or the allowed keys when there are few.
+
+    >>> unknown_key_message("nme", ["name", "record"])
+    "unknown key 'nme' (did you mean 'name'?)"
+    >>> unknown_key_message("zz", ["name", "record"])
+    "unknown key 'zz' (expected 'name' or 'record')"
+    """
+    close = suggest(key, allowed)
+    if close is not None:
+        return f"unknown {what} {key!r} (did you mean {close!r}?)"
+    if 0 < len(allowed) <= 12:
+        return f"unknown {what} {key!r} (expected {choice_list(allowed)})"
+    return f"unknown {what} {key!r}"
+
+
+def choice_list(choices: Sequence[object]) -> str:
+    """``'a'``, ``'a' or 'b'``, or ``one of 'a', 'b', 'c'``.
+
+    >>> choice_list(["local", "mcp"])
+    "'local' or 'mcp'"
+    >>> choice_list(["a", "b", "c"])
+    "one of 'a', 'b', 'c'"
+    """
+    shown = [repr(c) for c in choices]
+    if len(shown) == 1:
+        return shown[0]
+    if len(shown) == 2:
+        return f"{shown[0]} or {shown[1]}"
+    return "one of " + ", ".join(shown)
+
+
+__all__ = ["LoadError", "LoadProblem", "choice_list", "suggest", "unknown_key_message"]

@@ -1,0 +1,199 @@
+"""Position-carrying document nodes, shared by the YAML and JSON readers and every dialect.
+
+A node knows the file it came from, its 1-based line and column (``None`` when unknown) and its
+key path from the document root. Mappings also keep their keys as nodes, so a problem about a
+key points at the key.
+
+>>> doc = from_plain({"checks": [{"max_steps": 3}]}, file="<data>")
+>>> item = doc.get("checks").items[0]
+>>> item.path_str, item.where
+('checks[0]', '<data>')
+>>> to_plain(doc)
+{'checks': [{'max_steps': 3}]}
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+import attrs
+
+PathPart = str | int
+Scalar = str | int | float | bool | None
+
+_IDENTIFIER = re.compile(r"[A-Za-z_$][A-Za-z0-9_$-]*\Z")
+
+
+def format_path(path: tuple[PathPart, ...]) -> str:
+    """``goals.assertions[2].source``; odd keys are quoted (``changed['/a b']``).
+
+    >>> format_path(("goals", "assertions", 2, "tool_executed", "source"))
+    'goals.assertions[2].tool_executed.source'
+    >>> format_path(("state", "/orders/A1", 0))
+    "state['/orders/A1'][0]"
+    >>> format_path(())
+    ''
+    """
+    out: list[str] = []
+    for part in path:
+        if isinstance(part, int):
+            out.append(f"[{part}]")
+        elif _IDENTIFIER.match(part):
+            out.append(f".{part}" if out else part)
+        else:
+            out.append(f"[{part!r}]")
+    return "".join(out)
+
+
+@attrs.frozen
+class Node:
+    """Base of the three node kinds: where a value was written."""
+
+    file: str
+    line: int | None
+    col: int | None
+    path: tuple[PathPart, ...]
+
+    @property
+    def path_str(self) -> str:
+        """The key path as text (see :func:`format_path`)."""
+        return format_path(self.path)
+
+    @property
+    def where(self) -> str:
+        """``file:line:col`` (or ``file`` when the position is unknown)."""
+        if self.line is None:
+            return self.file
+        return f"{self.file}:{self.line}:{self.col}"
+
+
+@attrs.frozen
+class ScalarNode(Node):
+    """A string, number, boolean or null."""
+
+    value: Scalar
+
+
+@attrs.frozen
+class MappingNode(Node):
+    """A mapping with string keys; ``keys`` holds each key's own node (its position)."""
+
+    items: Mapping[str, Node]
+    keys: Mapping[str, ScalarNode]
+
+    def get(self, key: str) -> Node | None:
+        """The value node under ``key``, or None when absent.
+
+        >>> from_plain({"a": 1}).get("b") is None
+        True
+        """
+        return self.items.get(key)
+
+    def key_node(self, key: str) -> Node:
+        """The node of ``key`` itself (for problems about the key), else the mapping."""
+        return self.keys.get(key, self)
+
+
+@attrs.frozen
+class SequenceNode(Node):
+    """A list."""
+
+    items: tuple[Node, ...]
+
+
+def to_plain(node: Node) -> Any:
+    """The plain Python value of ``node``: dicts, lists, str, int, float, bool, None.
+
+    >>> to_plain(from_plain([1, {"a": None}]))
+    [1, {'a': None}]
+    """
+    if isinstance(node, MappingNode):
+        return {key: to_plain(child) for key, child in node.items.items()}
+    if isinstance(node, SequenceNode):
+        return [to_plain(child) for child in node.items]
+    if isinstance(node, ScalarNode):
+        return node.value
+    raise TypeError(f"not a document node: {node!r}")
+
+
+def from_plain(value: Any, *, file: str = "<data>", path: tuple[PathPart, ...] = ()) -> Node:
+    """Nodes without positions for already parsed data (problems then name key paths only).
+
+    Mapping keys that are not strings are turned into strings; tuples count as lists. Values
+    that are not JSON data (a matcher object, say) stay as they are in a :class:`ScalarNode`.
+
+    >>> from_plain({"a": [True]}).get("a").items[0].path_str
+    'a[0]'
+    """
+    if isinstance(value, Mapping):
+        items: dict[str, Node] = {}
+        keys: dict[str, ScalarNode] = {}
+        for raw_key, child in value.items():
+            key = raw_key if isinstance(raw_key, str) else str(raw_key)
+            keys[key] = ScalarNode(file, None, None, (*path, key), key)
+            items[key] = from_plain(child, file=file, path=(*path, key))
+        return MappingNode(file, None, None, path, items, keys)
+    if isinstance(value, list | tuple):
+        children = tuple(
+            from_plain(child, file=file, path=(*path, i)) for i, child in enumerate(value)
+        )
+        return SequenceNode(file, None, None, path, children)
+    return ScalarNode(file, None, None, path, value)
+
+
+def descend(node: Node, relative: tuple[PathPart, ...]) -> Node:
+    """The deepest node along ``relative`` below ``node`` (stops where the path leaves it).
+
+    >>> doc = from_plain({"a": [{"b": 1}]})
+    >>> descend(doc, ("a", 0, "b")).path_str, descend(doc, ("a", 5)).path_str
+    ('a[0].b', 'a')
+    """
+    current = node
+    for part in relative:
+        if isinstance(current, MappingNode) and isinstance(part, str) and part in current.items:
+            current = current.items[part]
+        elif (
+            isinstance(current, SequenceNode)
+            and isinstance(part, int)
+            and 0 <= part < len(current.items)
+        ):
+            current = current.items[part]
+        else:
+            break
+    return current
+
+
+def describe_value(node: Node) -> str:
+    """A short rendering of a node's value for ``(got …)`` in messages.
+
+    >>> describe_value(from_plain(None)), describe_value(from_plain("a")), describe_value(from_plain([1]))
+    ('null', "'a'", 'a list')
+    """
+    if isinstance(node, MappingNode):
+        return "a mapping"
+    if isinstance(node, SequenceNode):
+        return "a list"
+    value = node.value if isinstance(node, ScalarNode) else node
+    if value is None:
+        return "null"
+    if value is True or value is False:
+        return "true" if value else "false"
+    text = repr(value)
+    return text if len(text) <= 60 else text[:56] + "...'"
+
+
+__all__ = [
+    "MappingNode",
+    "Node",
+    "PathPart",
+    "Scalar",
+    "ScalarNode",
+    "SequenceNode",
+    "describe_value",
+    "descend",
+    "format_path",
+    "from_plain",
+    "to_plain",
+]

@@ -1,0 +1,115 @@
+"""``$``-operators in suite values: ``{$regex: "^A"}`` becomes ``M.regex("^A")``, with positions.
+
+A mapping whose keys start with ``$`` is an operator (``$regex``, ``$gt``, ``$between``,
+``$one_of``, ``$not``, ``$all_of``, ``$lenient``…, one per ``M.*`` matcher); a literal key that
+starts with ``$`` is written ``$$name``. The conversion itself is
+:func:`agent_asserts.matching.from_data`; this module walks the nodes so that each problem (an
+unknown operator, a bad regex, a wrong argument) is reported where it was written, and every
+operator of a file is checked.
+
+>>> from agent_asserts.loaders.collector import ProblemCollector
+>>> from agent_asserts.loaders.source import parse_text
+>>> doc = parse_text('arguments: {orderId: {$regex: "^A[0-9]+"}, $$ref: 1}', file="s.yml")
+>>> matcher_value(doc.get("arguments"), ProblemCollector("s.yml"))
+{'orderId': M.regex('^A[0-9]+'), '$ref': 1}
+>>> problems = ProblemCollector("s.yml")
+>>> _ = matcher_value(parse_text("x:\\n  $regex: '(unclosed'", file="s.yml"), problems)
+>>> print(problems.error())  # doctest: +ELLIPSIS
+s.yml:2:3: x.$regex: invalid regex '(unclosed': missing ), unterminated subpattern at position 0
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from agent_asserts.loaders.nodes import (
+    MappingNode,
+    Node,
+    PathPart,
+    ScalarNode,
+    SequenceNode,
+    descend,
+    to_plain,
+)
+
+if TYPE_CHECKING:
+    from agent_asserts.loaders.collector import ProblemCollector
+
+_PART = re.compile(r"\.?([^.\[\]]+)|\[(\d+)\]|\[('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")\]")
+
+
+def is_operator(node: Node) -> bool:
+    """True for a mapping whose keys start with a single ``$``.
+
+    >>> from agent_asserts.loaders.nodes import from_plain
+    >>> is_operator(from_plain({"$gt": 3})), is_operator(from_plain({"$$ref": 1}))
+    (True, False)
+    """
+    return (
+        isinstance(node, MappingNode)
+        and bool(node.items)
+        and any(k.startswith("$") and not k.startswith("$$") for k in node.items)
+    )
+
+
+def matcher_value(node: Node, problems: ProblemCollector) -> Any:
+    """The plain value of ``node`` with every operator mapping turned into its matcher.
+
+    Problems (unknown operators, bad arguments, invalid regexes) are added to ``problems`` at
+    the operator's position; the returned value is then not meaningful.
+    """
+    if isinstance(node, MappingNode):
+        if is_operator(node):
+            return _convert(node, problems)
+        return {
+            (key[1:] if key.startswith("$$") else key): matcher_value(child, problems)
+            for key, child in node.items.items()
+        }
+    if isinstance(node, SequenceNode):
+        return [matcher_value(child, problems) for child in node.items]
+    if isinstance(node, ScalarNode):
+        return node.value
+    return to_plain(node)
+
+
+def _convert(node: MappingNode, problems: ProblemCollector) -> Any:
+    from agent_asserts.matching import OperatorError, from_data
+
+    try:
+        return from_data(to_plain(node))
+    except OperatorError as exc:
+        relative = relative_parts(getattr(exc, "path", ()))
+        message = str(getattr(exc, "message", "") or exc)
+        problems.add(descend(node, relative), message)
+    except (TypeError, ValueError) as exc:
+        problems.add(node, str(exc))
+    return None
+
+
+def relative_parts(path: Any) -> tuple[PathPart, ...]:
+    """A relative key path as parts, from a tuple or from text (``$not[0].$regex``).
+
+    >>> relative_parts("$all_of[1].$regex"), relative_parts(("a", 0)), relative_parts("")
+    (('$all_of', 1, '$regex'), ('a', 0), ())
+    >>> relative_parts("$.a['odd key']")
+    ('a', 'odd key')
+    """
+    if isinstance(path, tuple | list):
+        return tuple(p if isinstance(p, int) else str(p) for p in path)
+    text = str(path or "")
+    if text == "$" or text.startswith(("$.", "$[")):
+        text = text[1:]
+    parts: list[PathPart] = []
+    for match in _PART.finditer(text):
+        name, index, quoted = match.groups()
+        if index is not None:
+            parts.append(int(index))
+        elif quoted is not None:
+            parts.append(quoted[1:-1])
+        else:
+            parts.append(name)
+    return tuple(parts)
+
+
+__all__ = ["is_operator", "matcher_value", "relative_parts"]

@@ -1,0 +1,104 @@
+"""From a file, text or Python data to one document node, or a :class:`LoadError`.
+
+YAML and JSON both go through PyYAML when it is installed (JSON is YAML 1.2, and the positions
+are the same); without PyYAML, JSON is read with :mod:`json` and YAML asks for the extra.
+
+>>> doc = parse_text('{"checks": [{"max_steps": 3}]}', file="s.json")
+>>> doc.get("checks").items[0].where
+'s.json:1:13'
+>>> parse_text('a: "unterminated', file="s.yml")
+Traceback (most recent call last):
+...
+agent_asserts.loaders.errors.LoadError: s.yml:1:17: invalid YAML: found unexpected end of stream (while scanning a quoted scalar at line 1, column 4)
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from agent_asserts.loaders.collector import ProblemCollector
+from agent_asserts.loaders.errors import LoadError, LoadProblem
+from agent_asserts.loaders.json_reader import is_json, read_json
+from agent_asserts.loaders.nodes import Node, from_plain
+from agent_asserts.loaders.yaml_reader import read_yaml, yaml_module
+
+YAML_MISSING = "reading YAML needs PyYAML: pip install 'agent-asserts[yaml]' (JSON needs nothing)"
+
+
+def parse_text(text: str, *, file: str = "<string>", json_expected: bool = False) -> Node:
+    """Parse YAML or JSON ``text``; every problem found raises one :class:`LoadError`.
+
+    ``file`` is the name problems show. ``json_expected`` (a ``.json`` file) lets the text be
+    read with :mod:`json` when PyYAML is missing.
+    """
+    problems = ProblemCollector(file)
+    node = parse_into(text, problems, json_expected=json_expected)
+    problems.raise_if_any()
+    if node is None:  # pragma: no cover - a None document always comes with a problem
+        raise LoadError([LoadProblem(file, None, None, "", "the document is empty")])
+    return node
+
+
+def parse_into(text: str, problems: ProblemCollector, *, json_expected: bool = False) -> Node | None:
+    """Like :func:`parse_text`, but adds problems to ``problems`` (the node may still be used).
+
+    >>> p = ProblemCollector("s.yml")
+    >>> parse_into("a: 1\\na: 2\\n", p).get("a").value, len(p)
+    (1, 1)
+    """
+    if yaml_module() is None:
+        if json_expected or text.lstrip()[:1] in ("{", "["):
+            return read_json(text, problems)
+        raise ImportError(YAML_MISSING)
+    attempt = ProblemCollector(problems.file)
+    node = read_yaml(text, attempt)
+    if node is None and is_json(text):
+        # Valid JSON that PyYAML rejects (tabs between tokens, keys over 1024 characters):
+        # tabs outside strings are only whitespace in JSON, so replacing them keeps positions.
+        attempt = ProblemCollector(problems.file)
+        node = read_yaml(text.replace("\t", " "), attempt)
+        if node is None:
+            return read_json(text, problems)
+    problems.problems.extend(attempt.problems)
+    return node
+
+
+def read_source(path: str | os.PathLike[str]) -> tuple[str, str]:
+    """The text of a suite file and the name its problems show (the path as given).
+
+    Undecodable bytes raise a :class:`LoadError`; a missing file raises ``FileNotFoundError``.
+    """
+    display = os.fspath(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError as exc:
+        problem = LoadProblem(display, None, None, "", f"cannot be read as UTF-8 ({exc.reason})")
+        raise LoadError([problem]) from None
+    return text, display
+
+
+def parse_file(path: str | os.PathLike[str]) -> Node:
+    """Read and parse a suite file (``.json`` files need no PyYAML).
+
+    >>> import tempfile, pathlib
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     p = pathlib.Path(d, "s.yml"); _ = p.write_text("name: x\\n")
+    ...     parse_file(p).get("name").value
+    'x'
+    """
+    text, display = read_source(path)
+    return parse_text(text, file=display, json_expected=str(path).lower().endswith(".json"))
+
+
+def parse_data(data: Any) -> Node:
+    """Nodes for already parsed data; problems then show ``<data>`` and the key path.
+
+    >>> parse_data({"a": 1}).get("a").where
+    '<data>'
+    """
+    return from_plain(data, file="<data>")
+
+
+__all__ = ["YAML_MISSING", "parse_data", "parse_file", "parse_into", "parse_text", "read_source"]

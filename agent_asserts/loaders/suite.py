@@ -1,0 +1,179 @@
+"""What a load produces: a :class:`Suite` of :class:`Case` objects holding check objects.
+
+A case is data: its checks are the same objects the fluent API builds, each in a
+:class:`CheckEntry` with the severity, threshold, label and result name the file gave it.
+Evaluating a case runs every entry through ``EvalContext.record_check`` inside ``run_case``.
+
+>>> from agent_asserts.checks.cost import MaxSteps
+>>> from agent_asserts.testing import demo_record
+>>> case = Case("budget", (CheckEntry(MaxSteps(10)), CheckEntry(MaxSteps(1), severity="soft")))
+>>> case.evaluate(demo_record()).verdict
+<Verdict.SCORED: 'scored'>
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from agent_asserts.results import CaseResult, Severity, Verdict
+
+if TYPE_CHECKING:
+    from agent_asserts.checks.base import Check
+    from agent_asserts.context import EvalContext
+    from agent_asserts.record import TrialRecord
+
+
+def _severity(value: Severity | str | None) -> Severity | None:
+    return None if value is None else Severity(value)
+
+
+@attrs.frozen
+class CheckEntry:
+    """One check of a case with how its result is recorded.
+
+    Attributes:
+        check: The check object (as built by the fluent API).
+        name: Overrides the result name (default: the check's ``default_name()``).
+        severity: ``gate`` or ``soft`` (default: the check's own default).
+        threshold: The ``at_least`` score threshold.
+        label: A free label for reports.
+    """
+
+    check: Check
+    name: str | None = None
+    severity: Severity | None = attrs.field(default=None, converter=_severity)
+    threshold: float | None = None
+    label: str | None = None
+
+    def record(self, ctx: EvalContext) -> None:
+        """Evaluate the check in ``ctx`` and record its result with this entry's options."""
+        ctx.record_check(
+            self.check,
+            name=self.name,
+            severity=self.severity,
+            threshold=self.threshold,
+            label=self.label,
+        )
+
+
+def _read_record(path: Path) -> TrialRecord:
+    from agent_asserts.record import TrialRecord
+
+    return TrialRecord.load(path)
+
+
+@attrs.frozen
+class Case:
+    """One case of a suite: a name, its check entries, an optional record file and metadata.
+
+    ``judge`` (from ``load(judge=...)``) and ``record_reader`` (how ``record_path`` is read;
+    default ``TrialRecord.load``, a dialect may set an adapter's ``read``) do not take part in
+    equality.
+    """
+
+    name: str
+    entries: tuple[CheckEntry, ...] = attrs.field(default=(), converter=tuple)
+    record_path: Path | None = None
+    metadata: Mapping[str, Any] = attrs.field(factory=dict)
+    judge: Any = attrs.field(default=None, eq=False, repr=False)
+    record_reader: Callable[[Path], TrialRecord] | None = attrs.field(
+        default=None, eq=False, repr=False
+    )
+
+    @property
+    def checks(self) -> tuple[Check, ...]:
+        """The check objects of the entries, in order."""
+        return tuple(entry.check for entry in self.entries)
+
+    def evaluate(self, record: TrialRecord, *, judge: Any = None) -> CaseResult:
+        """Run every entry on ``record``; one check that raises never stops the others."""
+        from agent_asserts.context import CaseTimeout
+        from agent_asserts.results import RequirementFailed, Skipped
+        from agent_asserts.runner import run_case
+
+        def body(ctx: EvalContext) -> None:
+            for entry in self.entries:
+                try:
+                    entry.record(ctx)
+                except (RequirementFailed, Skipped, CaseTimeout):
+                    raise
+                except Exception as exc:  # recording itself failed: keep the others going
+                    ctx.check(
+                        entry.name or entry.check.default_name(),
+                        False,
+                        f"could not record the check: {type(exc).__name__}: {exc}",
+                    )
+
+        result = run_case(record, body, judge=judge or self.judge, name=self.name)
+        if self.metadata:
+            result = attrs.evolve(result, metadata={**result.metadata, **self.metadata})
+        return result
+
+    def load_record(self) -> TrialRecord:
+        """Read this case's ``record_path`` (``ValueError`` when the case names none)."""
+        if self.record_path is None:
+            raise ValueError(f"case {self.name!r} names no record file (add 'record:')")
+        reader = self.record_reader or _read_record
+        return reader(self.record_path)
+
+    def to_dict(self, *, base_dir: str | os.PathLike[str] | None = None) -> dict[str, Any]:
+        """The native-dialect form of this case (record path relative to ``base_dir``)."""
+        from agent_asserts.loaders.native import case_to_data
+
+        return case_to_data(self, base_dir=base_dir)
+
+
+@attrs.frozen
+class Suite:
+    """The cases of one suite file, in file order.
+
+    Attributes:
+        name: The suite's ``name:`` or the file's stem.
+        cases: The cases.
+        source: The file it was loaded from (None for text or data).
+        dialect: The dialect it was written in.
+    """
+
+    name: str
+    cases: tuple[Case, ...] = attrs.field(converter=tuple)
+    source: str | None = attrs.field(default=None, eq=False)
+    dialect: str = attrs.field(default="native", eq=False)
+
+    def evaluate(self, record: TrialRecord, *, judge: Any = None) -> list[CaseResult]:
+        """Run every case on ``record``; one result per case, in file order."""
+        return [case.evaluate(record, judge=judge) for case in self.cases]
+
+    def evaluate_all(self, *, judge: Any = None) -> list[CaseResult]:
+        """Run every case on its own ``record:`` file, in file order.
+
+        A case without a record file, or whose record cannot be read, gives a ``FAILED``
+        result carrying the error; the other cases still run.
+        """
+        results: list[CaseResult] = []
+        for case in self.cases:
+            try:
+                record = case.load_record()
+            except Exception as exc:
+                where = "" if case.record_path is None else f" {os.fspath(case.record_path)}"
+                error = f"cannot load the record{where}: {exc}"
+                results.append(CaseResult(name=case.name, verdict=Verdict.FAILED, error=error))
+                continue
+            results.append(case.evaluate(record, judge=judge))
+        return results
+
+    def to_dict(self, *, base_dir: str | os.PathLike[str] | None = None) -> dict[str, Any]:
+        """The native-dialect form (``record:`` paths relative to ``base_dir``, by default the
+        suite file's directory), ready for ``yaml.safe_dump`` or ``json.dump``."""
+        from agent_asserts.loaders.native import suite_to_data
+
+        if base_dir is None and self.source is not None:
+            base_dir = Path(self.source).parent
+        return suite_to_data(self, base_dir=base_dir)
+
+
+__all__ = ["Case", "CheckEntry", "Suite"]

@@ -1,0 +1,263 @@
+"""Read YAML (and JSON, which is YAML 1.2) into position-carrying nodes with YAML 1.2 scalars.
+
+PyYAML only composes the node tree (always with the safe loader, the C one when available);
+scalars are resolved here with the YAML 1.2 core schema: only ``true``/``false`` are booleans,
+``null``/``~``/empty are null, ints are decimal, ``0o`` octal or ``0x`` hex, so ``on``, ``yes``,
+``no``, ``012:30`` and ``2024-01-01`` stay what they look like. Tags other than the standard
+``!!str``, ``!!int``, ``!!float``, ``!!bool``, ``!!null``, ``!!seq`` and ``!!map`` are
+problems, and so are merge keys (``<<``) and duplicate keys.
+
+>>> from agent_asserts.loaders.collector import ProblemCollector
+>>> doc = read_yaml("on: yes\\nn: 012\\n", ProblemCollector("s.yml"))
+>>> [(key, child.value, child.line, child.col) for key, child in doc.items.items()]
+[('on', 'yes', 1, 5), ('n', 12, 2, 4)]
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import TYPE_CHECKING, Any
+
+from agent_asserts.loaders.nodes import (
+    MappingNode,
+    Node,
+    PathPart,
+    Scalar,
+    ScalarNode,
+    SequenceNode,
+    describe_value,
+)
+
+if TYPE_CHECKING:
+    from agent_asserts.loaders.collector import ProblemCollector
+
+_PLAIN = "tag:agent-asserts:plain"  # our marker for an untagged plain scalar
+_Y = "tag:yaml.org,2002:"
+_MAX_NODES = 1_000_000  # alias expansion budget ("billion laughs")
+
+_NULL = re.compile(r"(?:null|Null|NULL|~|)\Z")
+_TRUE = re.compile(r"(?:true|True|TRUE)\Z")
+_FALSE = re.compile(r"(?:false|False|FALSE)\Z")
+_INT = re.compile(r"[-+]?[0-9]+\Z")
+_OCT = re.compile(r"0o[0-7]+\Z")
+_HEX = re.compile(r"0x[0-9a-fA-F]+\Z")
+_FLOAT = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?\Z")
+_INF = re.compile(r"([-+]?)\.(?:inf|Inf|INF)\Z")
+_NAN = re.compile(r"\.(?:nan|NaN|NAN)\Z")
+
+_NOT_FOUND = object()
+
+
+def resolve_plain(text: str) -> Scalar:
+    """The YAML 1.2 core-schema value of an untagged plain scalar.
+
+    >>> [resolve_plain(t) for t in ["yes", "on", "true", "~", "", "012", "0o17", "0x1F", "1e3"]]
+    ['yes', 'on', True, None, None, 12, 15, 31, 1000.0]
+    >>> resolve_plain("1:20"), resolve_plain("-.inf")
+    ('1:20', -inf)
+    """
+    for kind in ("null", "bool", "int", "float"):
+        value = _typed(kind, text)
+        if value is not _NOT_FOUND:
+            return value  # type: ignore[return-value]
+    return text
+
+
+def _typed(kind: str, text: str) -> object:
+    """``text`` read as the YAML 1.2 core type ``kind``, or ``_NOT_FOUND``."""
+    if kind == "null" and _NULL.match(text):
+        return None
+    if kind == "bool":
+        if _TRUE.match(text):
+            return True
+        if _FALSE.match(text):
+            return False
+    if kind == "int":
+        if _INT.match(text):
+            return int(text, 10)
+        if _OCT.match(text):
+            return int(text[2:], 8)
+        if _HEX.match(text):
+            return int(text[2:], 16)
+    if kind == "float":
+        if _FLOAT.match(text):
+            return float(text)
+        inf = _INF.match(text)
+        if inf:
+            return -math.inf if inf.group(1) == "-" else math.inf
+        if _NAN.match(text):
+            return math.nan
+    return _NOT_FOUND
+
+
+def yaml_module() -> Any:
+    """PyYAML, or None when it is not installed (imported only here, only when needed)."""
+    try:
+        import yaml
+    except ImportError:
+        return None
+    return yaml
+
+
+_LOADERS: dict[type, type] = {}
+
+
+def _loader_class(yaml: Any) -> type:
+    """A safe loader (C when available) that marks untagged plain scalars for us to resolve."""
+    base: type = getattr(yaml, "CSafeLoader", None) or yaml.SafeLoader
+    cached = _LOADERS.get(base)
+    if cached is not None:
+        return cached
+
+    def resolve(self: Any, kind: Any, value: Any, implicit: Any) -> Any:
+        if kind is yaml.ScalarNode and implicit[0]:
+            return _PLAIN
+        return base.resolve(self, kind, value, implicit)
+
+    loader = type("_AgentAssertsLoader", (base,), {"resolve": resolve})
+    _LOADERS[base] = loader
+    return loader
+
+
+def read_yaml(text: str, problems: ProblemCollector) -> Node | None:
+    """Parse one YAML document into nodes; syntax errors become problems (returns None)."""
+    yaml = yaml_module()
+    if yaml is None:
+        raise ImportError("reading YAML needs PyYAML: pip install 'agent-asserts[yaml]'")
+    try:
+        composed = yaml.compose(text, Loader=_loader_class(yaml))
+    except yaml.MarkedYAMLError as exc:
+        _syntax_problem(exc, problems)
+        return None
+    except yaml.YAMLError as exc:
+        problems.add(None, f"invalid YAML: {exc}")
+        return None
+    except RecursionError:
+        problems.add(None, "invalid YAML: the document is nested too deeply")
+        return None
+    if composed is None:
+        problems.add_at(1, 1, "", "the document is empty")
+        return None
+    builder = _Builder(yaml, problems)
+    try:
+        return builder.build(composed, ())
+    except RecursionError:
+        problems.add(None, "the document is nested too deeply")
+        return None
+
+
+def _syntax_problem(exc: Any, problems: ProblemCollector) -> None:
+    mark = exc.problem_mark or exc.context_mark
+    if exc.problem == "but found another document" and mark is not None:
+        message = "a suite file holds one YAML document (a second one starts here)"
+        problems.add_at(mark.line + 1, mark.column + 1, "", message)
+        return
+    message = f"invalid YAML: {exc.problem or exc.context}"
+    context_mark = exc.context_mark
+    if exc.problem and exc.context:
+        if context_mark is not None and (mark is None or context_mark.line != mark.line or
+                                         context_mark.column != mark.column):
+            at = f"line {context_mark.line + 1}, column {context_mark.column + 1}"
+            message += f" ({exc.context} at {at})"
+        else:
+            message += f" ({exc.context})"
+    if mark is None:
+        problems.add(None, message)
+    else:
+        problems.add_at(mark.line + 1, mark.column + 1, "", message)
+
+
+class _Builder:
+    """Turns PyYAML's composed nodes into ours, resolving scalars and reporting problems."""
+
+    def __init__(self, yaml: Any, problems: ProblemCollector) -> None:
+        self.yaml = yaml
+        self.problems = problems
+        self.file = problems.file
+        self.active: set[int] = set()
+        self.count = 0
+
+    def build(self, raw: Any, path: tuple[PathPart, ...]) -> Node:
+        line, col = raw.start_mark.line + 1, raw.start_mark.column + 1
+        self.count += 1
+        if self.count > _MAX_NODES:
+            raise RecursionError
+        if id(raw) in self.active:
+            self._problem(line, col, path, "an alias refers to its own anchor (recursive data)")
+            return ScalarNode(self.file, line, col, path, None)
+        self.active.add(id(raw))
+        try:
+            if isinstance(raw, self.yaml.MappingNode):
+                return self._mapping(raw, line, col, path)
+            if isinstance(raw, self.yaml.SequenceNode):
+                if raw.tag != _Y + "seq":
+                    self._bad_tag(raw.tag, line, col, path)
+                items = tuple(self.build(child, (*path, i)) for i, child in enumerate(raw.value))
+                return SequenceNode(self.file, line, col, path, items)
+            return ScalarNode(self.file, line, col, path, self._scalar(raw, line, col, path))
+        finally:
+            self.active.discard(id(raw))
+
+    def _problem(self, line: int, col: int, path: tuple[PathPart, ...], message: str) -> None:
+        from agent_asserts.loaders.nodes import format_path
+
+        self.problems.add_at(line, col, format_path(path), message)
+
+    def _bad_tag(self, tag: str, line: int, col: int, path: tuple[PathPart, ...]) -> None:
+        shown = "!!" + tag[len(_Y) :] if tag.startswith(_Y) else tag
+        self._problem(line, col, path, f"unsupported tag {shown!r}")
+
+    def _scalar(self, raw: Any, line: int, col: int, path: tuple[PathPart, ...]) -> Scalar:
+        tag, text = raw.tag, raw.value
+        if tag == _PLAIN:
+            return resolve_plain(text)
+        if tag == _Y + "str":
+            return str(text)
+        kind = tag[len(_Y) :] if tag.startswith(_Y) else ""
+        if kind in ("null", "bool", "int", "float"):
+            value = _typed(kind, text)
+            if kind == "float" and value is _NOT_FOUND:
+                value = _typed("int", text)
+                value = value if value is _NOT_FOUND else float(value)  # type: ignore[arg-type]
+            if value is _NOT_FOUND:
+                self._problem(line, col, path, f"{text!r} is not a valid !!{kind}")
+                return None
+            return value  # type: ignore[return-value]
+        self._bad_tag(tag, line, col, path)
+        return None
+
+    def _mapping(self, raw: Any, line: int, col: int, path: tuple[PathPart, ...]) -> MappingNode:
+        if raw.tag != _Y + "map":
+            self._bad_tag(raw.tag, line, col, path)
+        items: dict[str, Node] = {}
+        keys: dict[str, ScalarNode] = {}
+        for raw_key, raw_value in raw.value:
+            kline, kcol = raw_key.start_mark.line + 1, raw_key.start_mark.column + 1
+            if isinstance(raw_key, self.yaml.ScalarNode) and raw_key.tag == _PLAIN and (
+                raw_key.value == "<<"
+            ):
+                self._problem(kline, kcol, path, "merge keys ('<<') are not supported")
+                continue
+            key_node = self.build(raw_key, path)
+            key = key_node.value if isinstance(key_node, ScalarNode) else None
+            if not isinstance(key, str):
+                message = f"mapping keys must be strings (got {describe_value(key_node)})"
+                self._problem(kline, kcol, path, message)
+                continue
+            if key in keys:
+                first = keys[key]
+                self._problem(
+                    kline,
+                    kcol,
+                    path,
+                    f"duplicate key {key!r} (first defined at line {first.line}, "
+                    f"column {first.col})",
+                )
+                continue
+            keys[key] = ScalarNode(self.file, kline, kcol, (*path, key), key)
+            items[key] = self.build(raw_value, (*path, key))
+        return MappingNode(self.file, line, col, path, items, keys)
+
+
+__all__ = ["read_yaml", "resolve_plain", "yaml_module"]

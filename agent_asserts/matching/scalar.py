@@ -1,0 +1,313 @@
+"""Scalar matchers: regex, numeric comparisons, ranges, approximate numbers, value sets.
+
+>>> from agent_asserts.matching import M
+>>> M.regex("^A\\\\d+").matches("A1049"), M.between(1, 3).matches(3), M.gt(1).matches(True)
+(True, True, False)
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import operator
+import re
+from collections.abc import Callable
+from typing import Any, Final
+
+import attrs
+
+from agent_asserts._missing import MISSING
+from agent_asserts.matching.base import ROOT, Matcher, Mismatch
+from agent_asserts.matching.data import value_to_data
+from agent_asserts.matching.values import data_key, is_number, render, strict_equal
+
+NOT_A_NUMBER: Final = " (not a number)"
+
+
+def regex_subject(actual: Any) -> str | None:
+    """The text a regex is searched in: a string as is, anything else JSON-encoded.
+
+    ``json.dumps`` with default separators, ``ensure_ascii=False`` and unsorted keys; values
+    JSON cannot encode fall back to ``str()``. ``MISSING`` gives ``None`` (never matches).
+
+    Args:
+        actual: The actual value.
+
+    Returns:
+        The text to search, or None for ``MISSING``.
+
+    >>> regex_subject("a"), regex_subject({"n": 1, "ok": True}), regex_subject(None)
+    ('a', '{"n": 1, "ok": true}', 'null')
+    """
+    if isinstance(actual, str):
+        return actual
+    if actual is MISSING:
+        return None
+    return json.dumps(actual, ensure_ascii=False, default=str)
+
+
+def _compile(pattern: str) -> re.Pattern[str]:
+    if not isinstance(pattern, str):
+        raise ValueError(f"M.regex() takes a pattern string (got {render(pattern)})")
+    try:
+        return re.compile(pattern)
+    except re.error as exc:
+        raise ValueError(f"invalid regular expression {pattern!r}: {exc}") from exc
+
+
+@attrs.frozen(repr=False)
+class RegexMatcher(Matcher):
+    """``M.regex(pattern)``: ``re.search`` (unanchored, case-sensitive, inline flags allowed).
+
+    >>> from agent_asserts.matching import M
+    >>> M.regex("dup.*").matches("a duplicate"), M.regex("^4").matches(42)
+    (True, True)
+    """
+
+    pattern: str
+    compiled: re.Pattern[str] = attrs.field(init=False, eq=False)
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "compiled", _compile(self.pattern))
+
+    def matches(self, actual: Any) -> bool:
+        subject = regex_subject(actual)
+        return subject is not None and self.compiled.search(subject) is not None
+
+    def explain(self, actual: Any, path: str = ROOT) -> list[Mismatch]:
+        return [] if self.matches(actual) else self._fail(actual, path)
+
+    def describe(self) -> str:
+        return f"a match of {self.pattern!r}"
+
+    def to_data(self) -> Any:
+        return {"$regex": self.pattern}
+
+    def __repr__(self) -> str:
+        return f"M.regex({self.pattern!r})"
+
+
+def check_number(name: str, value: Any) -> None:
+    """Raise ``ValueError`` unless ``value`` is a number (not a bool, not NaN).
+
+    Args:
+        name: The argument's name for the message, e.g. ``M.gt()``.
+        value: The argument.
+
+    Raises:
+        ValueError: When ``value`` is not a usable number.
+
+    >>> check_number("M.gt()", "x")
+    Traceback (most recent call last):
+    ...
+    ValueError: M.gt() takes a number, not a bool or a string (got 'x')
+    """
+    if not is_number(value) or math.isnan(value):
+        raise ValueError(f"{name} takes a number, not a bool or a string (got {render(value)})")
+
+
+_COMPARISONS: Final[dict[str, tuple[str, Callable[[Any, Any], bool]]]] = {
+    "gt": (">", operator.gt),
+    "ge": (">=", operator.ge),
+    "lt": ("<", operator.lt),
+    "le": ("<=", operator.le),
+}
+
+
+def _validate_op(_: Any, __: Any, value: str) -> None:
+    if value not in _COMPARISONS:
+        raise ValueError(f"comparison must be one of gt, ge, lt, le (got {value!r})")
+
+
+def _validate_bound(instance: Any, __: Any, value: Any) -> None:
+    check_number(f"M.{instance.op}()", value)
+
+
+@attrs.frozen(repr=False)
+class CompareMatcher(Matcher):
+    """``M.gt/ge/lt/le(x)``: a number compared with ``x`` (bools are not numbers).
+
+    >>> from agent_asserts.matching import M
+    >>> M.ge(3).matches(3), M.lt(3).matches("2")
+    (True, False)
+    """
+
+    op: str = attrs.field(validator=_validate_op)
+    bound: Any = attrs.field(validator=_validate_bound, eq=data_key)
+
+    def matches(self, actual: Any) -> bool:
+        return is_number(actual) and _COMPARISONS[self.op][1](actual, self.bound)
+
+    def explain(self, actual: Any, path: str = ROOT) -> list[Mismatch]:
+        if self.matches(actual):
+            return []
+        return self._fail(actual, path, "" if is_number(actual) else NOT_A_NUMBER)
+
+    def describe(self) -> str:
+        return f"a number {_COMPARISONS[self.op][0]} {self.bound!r}"
+
+    def to_data(self) -> Any:
+        return {f"${self.op}": self.bound}
+
+    def __repr__(self) -> str:
+        return f"M.{self.op}({self.bound!r})"
+
+
+@attrs.frozen(repr=False)
+class BetweenMatcher(Matcher):
+    """``M.between(low, high)``: a number with ``low <= n <= high``.
+
+    >>> from agent_asserts.matching import M
+    >>> M.between(1, 3).matches(1), M.between(1, 3).matches(3.5)
+    (True, False)
+    """
+
+    low: Any = attrs.field(eq=data_key)
+    high: Any = attrs.field(eq=data_key)
+
+    def __attrs_post_init__(self) -> None:
+        check_number("M.between()", self.low)
+        check_number("M.between()", self.high)
+        if self.low > self.high:
+            raise ValueError(f"M.between() needs low <= high (got {self.low!r}, {self.high!r})")
+
+    def matches(self, actual: Any) -> bool:
+        return is_number(actual) and bool(self.low <= actual <= self.high)
+
+    def explain(self, actual: Any, path: str = ROOT) -> list[Mismatch]:
+        if self.matches(actual):
+            return []
+        return self._fail(actual, path, "" if is_number(actual) else NOT_A_NUMBER)
+
+    def describe(self) -> str:
+        return f"a number between {self.low!r} and {self.high!r}"
+
+    def to_data(self) -> Any:
+        return {"$between": [self.low, self.high]}
+
+    def __repr__(self) -> str:
+        return f"M.between({self.low!r}, {self.high!r})"
+
+
+def _check_tolerance(name: str, value: Any) -> None:
+    if value is not None and (not is_number(value) or not value >= 0):
+        raise ValueError(f"M.approx() {name} must be a number >= 0 (got {render(value)})")
+
+
+@attrs.frozen(repr=False)
+class ApproxMatcher(Matcher):
+    """``M.approx(x, rel=None, abs=None)``: ``math.isclose`` (defaults rel=1e-9, abs=0).
+
+    >>> from agent_asserts.matching import M
+    >>> M.approx(0.3).matches(0.1 + 0.2), M.approx(1, abs=0.5).matches(1.4)
+    (True, True)
+    """
+
+    value: Any = attrs.field(eq=data_key)
+    rel: Any = attrs.field(default=None, eq=data_key)
+    abs: Any = attrs.field(default=None, eq=data_key)
+
+    def __attrs_post_init__(self) -> None:
+        check_number("M.approx()", self.value)
+        _check_tolerance("rel", self.rel)
+        _check_tolerance("abs", self.abs)
+
+    @property
+    def tolerances(self) -> tuple[float, float]:
+        """The effective ``(rel_tol, abs_tol)``."""
+        return (1e-9 if self.rel is None else self.rel, 0.0 if self.abs is None else self.abs)
+
+    def matches(self, actual: Any) -> bool:
+        if not is_number(actual):
+            return False
+        rel_tol, abs_tol = self.tolerances
+        return math.isclose(actual, self.value, rel_tol=rel_tol, abs_tol=abs_tol)
+
+    def explain(self, actual: Any, path: str = ROOT) -> list[Mismatch]:
+        if self.matches(actual):
+            return []
+        return self._fail(actual, path, "" if is_number(actual) else NOT_A_NUMBER)
+
+    def describe(self) -> str:
+        rel_tol, abs_tol = self.tolerances
+        return f"a number close to {self.value!r} (rel={rel_tol!r}, abs={abs_tol!r})"
+
+    def to_data(self) -> Any:
+        if self.rel is None and self.abs is None:
+            return {"$approx": self.value}
+        data: dict[str, Any] = {"value": self.value}
+        if self.rel is not None:
+            data["rel"] = self.rel
+        if self.abs is not None:
+            data["abs"] = self.abs
+        return {"$approx": data}
+
+    def __repr__(self) -> str:
+        extra = "".join(
+            f", {name}={value!r}" for name, value in (("rel", self.rel), ("abs", self.abs))
+            if value is not None
+        )
+        return f"M.approx({self.value!r}{extra})"
+
+
+def _check_values(name: str, values: tuple[Any, ...]) -> None:
+    if not values:
+        raise ValueError(f"{name} needs at least one value")
+    for value in values:
+        if isinstance(value, Matcher):
+            raise ValueError(
+                f"{name} takes plain values compared strictly (got {value!r}); "
+                "use M.any_of() or M.not_(M.any_of()) to combine matchers"
+            )
+
+
+@attrs.frozen(repr=False)
+class OneOfMatcher(Matcher):
+    """``M.one_of(*values)`` (``negate=False``) and ``M.not_in(*values)`` (``negate=True``).
+
+    Membership uses strict JSON-typed equality, so ``True`` is not one of ``(1, 2)``. Both
+    need a value: ``MISSING`` matches neither.
+
+    >>> from agent_asserts.matching import M
+    >>> M.one_of(1, 2).matches(2.0), M.one_of(1, 2).matches(True), M.not_in("x").matches("y")
+    (True, False, True)
+    """
+
+    values: tuple[Any, ...] = attrs.field(eq=data_key)
+    negate: bool = False
+
+    def __attrs_post_init__(self) -> None:
+        _check_values(self._name + "()", self.values)
+
+    @property
+    def _name(self) -> str:
+        return "M.not_in" if self.negate else "M.one_of"
+
+    def matches(self, actual: Any) -> bool:
+        if actual is MISSING:
+            return False
+        return any(strict_equal(v, actual) for v in self.values) != self.negate
+
+    def explain(self, actual: Any, path: str = ROOT) -> list[Mismatch]:
+        return [] if self.matches(actual) else self._fail(actual, path)
+
+    def describe(self) -> str:
+        return f"{'none' if self.negate else 'one'} of {render(list(self.values), 200)}"
+
+    def to_data(self) -> Any:
+        key = "$not_in" if self.negate else "$one_of"
+        return {key: [value_to_data(v) for v in self.values]}
+
+    def __repr__(self) -> str:
+        return f"{self._name}({', '.join(repr(v) for v in self.values)})"
+
+
+__all__ = [
+    "ApproxMatcher",
+    "BetweenMatcher",
+    "CompareMatcher",
+    "OneOfMatcher",
+    "RegexMatcher",
+    "check_number",
+    "regex_subject",
+]

@@ -1,0 +1,220 @@
+"""Plain-value helpers: JSON typing, strict equality, safe rendering.
+
+These are the leaves every matcher builds on. JSON has one number type, so ``2 == 2.0``; a
+bool is its own type, so ``True`` never equals ``1``; a list and a tuple are both "a list".
+
+>>> strict_equal(2, 2.0), strict_equal(True, 1), strict_equal([1, "a"], (1, "a"))
+(True, False, True)
+>>> render("x" * 100)[-3:]
+'xx…'
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Mapping
+from typing import Any, Final
+
+from agent_asserts._missing import MISSING
+
+MAX_RENDER: Final = 80
+"""Longest text :func:`render` returns (including the ``…``)."""
+
+_SCALAR_TYPES: Final = frozenset({str, int, float, bool, type(None)})
+
+
+def is_number(value: object) -> bool:
+    """Tell whether ``value`` is a JSON number (a real number that is not a bool).
+
+    Args:
+        value: Any value.
+
+    Returns:
+        True for ints, floats and other real numbers; False for bools and everything else.
+
+    >>> is_number(2), is_number(2.5), is_number(True), is_number("2")
+    (True, True, False, False)
+    """
+    return isinstance(value, numbers.Real) and not isinstance(value, bool)
+
+
+def is_list(value: object) -> bool:
+    """Tell whether ``value`` is a JSON list (a ``list`` or a ``tuple``).
+
+    Args:
+        value: Any value.
+
+    Returns:
+        True for lists and tuples.
+
+    >>> is_list([1]), is_list((1,)), is_list("ab")
+    (True, True, False)
+    """
+    return isinstance(value, list | tuple)
+
+
+def json_kind(value: object) -> str:
+    """Name the JSON type of a value, as used in failure reasons.
+
+    Args:
+        value: Any value.
+
+    Returns:
+        ``"a bool"``, ``"a number"``, ``"a string"``, ``"null"``, ``"a list"``,
+        ``"a mapping"``, ``"missing"``, or ``"a <type name>"`` for anything else.
+
+    >>> json_kind(True), json_kind(1.5), json_kind({}), json_kind(None)
+    ('a bool', 'a number', 'a mapping', 'null')
+    """
+    if isinstance(value, bool):
+        return "a bool"
+    if is_number(value):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if value is None:
+        return "null"
+    if is_list(value):
+        return "a list"
+    if isinstance(value, Mapping):
+        return "a mapping"
+    if value is MISSING:
+        return "missing"
+    return f"a {type(value).__name__}"
+
+
+def strict_equal(a: Any, b: Any) -> bool:
+    """Compare two plain values with JSON-typed strict equality.
+
+    A bool equals only a bool, a number only a number (``2 == 2.0``), a string only a string;
+    lists (and tuples) are equal when they have the same length and equal items; mappings when
+    they have the same keys and equal values. ``MISSING`` equals only itself. Values of any other
+    type fall back to ``==`` (an ``==`` that raises counts as unequal).
+
+    Args:
+        a: One value.
+        b: The other value.
+
+    Returns:
+        Whether the values are equal.
+
+    >>> strict_equal(True, 1), strict_equal(5, "5"), strict_equal({"a": [1.0]}, {"a": [1]})
+    (False, False, True)
+    """
+    ta = type(a)
+    if ta is type(b) and ta in _SCALAR_TYPES:
+        return bool(a == b)
+    if isinstance(a, bool) or isinstance(b, bool):
+        return False
+    if is_number(a):
+        return is_number(b) and bool(a == b)
+    if isinstance(a, str) or isinstance(b, str):
+        return isinstance(a, str) and isinstance(b, str) and a == b
+    if a is None or b is None or a is MISSING or b is MISSING:
+        return a is b
+    if is_list(a):
+        return is_list(b) and len(a) == len(b) and all(map(strict_equal, a, b))
+    if isinstance(a, Mapping):
+        if not isinstance(b, Mapping) or len(a) != len(b):
+            return False
+        for key, value in a.items():
+            other = b.get(key, MISSING)
+            if other is MISSING or not strict_equal(value, other):
+                return False
+        return True
+    if is_number(b) or is_list(b) or isinstance(b, Mapping):
+        return False
+    try:
+        return bool(a == b)
+    except Exception:
+        return False
+
+
+def render(value: object, limit: int = MAX_RENDER) -> str:
+    """Render a value for a failure message: its ``repr``, made safe and short.
+
+    A ``repr`` that raises is replaced by ``<TypeName object (repr failed: Error)>``; text longer
+    than ``limit`` characters is cut and ends with ``…``.
+
+    Args:
+        value: Anything.
+        limit: The longest text to return.
+
+    Returns:
+        Repr-like text, at most ``limit`` characters.
+
+    >>> render("other"), render([1, None, True])
+    ("'other'", '[1, None, True]')
+    >>> class Broken:
+    ...     def __repr__(self) -> str:
+    ...         raise RuntimeError("no")
+    >>> render(Broken())
+    '<Broken object (repr failed: RuntimeError)>'
+    """
+    try:
+        text = repr(value)
+    except Exception as exc:
+        text = f"<{type(value).__name__} object (repr failed: {type(exc).__name__})>"
+    if len(text) > limit:
+        text = text[: max(limit - 1, 0)] + "…"
+    return text
+
+
+def data_key(value: Any) -> Any:
+    """Build a hashable key that compares like :func:`strict_equal` (used for matcher equality).
+
+    Matchers stay themselves; bools, numbers and strings are tagged with their JSON type;
+    lists become tagged tuples and mappings tagged frozensets, so key order does not matter.
+
+    Args:
+        value: A plain value that may contain matchers.
+
+    Returns:
+        A hashable key.
+
+    >>> data_key(True) == data_key(1), data_key([1, 2]) == data_key((1.0, 2))
+    (False, True)
+    """
+    if isinstance(value, bool):
+        return ("bool", value)
+    if is_number(value):
+        return ("number", value)
+    if isinstance(value, str):
+        return ("string", value)
+    if is_list(value):
+        return ("list", tuple(data_key(item) for item in value))
+    if isinstance(value, Mapping):
+        return ("mapping", frozenset((data_key(k), data_key(v)) for k, v in value.items()))
+    try:
+        hash(value)
+    except TypeError:
+        return ("unhashable", type(value).__name__, render(value, limit=10_000))
+    return ("other", value)
+
+
+def plural(n: int, word: str) -> str:
+    """Format a count with its noun: ``1 item``, ``2 items``.
+
+    Args:
+        n: The count.
+        word: The singular noun.
+
+    Returns:
+        The count and the (possibly pluralized) noun.
+
+    >>> plural(1, "item"), plural(3, "item")
+    ('1 item', '3 items')
+    """
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+__all__ = [
+    "MAX_RENDER",
+    "data_key",
+    "is_list",
+    "is_number",
+    "json_kind",
+    "plural",
+    "render",
+    "strict_equal",
+]

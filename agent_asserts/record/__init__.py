@@ -1,0 +1,48 @@
+"""The trial record: what happened in one agent run (S0, T, Sf and the derived delta D).
+
+>>> from agent_asserts.record import TrialRecord
+>>> rec = TrialRecord.builder().user("hi").agent("hello").build()
+>>> rec.reply
+'hello'
+"""
+
+from agent_asserts.record.builder import RecordBuilder
+from agent_asserts.record.delta import DeltaEntry, compute_delta
+from agent_asserts.record.errors import Problem, RecordError
+from agent_asserts.record.event import Event
+from agent_asserts.record.parse_errors import ParseError
+from agent_asserts.record.payloads import (
+    BlockPayload,
+    Button,
+    DelegationPayload,
+    MemoryPayload,
+    MessagePayload,
+    SkillPayload,
+    ToolCallPayload,
+)
+from agent_asserts.record.pointer import escape_token, join, parse_pointer, resolve
+from agent_asserts.record.trial import TrialRecord
+from agent_asserts.record.usage import Usage
+
+__all__ = [
+    "BlockPayload",
+    "Button",
+    "DelegationPayload",
+    "DeltaEntry",
+    "Event",
+    "MemoryPayload",
+    "MessagePayload",
+    "ParseError",
+    "Problem",
+    "RecordBuilder",
+    "RecordError",
+    "SkillPayload",
+    "ToolCallPayload",
+    "TrialRecord",
+    "Usage",
+    "compute_delta",
+    "escape_token",
+    "join",
+    "parse_pointer",
+    "resolve",
+]

@@ -1,0 +1,196 @@
+"""Small validators shared by the decoder and the builder: each returns a problem message.
+
+Every function returns None when the value is valid, else the message of the problem (the
+text that follows the JSON path in a :class:`~agent_asserts.record.errors.Problem`).
+
+>>> must_be_int("four")
+"must be an integer (got 'four')"
+>>> must_be_int(True) is None
+False
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+_MAX_REPR = 60
+
+
+def got(value: Any) -> str:
+    """A short repr of a bad value, for messages (never raises).
+
+    >>> got("x" * 100)[-6:]
+    "xx...'"
+    """
+    try:
+        text = repr(value)
+    except Exception:  # a broken __repr__ must not hide the real problem
+        text = f"<{type(value).__name__} object>"
+    if len(text) > _MAX_REPR:
+        keep = _MAX_REPR - 4
+        text = text[:keep] + "..." + text[-1]
+    return text
+
+
+def child(path: str, key: Any) -> str:
+    """The JSON path of ``key`` under ``path``: ``.key`` for identifiers, else ``['key']``.
+
+    >>> child("$", "events"), child("$.state", "a b"), child("$.events", 3)
+    ('$.events', "$.state['a b']", '$.events[3]')
+    """
+    if isinstance(key, int) and not isinstance(key, bool):
+        return f"{path}[{key}]"
+    if isinstance(key, str) and key.isidentifier():
+        return f"{path}.{key}"
+    return f"{path}[{key!r}]"
+
+
+def unknown_key(key: Any, known: Iterable[str]) -> str:
+    """The message for an unknown key, with a "did you mean" hint when one is close.
+
+    >>> unknown_key("tpyo", ["type", "kind"])
+    "unknown key (did you mean 'type'?)"
+    >>> unknown_key("zzz", ["type"])
+    'unknown key'
+    """
+    if isinstance(key, str):
+        close = difflib.get_close_matches(key, list(known), n=1, cutoff=0.5)
+        if close:
+            return f"unknown key (did you mean {close[0]!r}?)"
+    return "unknown key"
+
+
+def one_of(allowed: Iterable[str]) -> str:
+    """``'a', 'b', 'c'`` for messages.
+
+    >>> one_of(("set", "clear"))
+    "'set', 'clear'"
+    """
+    return ", ".join(repr(item) for item in allowed)
+
+
+def must_be_str(value: Any, *, non_empty: bool = False) -> str | None:
+    """Check a string (optionally non-empty).
+
+    >>> must_be_str(3)
+    'must be a string (got 3)'
+    >>> must_be_str("", non_empty=True)
+    "must be a non-empty string (got '')"
+    """
+    if type(value) is str or isinstance(value, str):
+        if non_empty and not value:
+            return f"must be a non-empty string (got {got(value)})"
+        return None
+    return f"must be a {'non-empty ' if non_empty else ''}string (got {got(value)})"
+
+
+def must_be_int(value: Any, *, minimum: int | None = 0) -> str | None:
+    """Check an integer (never a bool, never a float) no smaller than ``minimum``.
+
+    >>> must_be_int(-1)
+    'must be a non-negative integer (got -1)'
+    >>> must_be_int(4.0)
+    'must be an integer (got 4.0)'
+    """
+    if type(value) is not int and (not isinstance(value, int) or isinstance(value, bool)):
+        return f"must be an integer (got {got(value)})"
+    if minimum is not None and value < minimum:
+        if minimum == 0:
+            return f"must be a non-negative integer (got {got(value)})"
+        return f"must be an integer >= {minimum} (got {got(value)})"
+    return None
+
+
+def must_be_number(value: Any) -> str | None:
+    """Check a JSON number (int or float, never a bool).
+
+    >>> must_be_number("1.5")
+    "must be a number (got '1.5')"
+    >>> must_be_number(2) is None
+    True
+    """
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return None
+    return f"must be a number (got {got(value)})"
+
+
+def must_be_bool(value: Any) -> str | None:
+    """Check a boolean.
+
+    >>> must_be_bool(0)
+    'must be a boolean (got 0)'
+    """
+    if isinstance(value, bool):
+        return None
+    return f"must be a boolean (got {got(value)})"
+
+
+def must_be_object(value: Any) -> str | None:
+    """Check a JSON object (a mapping).
+
+    >>> must_be_object([])
+    'must be an object (got [])'
+    """
+    if isinstance(value, Mapping):
+        return None
+    return f"must be an object (got {got(value)})"
+
+
+def must_be_list(value: Any) -> str | None:
+    """Check a JSON array (a list or tuple).
+
+    >>> must_be_list("abc")
+    "must be a list (got 'abc')"
+    """
+    if isinstance(value, list | tuple):
+        return None
+    return f"must be a list (got {got(value)})"
+
+
+def json_copy(value: Any, path: str, problems: list[tuple[str, str]]) -> Any:
+    """A copy of ``value`` as plain JSON data (dicts, lists, scalars); tuples become lists.
+
+    Anything else (a set, an object, a non-string dict key) is reported in ``problems`` as
+    ``(path, message)`` pairs.
+
+    >>> problems: list[tuple[str, str]] = []
+    >>> json_copy({"a": (1, 2)}, "$.x", problems)
+    {'a': [1, 2]}
+    >>> json_copy({"a": {1}}, "$.x", problems); problems
+    {'a': None}
+    [('$.x.a', 'must be JSON data (got set {1})')]
+    """
+    kind = type(value)
+    if value is None or kind is str or kind is int or kind is float or kind is bool:
+        return value
+    if isinstance(value, Mapping):
+        out: dict[str, Any] = {}
+        for key, item in value.items():
+            if not isinstance(key, str):
+                problems.append((path, f"keys must be strings (got {got(key)})"))
+                continue
+            out[key] = json_copy(item, child(path, key), problems)
+        return out
+    if isinstance(value, list | tuple):
+        return [json_copy(item, child(path, i), problems) for i, item in enumerate(value)]
+    if isinstance(value, str | int | float):
+        return value
+    problems.append((path, f"must be JSON data (got {kind.__name__} {got(value)})"))
+    return None
+
+
+__all__ = [
+    "child",
+    "got",
+    "json_copy",
+    "must_be_bool",
+    "must_be_int",
+    "must_be_list",
+    "must_be_number",
+    "must_be_object",
+    "must_be_str",
+    "one_of",
+    "unknown_key",
+]

@@ -1,0 +1,291 @@
+"""Typed payloads of the known event kinds.
+
+Kinds ``message``, ``tool_call``, ``memory``, ``skill``, ``ordered_block`` and ``delegation``
+have a typed payload; every other kind keeps its payload as a plain JSON object. Payload keys
+the typed form does not know are kept in ``extra`` so nothing is lost in a round trip.
+
+>>> ToolCallPayload("refunds_lookup", {"orderId": "A1049"}).to_dict()
+{'name': 'refunds_lookup', 'arguments': {'orderId': 'A1049'}, 'is_error': False, 'source': 'local'}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final
+
+import attrs
+
+from agent_asserts._missing import MISSING
+
+SKILL_TRANSITIONS: Final = ("activated", "completed", "cancelled", "interrupted", "resumed")
+"""The ``event_type`` values of ``skill`` events."""
+
+BLOCK_TRANSITIONS: Final = ("entered", "completed", "cancelled", "interrupted", "resumed")
+"""The ``event_type`` values of ``ordered_block`` events."""
+
+MEMORY_EVENT_TYPES: Final = ("set", "clear")
+"""The ``event_type`` values of ``memory`` events."""
+
+TOOL_SOURCES: Final = ("local", "mcp")
+"""The values of ``ToolCallPayload.source``."""
+
+
+def _merge(out: dict[str, Any], extra: Mapping[str, Any]) -> dict[str, Any]:
+    if not extra:
+        return out
+    merged = dict(extra)
+    merged.update(out)
+    return merged
+
+
+@attrs.frozen
+class Button:
+    """A button offered with an agent message.
+
+    >>> Button("OK", "/ok").to_dict()
+    {'title': 'OK', 'payload': '/ok'}
+    """
+
+    title: str
+    payload: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The canonical JSON form (``payload`` omitted when None).
+
+        >>> Button("Cancel").to_dict()
+        {'title': 'Cancel'}
+        """
+        if self.payload is None:
+            return {"title": self.title}
+        return {"title": self.title, "payload": self.payload}
+
+
+@attrs.frozen
+class MessagePayload:
+    """What was said: text, an optional response-template name and buttons.
+
+    >>> MessagePayload("Refund issued", utter_name="utter_refund_done").to_dict()
+    {'text': 'Refund issued', 'utter_name': 'utter_refund_done'}
+    """
+
+    text: str = ""
+    utter_name: str | None = None
+    buttons: tuple[Button, ...] = ()
+    extra: Mapping[str, Any] = attrs.field(factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The canonical JSON form.
+
+        >>> MessagePayload("hi", buttons=(Button("OK"),)).to_dict()
+        {'text': 'hi', 'buttons': [{'title': 'OK'}]}
+        """
+        out: dict[str, Any] = {"text": self.text}
+        if self.utter_name is not None:
+            out["utter_name"] = self.utter_name
+        if self.buttons:
+            out["buttons"] = [button.to_dict() for button in self.buttons]
+        return _merge(out, self.extra)
+
+
+@attrs.frozen
+class ToolCallPayload:
+    """One tool call with its arguments and result.
+
+    ``source`` is ``"local"`` or ``"mcp"`` (then ``mcp_server`` names the server).
+
+    >>> ToolCallPayload("search", {"q": "x"}, result=[1], is_error=False).result
+    [1]
+    """
+
+    name: str
+    arguments: Any = attrs.field(factory=dict)
+    result: Any = None
+    is_error: bool = False
+    source: str = "local"
+    mcp_server: str | None = None
+    skill_id: str | None = None
+    call_id: str | None = None
+    error_message: str | None = None
+    extra: Mapping[str, Any] = attrs.field(factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The canonical JSON form (None-valued optionals omitted).
+
+        >>> ToolCallPayload("t", source="mcp", mcp_server="files").to_dict()
+        {'name': 't', 'arguments': {}, 'is_error': False, 'source': 'mcp', 'mcp_server': 'files'}
+        """
+        out: dict[str, Any] = {"name": self.name, "arguments": self.arguments}
+        if self.result is not None:
+            out["result"] = self.result
+        out["is_error"] = self.is_error
+        out["source"] = self.source
+        if self.mcp_server is not None:
+            out["mcp_server"] = self.mcp_server
+        if self.skill_id is not None:
+            out["skill_id"] = self.skill_id
+        if self.call_id is not None:
+            out["call_id"] = self.call_id
+        if self.error_message is not None:
+            out["error_message"] = self.error_message
+        return _merge(out, self.extra)
+
+
+@attrs.frozen
+class MemoryPayload:
+    """A memory (slot) write: ``value`` is ``MISSING`` for a clear.
+
+    >>> MemoryPayload("refund.order_id", "A1049").to_dict()
+    {'name': 'refund.order_id', 'value': 'A1049'}
+    >>> MemoryPayload("refund.draft_id").to_dict()
+    {'name': 'refund.draft_id'}
+    """
+
+    name: str
+    value: Any = MISSING
+    extra: Mapping[str, Any] = attrs.field(factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The canonical JSON form (``value`` omitted when ``MISSING``).
+
+        >>> MemoryPayload("a", None).to_dict()
+        {'name': 'a', 'value': None}
+        """
+        out: dict[str, Any] = {"name": self.name}
+        if self.value is not MISSING:
+            out["value"] = self.value
+        return _merge(out, self.extra)
+
+
+@attrs.frozen
+class SkillPayload:
+    """A skill (flow) transition; the transition itself is the event's ``event_type``.
+
+    >>> SkillPayload("refund", step_id="confirm").to_dict()
+    {'skill_id': 'refund', 'step_id': 'confirm'}
+    """
+
+    skill_id: str
+    step_id: str | None = None
+    extra: Mapping[str, Any] = attrs.field(factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The canonical JSON form.
+
+        >>> SkillPayload("refund").to_dict()
+        {'skill_id': 'refund'}
+        """
+        out: dict[str, Any] = {"skill_id": self.skill_id}
+        if self.step_id is not None:
+            out["step_id"] = self.step_id
+        return _merge(out, self.extra)
+
+
+@attrs.frozen
+class BlockPayload:
+    """An ordered-block transition inside a skill.
+
+    >>> BlockPayload("refund", "main").to_dict()
+    {'skill_id': 'refund', 'block_id': 'main'}
+    """
+
+    skill_id: str
+    block_id: str
+    step_id: str | None = None
+    extra: Mapping[str, Any] = attrs.field(factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The canonical JSON form.
+
+        >>> BlockPayload("refund", "main", step_id="s1").to_dict()
+        {'skill_id': 'refund', 'block_id': 'main', 'step_id': 's1'}
+        """
+        out: dict[str, Any] = {"skill_id": self.skill_id, "block_id": self.block_id}
+        if self.step_id is not None:
+            out["step_id"] = self.step_id
+        return _merge(out, self.extra)
+
+
+@attrs.frozen
+class DelegationPayload:
+    """A hand-off to a sub-agent; its outcome is the event's ``event_type``.
+
+    >>> DelegationPayload("researcher", output={"notes": 3}).to_dict()
+    {'subagent': 'researcher', 'output': {'notes': 3}}
+    """
+
+    subagent: str
+    output: Any = None
+    extra: Mapping[str, Any] = attrs.field(factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The canonical JSON form (``output`` omitted when None).
+
+        >>> DelegationPayload("researcher").to_dict()
+        {'subagent': 'researcher'}
+        """
+        out: dict[str, Any] = {"subagent": self.subagent}
+        if self.output is not None:
+            out["output"] = self.output
+        return _merge(out, self.extra)
+
+
+TypedPayload = (
+    MessagePayload
+    | ToolCallPayload
+    | MemoryPayload
+    | SkillPayload
+    | BlockPayload
+    | DelegationPayload
+)
+"""The payload types of the known kinds."""
+
+Payload = TypedPayload | Mapping[str, Any]
+"""An event payload: a typed payload, or a plain JSON object for other kinds."""
+
+PAYLOAD_TYPES: Final[Mapping[str, type[TypedPayload]]] = {
+    "message": MessagePayload,
+    "tool_call": ToolCallPayload,
+    "memory": MemoryPayload,
+    "skill": SkillPayload,
+    "ordered_block": BlockPayload,
+    "delegation": DelegationPayload,
+}
+"""The typed payload class of each known kind."""
+
+
+def payload_to_dict(payload: Payload) -> dict[str, Any]:
+    """The canonical JSON form of any payload.
+
+    Args:
+        payload: A typed payload or a plain mapping.
+
+    Returns:
+        A new dict.
+
+    >>> payload_to_dict({"text": "refund"})
+    {'text': 'refund'}
+    >>> payload_to_dict(SkillPayload("refund"))
+    {'skill_id': 'refund'}
+    """
+    if isinstance(payload, Mapping):
+        return dict(payload)
+    return payload.to_dict()
+
+
+__all__ = [
+    "BLOCK_TRANSITIONS",
+    "MEMORY_EVENT_TYPES",
+    "PAYLOAD_TYPES",
+    "SKILL_TRANSITIONS",
+    "TOOL_SOURCES",
+    "BlockPayload",
+    "Button",
+    "DelegationPayload",
+    "MemoryPayload",
+    "MessagePayload",
+    "Payload",
+    "SkillPayload",
+    "ToolCallPayload",
+    "TypedPayload",
+    "payload_to_dict",
+]

@@ -1,0 +1,314 @@
+"""``TrialRecord``: what happened in one run (S0, T, Sf, and the derived D).
+
+>>> rec = TrialRecord.from_dict({
+...     "initial_state": {"orders": {"A1": "paid"}},
+...     "final_state": {"orders": {"A1": "refunded"}},
+...     "events": [
+...         {"kind": "message", "actor_ref": "user", "payload": {"text": "refund A1"}},
+...         {"kind": "tool_call", "payload": {"name": "refund", "arguments": {"id": "A1"}}},
+...         {"kind": "message", "actor_ref": "agent", "payload": {"text": "Done"}},
+...     ],
+... })
+>>> rec.reply, rec.tool_positions("refund"), [str(d) for d in rec.delta]
+('Done', (1,), ["changed /orders/A1: 'paid' -> 'refunded'"])
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from agent_asserts.record.decode import decode_record
+from agent_asserts.record.delta import DeltaEntry, compute_delta
+from agent_asserts.record.errors import Problem, RecordError
+from agent_asserts.record.event import Event
+from agent_asserts.record.index import RecordIndex
+from agent_asserts.record.parse_errors import ParseError
+from agent_asserts.record.payloads import MessagePayload
+from agent_asserts.record.turns import derive_turns
+from agent_asserts.record.usage import Usage
+
+if TYPE_CHECKING:
+    from agent_asserts.record.builder import RecordBuilder
+
+
+def _to_events(events: Iterable[Event]) -> tuple[Event, ...]:
+    events = tuple(events)
+    for event in events:
+        if event.turn is None:
+            return derive_turns(events)
+    return events
+
+
+def _to_surfaces(surfaces: Iterable[str] | None) -> frozenset[str] | None:
+    return None if surfaces is None else frozenset(surfaces)
+
+
+@attrs.frozen(slots=False)
+class TrialRecord:
+    """The evidence of one run: initial state, events, final state, run-level data.
+
+    Build one with :meth:`from_dict`, :meth:`load` or :meth:`builder`. Derived values (the
+    reply, the delta, the indexes) are computed once, on first use. Events without a ``turn``
+    get a derived one (see :mod:`agent_asserts.record.turns`).
+
+    Attributes:
+        events: The events in order of occurrence.
+        initial_state: S0 (JSON data), or None when not recorded.
+        final_state: Sf (JSON data), or None when not recorded.
+        status: The run's final status (``completed``, ``stopped``…), or None.
+        explicit_reply: The reply given explicitly (constructor argument ``reply``), or None.
+        steps: The number of agent steps, or None.
+        usage: Token usage, or None.
+        errors: Errors the harness recorded (JSON data).
+        surfaces: The kinds the harness recorded, or None for "every kind".
+        parse_errors: Items an adapter could not decode.
+        metadata: Free JSON data about the run.
+
+    >>> rec = TrialRecord(events=(), status="completed", reply="ok")
+    >>> rec.reply, rec.explicit_reply, rec.delta
+    ('ok', 'ok', None)
+    """
+
+    events: tuple[Event, ...] = attrs.field(default=(), converter=_to_events)
+    initial_state: Any = None
+    final_state: Any = None
+    status: str | None = None
+    explicit_reply: str | None = attrs.field(default=None, alias="reply")
+    steps: int | None = None
+    usage: Usage | None = None
+    errors: tuple[Any, ...] = attrs.field(default=(), converter=tuple)
+    surfaces: frozenset[str] | None = attrs.field(default=None, converter=_to_surfaces)
+    parse_errors: tuple[ParseError, ...] = attrs.field(default=(), converter=tuple)
+    metadata: Mapping[str, Any] = attrs.field(factory=dict)
+
+    # -- constructors -------------------------------------------------------------------------
+
+    @classmethod
+    def from_dict(cls, data: Any, *, source: str | None = None) -> TrialRecord:
+        """Validate and decode the canonical dict form.
+
+        Args:
+            data: The parsed JSON document.
+            source: A file name to mention in problems (used by :meth:`load`).
+
+        Returns:
+            The record.
+
+        Raises:
+            RecordError: Listing every problem with its JSON path.
+
+        >>> TrialRecord.from_dict({"events": [{"kind": "memory", "event_type": "write",
+        ...                                    "payload": {"name": "a"}}]})
+        Traceback (most recent call last):
+        ...
+        agent_asserts.record.errors.RecordError: invalid record: 1 problem(s)
+          $.events[0].event_type: must be one of 'set', 'clear' for kind 'memory' (got 'write')
+        """
+        return cls(**decode_record(data, source))
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> TrialRecord:
+        """Read a record from a JSON file (UTF-8).
+
+        Args:
+            path: The file.
+
+        Returns:
+            The record.
+
+        Raises:
+            RecordError: Invalid JSON (naming file, line and column) or an invalid record
+                (every problem naming the file).
+            OSError: The file cannot be read.
+
+        >>> import json, pathlib, tempfile
+        >>> file = pathlib.Path(tempfile.mkdtemp()) / "run.json"
+        >>> _ = file.write_text('{"steps": 2\\n "status": "ok"}')
+        >>> TrialRecord.load(file)  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        agent_asserts.record.errors.RecordError: invalid record: 1 problem(s)
+          ...run.json:2:2: invalid JSON: Expecting ',' delimiter
+        """
+        name = os.fspath(path)
+        with open(name, "rb") as handle:
+            raw = handle.read()
+        try:
+            text = raw.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            problem = Problem("", f"not UTF-8 text (byte {exc.start})", name)
+            raise RecordError([problem]) from None
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            problem = Problem("", f"invalid JSON: {exc.msg}", f"{name}:{exc.lineno}:{exc.colno}")
+            raise RecordError([problem]) from None
+        return cls.from_dict(data, source=name)
+
+    @staticmethod
+    def builder(initial_state: Any = None) -> RecordBuilder:
+        """A :class:`RecordBuilder` for writing a record in code.
+
+        >>> TrialRecord.builder().user("hi").agent("hello").build().reply
+        'hello'
+        """
+        from agent_asserts.record.builder import RecordBuilder
+
+        return RecordBuilder(initial_state=initial_state)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The canonical JSON form (``TrialRecord.from_dict(r.to_dict()) == r``).
+
+        Absent values (None, empty ``errors``/``parse_errors``/``metadata``) are omitted;
+        ``reply`` is the explicit reply only; ``surfaces`` is sorted. Values are shared with
+        the record, not copied.
+
+        >>> TrialRecord(steps=3, surfaces=["tool_call", "message"]).to_dict()
+        {'steps': 3, 'surfaces': ['message', 'tool_call'], 'events': []}
+        """
+        out: dict[str, Any] = {}
+        if self.initial_state is not None:
+            out["initial_state"] = self.initial_state
+        if self.final_state is not None:
+            out["final_state"] = self.final_state
+        if self.status is not None:
+            out["status"] = self.status
+        if self.explicit_reply is not None:
+            out["reply"] = self.explicit_reply
+        if self.steps is not None:
+            out["steps"] = self.steps
+        if self.usage is not None:
+            out["usage"] = self.usage.to_dict()
+        if self.errors:
+            out["errors"] = list(self.errors)
+        if self.surfaces is not None:
+            out["surfaces"] = sorted(self.surfaces)
+        out["events"] = [event.to_dict() for event in self.events]
+        if self.parse_errors:
+            out["parse_errors"] = [error.to_dict() for error in self.parse_errors]
+        if self.metadata:
+            out["metadata"] = dict(self.metadata)
+        return out
+
+    # -- derived values -----------------------------------------------------------------------
+
+    @functools.cached_property
+    def reply(self) -> str | None:
+        """The explicit reply, else the text of the last agent message, else None.
+
+        >>> TrialRecord.builder().agent("a").agent("b").build().reply
+        'b'
+        """
+        if self.explicit_reply is not None:
+            return self.explicit_reply
+        for position in reversed(self.positions_of_kind("message")):
+            event = self.events[position]
+            if event.actor_ref == "agent" and isinstance(event.payload, MessagePayload):
+                return event.payload.text
+        return None
+
+    @functools.cached_property
+    def delta(self) -> tuple[DeltaEntry, ...] | None:
+        """D: the changes from ``initial_state`` to ``final_state``; None if either is missing.
+
+        >>> TrialRecord(initial_state={"a": 1}, final_state={"a": 2}).delta
+        (DeltaEntry(path='/a', op='changed', before=1, after=2),)
+        """
+        if self.initial_state is None or self.final_state is None:
+            return None
+        return compute_delta(self.initial_state, self.final_state)
+
+    @functools.cached_property
+    def index(self) -> RecordIndex:
+        """The record's indexes, built in one pass over the events on first use.
+
+        >>> TrialRecord.builder().user("hi").build().index.kinds
+        {'message': (0,)}
+        """
+        return RecordIndex.build(self.events)
+
+    @functools.cached_property
+    def tool_calls(self) -> tuple[Event, ...]:
+        """Every ``tool_call`` event, in order.
+
+        >>> [e.payload.name for e in TrialRecord.builder().tool("a").tool("b").build().tool_calls]
+        ['a', 'b']
+        """
+        events = self.events
+        return tuple(events[p] for p in self.positions_of_kind("tool_call"))
+
+    def build_indexes(self) -> None:
+        """Build the indexes now (they are otherwise built on first use).
+
+        >>> TrialRecord().build_indexes()
+        """
+        _ = self.index
+
+    def positions_of_kind(self, kind: str) -> tuple[int, ...]:
+        """Positions (in ``events``) of the events of ``kind``.
+
+        >>> TrialRecord.builder().user("hi").tool("t").build().positions_of_kind("tool_call")
+        (1,)
+        """
+        return self.index.kinds.get(kind, ())
+
+    def tool_positions(self, name: str) -> tuple[int, ...]:
+        """Positions of the ``tool_call`` events of tool ``name``.
+
+        >>> TrialRecord.builder().tool("a").tool("b").tool("a").build().tool_positions("a")
+        (0, 2)
+        """
+        return self.index.tools.get(name, ())
+
+    def memory_positions(self, name: str) -> tuple[int, ...]:
+        """Positions of the ``memory`` events (sets and clears) of memory ``name``.
+
+        >>> b = TrialRecord.builder().memory_set("x", 1).memory_clear("x")
+        >>> b.build().memory_positions("x")
+        (0, 1)
+        """
+        return self.index.memory.get(name, ())
+
+    def position_of(self, event_id: str) -> int:
+        """The position of the event with id ``event_id``.
+
+        Raises:
+            KeyError: No event has that id.
+
+        >>> TrialRecord.builder().user("hi").agent("yo").build().position_of("e1")
+        1
+        """
+        try:
+            return self.index.ids[event_id]
+        except KeyError:
+            raise KeyError(f"no event with id {event_id!r}") from None
+
+    def user_turns(self) -> tuple[int, ...]:
+        """The sorted turn numbers that have events.
+
+        >>> TrialRecord.builder().agent("hello").user("a").user("b").build().user_turns()
+        (0, 1, 2)
+        """
+        return self.index.turns
+
+    def records(self, kind: str) -> bool:
+        """Whether the harness recorded events of ``kind``.
+
+        True when ``surfaces`` is None, names ``kind``, or an event of ``kind`` exists.
+
+        >>> rec = TrialRecord(surfaces=["tool_call"])
+        >>> rec.records("tool_call"), rec.records("memory"), TrialRecord().records("memory")
+        (True, False, True)
+        """
+        if self.surfaces is None or kind in self.surfaces:
+            return True
+        return bool(self.positions_of_kind(kind))
+
+
+__all__ = ["TrialRecord"]

@@ -1,0 +1,345 @@
+"""Results and verdicts: what the evaluator concluded.
+
+One :class:`AssertionResult` per recorded check, one :class:`CaseResult` per case, and the
+:class:`VerdictResolver` that turns the first into the second (seed 004's table, extended with
+the statuses of seed 002).
+
+>>> r = AssertionResult(name="used_no_tools", status=Status.FAIL, score=0.0)
+>>> r.failed, r.severity
+(True, <Severity.GATE: 'gate'>)
+>>> VerdictResolver().resolve([r])
+<Verdict.FAILED: 'failed'>
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from agent_asserts._version import __version__
+
+
+class Status(enum.StrEnum):
+    """How a check came out.
+
+    >>> Status("not_applicable") is Status.NOT_APPLICABLE
+    True
+    """
+
+    PASS = "pass"
+    FAIL = "fail"
+    NOT_APPLICABLE = "not_applicable"
+    INVALID = "invalid"
+    EVALUATOR_ERROR = "evaluator_error"
+
+
+FAILING_STATUSES = frozenset({Status.FAIL, Status.INVALID, Status.EVALUATOR_ERROR})
+EVALUATED_STATUSES = frozenset({Status.PASS, Status.FAIL})
+
+
+class Severity(enum.StrEnum):
+    """What a failed result does to its case: ``GATE`` fails it, ``SOFT`` only scores it.
+
+    >>> Severity("soft")
+    <Severity.SOFT: 'soft'>
+    """
+
+    GATE = "gate"
+    SOFT = "soft"
+
+
+class Verdict(enum.StrEnum):
+    """The verdict of a case.
+
+    >>> Verdict.SCORED.value
+    'scored'
+    """
+
+    PASSED = "passed"
+    FAILED = "failed"
+    SCORED = "scored"
+    SKIPPED = "skipped"
+
+
+class RequirementFailed(Exception):
+    """Raised by ``EvalContext.require()`` when its condition is false; stops the case.
+
+    >>> str(RequirementFailed("fixture", "no reply"))
+    "requirement 'fixture' failed: no reply"
+    """
+
+    def __init__(self, name: str, message: str = "") -> None:
+        self.name = name
+        self.message = message
+        text = f"requirement {name!r} failed"
+        super().__init__(f"{text}: {message}" if message else text)
+
+
+class Skipped(Exception):
+    """Raised by ``EvalContext.skip()``; the runner turns it into a ``SKIPPED`` verdict.
+
+    >>> Skipped("no sandbox").reason
+    'no sandbox'
+    """
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+        super().__init__(reason)
+
+
+def _check_unit_interval(name: str, value: float | None) -> None:
+    if value is None:
+        return
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise TypeError(f"'{name}' must be a number in [0, 1] (got {value!r})")
+    if not 0.0 <= value <= 1.0:
+        raise ValueError(f"'{name}' must be in [0, 1] (got {value!r})")
+
+
+@attrs.frozen
+class EvaluatorInfo:
+    """Who evaluated a result: ``type`` is deterministic, semantic or custom.
+
+    >>> EvaluatorInfo().type
+    'deterministic'
+    """
+
+    type: str = "deterministic"
+    version: str = f"agent_asserts {__version__}"
+    details: Mapping[str, Any] = attrs.field(factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form.
+
+        >>> EvaluatorInfo(details={"model": "m"}).to_dict()["details"]
+        {'model': 'm'}
+        """
+        return {"type": self.type, "version": self.version, "details": dict(self.details)}
+
+
+@attrs.frozen
+class LogEntry:
+    """A diagnostic left by ``EvalContext.log()``; it never affects the verdict.
+
+    >>> str(LogEntry("branch", {"taken": "a"}))
+    "branch {'taken': 'a'}"
+    """
+
+    message: str
+    context: Mapping[str, Any] = attrs.field(factory=dict)
+
+    def __str__(self) -> str:
+        return f"{self.message} {dict(self.context)}" if self.context else self.message
+
+
+def _score_validator(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
+    _check_unit_interval(attribute.name, value)
+
+
+@attrs.frozen
+class AssertionResult:
+    """One recorded check: status, score, severity and the evidence behind it.
+
+    For evaluated results (``PASS``/``FAIL``) the status follows the score:
+    ``score >= (threshold if threshold is not None else 1.0)``. ``with_threshold`` keeps that
+    true, so ``.at_least(0.0)`` always passes.
+
+    >>> r = AssertionResult(name="similarity", status=Status.FAIL, score=0.92)
+    >>> r.passed, r.with_threshold(0.9).passed
+    (False, True)
+    """
+
+    name: str
+    status: Status = attrs.field(converter=Status)
+    score: float = attrs.field(validator=_score_validator)
+    severity: Severity = attrs.field(default=Severity.GATE, converter=Severity)
+    threshold: float | None = attrs.field(default=None, validator=_score_validator)
+    label: str | None = None
+    message: str = ""
+    expected: Any = None
+    observed: Any = None
+    mismatches: tuple[Any, ...] = attrs.field(default=(), converter=tuple)
+    closest: str | None = None
+    evidence: tuple[Any, ...] = attrs.field(default=(), converter=tuple)
+    evaluator: EvaluatorInfo = attrs.field(factory=EvaluatorInfo)
+    description: str = ""
+    score_decides: bool = True
+
+    @property
+    def passed(self) -> bool:
+        """True for a ``PASS`` result.
+
+        >>> AssertionResult(name="x", status="pass", score=1.0).passed
+        True
+        """
+        return self.status is Status.PASS
+
+    @property
+    def failed(self) -> bool:
+        """True for ``FAIL``, ``INVALID`` and ``EVALUATOR_ERROR``.
+
+        >>> AssertionResult(name="x", status="invalid", score=0.0).failed
+        True
+        """
+        return self.status in FAILING_STATUSES
+
+    @property
+    def evaluated(self) -> bool:
+        """True when the check was evaluated (``PASS`` or ``FAIL``).
+
+        >>> AssertionResult(name="x", status="not_applicable", score=0.0).evaluated
+        False
+        """
+        return self.status in EVALUATED_STATUSES
+
+    def with_threshold(self, threshold: float | None) -> AssertionResult:
+        """A copy with ``threshold``, its status re-derived from the score.
+
+        >>> AssertionResult(name="x", status="fail", score=0.0).with_threshold(0.0).status
+        <Status.PASS: 'pass'>
+        """
+        _check_unit_interval("threshold", threshold)
+        status = self.status
+        if self.evaluated and self.score_decides:
+            limit = 1.0 if threshold is None else threshold
+            status = Status.PASS if self.score >= limit else Status.FAIL
+        return attrs.evolve(self, threshold=threshold, status=status)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form (see docs/results.md for the schema).
+
+        >>> AssertionResult(name="x", status="pass", score=1.0).to_dict()["status"]
+        'pass'
+        """
+        from agent_asserts._jsonable import to_jsonable
+
+        return {
+            "name": self.name,
+            "status": self.status.value,
+            "score": self.score,
+            "severity": self.severity.value,
+            "threshold": self.threshold,
+            "label": self.label,
+            "message": self.message,
+            "expected": to_jsonable(self.expected),
+            "observed": to_jsonable(self.observed),
+            "mismatches": [to_jsonable(m) for m in self.mismatches],
+            "closest": self.closest,
+            "evidence": [to_jsonable(e) for e in self.evidence],
+            "evaluator": self.evaluator.to_dict(),
+            "description": self.description,
+        }
+
+
+class VerdictResolver:
+    """Resolves a case verdict; the first rule that applies wins.
+
+    1. an uncaught error or a passed cooperative timeout → ``FAILED``;
+    2. any ``GATE`` result failed (``FAIL``, ``INVALID``, ``EVALUATOR_ERROR``) → ``FAILED``;
+    3. ``skip()`` was called → ``SKIPPED``;
+    4. any ``SOFT`` result failed → ``SCORED``;
+    5. otherwise ``PASSED``. ``NOT_APPLICABLE`` never fails a case.
+
+    >>> soft = AssertionResult(name="s", status="fail", score=0.5, severity="soft")
+    >>> VerdictResolver().resolve([soft]), VerdictResolver().resolve([soft], skipped=True)
+    (<Verdict.SCORED: 'scored'>, <Verdict.SKIPPED: 'skipped'>)
+    """
+
+    def resolve(
+        self, results: Iterable[AssertionResult], *, error: bool = False, skipped: bool = False
+    ) -> Verdict:
+        """Apply the table above to ``results``."""
+        if error:
+            return Verdict.FAILED
+        soft_failed = False
+        for result in results:
+            if result.failed:
+                if result.severity is Severity.GATE:
+                    return Verdict.FAILED
+                soft_failed = True
+        if skipped:
+            return Verdict.SKIPPED
+        return Verdict.SCORED if soft_failed else Verdict.PASSED
+
+
+def mean_score(results: Sequence[AssertionResult]) -> float | None:
+    """Mean score of the evaluated (``PASS``/``FAIL``) results; None when there are none.
+
+    >>> mean_score([AssertionResult(name="a", status="pass", score=1.0),
+    ...             AssertionResult(name="b", status="fail", score=0.5)])
+    0.75
+    """
+    scores = [r.score for r in results if r.evaluated]
+    return sum(scores) / len(scores) if scores else None
+
+
+@attrs.frozen
+class CaseResult:
+    """The outcome of one case: its verdict, its results, logs and any error.
+
+    ``str()`` gives the summary (see :mod:`agent_asserts.summary`).
+
+    >>> ok = AssertionResult(name="used_no_tools", status="pass", score=1.0)
+    >>> print(CaseResult(name="demo", verdict=Verdict.PASSED, results=(ok,)))
+    PASSED demo: 1 check: 1 passed; score 1.00
+    """
+
+    name: str
+    verdict: Verdict = attrs.field(converter=Verdict)
+    results: tuple[AssertionResult, ...] = attrs.field(default=(), converter=tuple)
+    error: str | None = None
+    skip_reason: str | None = None
+    logs: tuple[LogEntry, ...] = attrs.field(default=(), converter=tuple)
+    metadata: Mapping[str, Any] = attrs.field(factory=dict)
+
+    @property
+    def score(self) -> float | None:
+        """Mean score of the ``PASS``/``FAIL`` results, ``None`` when there are none."""
+        return mean_score(self.results)
+
+    @property
+    def passed(self) -> bool:
+        """True when the verdict is ``PASSED``."""
+        return self.verdict is Verdict.PASSED
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form (see docs/results.md for the schema).
+
+        >>> CaseResult(name="c", verdict="passed").to_dict()["verdict"]
+        'passed'
+        """
+        from agent_asserts._jsonable import to_jsonable
+
+        return {
+            "name": self.name,
+            "verdict": self.verdict.value,
+            "score": self.score,
+            "error": self.error,
+            "skip_reason": self.skip_reason,
+            "results": [r.to_dict() for r in self.results],
+            "logs": [{"message": e.message, "context": to_jsonable(e.context)} for e in self.logs],
+            "metadata": to_jsonable(self.metadata),
+        }
+
+    def __str__(self) -> str:
+        from agent_asserts.summary import render_case
+
+        return render_case(self)
+
+
+__all__ = [
+    "AssertionResult",
+    "CaseResult",
+    "EvaluatorInfo",
+    "LogEntry",
+    "RequirementFailed",
+    "Severity",
+    "Skipped",
+    "Status",
+    "Verdict",
+    "VerdictResolver",
+    "mean_score",
+]

@@ -1,0 +1,72 @@
+"""``run_case``: run a case function over one record and resolve its verdict.
+
+>>> from agent_asserts import run_case
+>>> from agent_asserts.testing import demo_record
+>>> def case(ctx):
+...     ctx.called_tool("refunds_lookup")
+...     ctx.max_tool_calls(1).soft()
+>>> run_case(demo_record(), case).verdict
+<Verdict.SCORED: 'scored'>
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from agent_asserts.context import CaseTimeout, EvalContext
+from agent_asserts.results import CaseResult, RequirementFailed, Skipped
+
+if TYPE_CHECKING:
+    from agent_asserts.judges import Judge
+    from agent_asserts.record import TrialRecord
+
+CaseFn = Callable[[EvalContext], Any]
+
+
+def _describe_error(exc: BaseException) -> str:
+    text = str(exc)
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def run_case(
+    record: TrialRecord,
+    fn: CaseFn,
+    *,
+    judge: Judge | None = None,
+    timeout: float | None = None,
+    name: str | None = None,
+) -> CaseResult:
+    """Run ``fn(ctx)`` on ``record`` and return the :class:`CaseResult`.
+
+    ``require()`` stops the case and its recorded gate decides; ``skip()`` gives ``SKIPPED``
+    (unless a gate already failed); any other exception, or passing the cooperative
+    ``timeout`` (seconds, checked at every context call and once ``fn`` returns), gives
+    ``FAILED`` with ``error`` set — even after ``skip()``.
+
+    >>> from agent_asserts.testing import demo_record
+    >>> run_case(demo_record(), lambda ctx: 1 / 0).error
+    'ZeroDivisionError: division by zero'
+    """
+    if timeout is not None and (isinstance(timeout, bool) or timeout < 0):
+        raise ValueError(f"'timeout' must be a number of seconds >= 0 (got {timeout!r})")
+    case_name = name or getattr(fn, "__name__", None) or "case"
+    deadline = None if timeout is None else time.monotonic() + timeout
+    ctx = EvalContext(record, judge=judge, name=case_name, deadline=deadline)
+    error: str | None = None
+    try:
+        fn(ctx)
+        ctx.check_deadline()
+    except RequirementFailed:
+        pass
+    except Skipped as exc:
+        ctx.skip_reason = exc.reason
+    except CaseTimeout:
+        error = f"CaseTimeout: the case passed its cooperative timeout of {timeout}s"
+    except Exception as exc:
+        error = _describe_error(exc)
+    return ctx.result(error=error)
+
+
+__all__ = ["run_case"]

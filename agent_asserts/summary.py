@@ -1,0 +1,141 @@
+"""The text summary of a case: ``str(case_result)``.
+
+The first line holds the verdict, the case name, the tally and the score; then one block per
+failed or soft-failed result with its message, the closest candidate event, the mismatch
+paths with expected and actual values, and (without mismatches) the expected and observed
+values. Rendering never raises, whatever the values' ``repr`` does.
+
+>>> from agent_asserts import run_case
+>>> from agent_asserts.testing import demo_record
+>>> print(run_case(demo_record(), lambda ctx: ctx.called_tool("refunds_lookup", count=2),
+...                name="refund"))
+FAILED refund: 1 check: 1 failed; score 0.00
+  FAILED [gate] called_tool('refunds_lookup', count=2)
+    matched 1 tool calls
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from agent_asserts.results import Status
+
+if TYPE_CHECKING:
+    from agent_asserts.results import AssertionResult, CaseResult
+
+_TALLY = (
+    (Status.PASS, "passed"),
+    (Status.FAIL, "failed"),
+    (Status.INVALID, "invalid"),
+    (Status.EVALUATOR_ERROR, "evaluator error"),
+    (Status.NOT_APPLICABLE, "not applicable"),
+)
+_WORD = {
+    Status.FAIL: "FAILED",
+    Status.INVALID: "INVALID",
+    Status.EVALUATOR_ERROR: "ERROR",
+}
+
+
+def _render(value: Any) -> str:
+    from agent_asserts.matching import render
+
+    try:
+        return render(value)
+    except Exception as exc:  # a report must never crash on a broken value
+        return f"<unrenderable {type(value).__name__}: {type(exc).__name__}>"
+
+
+def tally(results: tuple[AssertionResult, ...]) -> str:
+    """``"3 checks: 2 passed, 1 failed"``: counts by status, zero counts left out.
+
+    >>> tally(())
+    '0 checks'
+    """
+    n = len(results)
+    head = f"{n} check" + ("" if n == 1 else "s")
+    parts = []
+    for status, word in _TALLY:
+        count = sum(1 for r in results if r.status is status)
+        if count:
+            plural = "s" if status is Status.EVALUATOR_ERROR and count > 1 else ""
+            parts.append(f"{count} {word}{plural}")
+    return f"{head}: {', '.join(parts)}" if parts else head
+
+
+def header(case: CaseResult) -> str:
+    """The first line of the summary.
+
+    >>> from agent_asserts.results import CaseResult
+    >>> header(CaseResult(name="c", verdict="skipped"))
+    'SKIPPED c: 0 checks'
+    """
+    line = f"{case.verdict.value.upper()} {case.name}: {tally(case.results)}"
+    score = case.score
+    return line if score is None else f"{line}; score {score:.2f}"
+
+
+def result_title(result: AssertionResult) -> str:
+    """``called_tool('refund', count=1)``, prefixed by the result name when a dialect or the
+    user renamed it, and followed by the label.
+
+    >>> from agent_asserts.results import AssertionResult
+    >>> r = AssertionResult(name="tool_executed:x", status="fail", score=0.0,
+    ...                     description="called_tool('x')", label="safety")
+    >>> result_title(r)
+    "tool_executed:x: called_tool('x') (label: safety)"
+    """
+    title = result.description or result.name
+    method = title.split("(", 1)[0]
+    if result.description and not (
+        result.name == method or result.name.startswith(method + ":")
+    ):
+        title = f"{result.name}: {title}"
+    return f"{title} (label: {result.label})" if result.label else title
+
+
+def result_block(result: AssertionResult, indent: str = "  ") -> list[str]:
+    """The lines that explain one failed result."""
+    inner = indent + "  "
+    lines = [f"{indent}{_WORD.get(result.status, 'FAILED')} [{result.severity.value}] {result_title(result)}"]
+    if result.evaluated and (result.threshold is not None or 0.0 < result.score < 1.0):
+        need = 1.0 if result.threshold is None else result.threshold
+        lines.append(f"{inner}score {result.score:.2f}, needs {need:.2f}")
+    if result.message:
+        lines.extend(inner + part for part in result.message.splitlines())
+    if result.closest is not None:
+        lines.append(f"{inner}closest candidate: event {result.closest}")
+    if result.mismatches:
+        pad = inner + ("  " if result.closest is not None else "")
+        lines.extend(pad + _mismatch_text(m) for m in result.mismatches)
+    elif result.status is Status.FAIL and (result.expected is not None or result.observed is not None):
+        if result.expected is not None:
+            lines.append(f"{inner}expected: {_render(result.expected)}")
+        if result.observed is not None:
+            lines.append(f"{inner}got: {_render(result.observed)}")
+    return lines
+
+
+def _mismatch_text(mismatch: Any) -> str:
+    try:
+        return str(mismatch)
+    except Exception as exc:
+        return f"<unrenderable mismatch: {type(exc).__name__}>"
+
+
+def render_case(case: CaseResult) -> str:
+    """The whole summary (see the module docstring)."""
+    lines = [header(case)]
+    if case.error:
+        lines.append(f"  error: {case.error}")
+    if case.skip_reason is not None:
+        lines.append(f"  skipped: {case.skip_reason}")
+    if not case.results and case.error is None and case.skip_reason is None:
+        lines.append("  warning: no assertions were recorded")
+    for result in case.results:
+        if result.failed:
+            lines.extend(result_block(result))
+    return "\n".join(lines)
+
+
+__all__ = ["header", "render_case", "result_block", "result_title", "tally"]
