@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from agent_asserts._missing import MISSING
     from agent_asserts.context import EvalContext
     from agent_asserts.handles import AssertionHandle, ValueExpectation
-    from agent_asserts.matching import ANY, M, Count, Mismatch, explain, matches
+    from agent_asserts.matching import ANY, Count, M, Mismatch, explain, matches
     from agent_asserts.record import (
         BlockPayload,
         Button,

@@ -20,7 +20,6 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-
 from agent_asserts.checks.base import Check, Outcome
 from agent_asserts.checks.sources import LiteralValue, StatePath
 from agent_asserts.fluent import (
@@ -111,7 +110,9 @@ def run_check(check: Check, record: TrialRecord, *, judge: Judge | None = None) 
         return Outcome.error(f"check raised {type(exc).__name__}: {exc}")
 
 
-class EvalContext(OutcomeMethods, TrajectoryMethods, EventMethods, ConversationMethods, StateMethods):
+class EvalContext(
+    OutcomeMethods, TrajectoryMethods, EventMethods, ConversationMethods, StateMethods
+):
     """The fluent contract over one record; see API.md section 2 and ``docs/context.md``.
 
     Args:
@@ -316,8 +317,6 @@ class EvalContext(OutcomeMethods, TrajectoryMethods, EventMethods, ConversationM
 
     def __repr__(self) -> str:
         return f"<EvalContext {self.name!r}: {len(self._results)} results>"
-
-
 
 
 __all__ = ["CaseTimeout", "EvalContext", "outcome_to_result", "run_check"]

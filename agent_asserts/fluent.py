@@ -120,9 +120,7 @@ class TrajectoryMethods(_Recorder):
         """``name`` ran at most once and no tool call came after it."""
         return self.record_check(trajectory.TerminalTool(name))
 
-    def ended_session(
-        self, arguments: Any = None, *, tool: str = "end_session"
-    ) -> AssertionHandle:
+    def ended_session(self, arguments: Any = None, *, tool: str = "end_session") -> AssertionHandle:
         """The last tool call is the session-ending tool, with matching arguments."""
         return self.record_check(trajectory.EndedSession(arguments, tool=tool))
 

@@ -87,9 +87,7 @@ def result_title(result: AssertionResult) -> str:
     """
     title = result.description or result.name
     method = title.split("(", 1)[0]
-    if result.description and not (
-        result.name == method or result.name.startswith(method + ":")
-    ):
+    if result.description and not (result.name == method or result.name.startswith(method + ":")):
         title = f"{result.name}: {title}"
     return f"{title} (label: {result.label})" if result.label else title
 
@@ -97,7 +95,9 @@ def result_title(result: AssertionResult) -> str:
 def result_block(result: AssertionResult, indent: str = "  ") -> list[str]:
     """The lines that explain one failed result."""
     inner = indent + "  "
-    lines = [f"{indent}{_WORD.get(result.status, 'FAILED')} [{result.severity.value}] {result_title(result)}"]
+    lines = [
+        f"{indent}{_WORD.get(result.status, 'FAILED')} [{result.severity.value}] {result_title(result)}"
+    ]
     if result.evaluated and (result.threshold is not None or 0.0 < result.score < 1.0):
         need = 1.0 if result.threshold is None else result.threshold
         lines.append(f"{inner}score {result.score:.2f}, needs {need:.2f}")
@@ -108,7 +108,9 @@ def result_block(result: AssertionResult, indent: str = "  ") -> list[str]:
     if result.mismatches:
         pad = inner + ("  " if result.closest is not None else "")
         lines.extend(pad + _mismatch_text(m) for m in result.mismatches)
-    elif result.status is Status.FAIL and (result.expected is not None or result.observed is not None):
+    elif result.status is Status.FAIL and (
+        result.expected is not None or result.observed is not None
+    ):
         if result.expected is not None:
             lines.append(f"{inner}expected: {_render(result.expected)}")
         if result.observed is not None:

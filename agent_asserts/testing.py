@@ -27,7 +27,11 @@ DEMO_RECORD: dict[str, Any] = {
                 "result": {"refundable": True, "amount": 42},
             },
         },
-        {"kind": "memory", "event_type": "set", "payload": {"name": "refund.order_id", "value": "A1049"}},
+        {
+            "kind": "memory",
+            "event_type": "set",
+            "payload": {"name": "refund.order_id", "value": "A1049"},
+        },
         {
             "kind": "tool_call",
             "payload": {

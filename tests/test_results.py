@@ -8,7 +8,9 @@ from agent_asserts import AssertionResult, CaseResult, Severity, Status, Verdict
 from agent_asserts.results import VerdictResolver, mean_score
 
 
-def result(status: str = "pass", score: float | None = None, severity: str = "gate") -> AssertionResult:
+def result(
+    status: str = "pass", score: float | None = None, severity: str = "gate"
+) -> AssertionResult:
     if score is None:
         score = 1.0 if status == "pass" else 0.0
     return AssertionResult(name="r", status=status, score=score, severity=severity)
@@ -72,7 +74,9 @@ def test_bool_score_is_a_type_error() -> None:
 
 
 def test_failed_covers_fail_invalid_and_evaluator_error_only() -> None:
-    assert [result(s).failed for s in ("pass", "fail", "invalid", "evaluator_error", "not_applicable")] == [
+    assert [
+        result(s).failed for s in ("pass", "fail", "invalid", "evaluator_error", "not_applicable")
+    ] == [
         False,
         True,
         True,

@@ -137,8 +137,13 @@ class Check(abc.ABC):
             return self.method
         return f"{self.method}:{primary}"
 
-    def arguments(self) -> dict[str, Any]:
-        """The fields that differ from their defaults, in declaration order."""
+    def given_arguments(self) -> dict[str, Any]:
+        """The fields that differ from their defaults, in declaration order.
+
+        (Named so that it never collides with a check field called ``arguments``, as in
+        ``called_tool(name, arguments=...)``; ``arguments()`` is kept as an alias for checks
+        without such a field.)
+        """
         out: dict[str, Any] = {}
         for field in attrs.fields(type(self)):
             if not field.init or field.name.startswith("_"):
@@ -147,11 +152,16 @@ class Check(abc.ABC):
             default = field.default
             if isinstance(default, attrs.Factory):  # type: ignore[arg-type]
                 default = default.factory()  # type: ignore[call-arg]
-            if field.name == self.varargs or field.name in self.positional:
-                out[field.name] = value
-            elif default is attrs.NOTHING or not _same(value, default):
+            if (
+                field.name == self.varargs
+                or field.name in self.positional
+                or default is attrs.NOTHING
+                or not _same(value, default)
+            ):
                 out[field.name] = value
         return out
+
+    arguments = given_arguments
 
     def describe(self) -> str:
         """The call that builds this check: ``called_tool('refund', count=1)``.
@@ -161,7 +171,7 @@ class Check(abc.ABC):
         'step_count(3)'
         """
         parts: list[str] = []
-        for key, value in self.arguments().items():
+        for key, value in self.given_arguments().items():
             if key == self.varargs:
                 parts.extend(_render_arg(v) for v in value)
             elif key in self.positional:
@@ -187,7 +197,6 @@ def _same(a: Any, b: Any) -> bool:
         return type(a) is type(b) and bool(a == b)
     except Exception:
         return False
-
 
 
 def missing_surface(record: TrialRecord, *kinds: str) -> Outcome | None:

@@ -110,7 +110,10 @@ class JudgeCheck(Check):
             return Outcome.invalid("no judge configured", details={"evaluator": info})
         try:
             request = build_request(
-                record, self.criterion, rubric=self.rubric, evidence=self.evidence,
+                record,
+                self.criterion,
+                rubric=self.rubric,
+                evidence=self.evidence,
                 model=self.model,
             )
         except EvidenceError as exc:
@@ -159,15 +162,14 @@ class JudgeCheck(Check):
         message = f"judge score {response.score:.2f} ({decided})"
         if response.explanation:
             message = f"{message}: {response.explanation}"
-        return Outcome(
-            Status.PASS if passed else Status.FAIL,
-            float(response.score),
-            message=message,
-            expected=self.criterion,
-            observed={"score": response.score, "passed": response.passed},
-            evidence=request.event_ids,
-            details=details,
-        )
+        fields: dict[str, Any] = {
+            "message": message,
+            "expected": self.criterion,
+            "observed": {"score": response.score, "passed": response.passed},
+            "evidence": request.event_ids,
+            "details": details,
+        }
+        return Outcome(Status.PASS if passed else Status.FAIL, float(response.score), **fields)
 
 
 __all__ = ["JudgeCheck"]

@@ -153,7 +153,9 @@ def order_outcome(
         text = f"step 1 {labels[0]} was not found"
     else:
         where = "right after" if contiguous else "after"
-        text = f"step {k + 1} {labels[k]} was not found {where} {ids[-1]} (step {k} {labels[k - 1]})"
+        text = (
+            f"step {k + 1} {labels[k]} was not found {where} {ids[-1]} (step {k} {labels[k - 1]})"
+        )
     details = {"missing_step": k + 1}
     return Outcome.of(False, message=text, evidence=ids, observed=observed, details=details)
 
@@ -205,9 +207,7 @@ class ToolOrder(Check):
         result = find_in_order(record, self._steps, lane=lane)
         labels = [step_label(n) for n in self.names]
         observed = [tool_name(record, p) for p in calls]
-        return order_outcome(
-            record, labels, result, contiguous=self.contiguous, observed=observed
-        )
+        return order_outcome(record, labels, result, contiguous=self.contiguous, observed=observed)
 
 
 @register

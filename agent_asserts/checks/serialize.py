@@ -30,7 +30,7 @@ def argument_to_data(value: Any) -> Any:
 
 def arguments_to_data(check: Check) -> dict[str, Any]:
     """The check's non-default arguments as a mapping of plain data."""
-    return {key: argument_to_data(value) for key, value in check.arguments().items()}
+    return {key: argument_to_data(value) for key, value in check.given_arguments().items()}
 
 
 __all__ = ["argument_to_data", "arguments_to_data"]

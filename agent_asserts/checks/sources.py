@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from agent_asserts._missing import MISSING
 from agent_asserts.record import parse_pointer, resolve
 
 if TYPE_CHECKING:

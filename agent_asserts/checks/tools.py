@@ -20,7 +20,8 @@ import attrs
 from agent_asserts.checks.base import Check, Outcome, missing_surface
 from agent_asserts.checks.cost import non_negative_int
 from agent_asserts.checks.registry import register
-from agent_asserts.matching import Count, plural
+from agent_asserts.matching import Count
+from agent_asserts.matching.values import plural
 from agent_asserts.record import ToolCallPayload
 from agent_asserts.selector_kinds import Selector, ToolSelector
 from agent_asserts.selectors import as_selector

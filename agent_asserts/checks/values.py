@@ -20,7 +20,7 @@ import attrs
 
 from agent_asserts._missing import MISSING
 from agent_asserts.checks.base import Check, Outcome
-from agent_asserts.checks.sources import ValueSource, Unavailable
+from agent_asserts.checks.sources import Unavailable, ValueSource
 from agent_asserts.matching import M, Matcher, as_matcher, render, similarity
 from agent_asserts.results import Severity
 
@@ -92,7 +92,9 @@ class Includes(ValueCheck):
     def test(self, value: Any) -> Outcome:
         if isinstance(value, str):
             if not isinstance(self.expected, str):
-                return Outcome.of(False, message=f"cannot look for {render(self.expected)} in a string")
+                return Outcome.of(
+                    False, message=f"cannot look for {render(self.expected)} in a string"
+                )
             ok = self.expected in value
         elif isinstance(value, list | tuple):
             exact = M.exact(self.expected)

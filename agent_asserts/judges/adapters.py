@@ -185,9 +185,7 @@ def openai_judge(client: Any, *, model: str, **options: Any) -> OpenAIJudge:
         raise TypeError(f"'model' must be a non-empty str (got {model!r})")
     create = getattr(getattr(getattr(client, "chat", None), "completions", None), "create", None)
     if not callable(create):
-        raise TypeError(
-            f"'client' must have chat.completions.create (got {type(client).__name__})"
-        )
+        raise TypeError(f"'client' must have chat.completions.create (got {type(client).__name__})")
     return OpenAIJudge(client, model, dict(options))
 
 

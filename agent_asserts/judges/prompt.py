@@ -7,7 +7,7 @@ lines carrying a per-request nonce (``secrets.token_hex(8)``) that occurs nowher
 criterion, the rubric or the data. Changing the template, the limit or the JSON layout changes
 :data:`TEMPLATE_VERSION`.
 
->>> print(truncate_text("x" * 2005, 2000)[-22:])
+>>> print(truncate_text("x" * 2005, 2000)[-21:])
 x…[truncated 5 chars]
 """
 
@@ -55,8 +55,8 @@ END UNTRUSTED DATA $nonce
 
 SCORING
 Decide whether the evidence shows that the criterion holds, using the rubric when one is
-given. Reply with one JSON object and nothing else:
-{"score": <a number from 0 to 1>, "passed": <true or false>, "explanation": "<one or two sentences>"}
+given. Reply with one JSON object and nothing else, in this shape:
+{"score": <a number from 0 to 1>, "passed": <true or false>, "explanation": "<a sentence>"}
 A score of 1 means the criterion is fully met and 0 that it is not met at all.
 """
 """The prompt template (``string.Template`` syntax), version :data:`TEMPLATE_VERSION`."""

@@ -16,7 +16,7 @@ import asyncio
 import concurrent.futures
 import inspect
 import math
-from collections.abc import Awaitable, Callable, Coroutine, Mapping
+from collections.abc import Awaitable, Callable, Coroutine, Iterable, Mapping
 from typing import Any, TypeAlias
 
 import attrs
@@ -67,6 +67,10 @@ def _check_passed(instance: object, attribute: attrs.Attribute[Any], value: Any)
         raise TypeError(problem)
 
 
+def _str_tuple(values: Iterable[str]) -> tuple[str, ...]:
+    return tuple(values)
+
+
 @attrs.frozen
 class JudgeRequest:
     """What a judge is asked to grade.
@@ -92,7 +96,7 @@ class JudgeRequest:
     model: str | None = None
     prompt: str = ""
     template_version: str = TEMPLATE_VERSION
-    event_ids: tuple[str, ...] = attrs.field(default=(), converter=tuple)
+    event_ids: tuple[str, ...] = attrs.field(default=(), converter=_str_tuple)
 
 
 @attrs.frozen

@@ -15,7 +15,7 @@ operator of a file is checked.
 >>> problems = ProblemCollector("s.yml")
 >>> _ = matcher_value(parse_text("x:\\n  $regex: '(unclosed'", file="s.yml"), problems)
 >>> print(problems.error())  # doctest: +ELLIPSIS
-s.yml:2:3: x.$regex: invalid regex '(unclosed': missing ), unterminated subpattern at position 0
+s.yml:2:11: x.$regex: invalid regular expression '(unclosed': missing ), unterminated subpattern at position 0
 """
 
 from __future__ import annotations
@@ -23,15 +23,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from agent_asserts.loaders.nodes import (
-    MappingNode,
-    Node,
-    PathPart,
-    ScalarNode,
-    SequenceNode,
-    descend,
-    to_plain,
-)
+from agent_asserts.loaders.nodes import MappingNode, Node, PathPart, descend, to_plain
 
 if TYPE_CHECKING:
     from agent_asserts.loaders.collector import ProblemCollector
@@ -56,32 +48,17 @@ def is_operator(node: Node) -> bool:
 def matcher_value(node: Node, problems: ProblemCollector) -> Any:
     """The plain value of ``node`` with every operator mapping turned into its matcher.
 
-    Problems (unknown operators, bad arguments, invalid regexes) are added to ``problems`` at
-    the operator's position; the returned value is then not meaningful.
+    Each problem :func:`agent_asserts.matching.from_data` finds (unknown operators, bad
+    arguments, invalid regexes, operators mixed with plain keys) is added to ``problems`` at
+    the position it names; the returned value is then ``None``.
     """
-    if isinstance(node, MappingNode):
-        if is_operator(node):
-            return _convert(node, problems)
-        return {
-            (key[1:] if key.startswith("$$") else key): matcher_value(child, problems)
-            for key, child in node.items.items()
-        }
-    if isinstance(node, SequenceNode):
-        return [matcher_value(child, problems) for child in node.items]
-    if isinstance(node, ScalarNode):
-        return node.value
-    return to_plain(node)
-
-
-def _convert(node: MappingNode, problems: ProblemCollector) -> Any:
     from agent_asserts.matching import OperatorError, from_data
 
     try:
         return from_data(to_plain(node))
     except OperatorError as exc:
-        relative = relative_parts(getattr(exc, "path", ()))
-        message = str(getattr(exc, "message", "") or exc)
-        problems.add(descend(node, relative), message)
+        for problem in exc.problems:
+            problems.add(descend(node, relative_parts(problem.path)), problem.message)
     except (TypeError, ValueError) as exc:
         problems.add(node, str(exc))
     return None

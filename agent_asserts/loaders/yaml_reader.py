@@ -141,10 +141,14 @@ def read_yaml(text: str, problems: ProblemCollector) -> Node | None:
         return None
     builder = _Builder(yaml, problems)
     try:
-        return builder.build(composed, ())
+        node = builder.build(composed, ())
     except RecursionError:
         problems.add(None, "the document is nested too deeply")
         return None
+    if isinstance(node, ScalarNode) and node.value is None:
+        problems.add_at(1, 1, "", "the document is empty")
+        return None
+    return node
 
 
 def _syntax_problem(exc: Any, problems: ProblemCollector) -> None:

@@ -37,7 +37,14 @@ from typing import Any, Final
 import attrs
 
 from agent_asserts._missing import MISSING
-from agent_asserts.matching.base import ROOT, Matcher, Mismatch, describe_value, index_path, key_path
+from agent_asserts.matching.base import (
+    ROOT,
+    Matcher,
+    Mismatch,
+    describe_value,
+    index_path,
+    key_path,
+)
 from agent_asserts.matching.data import value_to_data
 from agent_asserts.matching.simple import is_non_empty
 from agent_asserts.matching.values import data_key, is_list, is_number, plural, render, strict_equal
@@ -124,7 +131,9 @@ def lenient_check(expected: Any, actual: Any, path: str, out: list[Mismatch] | N
     if isinstance(expected, str) and expected == "*":
         if is_non_empty(actual):
             return True
-        return _fail(out, path, expected, actual, f"expected '*' (lenient: wildcard), got {render(actual)}")
+        return _fail(
+            out, path, expected, actual, f"expected '*' (lenient: wildcard), got {render(actual)}"
+        )
     if isinstance(expected, Mapping):
         actual = _parsed(actual, want_mapping=True)
         if not isinstance(actual, Mapping):
@@ -135,7 +144,9 @@ def lenient_check(expected: Any, actual: Any, path: str, out: list[Mismatch] | N
             got = actual.get(key, MISSING)
             child = path if out is None else key_path(path, key)
             if got is MISSING and not (isinstance(value, Matcher) and value.matches(MISSING)):
-                ok = _fail(out, child, value, MISSING, f"missing key (expected {describe_value(value)})")
+                ok = _fail(
+                    out, child, value, MISSING, f"missing key (expected {describe_value(value)})"
+                )
             elif not lenient_check(value, got, child, out):
                 ok = False
             if not ok and out is None:
@@ -147,7 +158,8 @@ def lenient_check(expected: Any, actual: Any, path: str, out: list[Mismatch] | N
             reason = f"expected a list (lenient: element-wise), got {render(actual)}"
             return _fail(out, path, expected, actual, reason)
         if len(actual) != len(expected):
-            reason = f"expected {plural(len(expected), 'item')} (lenient: element-wise), got {len(actual)}"
+            items = plural(len(expected), "item")
+            reason = f"expected {items} (lenient: element-wise), got {len(actual)}"
             return _fail(out, path, expected, actual, reason)
         ok = True
         for index, (want, got) in enumerate(zip(expected, actual, strict=True)):

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import json
 import math
-from decimal import Decimal
 from collections.abc import Mapping
+from decimal import Decimal
 from typing import Any
 
 import attrs
@@ -90,7 +90,9 @@ def _stringify(value: Any) -> str:
     if is_list(value):
         return "[" + ",".join(_stringify(item) for item in value) + "]"
     if isinstance(value, Mapping):
-        items = (f"{json.dumps(str(k), ensure_ascii=False)}:{_stringify(v)}" for k, v in value.items())
+        items = (
+            f"{json.dumps(str(k), ensure_ascii=False)}:{_stringify(v)}" for k, v in value.items()
+        )
         return "{" + ",".join(items) + "}"
     return json.dumps(str(value), ensure_ascii=False)
 

@@ -11,7 +11,7 @@ import json
 import math
 import operator
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 import attrs
@@ -19,7 +19,7 @@ import attrs
 from agent_asserts._missing import MISSING
 from agent_asserts.matching.base import ROOT, Matcher, Mismatch
 from agent_asserts.matching.data import value_to_data
-from agent_asserts.matching.values import data_key, is_number, render, strict_equal
+from agent_asserts.matching.values import data_key, is_list, is_number, render, strict_equal
 
 NOT_A_NUMBER: Final = " (not a number)"
 
@@ -27,8 +27,9 @@ NOT_A_NUMBER: Final = " (not a number)"
 def regex_subject(actual: Any) -> str | None:
     """The text a regex is searched in: a string as is, anything else JSON-encoded.
 
-    ``json.dumps`` with default separators, ``ensure_ascii=False`` and unsorted keys; values
-    JSON cannot encode fall back to ``str()``. ``MISSING`` gives ``None`` (never matches).
+    ``json.dumps`` with default separators, ``ensure_ascii=False`` and unsorted keys; a value
+    that is not JSON data is searched as ``str(value)`` (nested inside JSON data, it is encoded
+    as the JSON string of ``str(value)``). ``MISSING`` gives ``None`` (never matches).
 
     Args:
         actual: The actual value.
@@ -43,6 +44,10 @@ def regex_subject(actual: Any) -> str | None:
         return actual
     if actual is MISSING:
         return None
+    if not (actual is None or isinstance(actual, bool | Mapping) or is_number(actual)) and not (
+        is_list(actual)
+    ):
+        return str(actual)
     return json.dumps(actual, ensure_ascii=False, default=str)
 
 
@@ -244,7 +249,8 @@ class ApproxMatcher(Matcher):
 
     def __repr__(self) -> str:
         extra = "".join(
-            f", {name}={value!r}" for name, value in (("rel", self.rel), ("abs", self.abs))
+            f", {name}={value!r}"
+            for name, value in (("rel", self.rel), ("abs", self.abs))
             if value is not None
         )
         return f"M.approx({self.value!r}{extra})"

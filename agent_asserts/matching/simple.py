@@ -136,7 +136,7 @@ def callable_name(fn: Callable[..., Any]) -> str:
 
 @attrs.frozen(repr=False)
 class SatisfiesMatcher(Matcher):
-    """``M.satisfies(fn)``: ``bool(fn(actual))``; a predicate that raises raises :class:`MatcherError`.
+    """``M.satisfies(fn)``: ``bool(fn(actual))``; a raising predicate raises :class:`MatcherError`.
 
     A raising predicate is neither a pass nor a fail: the checks layer records it as an
     ``EVALUATOR_ERROR``. ``MISSING`` is passed to the predicate like any other value.

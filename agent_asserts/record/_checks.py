@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, Final
 
 _MAX_REPR = 60
 
@@ -149,6 +149,29 @@ def must_be_list(value: Any) -> str | None:
     return f"must be a list (got {got(value)})"
 
 
+_SCALARS: Final = frozenset({str, int, float, bool, type(None)})
+
+
+class _NotJSON(Exception):
+    """Raised by :func:`_fast_copy` on anything unusual (then the slow path explains it)."""
+
+
+def _fast_copy(value: Any) -> Any:
+    kind = type(value)
+    if kind is dict:
+        out = {}
+        for key, item in value.items():
+            if type(key) is not str:
+                raise _NotJSON
+            out[key] = item if type(item) in _SCALARS else _fast_copy(item)
+        return out
+    if kind is list:
+        return [item if type(item) in _SCALARS else _fast_copy(item) for item in value]
+    if kind in _SCALARS:
+        return value
+    raise _NotJSON
+
+
 def json_copy(value: Any, path: str, problems: list[tuple[str, str]]) -> Any:
     """A copy of ``value`` as plain JSON data (dicts, lists, scalars); tuples become lists.
 
@@ -162,6 +185,15 @@ def json_copy(value: Any, path: str, problems: list[tuple[str, str]]) -> Any:
     {'a': None}
     [('$.x.a', 'must be JSON data (got set {1})')]
     """
+    if type(value) in _SCALARS:
+        return value
+    try:
+        return _fast_copy(value)
+    except _NotJSON:
+        return _slow_copy(value, path, problems)
+
+
+def _slow_copy(value: Any, path: str, problems: list[tuple[str, str]]) -> Any:
     kind = type(value)
     if value is None or kind is str or kind is int or kind is float or kind is bool:
         return value
@@ -171,10 +203,10 @@ def json_copy(value: Any, path: str, problems: list[tuple[str, str]]) -> Any:
             if not isinstance(key, str):
                 problems.append((path, f"keys must be strings (got {got(key)})"))
                 continue
-            out[key] = json_copy(item, child(path, key), problems)
+            out[key] = _slow_copy(item, child(path, key), problems)
         return out
     if isinstance(value, list | tuple):
-        return [json_copy(item, child(path, i), problems) for i, item in enumerate(value)]
+        return [_slow_copy(item, child(path, i), problems) for i, item in enumerate(value)]
     if isinstance(value, str | int | float):
         return value
     problems.append((path, f"must be JSON data (got {kind.__name__} {got(value)})"))

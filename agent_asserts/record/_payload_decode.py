@@ -55,6 +55,7 @@ _TOOL_KEYS: Final = frozenset(
         "error_message",
     }
 )
+_TOOL_COMMON: Final = frozenset({"name", "arguments", "result", "is_error", "source"})
 _MEMORY_KEYS: Final = frozenset({"name", "value"})
 _SKILL_KEYS: Final = frozenset({"skill_id", "step_id"})
 _BLOCK_KEYS: Final = frozenset({"skill_id", "block_id", "step_id"})
@@ -144,7 +145,9 @@ def decode_tool_call(raw: Mapping[str, Any], path: str, problems: Problems) -> P
     {'q': 1}
     """
     before = len(problems)
-    name = _required_str(raw, "name", path, problems)
+    name = raw.get("name")
+    if type(name) is not str or not name:
+        name = _required_str(raw, "name", path, problems)
     arguments = raw.get("arguments", MISSING)
     arguments = (
         {} if arguments is MISSING else json_copy(arguments, child(path, "arguments"), problems)
@@ -158,11 +161,15 @@ def decode_tool_call(raw: Mapping[str, Any], path: str, problems: Problems) -> P
         if (message := must_be_str(source)) is None:
             message = f"must be one of {one_of(TOOL_SOURCES)} (got {source!r})"
         problems.append((child(path, "source"), message))
-    mcp_server = _optional_str(raw, "mcp_server", path, problems)
-    skill_id = _optional_str(raw, "skill_id", path, problems)
-    call_id = _optional_str(raw, "call_id", path, problems)
-    error_message = _optional_str(raw, "error_message", path, problems)
-    extra = _extra(raw, _TOOL_KEYS, path, problems)
+    if raw.keys() <= _TOOL_COMMON:
+        mcp_server = skill_id = call_id = error_message = None
+        extra: Any = {}
+    else:
+        mcp_server = _optional_str(raw, "mcp_server", path, problems)
+        skill_id = _optional_str(raw, "skill_id", path, problems)
+        call_id = _optional_str(raw, "call_id", path, problems)
+        error_message = _optional_str(raw, "error_message", path, problems)
+        extra = _extra(raw, _TOOL_KEYS, path, problems)
     if len(problems) != before:
         return None
     return ToolCallPayload(

@@ -14,6 +14,7 @@ agent_asserts.record.errors.RecordError: invalid record: 2 problem(s)
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Mapping
 from typing import Any, Final
 
@@ -66,12 +67,14 @@ _STR_FIELDS: Final = (
     "caused_by_event_id",
     "status",
 )
+_STR_SET: Final = frozenset(_STR_FIELDS)
 _EVENT_TYPES: Final[Mapping[str, tuple[str, ...]]] = {
     "memory": MEMORY_EVENT_TYPES,
     "skill": SKILL_TRANSITIONS,
     "ordered_block": BLOCK_TRANSITIONS,
 }
 _MISSING_FIELD: Final = "required field missing"
+_NOT_FREE: Final = frozenset({*_EVENT_TYPES, "delegation"})
 
 
 def _unknown_keys(raw: Mapping[Any, Any], known: Any, path: str, problems: Problems) -> None:
@@ -140,9 +143,13 @@ def _decode_event(
     monotonic_time = get("monotonic_time")
     if monotonic_time is not None and (message := must_be_number(monotonic_time)) is not None:
         problems.append((child(path, "monotonic_time"), message))
-    for name in _STR_FIELDS:
-        value = get(name)
-        if value is not None and type(value) is not str and (message := must_be_str(value)):
+    for name, value in raw.items():
+        if (
+            value is not None
+            and type(value) is not str
+            and name in _STR_SET
+            and (message := must_be_str(value))
+        ):
             problems.append((child(path, name), message))
     turn = get("turn")
     if turn is not None and (message := must_be_int(turn)) is not None:
@@ -153,7 +160,13 @@ def _decode_event(
         problems.append((child(path, "kind"), _MISSING_FIELD))
     elif type(kind) is not str or not kind:
         problems.append((child(path, "kind"), must_be_str(kind, non_empty=True) or ""))
-    event_type = _check_event_type(kind, get("event_type"), path, problems)
+    event_type = get("event_type")
+    if not (
+        type(kind) is str
+        and kind not in _NOT_FREE
+        and (event_type is None or type(event_type) is str)
+    ):
+        event_type = _check_event_type(kind, event_type, path, problems)
     entity_refs: tuple[str, ...] = ()
     raw_refs = get("entity_refs")
     if raw_refs is not None:
@@ -170,13 +183,14 @@ def _decode_event(
     payload: Any = None
     if raw_payload is MISSING:
         raw_payload = {}
-    if (message := must_be_object(raw_payload)) is not None:
+    if type(raw_payload) is not dict and (message := must_be_object(raw_payload)) is not None:
         problems.append((ppath, message))
     elif type(kind) is str and kind:
         payload = decode_payload(kind, raw_payload, ppath, problems, event_type)
     if len(problems) != before:
         return None
     actor_ref = get("actor_ref")
+    opens = kind == "message" and actor_ref == "user" and opens_turn(kind, actor_ref, payload)
     return Event(
         kind,
         payload,
@@ -187,7 +201,7 @@ def _decode_event(
         actor_ref,
         get("surface"),
         get("audience"),
-        tracker.assign(turn, opens_turn(kind, actor_ref, payload)),
+        tracker.assign(turn, opens),
         get("phase"),
         entity_refs,
         get("operation_ref"),
@@ -219,10 +233,18 @@ def decode_events(raw: Any, problems: Problems) -> tuple[Event, ...]:
     seen: dict[str, int] = {}
     out: list[Event] = []
     append = out.append
-    for position, item in enumerate(raw):
-        event = _decode_event(item, position, problems, tracker, seen)
-        if event is not None:
-            append(event)
+    # Millions of new objects, none of them cyclic: the cyclic collector would only rescan
+    # them again and again, so it is paused while decoding.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        for position, item in enumerate(raw):
+            event = _decode_event(item, position, problems, tracker, seen)
+            if event is not None:
+                append(event)
+    finally:
+        if collecting:
+            gc.enable()
     return tuple(out)
 
 

@@ -1,0 +1,316 @@
+"""Events of any kind: ``called_subagent``, ``event``, ``not_event``, ``event_order``,
+``events_satisfy``.
+
+A plain string where a selector is expected is an event *kind* here (``"audit"`` is
+``on.event("audit")``). A Python callable (``predicate``, ``events_satisfy``'s ``fn``) that
+raises makes the result ``evaluator_error``, never a crash of the case.
+
+>>> from agent_asserts.record import TrialRecord
+>>> rec = TrialRecord.builder().event("mutation").event("audit").build()
+>>> EventOrder("mutation", "audit").evaluate(rec).message
+'found 2 steps in order: e0, e1'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import attrs
+
+from agent_asserts._missing import MISSING
+from agent_asserts.checks.base import Check, Outcome, missing_surface
+from agent_asserts.checks.registry import register
+from agent_asserts.checks.sequencing import find_in_order, order_outcome, step_label
+from agent_asserts.checks.tools import (
+    count_validator,
+    event_ids,
+    id_list,
+    selector_surface,
+    selector_validator,
+)
+from agent_asserts.matching import Count, Mismatch
+from agent_asserts.matching.values import plural
+from agent_asserts.selector_kinds import EventSelector, Selector, SubagentSelector
+from agent_asserts.selectors import as_selector
+
+if TYPE_CHECKING:
+    from agent_asserts.record import Event, TrialRecord
+
+
+def _callable_name(fn: Callable[..., Any]) -> str:
+    return str(getattr(fn, "__qualname__", None) or getattr(fn, "__name__", None) or repr(fn))
+
+
+def _callable_validator(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
+    if value is not None and not callable(value):
+        raise TypeError(f"'{attribute.name}' must be a callable (got {value!r})")
+
+
+def _error_text(what: str, exc: BaseException) -> str:
+    return f"{what} raised {type(exc).__name__}: {exc}"
+
+
+def _selector_primary(value: Selector | str) -> str:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, EventSelector) and value.kind is not None:
+        return value.kind
+    return value.describe()
+
+
+@register
+@attrs.frozen
+class CalledSubagent(Check):
+    """The number of delegations to sub-agent ``name`` satisfies ``count`` (None: at least one).
+
+    >>> from agent_asserts.record import TrialRecord
+    >>> rec = TrialRecord.builder().subagent("researcher").build()
+    >>> CalledSubagent("researcher").evaluate(rec).message
+    "matched 1 delegation to 'researcher' (expected at least 1)"
+    """
+
+    name: str
+    count: int | Count | None = attrs.field(default=None, validator=count_validator)
+    _selector: SubagentSelector = attrs.field(init=False, eq=False, repr=False)
+
+    method: ClassVar[str] = "called_subagent"
+    positional: ClassVar[tuple[str, ...]] = ("name",)
+
+    def __attrs_post_init__(self) -> None:
+        if not isinstance(self.name, str) or not self.name:
+            raise ValueError(f"'name' must be a non-empty sub-agent name (got {self.name!r})")
+        object.__setattr__(self, "_selector", SubagentSelector(self.name))
+
+    def evaluate(self, record: TrialRecord) -> Outcome:
+        invalid = missing_surface(record, "delegation")
+        if invalid is not None:
+            return invalid
+        count = Count.of(self.count)
+        matched = self._selector.select(record)
+        text = (
+            f"matched {plural(len(matched), 'delegation')} to {self.name!r} "
+            f"(expected {count.describe()})"
+        )
+        fields: dict[str, Any] = {
+            "message": text,
+            "expected": count.describe(),
+            "observed": len(matched),
+        }
+        if count.matches(len(matched)) or matched:
+            return Outcome.of(
+                count.matches(len(matched)), evidence=event_ids(record, matched), **fields
+            )
+        closest = self._selector.closest(record)
+        evidence = event_ids(record, self._selector.candidates(record))
+        if closest is None:
+            return Outcome.of(False, evidence=evidence, **fields)
+        event, mismatches = closest
+        return Outcome.of(
+            False, evidence=evidence, closest=event.event_id, mismatches=mismatches, **fields
+        )
+
+
+@register
+@attrs.frozen
+class EventCheck(Check):
+    """The number of events matching ``selector`` (and ``predicate``) satisfies ``count``.
+
+    ``selector`` is a selector or a kind; ``predicate`` is a Python callable on the
+    :class:`~agent_asserts.record.Event` (it has no YAML form); if it raises, the result is
+    ``evaluator_error``. ``count`` None means at least one.
+
+    >>> from agent_asserts.record import TrialRecord
+    >>> rec = TrialRecord.builder().event("audit", payload={"text": "refund"}).build()
+    >>> check = EventCheck("audit", predicate=lambda e: "refund" in e.payload["text"])
+    >>> check.default_name(), check.evaluate(rec).message
+    ('event:audit', "matched 1 event on.event('audit') (expected at least 1)")
+    """
+
+    selector: Selector | str = attrs.field(validator=selector_validator("kind"))
+    predicate: Callable[[Event], Any] | None = attrs.field(
+        default=None, validator=_callable_validator
+    )
+    count: int | Count | None = attrs.field(default=None, validator=count_validator)
+    _selector: Selector = attrs.field(init=False, eq=False, repr=False)
+
+    method: ClassVar[str] = "event"
+    positional: ClassVar[tuple[str, ...]] = ("selector",)
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "_selector", as_selector(self.selector, default="kind"))
+
+    def primary(self) -> Any:
+        return _selector_primary(self.selector)
+
+    def evaluate(self, record: TrialRecord) -> Outcome:
+        invalid = selector_surface(record, self._selector)
+        if invalid is not None:
+            return invalid
+        selected = self._selector.select(record)
+        matched = selected
+        rejected: list[int] = []
+        if self.predicate is not None:
+            matched = []
+            for p in selected:
+                event = record.events[p]
+                try:
+                    keep = bool(self.predicate(event))
+                except Exception as exc:
+                    what = f"predicate {_callable_name(self.predicate)} on {event.event_id}"
+                    return Outcome.error(_error_text(what, exc), evidence=(event.event_id,))
+                (matched if keep else rejected).append(p)
+        count = Count.of(self.count)
+        passed = count.matches(len(matched))
+        text = (
+            f"matched {plural(len(matched), 'event')} {self._selector.describe()} "
+            f"(expected {count.describe()})"
+        )
+        fields: dict[str, Any] = {
+            "message": text,
+            "expected": count.describe(),
+            "observed": len(matched),
+        }
+        if passed or matched:
+            return Outcome.of(passed, evidence=event_ids(record, matched), **fields)
+        if rejected and self.predicate is not None:
+            first = record.events[rejected[0]]
+            name = _callable_name(self.predicate)
+            why = Mismatch("$", name, MISSING, f"the predicate {name} returned a false value")
+            return Outcome.of(
+                False,
+                evidence=event_ids(record, rejected),
+                closest=first.event_id,
+                mismatches=(why,),
+                **fields,
+            )
+        closest = self._selector.closest(record)
+        if closest is None:
+            return Outcome.of(False, **fields)
+        event, mismatches = closest
+        return Outcome.of(
+            False,
+            evidence=(event.event_id,),
+            closest=event.event_id,
+            mismatches=mismatches,
+            **fields,
+        )
+
+
+@register
+@attrs.frozen
+class NotEvent(Check):
+    """No event matches ``selector`` (a selector or a kind).
+
+    >>> from agent_asserts.record import TrialRecord
+    >>> NotEvent("ui_event").evaluate(TrialRecord.builder().event("audit").build()).message
+    "no event matched on.event('ui_event')"
+    """
+
+    selector: Selector | str = attrs.field(validator=selector_validator("kind"))
+    _selector: Selector = attrs.field(init=False, eq=False, repr=False)
+
+    method: ClassVar[str] = "not_event"
+    positional: ClassVar[tuple[str, ...]] = ("selector",)
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "_selector", as_selector(self.selector, default="kind"))
+
+    def primary(self) -> Any:
+        return _selector_primary(self.selector)
+
+    def evaluate(self, record: TrialRecord) -> Outcome:
+        invalid = selector_surface(record, self._selector)
+        if invalid is not None:
+            return invalid
+        matched = self._selector.select(record)
+        described = self._selector.describe()
+        if not matched:
+            return Outcome.of(True, message=f"no event matched {described}", observed=0)
+        ids = event_ids(record, matched)
+        text = f"{plural(len(ids), 'event')} matched {described}: {id_list(ids)}"
+        return Outcome.of(False, message=text, evidence=ids, observed=len(ids))
+
+
+@register
+@attrs.frozen(init=False)
+class EventOrder(Check):
+    """Events matching the selectors occur in this order (strings are kinds).
+
+    Same search as ``sequencing``: each step strictly after the previous step's event.
+    ``event_order()`` without selectors is a ``ValueError``.
+
+    >>> from agent_asserts.record import TrialRecord
+    >>> rec = TrialRecord.builder().event("audit").event("mutation").build()
+    >>> EventOrder("mutation", "audit").evaluate(rec).message
+    "step 2 'audit' was not found after e1 (step 1 'mutation')"
+    """
+
+    selectors: tuple[Selector | str, ...]
+    _steps: tuple[Selector, ...] = attrs.field(init=False, eq=False, repr=False)
+
+    method: ClassVar[str] = "event_order"
+    varargs: ClassVar[str | None] = "selectors"
+
+    def __init__(self, *selectors: Selector | str) -> None:
+        self.__attrs_init__(selectors=tuple(selectors))
+
+    def __attrs_post_init__(self) -> None:
+        if not self.selectors:
+            raise ValueError(
+                "event_order() needs at least one selector: a check that checks nothing"
+            )
+        steps = tuple(as_selector(s, default="kind") for s in self.selectors)
+        object.__setattr__(self, "_steps", steps)
+
+    def evaluate(self, record: TrialRecord) -> Outcome:
+        invalid = selector_surface(record, *self._steps)
+        if invalid is not None:
+            return invalid
+        result = find_in_order(record, self._steps)
+        return order_outcome(record, [step_label(s) for s in self.selectors], result)
+
+
+@register
+@attrs.frozen
+class EventsSatisfy(Check):
+    """``fn(events)`` (the record's events as a tuple) returns a true value.
+
+    Python-only (a callable has no YAML form). If ``fn`` raises, the result is
+    ``evaluator_error``.
+
+    >>> from agent_asserts.record import TrialRecord
+    >>> rec = TrialRecord.builder().tool("a").tool("b").build()
+    >>> def two_events(events):
+    ...     return len(events) == 2
+    >>> check = EventsSatisfy(two_events)
+    >>> check.default_name(), check.evaluate(rec).message
+    ('events_satisfy:two_events', 'two_events returned True')
+    """
+
+    fn: Callable[[tuple[Event, ...]], Any] = attrs.field(validator=_callable_validator)
+
+    method: ClassVar[str] = "events_satisfy"
+    positional: ClassVar[tuple[str, ...]] = ("fn",)
+    python_only: ClassVar[bool] = True
+
+    def primary(self) -> Any:
+        name = getattr(self.fn, "__name__", None)
+        return name if isinstance(name, str) and name.isidentifier() else MISSING
+
+    def evaluate(self, record: TrialRecord) -> Outcome:
+        name = _callable_name(self.fn)
+        events = record.events
+        try:
+            value = self.fn(events)
+        except Exception as exc:
+            return Outcome.error(_error_text(name, exc))
+        return Outcome.of(
+            bool(value),
+            message=f"{name} returned {value!r}"[:200],
+            observed=value if isinstance(value, bool | int | float | str) else repr(value),
+            evidence=tuple(e.event_id for e in events),
+        )
+
+
+__all__ = ["CalledSubagent", "EventCheck", "EventOrder", "EventsSatisfy", "NotEvent"]

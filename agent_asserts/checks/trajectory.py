@@ -1,0 +1,392 @@
+"""Trajectory checks of the cxas family: ``last_tool``, ``every_call``, ``followed_by``,
+``terminal_tool``, ``ended_session``, ``trace_parsed``, ``confirmation_requested``.
+
+A tool that was never called makes ``every_call``, ``followed_by`` and ``terminal_tool`` pass
+with a message saying so, and ``confirmation_requested`` ``not_applicable``.
+
+>>> from agent_asserts.record import TrialRecord
+>>> rec = TrialRecord.builder().tool("end_session").tool("lookup").build()
+>>> TerminalTool("end_session").evaluate(rec).message
+"tool call e1 ('lookup') came after 'end_session' at e0"
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import attrs
+
+from agent_asserts.checks.base import Check, Outcome, missing_surface
+from agent_asserts.checks.outcome import regex_validator
+from agent_asserts.checks.registry import register
+from agent_asserts.checks.tools import (
+    event_ids,
+    id_list,
+    selector_surface,
+    selector_validator,
+    tool_name,
+)
+from agent_asserts.matching import render
+from agent_asserts.matching.values import plural
+from agent_asserts.record import MessagePayload
+from agent_asserts.selector_kinds import Selector, ToolSelector
+from agent_asserts.selectors import as_selector
+
+if TYPE_CHECKING:
+    from agent_asserts.record import TrialRecord
+
+
+def _last_tool_outcome(record: TrialRecord, selector: ToolSelector) -> Outcome:
+    invalid = missing_surface(record, "tool_call")
+    if invalid is not None:
+        return invalid
+    calls = record.positions_of_kind("tool_call")
+    if not calls:
+        return Outcome.of(False, message=f"no tool was called, expected {selector!r} last")
+    last = record.events[calls[-1]]
+    name = tool_name(record, calls[-1])
+    mismatches = selector.explain(last)
+    head = f"the last tool call was {name!r} at {last.event_id}"
+    if not mismatches:
+        return Outcome.of(True, message=head, evidence=(last.event_id,), observed=name)
+    return Outcome.of(
+        False,
+        message=f"{head}, which does not match {selector!r}",
+        evidence=(last.event_id,),
+        observed=name,
+        closest=last.event_id,
+        mismatches=mismatches,
+    )
+
+
+@register
+@attrs.frozen
+class LastTool(Check):
+    """The last tool call matches ``on.tool(name, arguments=arguments)``; no call fails.
+
+    >>> from agent_asserts.record import TrialRecord
+    >>> LastTool("refund").evaluate(TrialRecord.builder().tool("refund").build()).message
+    "the last tool call was 'refund' at e0"
+    """
+
+    name: str
+    arguments: Any = None
+    _selector: ToolSelector = attrs.field(init=False, eq=False, repr=False)
+
+    method: ClassVar[str] = "last_tool"
+    positional: ClassVar[tuple[str, ...]] = ("name",)
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "_selector", ToolSelector(self.name, arguments=self.arguments))
+
+    def evaluate(self, record: TrialRecord) -> Outcome:
+        return _last_tool_outcome(record, self._selector)
+
+
+@register
+@attrs.frozen
+class EndedSession(Check):
+    """The last tool call is ``tool`` (``end_session`` by default) with these arguments.
+
+    >>> from agent_asserts.record import TrialRecord
+    >>> rec = TrialRecord.builder().tool("end_session", arguments={"reason": "done"}).build()
+    >>> EndedSession({"reason": "done"}).evaluate(rec).status.value
+    'pass'
+    """
+
+    arguments: Any = None
+    tool: str = attrs.field(default="end_session", kw_only=True)
+    _selector: ToolSelector = attrs.field(init=False, eq=False, repr=False)
+
+    method: ClassVar[str] = "ended_session"
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "_selector", ToolSelector(self.tool, arguments=self.arguments))
+
+    def evaluate(self, record: TrialRecord) -> Outcome:
+        return _last_tool_outcome(record, self._selector)
+
+
+@register
+@attrs.frozen
+class EveryCall(Check):
+    """Every call of ``name`` matches ``arguments`` and ``result``; never called passes.
+
+    >>> from agent_asserts.record import TrialRecord
+    >>> rec = TrialRecord.builder().tool("pay", arguments={"amount": 5}).build()
+    >>> EveryCall("refund", arguments={"amount": 5}).evaluate(rec).message
+    "'refund' was never called"
+    """
+
+    name: str
+    arguments: Any = None
+    result: Any = None
+    _selector: ToolSelector = attrs.field(init=False, eq=False, repr=False)
+
+    method: ClassVar[str] = "every_call"
+    positional: ClassVar[tuple[str, ...]] = ("name",)
+
+    def __attrs_post_init__(self) -> None:
+        if self.arguments is None and self.result is None:
+            raise ValueError("every_call() needs 'arguments' or 'result': it would check nothing")
+        selector = ToolSelector(self.name, arguments=self.arguments, result=self.result)
+        object.__setattr__(self, "_selector", selector)
+
+    def evaluate(self, record: TrialRecord) -> Outcome:
+        invalid = missing_surface(record, "tool_call")
+        if invalid is not None:
+            return invalid
+        positions = self._selector.candidates(record)
+        if not positions:
+            return Outcome.of(True, message=f"{self.name!r} was never called", observed=0)
+        events = record.events
+        bad = [(p, self._selector.explain(events[p])) for p in positions]
+        bad = [(p, found) for p, found in bad if found]
+        total = plural(len(positions), "call")
+        if not bad:
+            text = f"all {total} of {self.name!r} match {self._selector!r}"
+            return Outcome.of(True, message=text, evidence=event_ids(record, positions))
+        closest, mismatches = min(bad, key=lambda item: len(item[1]))
+        ids = event_ids(record, (p for p, _ in bad))
+        return Outcome.of(
+            False,
+            message=f"{len(bad)} of {total} of {self.name!r} do not match: {id_list(ids)}",
+            evidence=ids,
+            closest=events[closest].event_id,
+            mismatches=mismatches,
+            observed=len(bad),
+        )
+
+
+@register
+@attrs.frozen
+class FollowedBy(Check):
+    """Every call of ``name`` (matching ``arguments``) is followed, later, by an event that
+    matches ``next`` (a selector, or a tool name). Never called passes.
+
+    >>> from agent_asserts.record import TrialRecord
+    >>> rec = TrialRecord.builder().tool("check").tool("create").tool("check").build()
+    >>> FollowedBy("check", "create").evaluate(rec).message
+    "1 of 2 calls of 'check' not followed by on.tool('create'): e2"
+    """
+
+    name: str
+    next: Selector | str = attrs.field(validator=selector_validator("tool"))
+    arguments: Any = attrs.field(default=None, kw_only=True)
+    _selector: ToolSelector = attrs.field(init=False, eq=False, repr=False)
+    _next: Selector = attrs.field(init=False, eq=False, repr=False)
+
+    method: ClassVar[str] = "followed_by"
+    positional: ClassVar[tuple[str, ...]] = ("name", "next")
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "_selector", ToolSelector(self.name, arguments=self.arguments))
+        object.__setattr__(self, "_next", as_selector(self.next, default="tool"))
+
+    def evaluate(self, record: TrialRecord) -> Outcome:
+        invalid = selector_surface(record, self._selector, self._next)
+        if invalid is not None:
+            return invalid
+        calls = self._selector.select(record)
+        if not calls:
+            never = f"{self.name!r} was never called"
+            if self.arguments is not None:
+                never = f"{self.name!r} was never called with {render(self.arguments)}"
+            return Outcome.of(True, message=never, observed=0)
+        followers = self._next.select(record)
+        pairs: dict[str, str] = {}
+        alone: list[int] = []
+        for p in calls:
+            i = bisect.bisect_right(followers, p)
+            if i < len(followers):
+                pairs[record.events[p].event_id] = record.events[followers[i]].event_id
+            else:
+                alone.append(p)
+        total = plural(len(calls), "call")
+        nxt = self._next.describe()
+        if not alone:
+            evidence = tuple(dict.fromkeys(x for pair in pairs.items() for x in pair))
+            text = f"all {total} of {self.name!r} followed by {nxt}"
+            return Outcome.of(True, message=text, evidence=evidence, details={"pairs": pairs})
+        ids = event_ids(record, alone)
+        return Outcome.of(
+            False,
+            message=f"{len(alone)} of {total} of {self.name!r} not followed by {nxt}: "
+            f"{id_list(ids)}",
+            evidence=ids,
+            observed=len(alone),
+            details={"pairs": pairs},
+        )
+
+
+@register
+@attrs.frozen
+class TerminalTool(Check):
+    """``name`` is called at most once and no tool call comes after it; never called passes.
+
+    >>> from agent_asserts.record import TrialRecord
+    >>> rec = TrialRecord.builder().tool("end_session").tool("end_session").build()
+    >>> TerminalTool("end_session").evaluate(rec).message
+    "'end_session' was called 2 times: e0, e1"
+    """
+
+    name: str
+    _selector: ToolSelector = attrs.field(init=False, eq=False, repr=False)
+
+    method: ClassVar[str] = "terminal_tool"
+    positional: ClassVar[tuple[str, ...]] = ("name",)
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "_selector", ToolSelector(self.name))
+
+    def evaluate(self, record: TrialRecord) -> Outcome:
+        invalid = missing_surface(record, "tool_call")
+        if invalid is not None:
+            return invalid
+        positions = self._selector.candidates(record)
+        if not positions:
+            return Outcome.of(True, message=f"{self.name!r} was never called", observed=0)
+        ids = event_ids(record, positions)
+        if len(positions) > 1:
+            text = f"{self.name!r} was called {len(positions)} times: {id_list(ids)}"
+            return Outcome.of(False, message=text, evidence=ids, observed=len(positions))
+        calls = record.positions_of_kind("tool_call")
+        i = bisect.bisect_right(calls, positions[0])
+        if i == len(calls):
+            text = f"{self.name!r} at {ids[0]} was the last tool call"
+            return Outcome.of(True, message=text, evidence=ids, observed=1)
+        later = calls[i]
+        later_id = record.events[later].event_id
+        text = (
+            f"tool call {later_id} ({tool_name(record, later)!r}) came after "
+            f"{self.name!r} at {ids[0]}"
+        )
+        return Outcome.of(False, message=text, evidence=(ids[0], later_id), observed=1)
+
+
+@register
+@attrs.frozen
+class TraceParsed(Check):
+    """Every item of the source trace was decoded (``record.parse_errors`` is empty).
+
+    >>> from agent_asserts.record import TrialRecord
+    >>> TraceParsed().evaluate(TrialRecord.from_dict({"events": []})).message
+    'the trace parsed without errors'
+    """
+
+    method: ClassVar[str] = "trace_parsed"
+
+    def evaluate(self, record: TrialRecord) -> Outcome:
+        errors = [str(e) for e in record.parse_errors]
+        if not errors:
+            return Outcome.of(True, message="the trace parsed without errors", observed=0)
+        shown = "; ".join(errors[:5]) + ("; …" if len(errors) > 5 else "")
+        text = f"{plural(len(errors), 'trace item')} could not be parsed: {shown}"
+        return Outcome.of(False, message=text, evidence=tuple(errors), observed=len(errors))
+
+
+def _positive_int(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"'{attribute.name}' must be an int (got {value!r})")
+    if value < 1:
+        raise ValueError(f"'{attribute.name}' must be >= 1 (got {value!r})")
+
+
+@register
+@attrs.frozen
+class ConfirmationRequested(Check):
+    """Before every call of ``before_tool``, an agent message matching ``pattern`` (regex
+    search) came in the ``within_last_n_turns`` turns that end with the call's turn.
+
+    ``not_applicable`` when the tool never ran. The message quotes the messages looked at.
+
+    >>> from agent_asserts.record import TrialRecord
+    >>> rec = (
+    ...     TrialRecord.builder()
+    ...     .user("buy it").agent("Shall I place the order?")
+    ...     .user("yes").tool("create_order")
+    ...     .build()
+    ... )
+    >>> ConfirmationRequested("create_order", "(?i)shall i").evaluate(rec).status.value
+    'pass'
+    """
+
+    before_tool: str
+    pattern: str = attrs.field(validator=regex_validator)
+    within_last_n_turns: int = attrs.field(default=4, validator=_positive_int)
+    _selector: ToolSelector = attrs.field(init=False, eq=False, repr=False)
+
+    method: ClassVar[str] = "confirmation_requested"
+    positional: ClassVar[tuple[str, ...]] = ("before_tool", "pattern")
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "_selector", ToolSelector(self.before_tool))
+
+    def evaluate(self, record: TrialRecord) -> Outcome:
+        invalid = missing_surface(record, "tool_call", "message")
+        if invalid is not None:
+            return invalid
+        calls = self._selector.candidates(record)
+        if not calls:
+            return Outcome.not_applicable(f"{self.before_tool!r} never ran")
+        events = record.events
+        agent = [p for p in record.positions_of_kind("message") if events[p].actor_ref == "agent"]
+        confirmed: dict[str, str] = {}
+        failures: list[str] = []
+        evidence: list[str] = []
+        for call in calls:
+            turn = events[call].turn or 0
+            low = turn - self.within_last_n_turns + 1
+            window = [
+                p
+                for p in agent[: bisect.bisect_left(agent, call)]
+                if low <= (events[p].turn or 0) <= turn
+            ]
+            hit = next((p for p in reversed(window) if self._confirms(events[p].payload)), None)
+            call_id = events[call].event_id
+            if hit is not None:
+                confirmed[call_id] = events[hit].event_id
+                evidence += [events[hit].event_id, call_id]
+                continue
+            looked = ", ".join(
+                f"{render(_text(events[p].payload))} ({events[p].event_id})" for p in window
+            )
+            failures.append(
+                f"call {call_id} (turn {turn}) has no agent message matching "
+                f"{render(self.pattern)} in turns {low}..{turn} before it; "
+                f"looked at: {looked or 'no agent messages'}"
+            )
+            evidence += [call_id, *(events[p].event_id for p in window)]
+        evidence_ids = tuple(dict.fromkeys(evidence))
+        if failures:
+            return Outcome.of(
+                False,
+                message="; ".join(failures),
+                evidence=evidence_ids,
+                details={"confirmed": confirmed},
+            )
+        quoted = ", ".join(f"{c} after {m}" for c, m in confirmed.items())
+        text = f"every call of {self.before_tool!r} was confirmed: {quoted}"
+        return Outcome.of(
+            True, message=text, evidence=evidence_ids, details={"confirmed": confirmed}
+        )
+
+    def _confirms(self, payload: Any) -> bool:
+        return re.search(self.pattern, _text(payload)) is not None
+
+
+def _text(payload: Any) -> str:
+    return payload.text if isinstance(payload, MessagePayload) else ""
+
+
+__all__ = [
+    "ConfirmationRequested",
+    "EndedSession",
+    "EveryCall",
+    "FollowedBy",
+    "LastTool",
+    "TerminalTool",
+    "TraceParsed",
+]

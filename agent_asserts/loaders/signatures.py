@@ -1,0 +1,188 @@
+"""What a check class accepts in YAML/JSON, read from its attrs fields and type hints.
+
+The native dialect and its JSON Schema are both built from these signatures, so a new check
+class (registered in :data:`agent_asserts.checks.registry.CHECKS`) is available in suite files
+and in the schema with no loader change. A field's type becomes a :class:`TypeSpec`:
+
+* ``str``, ``int``, ``float``, ``bool``, ``Literal[...]`` — typed scalars
+* ``Any`` (and anything unknown) — any value, ``$``-operators allowed
+* ``Count`` — an int or ``{at_least: n}`` / ``{at_most: n}`` / ``{between: [a, b]}``
+* ``Selector`` — a string (tool name or kind) or a selector mapping
+* ``tuple[X, ...]`` — a list; ``X | None`` — nullable; callables — Python only
+
+>>> from agent_asserts.checks.tools import CalledTool
+>>> sig = signature(CalledTool)
+>>> [(p.name, p.spec.kind, p.required) for p in sig.params][:5]
+[('name', 'str', True), ('arguments', 'any', False), ('result', 'any', False), ('is_error', 'bool', False), ('count', 'count', False)]
+"""
+
+from __future__ import annotations
+
+import collections.abc
+import sys
+import types
+import typing
+from collections import ChainMap
+from typing import Any
+
+import attrs
+
+from agent_asserts._missing import MISSING
+
+_SCALARS = {str: "str", int: "int", float: "float", bool: "bool"}
+
+
+@attrs.frozen
+class TypeSpec:
+    """The YAML shape of one field type.
+
+    ``kind`` is one of ``str``, ``int``, ``float``, ``bool``, ``choice``, ``any``, ``count``,
+    ``selector``, ``list`` (of ``item``), ``union`` (of ``options``) or ``callable``.
+    """
+
+    kind: str
+    nullable: bool = False
+    choices: tuple[Any, ...] = ()
+    item: TypeSpec | None = None
+    options: tuple[TypeSpec, ...] = ()
+
+    @property
+    def yaml_ok(self) -> bool:
+        """False when a value of this type cannot be written in YAML (a callable)."""
+        if self.kind == "callable":
+            return False
+        if self.kind == "list" and self.item is not None:
+            return self.item.yaml_ok
+        return all(option.yaml_ok for option in self.options)
+
+
+@attrs.frozen
+class Param:
+    """One constructor parameter of a check class."""
+
+    name: str
+    spec: TypeSpec
+    required: bool
+    default: Any = MISSING
+
+
+@attrs.frozen
+class Signature:
+    """What a check class accepts: its parameters, positional order and varargs field."""
+
+    method: str
+    cls: type
+    params: tuple[Param, ...]
+    positional: tuple[str, ...]
+    varargs: str | None
+
+    def param(self, name: str) -> Param | None:
+        """The parameter called ``name``, or None."""
+        return next((p for p in self.params if p.name == name), None)
+
+    @property
+    def keywords(self) -> tuple[str, ...]:
+        """The names a keyword mapping may use (callable fields excluded)."""
+        return tuple(p.name for p in self.params if p.spec.yaml_ok)
+
+    @property
+    def yaml_ok(self) -> bool:
+        """False for checks that need a Python callable (``events_satisfy``…)."""
+        if getattr(self.cls, "python_only", False):
+            return False
+        return all(p.spec.yaml_ok for p in self.params if p.required)
+
+
+def _namespace(cls: type) -> ChainMap[str, Any]:
+    """Names a field annotation may use, including ones imported only for type checking."""
+    extra: dict[str, Any] = {"Callable": collections.abc.Callable, "Any": Any}
+    from agent_asserts.matching import Count, Matcher
+    from agent_asserts.selector_kinds import Selector
+
+    extra.update(Count=Count, Matcher=Matcher, Selector=Selector)
+    for module, names in (("agent_asserts.record", ("Event", "TrialRecord")),):
+        loaded = sys.modules.get(module)
+        for name in names:
+            if loaded is not None and hasattr(loaded, name):
+                extra[name] = getattr(loaded, name)
+    module_globals = vars(sys.modules[cls.__module__])
+    return ChainMap(dict(vars(typing)), extra, module_globals)
+
+
+def _resolve(annotation: Any, cls: type) -> Any:
+    if not isinstance(annotation, str):
+        return annotation
+    try:
+        return eval(annotation, {}, _namespace(cls))  # noqa: S307 - annotations of our classes
+    except Exception:
+        return Any
+
+
+def type_spec(hint: Any) -> TypeSpec:
+    """The :class:`TypeSpec` of a resolved type hint.
+
+    >>> type_spec(int | None)
+    TypeSpec(kind='int', nullable=True, choices=(), item=None, options=())
+    >>> type_spec(tuple[str, ...]).item.kind
+    'str'
+    """
+    from agent_asserts.matching import Count
+    from agent_asserts.selector_kinds import Selector
+
+    origin = typing.get_origin(hint)
+    if origin is typing.Union or origin is types.UnionType:
+        args = typing.get_args(hint)
+        nullable = type(None) in args
+        rest = [a for a in args if a is not type(None)]
+        specs = [type_spec(a) for a in rest]
+        kinds = {s.kind for s in specs}
+        if "count" in kinds:
+            return TypeSpec("count", nullable)
+        if "selector" in kinds and kinds <= {"selector", "str"}:
+            return TypeSpec("selector", nullable)
+        if len(specs) == 1:
+            return attrs.evolve(specs[0], nullable=nullable or specs[0].nullable)
+        if "any" in kinds:
+            return TypeSpec("any", nullable)
+        return TypeSpec("union", nullable, options=tuple(specs))
+    if origin is typing.Literal:
+        return TypeSpec("choice", choices=typing.get_args(hint))
+    if origin in (tuple, list, collections.abc.Sequence):
+        args = typing.get_args(hint)
+        return TypeSpec("list", item=type_spec(args[0] if args else Any))
+    if origin is collections.abc.Callable or hint is collections.abc.Callable:
+        return TypeSpec("callable")
+    if hint is type(None):
+        return TypeSpec("any", True)
+    if isinstance(hint, type):
+        if hint in _SCALARS:
+            return TypeSpec(_SCALARS[hint])
+        if issubclass(hint, Count):
+            return TypeSpec("count")
+        if issubclass(hint, Selector):
+            return TypeSpec("selector")
+    return TypeSpec("any")
+
+
+def signature(cls: type) -> Signature:
+    """The :class:`Signature` of a check class (init fields not starting with ``_``)."""
+    params: list[Param] = []
+    for field in attrs.fields(cls):
+        if not field.init or field.name.startswith("_"):
+            continue
+        spec = type_spec(_resolve(field.type, cls))
+        default = field.default
+        if isinstance(default, attrs.Factory):  # type: ignore[arg-type]
+            default = default.factory()  # type: ignore[call-arg]
+        required = default is attrs.NOTHING
+        params.append(Param(field.name, spec, required, MISSING if required else default))
+    return Signature(
+        method=str(getattr(cls, "method", "")),
+        cls=cls,
+        params=tuple(params),
+        positional=tuple(getattr(cls, "positional", ())),
+        varargs=getattr(cls, "varargs", None),
+    )
+
+
+__all__ = ["Param", "Signature", "TypeSpec", "signature", "type_spec"]

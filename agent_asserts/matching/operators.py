@@ -1,0 +1,319 @@
+"""The YAML/JSON form of matchers: ``$``-operators, ``from_data`` and ``OperatorError``.
+
+A mapping whose keys all start with ``$`` is an operator mapping with exactly one key
+(``{$regex: "^A"}``); a key ``$$name`` is the literal key ``$name``; mixing operator keys and
+plain keys in one mapping is an error. ``Matcher.to_data()`` writes this form, and
+``from_data(m.to_data()) == m``.
+
+>>> from_data({"amount": {"$gt": 3}, "sku": {"$regex": "^A"}, "$$ref": 1})
+{'amount': M.gt(3), 'sku': M.regex('^A'), '$ref': 1}
+>>> from_data({"$betwen": [1, 3]})
+Traceback (most recent call last):
+...
+agent_asserts.matching.operators.OperatorError: $betwen: unknown operator '$betwen' (did you ...
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable, Mapping, Sequence
+from types import MappingProxyType
+from typing import Any, Final
+
+import attrs
+
+from agent_asserts.matching.base import Matcher
+from agent_asserts.matching.data import unescape_key, value_to_data
+from agent_asserts.matching.namespace import M
+from agent_asserts.matching.values import is_list, is_number, render
+
+PathItem = str | int
+Builder = Callable[[Any], Matcher]
+
+
+def format_path(path: Sequence[PathItem]) -> str:
+    """Write a relative key path: ``args.$all_of[1].$gt``.
+
+    Args:
+        path: Mapping keys and list indexes.
+
+    Returns:
+        The text (empty for the empty path).
+
+    >>> format_path(("args", "$all_of", 1, "$gt"))
+    'args.$all_of[1].$gt'
+    """
+    text = ""
+    for item in path:
+        if isinstance(item, int):
+            text += f"[{item}]"
+        else:
+            text += f".{item}" if text else str(item)
+    return text
+
+
+@attrs.frozen
+class OperatorProblem:
+    """One problem in a ``$``-operator document.
+
+    Attributes:
+        path: The key path, relative to the value given to ``from_data``.
+        message: What is wrong.
+
+    >>> str(OperatorProblem(("$between",), "expected [low, high]"))
+    '$between: expected [low, high]'
+    """
+
+    path: tuple[PathItem, ...]
+    message: str
+
+    def __str__(self) -> str:
+        return f"{format_path(self.path)}: {self.message}" if self.path else self.message
+
+
+class OperatorError(ValueError):
+    """A ``$``-operator document is malformed; carries every problem found, each with its path.
+
+    Attributes:
+        problems: Every problem, in document order.
+        path: The key path of the first problem (relative to the value given to ``from_data``).
+        message: The message of the first problem.
+
+    >>> err = OperatorError("$between takes [low, high] (got 3)", ("$between",))
+    >>> err.path, str(err)
+    (('$between',), '$between: $between takes [low, high] (got 3)')
+    """
+
+    def __init__(
+        self,
+        message: str = "",
+        path: Sequence[PathItem] = (),
+        *,
+        problems: Sequence[OperatorProblem] = (),
+    ) -> None:
+        self.problems: tuple[OperatorProblem, ...] = tuple(problems) or (
+            OperatorProblem(tuple(path), message),
+        )
+        self.path: tuple[PathItem, ...] = self.problems[0].path
+        self.message: str = self.problems[0].message
+        if len(self.problems) == 1:
+            text = str(self.problems[0])
+        else:
+            text = f"{len(self.problems)} problems:\n" + "\n".join(
+                f"  {problem}" for problem in self.problems
+            )
+        super().__init__(text)
+
+
+def _suggest(word: str, choices: Sequence[str]) -> str:
+    close = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def _flag(name: str, factory: Callable[[], Matcher]) -> Builder:
+    def build(arg: Any) -> Matcher:
+        if arg is not True:
+            raise OperatorError(f"{name} takes true (got {render(arg)})")
+        return factory()
+
+    return build
+
+
+def _list(name: str, arg: Any, what: str = "a non-empty list") -> list[Any]:
+    if not is_list(arg) or not arg:
+        raise OperatorError(f"{name} takes {what} (got {render(arg)})")
+    return list(arg)
+
+
+def _number(name: str, arg: Any) -> Any:
+    if not is_number(arg):
+        raise OperatorError(f"{name} takes a number (got {render(arg)})")
+    return arg
+
+
+def _compare(name: str, factory: Callable[[Any], Matcher]) -> Builder:
+    return lambda arg: factory(_number(name, arg))
+
+
+def _partial(arg: Any) -> Matcher:
+    if not (isinstance(arg, Mapping) or is_list(arg)):
+        raise OperatorError(f"$partial takes a mapping or a list (got {render(arg)})")
+    return M.partial(arg)
+
+
+def _regex(arg: Any) -> Matcher:
+    if not isinstance(arg, str):
+        raise OperatorError(f"$regex takes a pattern string (got {render(arg)})")
+    return M.regex(arg)
+
+
+def _between(arg: Any) -> Matcher:
+    if not is_list(arg) or len(arg) != 2:
+        raise OperatorError(f"$between takes a list of two numbers [low, high] (got {render(arg)})")
+    for index, bound in enumerate(arg):
+        if not is_number(bound):
+            raise OperatorError(f"$between takes numbers (got {render(bound)})", (index,))
+    return M.between(arg[0], arg[1])
+
+
+def _unordered(arg: Any) -> Matcher:
+    if not is_list(arg):
+        raise OperatorError(f"$unordered takes a list (got {render(arg)})")
+    return M.unordered(arg)
+
+
+_APPROX_KEYS: Final = ("value", "rel", "abs")
+
+
+def _approx(arg: Any) -> Matcher:
+    if is_number(arg):
+        return M.approx(arg)
+    if not isinstance(arg, Mapping) or "value" not in arg:
+        raise OperatorError(
+            f"$approx takes a number or {{value: x, rel: r, abs: a}} (got {render(arg)})"
+        )
+    for key in arg:
+        if key not in _APPROX_KEYS:
+            hint = _suggest(str(key), _APPROX_KEYS)
+            raise OperatorError(f"unknown $approx key {key!r}{hint}", (key,))
+    for key in _APPROX_KEYS:
+        if key in arg and not (is_number(arg[key]) or (key != "value" and arg[key] is None)):
+            raise OperatorError(f"$approx {key} takes a number (got {render(arg[key])})", (key,))
+    return M.approx(arg["value"], rel=arg.get("rel"), abs=arg.get("abs"))
+
+
+OPERATORS: Final[Mapping[str, Builder]] = MappingProxyType(
+    {
+        "$partial": _partial,
+        "$exact": M.exact,
+        "$regex": _regex,
+        "$anything": _flag("$anything", M.anything),
+        "$any": _flag("$any", M.anything),
+        "$non_empty": _flag("$non_empty", M.non_empty),
+        "$absent": _flag("$absent", M.absent),
+        "$all_of": lambda arg: M.all_of(*_list("$all_of", arg)),
+        "$any_of": lambda arg: M.any_of(*_list("$any_of", arg)),
+        "$not": M.not_,
+        "$gt": _compare("$gt", M.gt),
+        "$ge": _compare("$ge", M.ge),
+        "$lt": _compare("$lt", M.lt),
+        "$le": _compare("$le", M.le),
+        "$between": _between,
+        "$contains": M.contains,
+        "$one_of": lambda arg: M.one_of(*_list("$one_of", arg)),
+        "$not_in": lambda arg: M.not_in(*_list("$not_in", arg)),
+        "$approx": _approx,
+        "$unordered": _unordered,
+        "$json": M.json,
+        "$lenient": M.lenient,
+        "$loose": M.loose,
+    }
+)
+"""``$``-operator name → builder taking the (already converted) argument."""
+
+
+class _Failed:
+    """Marks a sub-value that could not be converted (its problems are already recorded)."""
+
+
+_FAILED: Final = _Failed()
+
+
+def _operator_keys(obj: Mapping[Any, Any]) -> list[str]:
+    return [k for k in obj if isinstance(k, str) and k.startswith("$") and not k.startswith("$$")]
+
+
+def _convert(obj: Any, path: tuple[PathItem, ...], problems: list[OperatorProblem]) -> Any:
+    if isinstance(obj, Mapping):
+        operators = _operator_keys(obj)
+        if operators:
+            return _convert_operator(obj, operators, path, problems)
+        converted: dict[Any, Any] = {}
+        for key, value in obj.items():
+            converted[unescape_key(key)] = _convert(value, (*path, key), problems)
+        return _FAILED if any(v is _FAILED for v in converted.values()) else converted
+    if is_list(obj):
+        items = [_convert(item, (*path, i), problems) for i, item in enumerate(obj)]
+        return _FAILED if any(item is _FAILED for item in items) else items
+    return obj
+
+
+def _convert_operator(
+    obj: Mapping[Any, Any],
+    operators: list[str],
+    path: tuple[PathItem, ...],
+    problems: list[OperatorProblem],
+) -> Any:
+    if len(obj) > 1:
+        names = ", ".join(map(repr, operators))
+        if len(operators) == len(obj):
+            message = f"a mapping holds exactly one operator (got {names})"
+        else:
+            plain = ", ".join(repr(k) for k in obj if k not in operators)
+            message = (
+                f"a mapping cannot mix operators ({names}) with plain keys ({plain}); "
+                "write a literal key that starts with '$' as '$$key'"
+            )
+        problems.append(OperatorProblem(path, message))
+        return _FAILED
+    name = operators[0]
+    here = (*path, name)
+    builder = OPERATORS.get(name)
+    if builder is None:
+        if name == "$satisfies":
+            message = "M.satisfies(...) takes a Python callable and has no YAML/JSON form"
+        else:
+            message = f"unknown operator {name!r}{_suggest(name, list(OPERATORS))}"
+        problems.append(OperatorProblem(here, message))
+        return _FAILED
+    arg = _convert(obj[name], here, problems)
+    if arg is _FAILED:
+        return _FAILED
+    try:
+        return builder(arg)
+    except OperatorError as exc:
+        problems.extend(OperatorProblem((*here, *p.path), p.message) for p in exc.problems)
+    except (ValueError, TypeError) as exc:
+        problems.append(OperatorProblem(here, str(exc)))
+    return _FAILED
+
+
+def from_data(obj: Any) -> Any:
+    """Convert parsed YAML/JSON data into values with matchers, recursively.
+
+    Operator mappings become matchers, ``$$key`` becomes the literal key ``$key``, lists and
+    plain mappings are converted item by item, other values are returned unchanged.
+
+    Args:
+        obj: Parsed data.
+
+    Returns:
+        The converted value (a matcher, a plain value, or a structure containing matchers).
+
+    Raises:
+        OperatorError: Listing every problem, each with its key path relative to ``obj``.
+
+    >>> from_data({"$between": [1, 3]}), from_data([{"$approx": {"value": 0.3, "abs": 1e-9}}])
+    (M.between(1, 3), [M.approx(0.3, abs=1e-09)])
+    >>> from_data({"$all_of": [{"$gt": "x"}, {"$lt": 5, "n": 1}]})
+    Traceback (most recent call last):
+    ...
+    agent_asserts.matching.operators.OperatorError: 2 problems:
+      $all_of[0].$gt: $gt takes a number (got 'x')
+      $all_of[1]: a mapping cannot mix operators ('$lt') with plain keys ('n'); ...
+    """
+    problems: list[OperatorProblem] = []
+    result = _convert(obj, (), problems)
+    if problems:
+        raise OperatorError(problems=problems)
+    return result
+
+
+__all__ = [
+    "OPERATORS",
+    "OperatorError",
+    "OperatorProblem",
+    "format_path",
+    "from_data",
+    "value_to_data",
+]

@@ -1,0 +1,375 @@
+"""Selectors for memory, skill and ordered-block lifecycles, delegations and any event.
+
+>>> from agent_asserts.record import TrialRecord
+>>> rec = TrialRecord.builder().memory_set("refund.order_id", "A1").build()
+>>> MemorySetSelector("refund.order_id", "A1").select(rec)
+[0]
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+import attrs
+
+from agent_asserts._missing import MISSING
+from agent_asserts.matching import M, Matcher, Mismatch, as_matcher, render
+from agent_asserts.record import (
+    BlockPayload,
+    DelegationPayload,
+    Event,
+    MemoryPayload,
+    SkillPayload,
+    TrialRecord,
+)
+from agent_asserts.selector_kinds import (
+    BLOCK_TRANSITIONS,
+    ENVELOPE_FILTERS,
+    SKILL_TRANSITIONS,
+    Selector,
+    _check_choice,
+    _mismatch,
+    call_repr,
+)
+
+
+@attrs.frozen(repr=False)
+class MemorySetSelector(Selector):
+    """Writes to one memory key (``scope.field``), optionally of one value (strict).
+
+    >>> MemorySetSelector("a.b", 5)
+    on.memory_set('a.b', 5)
+    """
+
+    name: str
+    value: Any = MISSING
+    _value: Matcher | None = attrs.field(init=False, eq=False)
+
+    index_kind: ClassVar[str | None] = "memory"
+
+    def __attrs_post_init__(self) -> None:
+        _check_memory_name(self.name)
+        if self.value is None:
+            raise ValueError("'value' must not be None: null is not accepted as a memory value")
+        matcher = None
+        if self.value is not MISSING:
+            matcher = self.value if isinstance(self.value, Matcher) else M.exact(self.value)
+        object.__setattr__(self, "_value", matcher)
+
+    def __repr__(self) -> str:
+        args = [self.name] if self.value is MISSING else [self.name, self.value]
+        return call_repr("on.memory_set", args, {})
+
+    def candidates(self, record: TrialRecord) -> Sequence[int]:
+        return record.memory_positions(self.name)
+
+    def matches(self, event: Event) -> bool:
+        p = event.payload
+        return (
+            isinstance(p, MemoryPayload)
+            and event.event_type == "set"
+            and p.name == self.name
+            and (self._value is None or self._value.matches(p.value))
+        )
+
+    def explain(self, event: Event) -> list[Mismatch]:
+        p = event.payload
+        if not isinstance(p, MemoryPayload):
+            return [_mismatch("$.kind", "memory", event.kind)]
+        found: list[Mismatch] = []
+        if event.event_type != "set":
+            found.append(_mismatch("$.event_type", "set", event.event_type))
+        if p.name != self.name:
+            found.append(_mismatch("$.name", self.name, p.name))
+        if self._value is not None:
+            found += self._value.explain(p.value, "$.value")
+        return found
+
+    def to_data(self) -> Any:
+        from agent_asserts.matching import value_to_data
+
+        if self.value is MISSING:
+            return {"memory_set": self.name}
+        return {"memory_set": {"name": self.name, "value": value_to_data(self.value)}}
+
+
+def _check_memory_name(name: Any) -> None:
+    if not isinstance(name, str) or not name:
+        raise ValueError(f"'name' must be a memory key 'scope.field' (got {name!r})")
+
+
+@attrs.frozen(repr=False)
+class MemoryClearedSelector(Selector):
+    """Clears of one memory key.
+
+    >>> MemoryClearedSelector("a.b")
+    on.memory_cleared('a.b')
+    """
+
+    name: str
+    index_kind: ClassVar[str | None] = "memory"
+
+    def __attrs_post_init__(self) -> None:
+        _check_memory_name(self.name)
+
+    def __repr__(self) -> str:
+        return call_repr("on.memory_cleared", [self.name], {})
+
+    def candidates(self, record: TrialRecord) -> Sequence[int]:
+        return record.memory_positions(self.name)
+
+    def matches(self, event: Event) -> bool:
+        p = event.payload
+        return isinstance(p, MemoryPayload) and event.event_type == "clear" and p.name == self.name
+
+    def explain(self, event: Event) -> list[Mismatch]:
+        p = event.payload
+        if not isinstance(p, MemoryPayload):
+            return [_mismatch("$.kind", "memory", event.kind)]
+        found = []
+        if event.event_type != "clear":
+            found.append(_mismatch("$.event_type", "clear", event.event_type))
+        if p.name != self.name:
+            found.append(_mismatch("$.name", self.name, p.name))
+        return found
+
+    def to_data(self) -> Any:
+        return {"memory_cleared": self.name}
+
+
+def _lifecycle_explain(event: Event, transition: str, wanted: Mapping[str, Any]) -> list[Mismatch]:
+    found = []
+    if event.event_type != transition:
+        found.append(_mismatch("$.event_type", transition, event.event_type))
+    for field, want in wanted.items():
+        have = getattr(event.payload, field, MISSING)
+        if want is not None and have != want:
+            found.append(_mismatch(f"$.{field}", want, have))
+    return found
+
+
+@attrs.frozen(repr=False)
+class SkillSelector(Selector):
+    """Skill lifecycle events; ``step_id`` narrows cancelled/interrupted/resumed only.
+
+    >>> SkillSelector("activated", "card_replace")
+    on.skill('activated', 'card_replace')
+    """
+
+    transition: str
+    skill_id: str
+    step_id: str | None = None
+    index_kind: ClassVar[str | None] = "skill"
+
+    def __attrs_post_init__(self) -> None:
+        _check_choice("transition", self.transition, SKILL_TRANSITIONS)
+        if self.step_id is not None and self.transition in ("activated", "completed"):
+            raise ValueError(f"'step_id' is not allowed for skill {self.transition!r} events")
+
+    def __repr__(self) -> str:
+        return call_repr("on.skill", [self.transition, self.skill_id], {"step_id": self.step_id})
+
+    def matches(self, event: Event) -> bool:
+        p = event.payload
+        return (
+            isinstance(p, SkillPayload)
+            and event.event_type == self.transition
+            and p.skill_id == self.skill_id
+            and (self.step_id is None or p.step_id == self.step_id)
+        )
+
+    def explain(self, event: Event) -> list[Mismatch]:
+        if not isinstance(event.payload, SkillPayload):
+            return [_mismatch("$.kind", "skill", event.kind)]
+        wanted = {"skill_id": self.skill_id, "step_id": self.step_id}
+        return _lifecycle_explain(event, self.transition, wanted)
+
+    def to_data(self) -> Any:
+        body = {"skill_id": self.skill_id}
+        if self.step_id is not None:
+            body["step_id"] = self.step_id
+        return {f"skill_{self.transition}": body}
+
+
+@attrs.frozen(repr=False)
+class BlockSelector(Selector):
+    """Ordered-block lifecycle events; ``step_id`` is not allowed on ``entered``.
+
+    >>> BlockSelector("entered", "card_replace", "main")
+    on.block('entered', 'card_replace', 'main')
+    """
+
+    transition: str
+    skill_id: str
+    block_id: str
+    step_id: str | None = None
+    index_kind: ClassVar[str | None] = "ordered_block"
+
+    def __attrs_post_init__(self) -> None:
+        _check_choice("transition", self.transition, BLOCK_TRANSITIONS)
+        if self.step_id is not None and self.transition == "entered":
+            raise ValueError("'step_id' is not allowed for ordered-block 'entered' events")
+
+    def __repr__(self) -> str:
+        args = [self.transition, self.skill_id, self.block_id]
+        return call_repr("on.block", args, {"step_id": self.step_id})
+
+    def matches(self, event: Event) -> bool:
+        p = event.payload
+        return (
+            isinstance(p, BlockPayload)
+            and event.event_type == self.transition
+            and p.skill_id == self.skill_id
+            and p.block_id == self.block_id
+            and (self.step_id is None or p.step_id == self.step_id)
+        )
+
+    def explain(self, event: Event) -> list[Mismatch]:
+        if not isinstance(event.payload, BlockPayload):
+            return [_mismatch("$.kind", "ordered_block", event.kind)]
+        wanted = {"skill_id": self.skill_id, "block_id": self.block_id, "step_id": self.step_id}
+        return _lifecycle_explain(event, self.transition, wanted)
+
+    def to_data(self) -> Any:
+        body = {"skill_id": self.skill_id, "block_id": self.block_id}
+        if self.step_id is not None:
+            body["step_id"] = self.step_id
+        return {f"ordered_block_{self.transition}": body}
+
+
+@attrs.frozen(repr=False)
+class SubagentSelector(Selector):
+    """Delegations to a sub-agent; ``status`` narrows to one outcome (``completed``…).
+
+    >>> SubagentSelector("researcher")
+    on.subagent('researcher')
+    """
+
+    name: str
+    status: str | None = None
+    index_kind: ClassVar[str | None] = "delegation"
+
+    def __repr__(self) -> str:
+        return call_repr("on.subagent", [self.name], {"status": self.status})
+
+    def matches(self, event: Event) -> bool:
+        p = event.payload
+        return (
+            isinstance(p, DelegationPayload)
+            and p.subagent == self.name
+            and (self.status is None or event.event_type == self.status)
+        )
+
+    def explain(self, event: Event) -> list[Mismatch]:
+        p = event.payload
+        if not isinstance(p, DelegationPayload):
+            return [_mismatch("$.kind", "delegation", event.kind)]
+        found = []
+        if p.subagent != self.name:
+            found.append(_mismatch("$.subagent", self.name, p.subagent))
+        if self.status is not None and event.event_type != self.status:
+            found.append(_mismatch("$.event_type", self.status, event.event_type))
+        return found
+
+    def to_data(self) -> Any:
+        if self.status is None:
+            return {"subagent": self.name}
+        return {"subagent": {"name": self.name, "status": self.status}}
+
+
+def _payload_data(event: Event) -> Any:
+    payload = event.payload
+    to_dict = getattr(payload, "to_dict", None)
+    return to_dict() if callable(to_dict) else payload
+
+
+@attrs.frozen(repr=False)
+class EventSelector(Selector):
+    """Events by kind, event type and envelope fields; ``payload`` matches partially,
+    ``entity_ref`` is membership in ``entity_refs``.
+
+    >>> EventSelector(kind="audit", filters={"operation_ref": "op-7"})
+    on.event('audit', operation_ref='op-7')
+    """
+
+    kind: str | None = None
+    event_type: str | None = None
+    filters: Mapping[str, Any] = attrs.field(factory=dict, converter=dict)
+    _matchers: dict[str, Matcher] = attrs.field(init=False, eq=False)
+
+    def __attrs_post_init__(self) -> None:
+        matchers: dict[str, Matcher] = {}
+        for key, value in self.filters.items():
+            if key not in ENVELOPE_FILTERS:
+                close = difflib.get_close_matches(key, ENVELOPE_FILTERS, n=1)
+                hint = f" (did you mean {close[0]!r}?)" if close else ""
+                raise ValueError(f"unknown event filter {key!r}{hint}")
+            matchers[key] = as_matcher(value)
+        object.__setattr__(self, "_matchers", matchers)
+
+    @property
+    def index_kind(self) -> str | None:  # type: ignore[override]
+        return self.kind
+
+    def __repr__(self) -> str:
+        args = [self.kind] if self.kind is not None else []
+        kwargs: dict[str, Any] = {} if self.kind is not None else {"kind": None}
+        kwargs["event_type"] = self.event_type
+        kwargs.update(self.filters)
+        return call_repr("on.event", args, kwargs)
+
+    def matches(self, event: Event) -> bool:
+        if self.kind is not None and event.kind != self.kind:
+            return False
+        if self.event_type is not None and event.event_type != self.event_type:
+            return False
+        return all(self._field_matches(event, k, m) for k, m in self._matchers.items())
+
+    @staticmethod
+    def _field_matches(event: Event, key: str, matcher: Matcher) -> bool:
+        if key == "entity_ref":
+            return any(matcher.matches(ref) for ref in event.entity_refs)
+        if key == "payload":
+            return matcher.matches(_payload_data(event))
+        return matcher.matches(getattr(event, key))
+
+    def explain(self, event: Event) -> list[Mismatch]:
+        found: list[Mismatch] = []
+        if self.kind is not None and event.kind != self.kind:
+            found.append(_mismatch("$.kind", self.kind, event.kind))
+        if self.event_type is not None and event.event_type != self.event_type:
+            found.append(_mismatch("$.event_type", self.event_type, event.event_type))
+        for key, matcher in self._matchers.items():
+            if key == "entity_ref":
+                if not self._field_matches(event, key, matcher):
+                    refs = list(event.entity_refs)
+                    reason = f"expected an entity ref {matcher.describe()}, got {render(refs)}"
+                    found.append(Mismatch("$.entity_refs", matcher, refs, reason))
+            elif key == "payload":
+                found += matcher.explain(_payload_data(event), "$.payload")
+            else:
+                found += matcher.explain(getattr(event, key), f"$.{key}")
+        return found
+
+    def to_data(self) -> Any:
+        from agent_asserts.matching import value_to_data
+
+        body: dict[str, Any] = {}
+        if self.kind is not None:
+            body["kind"] = self.kind
+        if self.event_type is not None:
+            body["event_type"] = self.event_type
+        body.update({k: value_to_data(v) for k, v in self.filters.items()})
+        return {"event": body}
+
+
+__all__ = [
+    "BlockSelector",
+    "EventSelector",
+    "MemoryClearedSelector",
+    "MemorySetSelector",
+    "SkillSelector",
+    "SubagentSelector",
+]
