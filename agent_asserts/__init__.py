@@ -49,6 +49,7 @@ if TYPE_CHECKING:
     )
     from agent_asserts.runner import run_case
     from agent_asserts.selectors import on
+    from agent_asserts.trials import TrialsResult, run_trials
 
 _EXPORTS: dict[str, str] = {
     "MISSING": "agent_asserts._missing",
@@ -84,6 +85,8 @@ _EXPORTS: dict[str, str] = {
     "Verdict": "agent_asserts.results",
     "run_case": "agent_asserts.runner",
     "on": "agent_asserts.selectors",
+    "run_trials": "agent_asserts.trials",
+    "TrialsResult": "agent_asserts.trials",
 }
 
 
@@ -127,6 +130,7 @@ __all__ = [
     "Status",
     "ToolCallPayload",
     "TrialRecord",
+    "TrialsResult",
     "Usage",
     "ValueExpectation",
     "Verdict",
@@ -135,4 +139,5 @@ __all__ = [
     "matches",
     "on",
     "run_case",
+    "run_trials",
 ]

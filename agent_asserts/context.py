@@ -117,7 +117,8 @@ class EvalContext(
 
     Args:
         record: the trial record every check reads.
-        judge: the judge for ``judge()`` checks (see :mod:`agent_asserts.judges`).
+        judge: the judge for ``judge()`` checks (see :mod:`agent_asserts.judges`); kept as
+            ``judge_fn`` (``judge`` is the fluent method).
         name: the case name used by :meth:`result`.
         deadline: a ``time.monotonic()`` value after which any context call raises
             :class:`CaseTimeout` (set by ``run_case(timeout=...)``).
@@ -132,7 +133,7 @@ class EvalContext(
         deadline: float | None = None,
     ) -> None:
         self.record = record
-        self.judge = judge
+        self.judge_fn = judge
         self.name = name
         self.deadline = deadline
         self._results: list[AssertionResult] = []
@@ -162,8 +163,8 @@ class EvalContext(
         if severity is None:
             severity_for = getattr(check, "severity_for", None)
             if callable(severity_for):
-                severity = severity_for(self.judge)
-        outcome = run_check(check, self.record, judge=self.judge)
+                severity = severity_for(self.judge_fn)
+        outcome = run_check(check, self.record, judge=self.judge_fn)
         forced = bool(outcome.details.get("force_gate"))
         result = outcome_to_result(
             check, outcome, name=name, severity=severity, threshold=threshold, label=label
@@ -313,7 +314,7 @@ class EvalContext(
         check = JudgeCheck(
             criterion, rubric=rubric, evidence=evidence, threshold=threshold, model=model
         )
-        return self.record_check(check)
+        return self.record_check(check, threshold=threshold)
 
     def __repr__(self) -> str:
         return f"<EvalContext {self.name!r}: {len(self._results)} results>"

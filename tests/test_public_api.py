@@ -18,6 +18,8 @@ PUBLIC = {
     # results
     "Status", "Severity", "Verdict", "AssertionResult", "CaseResult", "run_case",
     "RequirementFailed", "Skipped",
+    # later issues
+    "run_trials", "TrialsResult",
     "__version__",
 }  # fmt: skip
 

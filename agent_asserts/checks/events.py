@@ -39,11 +39,11 @@ if TYPE_CHECKING:
 
 
 def _callable_name(fn: Callable[..., Any]) -> str:
-    return str(getattr(fn, "__qualname__", None) or getattr(fn, "__name__", None) or repr(fn))
+    return str(getattr(fn, "__name__", None) or repr(fn))
 
 
 def _callable_validator(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
-    if value is not None and not callable(value):
+    if not callable(value):
         raise TypeError(f"'{attribute.name}' must be a callable (got {value!r})")
 
 
@@ -129,7 +129,7 @@ class EventCheck(Check):
 
     selector: Selector | str = attrs.field(validator=selector_validator("kind"))
     predicate: Callable[[Event], Any] | None = attrs.field(
-        default=None, validator=_callable_validator
+        default=None, validator=attrs.validators.optional(_callable_validator)
     )
     count: int | Count | None = attrs.field(default=None, validator=count_validator)
     _selector: Selector = attrs.field(init=False, eq=False, repr=False)

@@ -89,7 +89,6 @@ class JudgeCheck(Check):
     positional: ClassVar[tuple[str, ...]] = ("criterion",)
     default_severity: ClassVar[Severity] = Severity.SOFT
     evaluator_type: ClassVar[str] = "semantic"
-    python_only: ClassVar[bool] = False
 
     def severity_for(self, judge: Judge | None) -> Severity:
         """The default severity: SOFT with a judge configured, GATE without one.

@@ -338,7 +338,7 @@ class ConfirmationRequested(Check):
         evidence: list[str] = []
         for call in calls:
             turn = events[call].turn or 0
-            low = turn - self.within_last_n_turns + 1
+            low = max(turn - self.within_last_n_turns + 1, 0)
             window = [
                 p
                 for p in agent[: bisect.bisect_left(agent, call)]

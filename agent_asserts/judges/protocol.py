@@ -12,8 +12,6 @@ what came back, so a malformed response is an error and never a silent pass.
 
 from __future__ import annotations
 
-import asyncio
-import concurrent.futures
 import inspect
 import math
 from collections.abc import Awaitable, Callable, Coroutine, Iterable, Mapping
@@ -165,6 +163,9 @@ def run_sync(awaitable: Awaitable[Any]) -> Any:
     >>> run_sync(answer())
     42
     """
+    import asyncio  # imported here: only async judges pay for it
+    import concurrent.futures
+
     coroutine: Coroutine[Any, Any, Any] = _await(awaitable)
     try:
         asyncio.get_running_loop()

@@ -9,7 +9,7 @@ type ``Any`` go through the ``$``-operators; counts and selectors use their own 
 >>> problems = ProblemCollector("<data>")
 >>> convert(from_plain({"between": [1, 3]}), TypeSpec("count"), problems)
 Count.between(1, 3)
->>> convert(from_plain(["a", 2]), TypeSpec("list", item=TypeSpec("str")), problems)
+>>> _ = convert(from_plain(["a", 2]), TypeSpec("list", item=TypeSpec("str")), problems)
 >>> print(problems.error())
 <data>: [1]: must be a string (got 2)
 """

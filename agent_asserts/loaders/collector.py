@@ -20,7 +20,7 @@ False
 True
 >>> print(problems.error())
 s.yml: required key 'tool_name' missing
-s.yml: tool_nme: unknown key 'tool_nme' (did you mean 'tool_name'?)
+s.yml: unknown key 'tool_nme' (did you mean 'tool_name'?)
 s.yml: name: must be a string (got 3)
 """
 
@@ -104,7 +104,7 @@ class ProblemCollector:
         >>> p = ProblemCollector("a.yml")
         >>> [n.path_str for n in p.expect_list(from_plain("x"), allow_scalar=True)]
         ['']
-        >>> p.expect_list(from_plain([]), non_empty=True), str(p.problems[0])
+        >>> p.expect_list(from_plain([], file="a.yml"), non_empty=True), str(p.problems[0])
         (None, 'a.yml: must not be empty')
         """
         if node is None:
@@ -166,7 +166,7 @@ class ProblemCollector:
 
         >>> from agent_asserts.loaders.nodes import from_plain
         >>> p = ProblemCollector("a.yml")
-        >>> p.expect_str(from_plain("")), p.expect_str(from_plain(""), non_empty=True)
+        >>> p.expect_str(from_plain("")), p.expect_str(from_plain("", file="a.yml"), non_empty=True)
         ('', None)
         >>> str(p.problems[0])
         'a.yml: must not be empty'
@@ -182,7 +182,7 @@ class ProblemCollector:
 
         >>> from agent_asserts.loaders.nodes import from_plain
         >>> p = ProblemCollector("a.yml")
-        >>> p.expect_int(from_plain(-1), minimum=0), str(p.problems[0])
+        >>> p.expect_int(from_plain(-1, file="a.yml"), minimum=0), str(p.problems[0])
         (None, 'a.yml: must be >= 0 (got -1)')
         """
         value: int | None = self._scalar(node, "an integer", (int,))
@@ -201,7 +201,7 @@ class ProblemCollector:
 
         >>> from agent_asserts.loaders.nodes import from_plain
         >>> p = ProblemCollector("a.yml")
-        >>> p.expect_bool(from_plain("yes")), str(p.problems[0])
+        >>> p.expect_bool(from_plain("yes", file="a.yml")), str(p.problems[0])
         (None, "a.yml: must be true or false (got 'yes'; only true and false are booleans)")
         """
         if isinstance(node, ScalarNode) and isinstance(node.value, str):

@@ -87,7 +87,7 @@ def get_dialect(name: str) -> Dialect:
     >>> get_dialect("natve")
     Traceback (most recent call last):
     ...
-    ValueError: unknown dialect 'natve' (did you mean 'native'?); known: ..., native
+    ValueError: unknown dialect 'natve' (did you mean 'native'?); known: ...native
     """
     known = dialects()
     for dialect in known:

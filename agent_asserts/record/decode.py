@@ -14,7 +14,6 @@ agent_asserts.record.errors.RecordError: invalid record: 2 problem(s)
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Mapping
 from typing import Any, Final
 
@@ -28,8 +27,10 @@ from agent_asserts.record._checks import (
     must_be_object,
     must_be_str,
     one_of,
+    paused_gc,
     unknown_key,
 )
+from agent_asserts.record._fast import fast_event
 from agent_asserts.record._payload_decode import Problems, decode_payload
 from agent_asserts.record.errors import Problem, RecordError
 from agent_asserts.record.event import ENVELOPE_FIELDS, Event
@@ -122,7 +123,7 @@ def _decode_event(
         assigned = " (assigned by position)"
     else:
         assigned = ""
-        if type(event_id) is not str and (message := must_be_str(event_id)) is not None:
+        if (message := must_be_str(event_id, non_empty=True)) is not None:
             problems.append((child(path, "event_id"), message))
             event_id = None
     if event_id is not None:
@@ -233,18 +234,14 @@ def decode_events(raw: Any, problems: Problems) -> tuple[Event, ...]:
     seen: dict[str, int] = {}
     out: list[Event] = []
     append = out.append
-    # Millions of new objects, none of them cyclic: the cyclic collector would only rescan
-    # them again and again, so it is paused while decoding.
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
+    with paused_gc():
         for position, item in enumerate(raw):
-            event = _decode_event(item, position, problems, tracker, seen)
-            if event is not None:
-                append(event)
-    finally:
-        if collecting:
-            gc.enable()
+            event = fast_event(item, position, tracker, seen)
+            if event is None:
+                event = _decode_event(item, position, problems, tracker, seen)
+                if event is None:
+                    continue
+            append(event)
     return tuple(out)
 
 

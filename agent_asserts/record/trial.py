@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from agent_asserts.record._checks import paused_gc
 from agent_asserts.record.decode import decode_record
 from agent_asserts.record.delta import DeltaEntry, compute_delta
 from agent_asserts.record.errors import Problem, RecordError
@@ -189,7 +190,8 @@ class TrialRecord:
             out["errors"] = list(self.errors)
         if self.surfaces is not None:
             out["surfaces"] = sorted(self.surfaces)
-        out["events"] = [event.to_dict() for event in self.events]
+        with paused_gc():
+            out["events"] = [event.to_dict() for event in self.events]
         if self.parse_errors:
             out["parse_errors"] = [error.to_dict() for error in self.parse_errors]
         if self.metadata:
@@ -231,7 +233,8 @@ class TrialRecord:
         >>> TrialRecord.builder().user("hi").build().index.kinds
         {'message': (0,)}
         """
-        return RecordIndex.build(self.events)
+        with paused_gc():
+            return RecordIndex.build(self.events)
 
     @functools.cached_property
     def tool_calls(self) -> tuple[Event, ...]:

@@ -22,7 +22,7 @@ def test_response_validation_at_construction() -> None:
     with pytest.raises(ValueError, match=r"\[0, 1\]"):
         JudgeResponse(-0.1)
     with pytest.raises(TypeError, match="number"):
-        JudgeResponse(True)  # type: ignore[arg-type]
+        JudgeResponse(True)
     with pytest.raises(TypeError, match="passed"):
         JudgeResponse(0.5, passed="yes")  # type: ignore[arg-type]
     assert JudgeResponse(1).score == 1

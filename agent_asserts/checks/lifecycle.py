@@ -1,0 +1,291 @@
+"""Skill and ordered-block lifecycle checks: ``skill_activated`` … ``ordered_block_resumed``.
+
+One implementation, :class:`LifecycleCheck`, counts the events a ``SkillSelector`` or
+``BlockSelector`` picks; each fluent method has a thin registered subclass that fixes the
+transition and the fields it accepts. A skill event never satisfies an ordered-block check,
+nor the reverse (they are different kinds). ``step_id`` narrows cancel, interrupt and resume
+(and a block's completion); the classes that do not take it have no such field.
+
+>>> from agent_asserts.record import TrialRecord
+>>> rec = (
+...     TrialRecord.builder()
+...     .skill("activated", "card_replace")
+...     .block("entered", "card_replace", "main")
+...     .skill("cancelled", "card_replace", step_id="confirm")
+...     .build()
+... )
+>>> SkillActivated("card_replace").evaluate(rec).message
+"skill 'card_replace' activated: e0"
+>>> SkillCancelled("card_replace", step_id="autonomous").evaluate(rec).message
+"skill 'card_replace' was not cancelled at step 'autonomous' (2 skill events; closest e2)"
+>>> BlockEntered("card_replace", "main").default_name()
+'ordered_block_entered:card_replace.main'
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import attrs
+
+from agent_asserts.checks.base import Check, Outcome, missing_surface
+from agent_asserts.checks.registry import register
+from agent_asserts.checks.tools import event_ids, id_list
+from agent_asserts.matching.values import plural
+from agent_asserts.selector_kinds import BlockSelector, Selector, SkillSelector
+
+if TYPE_CHECKING:
+    from agent_asserts.record import TrialRecord
+
+
+def identifier(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
+    """attrs validator: a non-empty string id (``skill_id``, ``block_id``)."""
+    if not isinstance(value, str):
+        raise TypeError(f"'{attribute.name}' must be a str (got {value!r})")
+    if not value:
+        raise ValueError(f"'{attribute.name}' must not be empty")
+
+
+def optional_identifier(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
+    """attrs validator: None or a non-empty string id (``step_id``)."""
+    if value is not None:
+        identifier(instance, attribute, value)
+
+
+@attrs.frozen
+class LifecycleCheck(Check):
+    """Passes when at least one lifecycle event matches :meth:`selector`.
+
+    Subclasses set ``kind`` (``skill`` or ``ordered_block``) and ``transition``, and build
+    their selector from their fields. A failure carries the closest event of that kind.
+    """
+
+    kind: ClassVar[str] = "skill"
+    transition: ClassVar[str] = ""
+
+    def selector(self) -> Selector:
+        """The selector of the events this check counts."""
+        raise NotImplementedError  # pragma: no cover - every registered subclass overrides
+
+    def subject(self) -> str:
+        """``skill 'card_replace'`` or ``ordered block 'main' of skill 'card_replace'``."""
+        raise NotImplementedError  # pragma: no cover
+
+    def evaluate(self, record: TrialRecord) -> Outcome:
+        invalid = missing_surface(record, self.kind)
+        if invalid is not None:
+            return invalid
+        selector = self.selector()
+        step_id = getattr(self, "step_id", None)
+        at = "" if step_id is None else f" at step {step_id!r}"
+        matched = selector.select(record)
+        details = {"selector": repr(selector)}
+        if matched:
+            ids = event_ids(record, matched)
+            text = f"{self.subject()} {self.transition}{at}: {id_list(ids)}"
+            return Outcome.of(True, message=text, evidence=ids, observed=len(ids), details=details)
+        candidates = record.positions_of_kind(self.kind)
+        noun = "skill event" if self.kind == "skill" else "ordered-block event"
+        seen = plural(len(candidates), noun)
+        closest = selector.closest(record)
+        if closest is None:
+            text = f"{self.subject()} was not {self.transition}{at} ({seen})"
+            return Outcome.of(False, message=text, observed=0, details=details)
+        event, mismatches = closest
+        text = f"{self.subject()} was not {self.transition}{at} ({seen}; closest {event.event_id})"
+        return Outcome.of(
+            False,
+            message=text,
+            observed=0,
+            evidence=event_ids(record, candidates),
+            closest=event.event_id,
+            mismatches=mismatches,
+            details=details,
+        )
+
+
+@attrs.frozen
+class _Skill(LifecycleCheck):
+    skill_id: str = attrs.field(validator=identifier)
+    positional: ClassVar[tuple[str, ...]] = ("skill_id",)
+
+    def selector(self) -> Selector:
+        return SkillSelector(self.transition, self.skill_id, getattr(self, "step_id", None))
+
+    def subject(self) -> str:
+        return f"skill {self.skill_id!r}"
+
+
+@attrs.frozen
+class _SkillAtStep(_Skill):
+    step_id: str | None = attrs.field(default=None, validator=optional_identifier)
+
+
+@attrs.frozen
+class _Block(LifecycleCheck):
+    skill_id: str = attrs.field(validator=identifier)
+    block_id: str = attrs.field(validator=identifier)
+    kind: ClassVar[str] = "ordered_block"
+    positional: ClassVar[tuple[str, ...]] = ("skill_id", "block_id")
+
+    def primary(self) -> Any:
+        """``skill_id.block_id``: a skill may own several blocks."""
+        return f"{self.skill_id}.{self.block_id}"
+
+    def selector(self) -> Selector:
+        step_id = getattr(self, "step_id", None)
+        return BlockSelector(self.transition, self.skill_id, self.block_id, step_id)
+
+    def subject(self) -> str:
+        return f"ordered block {self.block_id!r} of skill {self.skill_id!r}"
+
+
+@attrs.frozen
+class _BlockAtStep(_Block):
+    step_id: str | None = attrs.field(default=None, validator=optional_identifier)
+
+
+@register
+@attrs.frozen
+class SkillActivated(_Skill):
+    """An ``activated`` event of skill ``skill_id`` (the skill's folder name).
+
+    >>> from agent_asserts.record import TrialRecord
+    >>> SkillActivated("refund").evaluate(TrialRecord.builder().build()).status.value
+    'fail'
+    """
+
+    method: ClassVar[str] = "skill_activated"
+    transition: ClassVar[str] = "activated"
+
+
+@register
+@attrs.frozen
+class SkillCompleted(_Skill):
+    """A ``completed`` event of skill ``skill_id``.
+
+    >>> SkillCompleted("refund").describe()
+    "skill_completed('refund')"
+    """
+
+    method: ClassVar[str] = "skill_completed"
+    transition: ClassVar[str] = "completed"
+
+
+@register
+@attrs.frozen
+class SkillCancelled(_SkillAtStep):
+    """A ``cancelled`` event of skill ``skill_id`` (at ``step_id``, when given).
+
+    >>> SkillCancelled("refund", step_id="autonomous").describe()
+    "skill_cancelled('refund', step_id='autonomous')"
+    """
+
+    method: ClassVar[str] = "skill_cancelled"
+    transition: ClassVar[str] = "cancelled"
+
+
+@register
+@attrs.frozen
+class SkillInterrupted(_SkillAtStep):
+    """An ``interrupted`` event of skill ``skill_id`` (at ``step_id``, when given).
+
+    >>> SkillInterrupted("refund").default_name()
+    'skill_interrupted:refund'
+    """
+
+    method: ClassVar[str] = "skill_interrupted"
+    transition: ClassVar[str] = "interrupted"
+
+
+@register
+@attrs.frozen
+class SkillResumed(_SkillAtStep):
+    """A ``resumed`` event of skill ``skill_id`` (at ``step_id``, when given).
+
+    >>> SkillResumed("refund").to_data()
+    {'skill_resumed': {'skill_id': 'refund'}}
+    """
+
+    method: ClassVar[str] = "skill_resumed"
+    transition: ClassVar[str] = "resumed"
+
+
+@register
+@attrs.frozen
+class BlockEntered(_Block):
+    """An ``entered`` event of ordered block ``block_id`` owned by skill ``skill_id``.
+
+    >>> BlockEntered("refund", "main").describe()
+    "ordered_block_entered('refund', 'main')"
+    """
+
+    method: ClassVar[str] = "ordered_block_entered"
+    transition: ClassVar[str] = "entered"
+
+
+@register
+@attrs.frozen
+class BlockCompleted(_BlockAtStep):
+    """A ``completed`` event of the ordered block (at ``step_id``, when given).
+
+    >>> BlockCompleted("refund", "main").default_name()
+    'ordered_block_completed:refund.main'
+    """
+
+    method: ClassVar[str] = "ordered_block_completed"
+    transition: ClassVar[str] = "completed"
+
+
+@register
+@attrs.frozen
+class BlockCancelled(_BlockAtStep):
+    """A ``cancelled`` event of the ordered block (at ``step_id``, when given).
+
+    >>> BlockCancelled("refund", "main", step_id="s2").describe()
+    "ordered_block_cancelled('refund', 'main', step_id='s2')"
+    """
+
+    method: ClassVar[str] = "ordered_block_cancelled"
+    transition: ClassVar[str] = "cancelled"
+
+
+@register
+@attrs.frozen
+class BlockInterrupted(_BlockAtStep):
+    """An ``interrupted`` event of the ordered block (at ``step_id``, when given).
+
+    >>> BlockInterrupted("refund", "main").method
+    'ordered_block_interrupted'
+    """
+
+    method: ClassVar[str] = "ordered_block_interrupted"
+    transition: ClassVar[str] = "interrupted"
+
+
+@register
+@attrs.frozen
+class BlockResumed(_BlockAtStep):
+    """A ``resumed`` event of the ordered block (at ``step_id``, when given).
+
+    >>> BlockResumed("refund", "main").method
+    'ordered_block_resumed'
+    """
+
+    method: ClassVar[str] = "ordered_block_resumed"
+    transition: ClassVar[str] = "resumed"
+
+
+__all__ = [
+    "BlockCancelled",
+    "BlockCompleted",
+    "BlockEntered",
+    "BlockInterrupted",
+    "BlockResumed",
+    "LifecycleCheck",
+    "SkillActivated",
+    "SkillCancelled",
+    "SkillCompleted",
+    "SkillInterrupted",
+    "SkillResumed",
+]

@@ -1,0 +1,176 @@
+"""Agent messages: ``bot_uttered`` and ``bot_did_not_utter``.
+
+Both read the agent's messages (``actor_ref == "agent"``) through one
+``on.message(actor="agent", …)`` selector. **One message must match every given field** (the
+documented Mantle meaning; API.md section 7): ``utter_name`` equals the response name,
+``text_matches`` is a regular expression searched anywhere in the text (or a matcher applied
+to the whole text), and ``buttons`` lists buttons (``title`` and optional ``payload``) the
+message must all carry; an expected button without ``payload`` matches any payload. At least
+one field is required (``ValueError``), and an invalid regex is a ``ValueError`` when built.
+
+>>> from agent_asserts.record import TrialRecord
+>>> rec = TrialRecord.builder().agent("Sorry, I cannot help", utter_name="utter_sorry").build()
+>>> BotDidNotUtter(text_matches="Cannot").evaluate(rec).status.value
+'pass'
+>>> BotUttered(text_matches="cannot", utter_name="utter_other").evaluate(rec).message
+'no agent message matched all given fields (1 agent message; closest e0)'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import attrs
+
+from agent_asserts.checks.base import Check, Outcome, missing_surface
+from agent_asserts.checks.tools import event_ids, id_list
+from agent_asserts.checks.registry import register
+from agent_asserts.matching import M, Matcher
+from agent_asserts.matching.values import plural
+from agent_asserts.record import Button
+from agent_asserts.selector_kinds import MessageSelector
+
+if TYPE_CHECKING:
+    from agent_asserts.record import TrialRecord
+
+
+def _button_data(value: Any) -> dict[str, Any]:
+    if isinstance(value, Button):
+        value = value.to_dict()
+    if not isinstance(value, Mapping) or set(value) - {"title", "payload"}:
+        raise ValueError(f"a button is {{'title': ..., 'payload': ... (optional)}} (got {value!r})")
+    title, payload = value.get("title"), value.get("payload")
+    if not isinstance(title, str):
+        raise ValueError(f"a button's 'title' must be a str (got {title!r})")
+    if payload is not None and not isinstance(payload, str):
+        raise ValueError(f"a button's 'payload' must be a str (got {payload!r})")
+    return {"title": title} if payload is None else {"title": title, "payload": payload}
+
+
+def _buttons(value: Any) -> tuple[dict[str, Any], ...] | None:
+    if value is None:
+        return None
+    if isinstance(value, str | Mapping | Button) or not isinstance(value, Sequence):
+        raise ValueError(f"'buttons' must be a list of buttons (got {value!r})")
+    if not value:
+        raise ValueError("'buttons' must not be empty: list the buttons the message carries")
+    return tuple(_button_data(b) for b in value)
+
+
+def _text(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
+    if value is None or isinstance(value, Matcher):
+        return
+    if not isinstance(value, str):
+        raise TypeError(f"'text_matches' must be a regular expression str (got {value!r})")
+    try:
+        M.regex(value)
+    except ValueError as exc:
+        raise ValueError(f"'text_matches' is not a valid regular expression: {exc}") from None
+
+
+def _utter_name(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
+    if value is not None and (not isinstance(value, str) or not value):
+        raise TypeError(f"'utter_name' must be a non-empty str (got {value!r})")
+
+
+@attrs.frozen
+class _MessageCheck(Check):
+    utter_name: str | None = attrs.field(default=None, kw_only=True, validator=_utter_name)
+    text_matches: str | Matcher | None = attrs.field(default=None, kw_only=True, validator=_text)
+    buttons: tuple[dict[str, Any], ...] | None = attrs.field(
+        default=None, kw_only=True, converter=_buttons
+    )
+    _selector: MessageSelector = attrs.field(init=False, eq=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        if self.utter_name is None and self.text_matches is None and self.buttons is None:
+            raise ValueError(
+                f"{self.method}() needs at least one of 'utter_name', 'text_matches', 'buttons'"
+            )
+        selector = MessageSelector(
+            actor="agent",
+            text=self.text_matches,
+            utter_name=self.utter_name,
+            buttons=self.buttons,
+        )
+        object.__setattr__(self, "_selector", selector)
+
+    def agent_messages(self, record: TrialRecord) -> list[int]:
+        """Positions of the agent's messages."""
+        events = record.events
+        return [p for p in record.positions_of_kind("message") if events[p].actor_ref == "agent"]
+
+
+@register
+@attrs.frozen
+class BotUttered(_MessageCheck):
+    """At least one agent message matches every given field.
+
+    >>> from agent_asserts.record import TrialRecord
+    >>> rec = TrialRecord.builder().agent("Pick", buttons=[{"title": "Yes", "payload": "/y"}]).build()
+    >>> BotUttered(buttons=[{"title": "Yes"}]).evaluate(rec).message
+    'e0 matched'
+    """
+
+    method: ClassVar[str] = "bot_uttered"
+
+    def evaluate(self, record: TrialRecord) -> Outcome:
+        invalid = missing_surface(record, "message")
+        if invalid is not None:
+            return invalid
+        details = {"selector": repr(self._selector)}
+        matched = self._selector.select(record)
+        if matched:
+            ids = event_ids(record, matched)
+            text = f"{id_list(ids)} matched"
+            return Outcome.of(True, message=text, evidence=ids, observed=len(ids), details=details)
+        said = self.agent_messages(record)
+        if not said:
+            return Outcome.of(False, message="the agent sent no message", observed=0)
+        events = record.events
+        best = min(said, key=lambda p: len(self._selector.explain(events[p])))
+        mismatches = self._selector.explain(events[best])
+        closest = events[best].event_id
+        text = "no agent message matched all given fields "
+        text += f"({plural(len(said), 'agent message')}; closest {closest})"
+        return Outcome.of(
+            False,
+            message=text,
+            observed=0,
+            evidence=event_ids(record, said),
+            closest=closest,
+            mismatches=mismatches,
+            details=details,
+        )
+
+
+@register
+@attrs.frozen
+class BotDidNotUtter(_MessageCheck):
+    """No agent message matches every given field.
+
+    >>> from agent_asserts.record import TrialRecord
+    >>> rec = TrialRecord.builder().agent("hi", utter_name="utter_cannot_help").build()
+    >>> BotDidNotUtter(utter_name="utter_cannot_help").evaluate(rec).message
+    '1 agent message matched: e0'
+    """
+
+    method: ClassVar[str] = "bot_did_not_utter"
+
+    def evaluate(self, record: TrialRecord) -> Outcome:
+        invalid = missing_surface(record, "message")
+        if invalid is not None:
+            return invalid
+        details = {"selector": repr(self._selector)}
+        matched = self._selector.select(record)
+        if not matched:
+            said = len(self.agent_messages(record))
+            text = f"none of {plural(said, 'agent message')} matched"
+            return Outcome.of(True, message=text, observed=0, details=details)
+        ids = event_ids(record, matched)
+        text = f"{plural(len(ids), 'agent message')} matched: {id_list(ids)}"
+        return Outcome.of(False, message=text, evidence=ids, observed=len(ids), details=details)
+
+
+__all__ = ["BotDidNotUtter", "BotUttered"]

@@ -1,0 +1,193 @@
+"""The native dialect: a YAML/JSON document that mirrors the fluent API one to one.
+
+A single-case file puts ``checks:`` (and optionally ``name:``, ``record:``, ``metadata:``) at
+the top level; a suite of several cases lists them under ``cases:`` (a top-level ``record:``
+is then the default of every case). Each check entry is described in
+:mod:`agent_asserts.loaders.native_entries`. :func:`suite_to_data` writes any suite back in
+this form, so a suite loaded from any dialect can be saved as native YAML.
+
+>>> from agent_asserts.loaders import loads
+>>> suite = loads('''
+... name: refunds
+... checks:
+...   - not_called_tool: refunds_cancel
+...   - expect: {value: reply, includes: A1049, label: reply}
+... ''')
+>>> suite_to_data(suite)
+{'name': 'refunds', 'checks': [{'not_called_tool': 'refunds_cancel'}, {'expect': {'value': 'reply', 'includes': 'A1049', 'label': 'reply'}}]}
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from agent_asserts.loaders.building import BuildContext
+from agent_asserts.loaders.collector import ProblemCollector
+from agent_asserts.loaders.dialects import register_dialect
+from agent_asserts.loaders.native_entries import build_entry, check_signatures
+from agent_asserts.loaders.nodes import MappingNode, Node, to_plain
+from agent_asserts.loaders.suite import Case, CheckEntry, Suite
+
+CASE_KEYS = ("name", "record", "checks", "metadata")
+SHAPE = (
+    "a mapping with 'checks:' (one case) or 'cases:' (several), each check written as its "
+    "fluent method: '- called_tool: {name: refunds_lookup, count: 1}'"
+)
+
+
+def detect(data: Any) -> bool:
+    """A mapping with ``checks:`` or ``cases:`` whose entries are not typed (``type:``) rules.
+
+    >>> detect({"checks": [{"max_steps": 3}]}), detect({"checks": [{"type": "x", "toolSlug": "t"}]})
+    (True, False)
+    """
+    if not isinstance(data, Mapping) or not ({"checks", "cases"} & set(data)):
+        return False
+    groups = [data.get("checks")]
+    cases = data.get("cases")
+    if isinstance(cases, list):
+        groups += [c.get("checks") for c in cases if isinstance(c, Mapping)]
+    for group in groups:
+        if isinstance(group, list) and any(isinstance(e, Mapping) and "type" in e for e in group):
+            return False
+    return True
+
+
+def build(doc: Node, ctx: BuildContext) -> Suite:
+    """The suite of a native document (problems go to ``ctx.problems``)."""
+    problems = ctx.problems
+    mapping = problems.expect_mapping(doc)
+    if mapping is None:
+        return ctx.suite(())
+    name, record = ctx.top_level(mapping)
+    if "cases" in mapping.items:
+        if "checks" in mapping.items:
+            message = "use 'checks:' (one case) or 'cases:' (several), not both"
+            problems.add_key_problem(mapping, "checks", message)
+        problems.check_keys(mapping, required=["cases"], optional=["name", "record", "checks"])
+        cases = _cases(mapping.items["cases"], ctx, name, record)
+    else:
+        problems.check_keys(mapping, required=["checks"], optional=CASE_KEYS)
+        cases = [_case(mapping, ctx, name, record)]
+    return ctx.suite(cases, name=name)
+
+
+def _cases(node: Node, ctx: BuildContext, suite_name: str, record: Path | None) -> list[Case]:
+    problems = ctx.problems
+    items = problems.expect_list(node, non_empty=True) or []
+    cases: list[Case] = []
+    seen: dict[str, Node] = {}
+    for i, item in enumerate(items):
+        mapping = problems.expect_mapping(item)
+        if mapping is None:
+            continue
+        problems.check_keys(mapping, required=["checks"], optional=CASE_KEYS)
+        name = problems.expect_str(mapping.get("name"), non_empty=True)
+        name = name or f"{suite_name}[{i}]"
+        if name in seen and mapping.get("name") is not None:
+            first = seen[name]
+            message = f"duplicate case name {name!r} (first at line {first.line})"
+            problems.add(mapping.get("name"), message if first.line else f"duplicate case name {name!r}")
+        seen.setdefault(name, mapping.get("name") or mapping)
+        own = ctx.record_path(mapping.get("record")) if "record" in mapping.items else record
+        cases.append(_case(mapping, ctx, name, own))
+    return cases
+
+
+def _case(mapping: MappingNode, ctx: BuildContext, name: str, record: Path | None) -> Case:
+    problems = ctx.problems
+    entries = []
+    for item in problems.expect_list(mapping.get("checks")) or []:
+        entry = build_entry(item, problems)
+        if entry is not None:
+            entries.append(entry)
+    metadata: dict[str, Any] = {}
+    meta_node = problems.expect_mapping(mapping.get("metadata"))
+    if meta_node is not None:
+        metadata = to_plain(meta_node)
+    return Case(name, tuple(entries), record, metadata, judge=ctx.judge)
+
+
+# -- writing ---------------------------------------------------------------------------------
+
+
+def entry_to_data(entry: CheckEntry) -> Any:
+    """The native form of one entry; compact when the check has a single positional value.
+
+    >>> from agent_asserts.checks.cost import MaxSteps
+    >>> from agent_asserts.checks.outcome import Succeeded
+    >>> entry_to_data(CheckEntry(MaxSteps(5))), entry_to_data(CheckEntry(MaxSteps(5), label="x"))
+    ({'max_steps': 5}, {'max_steps': 5, 'label': 'x'})
+    >>> entry_to_data(CheckEntry(Succeeded())), entry_to_data(CheckEntry(Succeeded(), name="ok"))
+    ('succeeded', {'succeeded': None, 'name': 'ok'})
+    """
+    data = entry.check.to_data()
+    ((method, args),) = data.items()
+    siblings: dict[str, Any] = {}
+    if entry.severity is not None:
+        siblings["severity"] = entry.severity.value
+    if entry.threshold is not None:
+        siblings["at_least"] = entry.threshold
+    if entry.label is not None:
+        siblings["label"] = entry.label
+    if entry.name is not None:
+        siblings["name"] = entry.name
+    if method == "expect":
+        return {"expect": {**args, **siblings}}
+    compact = _compact(method, args)
+    if compact is None and not siblings:
+        return method
+    return {method: compact, **siblings}
+
+
+def _compact(method: str, args: Any) -> Any:
+    """``{n: 5}`` → ``5`` and ``{names: [a, b]}`` → ``[a, b]`` when that reads back the same."""
+    sig = check_signatures().get(method)
+    if sig is None or not isinstance(args, Mapping):
+        return args
+    if not args:
+        return None
+    if len(args) == 1:
+        ((key, value),) = args.items()
+        if sig.varargs == key and not sig.positional:
+            return value
+        single = len(sig.positional) == 1 and sig.positional[0] == key and not sig.varargs
+        if single and not isinstance(value, Mapping | list):
+            return value
+    return args
+
+
+def case_to_data(case: Case, *, base_dir: str | os.PathLike[str] | None = None) -> dict[str, Any]:
+    """The native form of one case: ``name``, ``record``, ``metadata`` and ``checks``."""
+    out: dict[str, Any] = {"name": case.name}
+    if case.record_path is not None:
+        out["record"] = _relative(case.record_path, base_dir)
+    if case.metadata:
+        out["metadata"] = dict(case.metadata)
+    out["checks"] = [entry_to_data(entry) for entry in case.entries]
+    return out
+
+
+def suite_to_data(suite: Suite, *, base_dir: str | os.PathLike[str] | None = None) -> dict[str, Any]:
+    """The native form of a suite: the single-case form when it has one case of its name."""
+    if len(suite.cases) == 1 and suite.cases[0].name == suite.name:
+        return case_to_data(suite.cases[0], base_dir=base_dir)
+    cases = [case_to_data(case, base_dir=base_dir) for case in suite.cases]
+    return {"name": suite.name, "cases": cases}
+
+
+def _relative(path: Path, base_dir: str | os.PathLike[str] | None) -> str:
+    if base_dir is None:
+        return path.as_posix()
+    try:
+        return Path(os.path.relpath(path, base_dir)).as_posix()
+    except ValueError:  # another drive on Windows
+        return path.as_posix()
+
+
+register_dialect("native", detect=detect, build=build, shape=SHAPE)
+
+__all__ = ["SHAPE", "build", "case_to_data", "detect", "entry_to_data", "suite_to_data"]
