@@ -13,16 +13,31 @@ classes hold all the logic (and are shared with every loader); the docs pages pe
 from __future__ import annotations
 
 import abc
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from agent_asserts.checks import cost, events, outcome, sequencing, state, tools, trajectory
+from agent_asserts._missing import MISSING
+from agent_asserts.checks import (
+    cost,
+    events,
+    lifecycle,
+    memory,
+    messages,
+    outcome,
+    sequencing,
+    state,
+    tools,
+    trajectory,
+    turns,
+)
 from agent_asserts.matching import ANY, Count
 
 if TYPE_CHECKING:
     from agent_asserts.checks.base import Check
     from agent_asserts.handles import AssertionHandle
-    from agent_asserts.record import Event
+    from agent_asserts.matching import Matcher
+    from agent_asserts.record import Button, Event
+    from agent_asserts.selector_kinds import ToolSelector
     from agent_asserts.selectors import Selector
 
 CountLike = int | Count | None
@@ -179,6 +194,105 @@ class EventMethods(_Recorder):
 
 class ConversationMethods(_Recorder):
     """Skills, ordered blocks, memory, agent messages, turns and sequencing (Mantle)."""
+
+    def skill_activated(self, skill_id: str) -> AssertionHandle:
+        """Skill ``skill_id`` was activated."""
+        return self.record_check(lifecycle.SkillActivated(skill_id))
+
+    def skill_completed(self, skill_id: str) -> AssertionHandle:
+        """Skill ``skill_id`` completed."""
+        return self.record_check(lifecycle.SkillCompleted(skill_id))
+
+    def skill_cancelled(self, skill_id: str, step_id: str | None = None) -> AssertionHandle:
+        """Skill ``skill_id`` was cancelled (at ``step_id``, when given)."""
+        return self.record_check(lifecycle.SkillCancelled(skill_id, step_id))
+
+    def skill_interrupted(self, skill_id: str, step_id: str | None = None) -> AssertionHandle:
+        """Skill ``skill_id`` was interrupted (at ``step_id``, when given)."""
+        return self.record_check(lifecycle.SkillInterrupted(skill_id, step_id))
+
+    def skill_resumed(self, skill_id: str, step_id: str | None = None) -> AssertionHandle:
+        """Skill ``skill_id`` was resumed (at ``step_id``, when given)."""
+        return self.record_check(lifecycle.SkillResumed(skill_id, step_id))
+
+    def ordered_block_entered(self, skill_id: str, block_id: str) -> AssertionHandle:
+        """Ordered block ``block_id`` of skill ``skill_id`` was entered."""
+        return self.record_check(lifecycle.BlockEntered(skill_id, block_id))
+
+    def ordered_block_completed(
+        self, skill_id: str, block_id: str, step_id: str | None = None
+    ) -> AssertionHandle:
+        """The ordered block completed (at ``step_id``, when given)."""
+        return self.record_check(lifecycle.BlockCompleted(skill_id, block_id, step_id))
+
+    def ordered_block_cancelled(
+        self, skill_id: str, block_id: str, step_id: str | None = None
+    ) -> AssertionHandle:
+        """The ordered block was cancelled (at ``step_id``, when given)."""
+        return self.record_check(lifecycle.BlockCancelled(skill_id, block_id, step_id))
+
+    def ordered_block_interrupted(
+        self, skill_id: str, block_id: str, step_id: str | None = None
+    ) -> AssertionHandle:
+        """The ordered block was interrupted (at ``step_id``, when given)."""
+        return self.record_check(lifecycle.BlockInterrupted(skill_id, block_id, step_id))
+
+    def ordered_block_resumed(
+        self, skill_id: str, block_id: str, step_id: str | None = None
+    ) -> AssertionHandle:
+        """The ordered block was resumed (at ``step_id``, when given)."""
+        return self.record_check(lifecycle.BlockResumed(skill_id, block_id, step_id))
+
+    def memory_was_set(self, name: str, value: Any = MISSING) -> AssertionHandle:
+        """Some write of memory key ``name`` (with ``value``, strictly, when given)."""
+        return self.record_check(memory.MemoryWasSet(name, value))
+
+    def memory_was_not_set(self, name: str, value: Any = MISSING) -> AssertionHandle:
+        """No write of ``name``; with ``value``: its last write was not ``value``."""
+        return self.record_check(memory.MemoryWasNotSet(name, value))
+
+    def memory_was_cleared(self, name: str) -> AssertionHandle:
+        """Memory key ``name`` was cleared."""
+        return self.record_check(memory.MemoryWasCleared(name))
+
+    def bot_uttered(
+        self,
+        *,
+        utter_name: str | None = None,
+        text_matches: str | Matcher | None = None,
+        buttons: Sequence[Mapping[str, Any] | Button] | None = None,
+    ) -> AssertionHandle:
+        """One agent message matches every given field."""
+        check = messages.BotUttered(
+            utter_name=utter_name, text_matches=text_matches, buttons=buttons
+        )
+        return self.record_check(check)
+
+    def bot_did_not_utter(
+        self,
+        *,
+        utter_name: str | None = None,
+        text_matches: str | Matcher | None = None,
+        buttons: Sequence[Mapping[str, Any] | Button] | None = None,
+    ) -> AssertionHandle:
+        """No agent message matches every given field."""
+        check = messages.BotDidNotUtter(
+            utter_name=utter_name, text_matches=text_matches, buttons=buttons
+        )
+        return self.record_check(check)
+
+    def tools_within_one_turn(
+        self,
+        *calls: ToolSelector | str,
+        allow_extra_calls: bool,
+        ordered: bool = False,
+        ignore: Iterable[str] = (),
+    ) -> AssertionHandle:
+        """Every listed call ran in one user turn (each run counts toward one call)."""
+        check = turns.ToolsWithinOneTurn(
+            *calls, allow_extra_calls=allow_extra_calls, ordered=ordered, ignore=ignore
+        )
+        return self.record_check(check)
 
     def sequencing(self, *selectors: Selector | str) -> AssertionHandle:
         """Each selector matches an event strictly after the previous one's."""

@@ -23,6 +23,7 @@ from agent_asserts.checks.base import Check, Outcome, missing_surface
 from agent_asserts.checks.registry import register
 from agent_asserts.checks.sequencing import find_in_order, order_outcome, step_label
 from agent_asserts.checks.tools import (
+    closest_miss,
     count_validator,
     event_ids,
     id_list,
@@ -97,12 +98,10 @@ class CalledSubagent(Check):
             "expected": count.describe(),
             "observed": len(matched),
         }
-        if count.matches(len(matched)) or matched:
-            return Outcome.of(
-                count.matches(len(matched)), evidence=event_ids(record, matched), **fields
-            )
-        closest = self._selector.closest(record)
-        evidence = event_ids(record, self._selector.candidates(record))
+        if count.matches(len(matched)):
+            return Outcome.of(True, evidence=event_ids(record, matched), **fields)
+        closest = closest_miss(record, self._selector, matched)
+        evidence = event_ids(record, matched or self._selector.candidates(record))
         if closest is None:
             return Outcome.of(False, evidence=evidence, **fields)
         event, mismatches = closest

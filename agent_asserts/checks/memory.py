@@ -146,7 +146,9 @@ class MemoryWasNotSet(_MemoryCheck):
         if self._writes.matches(last):
             text = f"the last write of {self.name!r} ({last.event_id}) was {wanted}"
             return Outcome.of(False, message=text, evidence=(last.event_id,), observed=actual)
-        text = f"the last write of {self.name!r} ({last.event_id}) was {render(actual)}, not {wanted}"
+        text = (
+            f"the last write of {self.name!r} ({last.event_id}) was {render(actual)}, not {wanted}"
+        )
         return Outcome.of(True, message=text, evidence=(last.event_id,), observed=actual)
 
 

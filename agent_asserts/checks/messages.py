@@ -24,8 +24,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import attrs
 
 from agent_asserts.checks.base import Check, Outcome, missing_surface
-from agent_asserts.checks.tools import event_ids, id_list
 from agent_asserts.checks.registry import register
+from agent_asserts.checks.tools import event_ids, id_list
 from agent_asserts.matching import M, Matcher
 from agent_asserts.matching.values import plural
 from agent_asserts.record import Button
@@ -75,7 +75,9 @@ def _utter_name(instance: object, attribute: attrs.Attribute[Any], value: Any) -
 
 
 @attrs.frozen
-class _MessageCheck(Check):
+class MessageCheck(Check):
+    """The shared fields and selector of ``bot_uttered`` and ``bot_did_not_utter``."""
+
     utter_name: str | None = attrs.field(default=None, kw_only=True, validator=_utter_name)
     text_matches: str | Matcher | None = attrs.field(default=None, kw_only=True, validator=_text)
     buttons: tuple[dict[str, Any], ...] | None = attrs.field(
@@ -96,6 +98,10 @@ class _MessageCheck(Check):
         )
         object.__setattr__(self, "_selector", selector)
 
+    def selector(self) -> MessageSelector:
+        """The ``on.message(actor="agent", …)`` selector of the messages this check reads."""
+        return self._selector
+
     def agent_messages(self, record: TrialRecord) -> list[int]:
         """Positions of the agent's messages."""
         events = record.events
@@ -104,11 +110,12 @@ class _MessageCheck(Check):
 
 @register
 @attrs.frozen
-class BotUttered(_MessageCheck):
+class BotUttered(MessageCheck):
     """At least one agent message matches every given field.
 
     >>> from agent_asserts.record import TrialRecord
-    >>> rec = TrialRecord.builder().agent("Pick", buttons=[{"title": "Yes", "payload": "/y"}]).build()
+    >>> buttons = [{"title": "Yes", "payload": "/y"}]
+    >>> rec = TrialRecord.builder().agent("Pick", buttons=buttons).build()
     >>> BotUttered(buttons=[{"title": "Yes"}]).evaluate(rec).message
     'e0 matched'
     """
@@ -147,7 +154,7 @@ class BotUttered(_MessageCheck):
 
 @register
 @attrs.frozen
-class BotDidNotUtter(_MessageCheck):
+class BotDidNotUtter(MessageCheck):
     """No agent message matches every given field.
 
     >>> from agent_asserts.record import TrialRecord
@@ -173,4 +180,4 @@ class BotDidNotUtter(_MessageCheck):
         return Outcome.of(False, message=text, evidence=ids, observed=len(ids), details=details)
 
 
-__all__ = ["BotDidNotUtter", "BotUttered"]
+__all__ = ["BotDidNotUtter", "BotUttered", "MessageCheck"]

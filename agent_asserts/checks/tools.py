@@ -27,7 +27,8 @@ from agent_asserts.selector_kinds import Selector, ToolSelector
 from agent_asserts.selectors import as_selector
 
 if TYPE_CHECKING:
-    from agent_asserts.record import TrialRecord
+    from agent_asserts.matching import Mismatch
+    from agent_asserts.record import Event, TrialRecord
 
 
 def event_ids(record: TrialRecord, positions: Iterable[int]) -> tuple[str, ...]:
@@ -79,6 +80,30 @@ def selector_surface(record: TrialRecord, *selectors: Selector) -> Outcome | Non
     return missing_surface(record, *dict.fromkeys(kinds))
 
 
+def closest_miss(
+    record: TrialRecord, selector: Selector, matched: Sequence[int]
+) -> tuple[Event, list[Mismatch]] | None:
+    """Among the selector's candidates that did *not* match, the one with the fewest
+    mismatches (earliest on ties); None when every candidate matched or there is none.
+
+    >>> from agent_asserts.record import TrialRecord
+    >>> rec = TrialRecord.builder().tool("a", arguments={"x": 1}).tool("a").build()
+    >>> event, found = closest_miss(rec, ToolSelector("a", arguments={"x": 1}), [0])
+    >>> event.event_id, [m.path for m in found]
+    ('e1', ['$.arguments.x'])
+    """
+    skip = set(matched)
+    best: tuple[Event, list[Mismatch]] | None = None
+    for position in selector.candidates(record):
+        if position in skip:
+            continue
+        event = record.events[position]
+        found = selector.explain(event)
+        if found and (best is None or len(found) < len(best[1])):
+            best = (event, found)
+    return best
+
+
 def tool_name(record: TrialRecord, position: int) -> str:
     """The name of the tool call at ``position`` (``'?'`` for a non-tool event)."""
     payload = record.events[position].payload
@@ -102,7 +127,8 @@ class CalledTool(Check):
     """The number of calls matching ``on.tool(name, …)`` satisfies ``count``.
 
     ``count`` is an int (exactly), a ``Count`` or None (at least one). The message is always
-    ``matched {n} tool calls``; a failure carries the closest call of that name.
+    ``matched {n} tool calls``; a failure carries the closest call of that name that did not
+    match (fewest mismatches), when there is one.
 
     >>> from agent_asserts.record import TrialRecord
     >>> rec = (
@@ -155,11 +181,8 @@ class CalledTool(Check):
         }
         if count.matches(len(matched)):
             return Outcome.of(True, evidence=event_ids(record, matched), **fields)
-        closest = self._selector.closest(record)
-        if matched:
-            evidence = event_ids(record, matched)
-        else:
-            evidence = event_ids(record, self._selector.candidates(record))
+        closest = closest_miss(record, self._selector, matched)
+        evidence = event_ids(record, matched or self._selector.candidates(record))
         if closest is None:
             return Outcome.of(False, evidence=evidence, **fields)
         event, mismatches = closest
@@ -337,6 +360,7 @@ __all__ = [
     "NoFailedActions",
     "NotCalledTool",
     "UsedNoTools",
+    "closest_miss",
     "count_validator",
     "event_ids",
     "selector_surface",

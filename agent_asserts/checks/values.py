@@ -181,9 +181,7 @@ class Similarity(ValueCheck):
         if not isinstance(value, str):
             return Outcome.of(False, message=f"similarity needs a string, got {render(value)}")
         score = similarity(value, self.expected)
-        return Outcome.scored(
-            score, message=f"similarity {score:.3f}", expected=self.expected, observed=value
-        )
+        return Outcome.scored(score, expected=self.expected, observed=value)
 
 
 @attrs.frozen

@@ -75,7 +75,8 @@ def _count(node: Node, problems: ProblemCollector) -> Any:
             return None
         return node.value
     if isinstance(node, MappingNode):
-        problems.check_keys(node, optional=("at_least", "at_most", "between", "exactly"))
+        if not problems.check_keys(node, optional=("at_least", "at_most", "between", "exactly")):
+            return None
         if len(node.items) != 1:
             problems.add(node, f"{_COUNT} (got {len(node.items)} keys)")
             return None

@@ -31,6 +31,7 @@ from typing import Any
 
 from agent_asserts.loaders.errors import LoadError, LoadProblem, choice_list, unknown_key_message
 from agent_asserts.loaders.nodes import (
+    INVALID,
     MappingNode,
     Node,
     ScalarNode,
@@ -81,6 +82,8 @@ class ProblemCollector:
             raise self.error()
 
     def _type_problem(self, node: Node, what: str) -> None:
+        if isinstance(node, ScalarNode) and node.value is INVALID:
+            return  # already reported where it was read
         if isinstance(node, ScalarNode) and node.value is None:
             self.add(node, "is required (got null)")
         else:
@@ -114,7 +117,7 @@ class ProblemCollector:
                 self.add(node, "must not be empty")
                 return None
             return list(node.items)
-        if allow_scalar and not (isinstance(node, ScalarNode) and node.value is None):
+        if allow_scalar and not (isinstance(node, ScalarNode) and node.value in (None, INVALID)):
             return [node]
         self._type_problem(node, "a list")
         return None
@@ -132,7 +135,7 @@ class ProblemCollector:
         Unknown keys get a "did you mean" suggestion drawn from ``required`` + ``optional``.
         """
         ok = True
-        allowed = [*required, *optional]
+        allowed = list(dict.fromkeys([*required, *optional]))
         for key in required:
             if key not in node.items:
                 self.add(node, f"required key {key!r} missing")
@@ -223,6 +226,8 @@ class ProblemCollector:
 
     def expect_value(self, node: Node | None) -> Any:
         """Any value except ``null``: ``is required (got null)``."""
+        if isinstance(node, ScalarNode) and node.value is INVALID:
+            return None
         if isinstance(node, ScalarNode) and node.value is None:
             self.add(node, "is required (got null)")
             return None

@@ -25,7 +25,6 @@ from pathlib import Path
 from typing import Any
 
 from agent_asserts.loaders.building import BuildContext
-from agent_asserts.loaders.collector import ProblemCollector
 from agent_asserts.loaders.dialects import register_dialect
 from agent_asserts.loaders.native_entries import build_entry, check_signatures
 from agent_asserts.loaders.nodes import MappingNode, Node, to_plain
@@ -87,10 +86,12 @@ def _cases(node: Node, ctx: BuildContext, suite_name: str, record: Path | None) 
         problems.check_keys(mapping, required=["checks"], optional=CASE_KEYS)
         name = problems.expect_str(mapping.get("name"), non_empty=True)
         name = name or f"{suite_name}[{i}]"
-        if name in seen and mapping.get("name") is not None:
+        if name in seen:
             first = seen[name]
-            message = f"duplicate case name {name!r} (first at line {first.line})"
-            problems.add(mapping.get("name"), message if first.line else f"duplicate case name {name!r}")
+            message = f"duplicate case name {name!r}"
+            if first.line is not None:
+                message += f" (first defined at line {first.line}, column {first.col})"
+            problems.add(mapping.get("name") or mapping, message)
         seen.setdefault(name, mapping.get("name") or mapping)
         own = ctx.record_path(mapping.get("record")) if "record" in mapping.items else record
         cases.append(_case(mapping, ctx, name, own))

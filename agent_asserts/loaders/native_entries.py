@@ -21,7 +21,7 @@ from typing import Any
 from agent_asserts.loaders.arguments import convert
 from agent_asserts.loaders.collector import ProblemCollector
 from agent_asserts.loaders.errors import suggest, unknown_key_message
-from agent_asserts.loaders.nodes import MappingNode, Node, ScalarNode, SequenceNode
+from agent_asserts.loaders.nodes import INVALID, MappingNode, Node, ScalarNode, SequenceNode
 from agent_asserts.loaders.operators import is_operator
 from agent_asserts.loaders.signatures import Signature, signature
 from agent_asserts.loaders.suite import CheckEntry
@@ -119,10 +119,26 @@ def _with_method(
         return None
     siblings = read_siblings(entry, problems) if isinstance(entry, MappingNode) else {}
     kwargs = read_arguments(sig, args, where, problems)
-    if kwargs is None or len(problems) > before:
+    if kwargs is None or len(problems) > before or has_invalid(args):
         return None
     check = construct(sig, kwargs, args or where, problems)
     return None if check is None else CheckEntry(check, **siblings)
+
+
+def has_invalid(node: Node | None) -> bool:
+    """True when a value below ``node`` could not be read (its problem is already reported).
+
+    >>> from agent_asserts.loaders.nodes import INVALID, from_plain
+    >>> has_invalid(from_plain({"a": [1, INVALID]})), has_invalid(from_plain({"a": 1}))
+    (True, False)
+    """
+    if isinstance(node, ScalarNode):
+        return node.value is INVALID
+    if isinstance(node, MappingNode):
+        return any(has_invalid(child) for child in node.items.values())
+    if isinstance(node, SequenceNode):
+        return any(has_invalid(child) for child in node.items)
+    return False
 
 
 def read_siblings(entry: MappingNode, problems: ProblemCollector) -> dict[str, Any]:
@@ -225,6 +241,7 @@ __all__ = [
     "build_entry",
     "check_signatures",
     "construct",
+    "has_invalid",
     "expect_signatures",
     "read_arguments",
     "read_siblings",

@@ -32,6 +32,7 @@ def build_expect(node: Node | None, where: Node, problems: ProblemCollector) -> 
         SIBLINGS,
         construct,
         expect_signatures,
+        has_invalid,
         read_siblings,
     )
 
@@ -45,7 +46,9 @@ def build_expect(node: Node | None, where: Node, problems: ProblemCollector) -> 
     sigs = expect_signatures()
     methods = [key for key in mapping.items if key in sigs]
     extras = sorted({p.name for s in sigs.values() for p in s.params} - {"source", "expected"})
-    problems.check_keys(mapping, optional=[*_SOURCE_KEYS, *sigs, *extras, *SIBLINGS])
+    keys_ok = problems.check_keys(mapping, optional=[*_SOURCE_KEYS, *sigs, *extras, *SIBLINGS])
+    if not methods and not keys_ok:
+        return None  # a misspelt expectation was reported as an unknown key
     if not methods:
         names = ", ".join(repr(m) for m in sigs)
         problems.add(mapping, f"names no expectation (one of {names})")
@@ -68,7 +71,7 @@ def build_expect(node: Node | None, where: Node, problems: ProblemCollector) -> 
         if key in mapping.items and sig.param(key) is None:
             problems.add_key_problem(mapping, key, f"{methods[0]!r} takes no {key!r}")
     siblings = read_siblings(mapping, problems)
-    if len(problems) > before:
+    if len(problems) > before or has_invalid(mapping):
         return None
     check = construct(sig, kwargs, mapping, problems)
     return None if check is None else CheckEntry(check, **siblings)

@@ -16,12 +16,24 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 import attrs
 
 PathPart = str | int
-Scalar = str | int | float | bool | None
+
+
+class _Invalid:
+    """The value of a node whose problem was already reported (a bad tag, say)."""
+
+    def __repr__(self) -> str:
+        return "INVALID"
+
+
+INVALID: Final = _Invalid()
+"""Stands for a value that could not be read; accessors skip it without a second problem."""
+
+Scalar = str | int | float | bool | None | _Invalid
 
 _IDENTIFIER = re.compile(r"[A-Za-z_$][A-Za-z0-9_$-]*\Z")
 
@@ -176,6 +188,8 @@ def describe_value(node: Node) -> str:
     if isinstance(node, SequenceNode):
         return "a list"
     value = node.value if isinstance(node, ScalarNode) else node
+    if value is INVALID:
+        return "an invalid value"
     if value is None:
         return "null"
     if value is True or value is False:
@@ -185,6 +199,7 @@ def describe_value(node: Node) -> str:
 
 
 __all__ = [
+    "INVALID",
     "MappingNode",
     "Node",
     "PathPart",

@@ -27,12 +27,15 @@ from agent_asserts.loaders.yaml_reader import read_yaml, yaml_module
 YAML_MISSING = "reading YAML needs PyYAML: pip install 'agent-asserts[yaml]' (JSON needs nothing)"
 
 
-def parse_text(text: str, *, file: str = "<string>", json_expected: bool = False) -> Node:
+def parse_text(text: str, *, file: str = "<string>", json_expected: bool | None = None) -> Node:
     """Parse YAML or JSON ``text``; every problem found raises one :class:`LoadError`.
 
-    ``file`` is the name problems show. ``json_expected`` (a ``.json`` file) lets the text be
-    read with :mod:`json` when PyYAML is missing.
+    ``file`` is the name problems show. ``json_expected`` (default: ``file`` ends with
+    ``.json``) reports syntax errors as JSON ones, and lets the text be read with :mod:`json`
+    when PyYAML is missing.
     """
+    if json_expected is None:
+        json_expected = file.lower().endswith(".json")
     problems = ProblemCollector(file)
     node = parse_into(text, problems, json_expected=json_expected)
     problems.raise_if_any()
@@ -54,12 +57,16 @@ def parse_into(text: str, problems: ProblemCollector, *, json_expected: bool = F
         raise ImportError(YAML_MISSING)
     attempt = ProblemCollector(problems.file)
     node = read_yaml(text, attempt)
-    if node is None and is_json(text):
-        # Valid JSON that PyYAML rejects (tabs between tokens, keys over 1024 characters):
-        # tabs outside strings are only whitespace in JSON, so replacing them keeps positions.
-        attempt = ProblemCollector(problems.file)
-        node = read_yaml(text.replace("\t", " "), attempt)
-        if node is None:
+    if node is None and text.strip():
+        if is_json(text):
+            # Valid JSON that PyYAML rejects (tabs between tokens, keys over 1024 characters):
+            # tabs outside strings are only whitespace in JSON, so replacing them keeps
+            # positions.
+            attempt = ProblemCollector(problems.file)
+            node = read_yaml(text.replace("\t", " "), attempt)
+            if node is None:
+                return read_json(text, problems)
+        elif json_expected:  # a broken .json file: say what JSON says about it
             return read_json(text, problems)
     problems.problems.extend(attempt.problems)
     return node
@@ -89,7 +96,7 @@ def parse_file(path: str | os.PathLike[str]) -> Node:
     'x'
     """
     text, display = read_source(path)
-    return parse_text(text, file=display, json_expected=str(path).lower().endswith(".json"))
+    return parse_text(text, file=display)
 
 
 def parse_data(data: Any) -> Node:

@@ -20,6 +20,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from agent_asserts.loaders.nodes import (
+    INVALID,
     MappingNode,
     Node,
     PathPart,
@@ -189,7 +190,7 @@ class _Builder:
             raise RecursionError
         if id(raw) in self.active:
             self._problem(line, col, path, "an alias refers to its own anchor (recursive data)")
-            return ScalarNode(self.file, line, col, path, None)
+            return ScalarNode(self.file, line, col, path, INVALID)
         self.active.add(id(raw))
         try:
             if isinstance(raw, self.yaml.MappingNode):
@@ -226,10 +227,10 @@ class _Builder:
                 value = value if value is _NOT_FOUND else float(value)  # type: ignore[arg-type]
             if value is _NOT_FOUND:
                 self._problem(line, col, path, f"{text!r} is not a valid !!{kind}")
-                return None
+                return INVALID
             return value  # type: ignore[return-value]
         self._bad_tag(tag, line, col, path)
-        return None
+        return INVALID
 
     def _mapping(self, raw: Any, line: int, col: int, path: tuple[PathPart, ...]) -> MappingNode:
         if raw.tag != _Y + "map":

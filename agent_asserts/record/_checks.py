@@ -106,7 +106,7 @@ def must_be_str(value: Any, *, non_empty: bool = False) -> str | None:
         if non_empty and not value:
             return f"must be a non-empty string (got {got(value)})"
         return None
-    return f"must be a {'non-empty ' if non_empty else ''}string (got {got(value)})"
+    return f"must be a string (got {got(value)})"
 
 
 def must_be_int(value: Any, *, minimum: int | None = 0) -> str | None:

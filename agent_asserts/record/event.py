@@ -9,11 +9,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Final
 
 import attrs
 
-from agent_asserts.record.payloads import Payload, payload_to_dict
+from agent_asserts.record.payloads import Payload
 
 ENVELOPE_FIELDS: Final = (
     "event_id",
@@ -34,13 +35,6 @@ ENVELOPE_FIELDS: Final = (
     "payload",
 )
 """The keys of an event in its canonical JSON form, in canonical order."""
-
-_OPTIONAL_STR_FIELDS: Final = (
-    "actor_ref",
-    "surface",
-    "audience",
-)
-_OPTIONAL_TAIL_FIELDS: Final = ("operation_ref", "correlation_id", "caused_by_event_id", "status")
 
 
 @attrs.frozen
@@ -98,10 +92,12 @@ class Event:
             out["wall_time"] = self.wall_time
         if self.monotonic_time is not None:
             out["monotonic_time"] = self.monotonic_time
-        for name in _OPTIONAL_STR_FIELDS:
-            value = getattr(self, name)
-            if value is not None:
-                out[name] = value
+        if self.actor_ref is not None:
+            out["actor_ref"] = self.actor_ref
+        if self.surface is not None:
+            out["surface"] = self.surface
+        if self.audience is not None:
+            out["audience"] = self.audience
         if self.turn is not None:
             out["turn"] = self.turn
         if self.phase is not None:
@@ -111,11 +107,16 @@ class Event:
             out["event_type"] = self.event_type
         if self.entity_refs:
             out["entity_refs"] = list(self.entity_refs)
-        for name in _OPTIONAL_TAIL_FIELDS:
-            value = getattr(self, name)
-            if value is not None:
-                out[name] = value
-        out["payload"] = payload_to_dict(self.payload)
+        if self.operation_ref is not None:
+            out["operation_ref"] = self.operation_ref
+        if self.correlation_id is not None:
+            out["correlation_id"] = self.correlation_id
+        if self.caused_by_event_id is not None:
+            out["caused_by_event_id"] = self.caused_by_event_id
+        if self.status is not None:
+            out["status"] = self.status
+        payload = self.payload
+        out["payload"] = dict(payload) if isinstance(payload, Mapping) else payload.to_dict()
         return out
 
 

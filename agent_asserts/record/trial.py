@@ -46,6 +46,14 @@ def _to_events(events: Iterable[Event]) -> tuple[Event, ...]:
     return events
 
 
+def _to_errors(errors: Iterable[Any]) -> tuple[Any, ...]:
+    return tuple(errors)
+
+
+def _to_parse_errors(errors: Iterable[ParseError]) -> tuple[ParseError, ...]:
+    return tuple(errors)
+
+
 def _to_surfaces(surfaces: Iterable[str] | None) -> frozenset[str] | None:
     return None if surfaces is None else frozenset(surfaces)
 
@@ -83,9 +91,9 @@ class TrialRecord:
     explicit_reply: str | None = attrs.field(default=None, alias="reply")
     steps: int | None = None
     usage: Usage | None = None
-    errors: tuple[Any, ...] = attrs.field(default=(), converter=tuple)
+    errors: tuple[Any, ...] = attrs.field(default=(), converter=_to_errors)
     surfaces: frozenset[str] | None = attrs.field(default=None, converter=_to_surfaces)
-    parse_errors: tuple[ParseError, ...] = attrs.field(default=(), converter=tuple)
+    parse_errors: tuple[ParseError, ...] = attrs.field(default=(), converter=_to_parse_errors)
     metadata: Mapping[str, Any] = attrs.field(factory=dict)
 
     # -- constructors -------------------------------------------------------------------------

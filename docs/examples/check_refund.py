@@ -21,7 +21,7 @@ def refund_is_issued_correctly(ctx: EvalContext) -> None:
     ctx.not_called_tool("refunds_cancel")
     ctx.state("/orders/A1049/status").equals("refunded")
     ctx.only_changed("/orders/A1049/status")
-    ctx.expect(ctx.record.reply).similarity("Refund issued for order A1049").at_least(0.9)
+    ctx.expect(ctx.record.reply).similarity("Your refund for order A1049 was issued").at_least(0.8)
     ctx.max_steps(4).soft().label("efficiency")
     ctx.total_tokens_at_most(4000)
 

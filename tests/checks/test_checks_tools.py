@@ -49,6 +49,20 @@ class TestCalledTool:
         assert out.evidence == ("e1", "e2")
         assert out.expected == "exactly 1"
         assert out.observed == 2
+        assert out.closest is None  # every call of that name matched: no near miss to show
+
+    def test_count_failure_points_at_the_near_miss(self) -> None:
+        rec = (
+            TrialRecord.builder()
+            .tool("lookup", arguments={"id": "A1049"})
+            .tool("lookup", arguments={"id": "A1050"})
+            .build()
+        )
+        out = CalledTool("lookup", arguments={"id": "A1049"}, count=2).evaluate(rec)
+        assert out.message == "matched 1 tool calls"
+        assert out.evidence == ("e0",)
+        assert out.closest == "e1"
+        assert [str(m) for m in out.mismatches] == ["$.arguments.id: expected 'A1049', got 'A1050'"]
 
     def test_passes_at_least_one_by_default(self) -> None:
         out = CalledTool("lookup").evaluate(lookups())

@@ -199,7 +199,10 @@ class TestSyntaxErrors:
 
     def test_broken_json(self) -> None:
         text = error_text('{"checks": [\n  {"max_steps": 3}\n  {"max_steps": 4}\n]}', "s.json")
-        assert text.startswith("s.json:3:3: invalid YAML: ")
+        assert text == "s.json:3:3: invalid JSON: Expecting ',' delimiter"
+
+    def test_broken_yaml_that_looks_like_json_without_json_name(self) -> None:
+        assert error_text('{"a": [1, 2}').startswith("s.yml:1:12: invalid YAML: ")
 
 
 class TestJsonWithoutPyYAML:

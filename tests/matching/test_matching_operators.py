@@ -95,7 +95,8 @@ def test_satisfies_has_no_data_form() -> None:
 
 def test_shape_errors_carry_relative_paths() -> None:
     cases: list[tuple[Any, tuple[Any, ...], str]] = [
-        ({"$between": 3}, ("$between",), "$between takes a list of two numbers [low, high] (got 3)"),
+        ({"$between": 3}, ("$between",),
+         "$between takes a list of two numbers [low, high] (got 3)"),
         ({"$between": [1, "x"]}, ("$between", 1), "$between takes numbers (got 'x')"),
         ({"$between": [3, 1]}, ("$between",), "M.between() needs low <= high (got 3, 1)"),
         ({"$gt": "x"}, ("$gt",), "$gt takes a number (got 'x')"),
@@ -141,7 +142,9 @@ def test_every_problem_is_reported() -> None:
         (("b", 1, "$between"), "M.between() needs low <= high (got 2, 1)"),
     ]
     assert str(err).splitlines()[0] == "3 problems:"
-    assert str(err).splitlines()[2] == "  b[0].$nope: unknown operator '$nope' (did you mean '$not'?)"
+    assert (
+        str(err).splitlines()[2] == "  b[0].$nope: unknown operator '$nope' (did you mean '$not'?)"
+    )
 
 
 def test_value_to_data() -> None:

@@ -14,7 +14,7 @@ from agent_asserts.matching import ANY, M, MatcherError, matches
 def test_anything(actual: Any) -> None:
     assert M.anything().matches(actual)
     assert ANY.explain(actual) == []
-    assert ANY == M.anything()
+    assert M.anything() == ANY
 
 
 @pytest.mark.parametrize(
@@ -45,7 +45,8 @@ def test_non_empty_reason() -> None:
 
 def test_absent() -> None:
     assert M.absent().matches(MISSING)
-    for actual in (None, 0, "", {}):
+    others: list[Any] = [None, 0, "", {}]
+    for actual in others:
         assert not M.absent().matches(actual)
     assert matches({"a": M.absent()}, {"b": 1})
     [m] = M.absent().explain(None, "$.a")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from agent_asserts._missing import MISSING
@@ -53,7 +55,8 @@ def test_strict_equal_other_types_fall_back_to_eq() -> None:
 
 
 def test_json_kind() -> None:
-    assert [json_kind(v) for v in (True, 1, "s", None, [1], {}, MISSING, {1})] == [
+    values: list[Any] = [True, 1, "s", None, [1], {}, MISSING, {1}]
+    assert [json_kind(v) for v in values] == [
         "a bool",
         "a number",
         "a string",

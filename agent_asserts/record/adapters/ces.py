@@ -66,8 +66,6 @@ _LINE: Final = re.compile(
     r"(?:\s*\[(?P<agent>[^\]]*)\]|\s*\((?P<note>[^)]*)\))?:[ \t]?(?P<body>.*)",
     re.DOTALL,
 )
-_CALL: Final = re.compile(r"(?P<name>.+?)(?: with args (?P<args>.*))?", re.DOTALL)
-_RESPONSE: Final = re.compile(r"(?P<name>.+?) with result (?P<result>.*)", re.DOTALL)
 _TRANSFER: Final = "Transferred to "
 
 
@@ -202,12 +200,11 @@ class _Reader:
         self.text_event = self.add(event, where)
 
     def call(self, body: str, where: str, extra: dict[str, Any]) -> None:
-        match = _CALL.fullmatch(body)
-        name = "" if match is None else match["name"].strip()
+        head, found, raw = f" {body.strip()}".partition(" with args ")
+        name = head.strip()
         if not name:
             raise _Undecodable("a tool call needs a tool name ('NAME with args {...}')")
-        raw = match["args"] if match is not None else None
-        arguments = {} if raw is None else _literal(raw, "call arguments")
+        arguments = _literal(raw, "call arguments") if found else {}
         payload = {"name": tool_name(name), "arguments": arguments, **extra}
         if tool_name(name) != name:
             payload["resource"] = name
@@ -215,11 +212,11 @@ class _Reader:
         self.open_calls.setdefault(payload["name"], []).append(event)
 
     def response(self, body: str, where: str, extra: dict[str, Any]) -> None:
-        match = _RESPONSE.fullmatch(body)
-        if match is None or not match["name"].strip():
+        head, found, raw = f" {body.strip()}".partition(" with result ")
+        if not found or not head.strip():
             raise _Undecodable("a tool response reads 'NAME with result VALUE'")
-        name = tool_name(match["name"])
-        result = _literal(match["result"], "response result")
+        name = tool_name(head)
+        result = _literal(raw, "response result")
         waiting = self.open_calls.get(name)
         if waiting:
             payload = waiting.pop()["payload"]
@@ -227,8 +224,8 @@ class _Reader:
             payload["trace_lines"].append(where)
             return
         payload = {"name": name, "arguments": {}, "result": result, "unpaired": True, **extra}
-        if name != match["name"].strip():
-            payload["resource"] = match["name"].strip()
+        if name != head.strip():
+            payload["resource"] = head.strip()
         self.add({"kind": "tool_call", "actor_ref": "agent", "payload": payload}, where)
         self.warnings.append(f"{where}: response of {name!r} has no call before it to pair with")
 

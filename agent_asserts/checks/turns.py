@@ -1,0 +1,190 @@
+"""Tool runs within one user turn: ``tools_within_one_turn``.
+
+The check passes when some user turn holds a run for every listed call. Each run counts
+toward one listed call only. Unordered, runs are assigned to calls by **maximum bipartite
+matching** (API.md section 7), so ``[A (any arguments), A {x: 1}]`` is satisfied by runs
+``A {x: 1}, A {x: 2}`` whatever their order; ordered, each call takes the earliest matching run
+after the previous call's run (optimal for subsequences). With ``allow_extra_calls=False`` a
+turn with any other counted run fails — that disqualifies only its own turn. Tools named in
+``ignore`` neither satisfy a call nor count as extra. Turns are the record's (explicit, or
+derived from user messages).
+
+>>> from agent_asserts.record import TrialRecord
+>>> from agent_asserts import on
+>>> rec = (
+...     TrialRecord.builder()
+...     .user("replace my card")
+...     .tool("A", {"x": 1}).tool("A", {"x": 2}).tool("listen")
+...     .build()
+... )
+>>> check = ToolsWithinOneTurn("A", on.tool("A", {"x": 1}), allow_extra_calls=False,
+...                            ignore=("listen",))
+>>> check.evaluate(rec).message
+'turn 1 has every listed call: e2, e1'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import attrs
+
+from agent_asserts.checks.base import Check, Outcome, missing_surface
+from agent_asserts.checks.registry import register
+from agent_asserts.checks.sequencing import step_label
+from agent_asserts.checks.tools import event_ids, id_list, tool_name
+from agent_asserts.matching.bipartite import maximum_matching
+from agent_asserts.selector_kinds import Selector, ToolSelector
+from agent_asserts.selectors import as_selector
+
+if TYPE_CHECKING:
+    from agent_asserts.record import TrialRecord
+
+MAX_TURNS_SHOWN = 6
+
+
+def _bool(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
+    if not isinstance(value, bool):
+        raise TypeError(f"'{attribute.name}' must be a bool (got {value!r})")
+
+
+def _names(value: Iterable[str] | str) -> tuple[str, ...]:
+    if isinstance(value, str):
+        raise TypeError(f"'ignore' must be a list of tool names, not one string (got {value!r})")
+    names = tuple(value)
+    for name in names:
+        if not isinstance(name, str) or not name:
+            raise TypeError(f"'ignore' must hold tool names (got {name!r})")
+    return names
+
+
+@register
+@attrs.frozen(init=False)
+class ToolsWithinOneTurn(Check):
+    """Every listed call (``on.tool(...)`` or a tool name) ran in one and the same user turn.
+
+    Args:
+        *calls: At least two tool selectors; a string is a tool name.
+        allow_extra_calls: ``False`` fails a turn holding any other counted run.
+        ordered: Require the listed order inside the turn.
+        ignore: Tool names that neither satisfy a call nor count as extra.
+
+    >>> ToolsWithinOneTurn("a", allow_extra_calls=True)
+    Traceback (most recent call last):
+    ...
+    ValueError: tools_within_one_turn() needs at least two calls (got 1)
+    """
+
+    calls: tuple[ToolSelector | str, ...]
+    allow_extra_calls: bool = attrs.field(validator=_bool)
+    ordered: bool = attrs.field(default=False, validator=_bool)
+    ignore: tuple[str, ...] = attrs.field(default=(), converter=_names)
+    _steps: tuple[ToolSelector, ...] = attrs.field(init=False, eq=False, repr=False)
+
+    method: ClassVar[str] = "tools_within_one_turn"
+    varargs: ClassVar[str | None] = "calls"
+
+    def __init__(
+        self,
+        *calls: ToolSelector | str,
+        allow_extra_calls: bool,
+        ordered: bool = False,
+        ignore: Iterable[str] = (),
+    ) -> None:
+        self.__attrs_init__(
+            calls=tuple(calls),
+            allow_extra_calls=allow_extra_calls,
+            ordered=ordered,
+            ignore=ignore,
+        )
+
+    def __attrs_post_init__(self) -> None:
+        if len(self.calls) < 2:
+            raise ValueError(
+                f"tools_within_one_turn() needs at least two calls (got {len(self.calls)})"
+            )
+        steps: list[ToolSelector] = []
+        for call in self.calls:
+            step: Selector = as_selector(call, default="tool")
+            if not isinstance(step, ToolSelector):
+                raise TypeError(
+                    f"'calls' must be on.tool(...) selectors or tool names (got {call!r})"
+                )
+            if all(name in self.ignore for name in step.names):
+                raise ValueError(
+                    f"{step_label(call)} names an ignored tool: it could never be satisfied"
+                )
+            steps.append(step)
+        object.__setattr__(self, "_steps", tuple(steps))
+
+    def evaluate(self, record: TrialRecord) -> Outcome:
+        invalid = missing_surface(record, "tool_call", "message")
+        if invalid is not None:
+            return invalid
+        turns: dict[int, list[int]] = {}
+        for p in record.positions_of_kind("tool_call"):
+            if tool_name(record, p) not in self.ignore:
+                turns.setdefault(record.events[p].turn or 0, []).append(p)
+        observed = {t: [tool_name(record, p) for p in runs] for t, runs in turns.items()}
+        reasons: list[str] = []
+        for turn, runs in sorted(turns.items()):
+            assigned, why = self._fit(record, runs)
+            if why is None:
+                ids = event_ids(record, assigned)
+                text = f"turn {turn} has every listed call: {id_list(ids, limit=10)}"
+                return Outcome.of(True, message=text, evidence=ids, observed=observed)
+            reasons.append(f"turn {turn}: {why}")
+        counted = event_ids(record, [p for runs in turns.values() for p in runs])
+        if not reasons:
+            return Outcome.of(False, message="no counted tool run in any turn", observed=observed)
+        shown = "; ".join(reasons[:MAX_TURNS_SHOWN])
+        if len(reasons) > MAX_TURNS_SHOWN:
+            shown += f"; … ({len(reasons)} turns with runs)"
+        text = f"no turn has every listed call: {shown}"
+        return Outcome.of(False, message=text, evidence=counted, observed=observed)
+
+    def _fit(self, record: TrialRecord, runs: list[int]) -> tuple[list[int], str | None]:
+        """The runs assigned to the calls (in call order) and why the turn fails, or None."""
+        fit = self._fit_ordered if self.ordered else self._fit_unordered
+        assigned, why = fit(record, runs)
+        if why is None and not self.allow_extra_calls:
+            used = set(assigned)
+            extra = [p for p in runs if p not in used]
+            if extra:
+                events = record.events
+                shown = ", ".join(f"{tool_name(record, p)!r} ({events[p].event_id})" for p in extra)
+                return assigned, f"extra runs not allowed: {shown}"
+        return assigned, why
+
+    def _fit_ordered(self, record: TrialRecord, runs: list[int]) -> tuple[list[int], str | None]:
+        events = record.events
+        assigned: list[int] = []
+        start = 0
+        for k, step in enumerate(self._steps):
+            hit = next((j for j in range(start, len(runs)) if step.matches(events[runs[j]])), -1)
+            if hit < 0:
+                where = "" if k == 0 else f" after {events[assigned[-1]].event_id}"
+                return assigned, f"{step_label(self.calls[k])} not found{where}"
+            assigned.append(runs[hit])
+            start = hit + 1
+        return assigned, None
+
+    def _fit_unordered(self, record: TrialRecord, runs: list[int]) -> tuple[list[int], str | None]:
+        events = record.events
+        adjacency = [[j for j, p in enumerate(runs) if s.matches(events[p])] for s in self._steps]
+        matching = maximum_matching(adjacency, len(runs))
+        missing = [k for k, j in enumerate(matching) if j < 0]
+        if not missing:
+            return [runs[j] for j in matching], None
+        parts = []
+        for k in missing:
+            label = step_label(self.calls[k])
+            if adjacency[k]:
+                parts.append(f"{label} has no run of its own (its runs count toward other calls)")
+            else:
+                parts.append(f"no run of {label}")
+        return [], ", ".join(parts)
+
+
+__all__ = ["ToolsWithinOneTurn"]

@@ -1,0 +1,353 @@
+"""The contract objects: ``Binding``, ``Requirement``, ``Condition``, ``ContractAssertion``,
+``Contract`` (frozen attrs; each checks itself when built).
+
+>>> a = ContractAssertion(
+...     "every-mutation-audited",
+...     bind=(Binding("mutations", "trace", where={"kind": "mutation", "status": "succeeded"}),
+...           Binding("audits", "trace", where={"kind": "audit"})),
+...     require=Requirement("has_matching", "mutations", "audits",
+...                         on=("operation_ref", "actor_ref", "entity_ref"), within="2s"),
+...     severity="critical",
+... )
+>>> a.require.within, a.gate_severity.value
+(2.0, 'gate')
+>>> Requirement("equals", "status", "refunded", quantifier="evry")
+Traceback (most recent call last):
+...
+agent_asserts.contract.problems.ContractError: quantifier: must be one of 'every', 'some', 'none' (got 'evry'; did you mean 'every'?)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import attrs
+
+from agent_asserts._missing import MISSING
+from agent_asserts.contract.durations import format_within, parse_within
+from agent_asserts.contract.grammar import GATE_SEVERITIES, SEVERITIES, BindRef
+from agent_asserts.contract.paths import Extract, parse_extract
+from agent_asserts.contract.problems import ContractError, ContractProblem, Problems, bad_choice
+from agent_asserts.contract.validate import Shape, check_binding, check_requirement
+from agent_asserts.results import Severity
+
+
+def _within(value: Any) -> float | None:
+    if value is None:
+        return None
+    try:
+        return parse_within(value)
+    except ValueError as exc:
+        raise ContractError([ContractProblem(("within",), str(exc))]) from None
+
+
+def _strings(value: Any) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        return (value,)  # validated later: a bare string is reported as not a list
+    return tuple(value)
+
+
+def _freeze_where(value: Any) -> Mapping[str, Any]:
+    return {} if value is None else dict(value)
+
+
+@attrs.frozen
+class Binding:
+    """A named selection: ``from`` trace, initial_state, final_state or delta.
+
+    Attributes:
+        name: The name ``require`` uses.
+        source: ``trace``, ``initial_state``, ``final_state`` or ``delta`` (``from:``).
+        where: Trace: envelope fields and ``payload`` (partial, ``$``-operators allowed);
+            delta: ``path`` (a pointer prefix) and ``op``.
+        path: A JSON Pointer into a state (states only; default: the whole state).
+        extract: ``<path>``, ``count``, ``first``, ``last`` or ``set(<path>)``.
+
+    >>> Binding("refund", "trace", where={"kind": "tool_call"}, extract="first").shape.single
+    True
+    """
+
+    name: str
+    source: str
+    where: Mapping[str, Any] = attrs.field(factory=dict, converter=_freeze_where)
+    path: str | None = None
+    extract: str | None = None
+
+    def __attrs_post_init__(self) -> None:
+        p = Problems()
+        check_binding(
+            p, name=self.name, source=self.source, where=self.where, path=self.path,
+            extract=self.extract,
+        )
+        p.raise_if_any()
+
+    @property
+    def parsed_extract(self) -> Extract | None:
+        """The parsed ``extract`` (None without one)."""
+        return None if self.extract is None else parse_extract(self.extract)
+
+    @property
+    def shape(self) -> Shape:
+        """One value or a selection, of events or not."""
+        return Shape(self.source, self.parsed_extract)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The dict/YAML form (``from:`` for ``source``).
+
+        >>> Binding("s", "final_state", path="/orders/A1/status").to_dict()
+        {'from': 'final_state', 'path': '/orders/A1/status'}
+        """
+        from agent_asserts.matching import value_to_data
+
+        out: dict[str, Any] = {"from": self.source}
+        if self.where:
+            out["where"] = value_to_data(self.where)
+        if self.path is not None:
+            out["path"] = self.path
+        if self.extract is not None:
+            out["extract"] = self.extract
+        return out
+
+
+def _right_to_data(op: str, right: Any) -> Any:
+    from agent_asserts.matching import value_to_data
+
+    if isinstance(right, BindRef):
+        return right.to_data()
+    return right if op == "matches_schema" else value_to_data(right)
+
+
+@attrs.frozen
+class Requirement:
+    """The relation that must hold: ``op`` between ``left`` and ``right``.
+
+    ``right`` is a binding name for has_matching, precedes and follows_within, and a literal
+    (or a :class:`~agent_asserts.contract.grammar.BindRef`) for the others; ``quantifier``
+    None means ``every``; ``within`` is read as seconds (``"500ms"``, ``"2s"``, ``1.5``).
+
+    >>> Requirement("count_at_most", "refunds", 1).to_dict()
+    {'op': 'count_at_most', 'left': 'refunds', 'right': 1}
+    """
+
+    op: str
+    left: str
+    right: Any = MISSING
+    quantifier: str | None = None
+    on: tuple[str, ...] = attrs.field(default=(), converter=_strings)
+    within: float | None = attrs.field(default=None, converter=_within)
+    matcher: str | None = None
+    grounding: tuple[str, ...] = attrs.field(default=(), converter=_strings)
+    custom: str | None = None
+
+    def __attrs_post_init__(self) -> None:
+        p = Problems()
+        self.check(p, None)
+        p.raise_if_any()
+
+    def check(self, p: Problems, bindings: Mapping[str, Shape | None] | None) -> None:
+        """Add this requirement's problems to ``p`` (names checked against ``bindings``)."""
+        check_requirement(
+            p, op=self.op, left=self.left, right=self.right, quantifier=self.quantifier,
+            on=self.on, within=self.within, matcher=self.matcher, grounding=self.grounding,
+            custom=self.custom, bindings=bindings,
+        )
+
+    @property
+    def effective_quantifier(self) -> str:
+        """The quantifier, ``every`` by default."""
+        return self.quantifier or "every"
+
+    def names(self) -> tuple[str, ...]:
+        """Every binding name this requirement reads (left, right, ``$bind``, grounding)."""
+        names = [self.left]
+        if isinstance(self.right, BindRef):
+            names.append(self.right.name)
+        elif self.op in ("has_matching", "precedes", "follows_within"):
+            names.append(self.right)
+        names.extend(self.grounding)
+        return tuple(dict.fromkeys(names))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The dict/YAML form (``within`` as a duration, ``$bind`` for binding values)."""
+        out: dict[str, Any] = {}
+        if self.quantifier is not None:
+            out["quantifier"] = self.quantifier
+        out["op"] = self.op
+        out["left"] = self.left
+        if self.right is not MISSING:
+            out["right"] = _right_to_data(self.op, self.right)
+        if self.on:
+            out["on"] = list(self.on)
+        if self.within is not None:
+            out["within"] = format_within(self.within)
+        if self.matcher is not None:
+            out["matcher"] = self.matcher
+        if self.grounding:
+            out["grounding"] = list(self.grounding)
+        if self.custom is not None:
+            out["custom"] = self.custom
+        return out
+
+
+def _bindings(value: Iterable[Binding] | Mapping[str, Binding]) -> tuple[Binding, ...]:
+    if isinstance(value, Mapping):
+        return tuple(value.values())
+    return tuple(value)
+
+
+def scope(*groups: Iterable[Binding]) -> dict[str, Binding]:
+    """Binding names to bindings; later groups shadow earlier ones."""
+    out: dict[str, Binding] = {}
+    for group in groups:
+        out.update((b.name, b) for b in group)
+    return out
+
+
+@attrs.frozen
+class Condition:
+    """``when: {bind, require}``: the assertion applies only when this requirement passes.
+
+    Its ``require`` may also read the assertion's own bindings (its ``bind`` shadows them).
+    """
+
+    require: Requirement
+    bind: tuple[Binding, ...] = attrs.field(default=(), converter=_bindings)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The dict/YAML form."""
+        out: dict[str, Any] = {}
+        if self.bind:
+            out["bind"] = {b.name: b.to_dict() for b in self.bind}
+        out["require"] = self.require.to_dict()
+        return out
+
+
+def _shapes(bindings: Mapping[str, Binding]) -> dict[str, Shape | None]:
+    return {name: b.shape for name, b in bindings.items()}
+
+
+@attrs.frozen
+class ContractAssertion:
+    """One assertion: bindings, the requirement, an optional condition, a severity.
+
+    ``severity`` is critical, high (default), medium or low: critical and high gate the case,
+    medium and low only score it. ``allow_empty`` lets ``every``/``some`` pass over an empty
+    selection.
+    """
+
+    id: str
+    bind: tuple[Binding, ...] = attrs.field(converter=_bindings)
+    require: Requirement
+    when: Condition | None = None
+    severity: str = "high"
+    allow_empty: bool = False
+
+    def __attrs_post_init__(self) -> None:
+        p = Problems()
+        self.check(p)
+        p.raise_if_any()
+
+    def check(self, p: Problems) -> None:
+        """Add the cross-reference problems (unbound names, shapes) to ``p``."""
+        if not isinstance(self.id, str) or not self.id:
+            p.add(("id",), f"must be a non-empty string (got {self.id!r})")
+        if self.severity not in SEVERITIES:
+            p.add(("severity",), bad_choice(self.severity, SEVERITIES))
+        if not isinstance(self.allow_empty, bool):
+            p.add(("allow_empty",), f"must be true or false (got {self.allow_empty!r})")
+        names = [b.name for b in self.bind]
+        for name in {n for n in names if names.count(n) > 1}:
+            p.add(("bind",), f"{name!r} is bound twice")
+        own = scope(self.bind)
+        self.require.check(p.at("require"), _shapes(own))
+        if self.when is not None:
+            inner = scope(self.bind, self.when.bind)
+            self.when.require.check(p.at("when", "require"), _shapes(inner))
+
+    @property
+    def gate_severity(self) -> Severity:
+        """``GATE`` for critical and high, ``SOFT`` for medium and low."""
+        return Severity.GATE if self.severity in GATE_SEVERITIES else Severity.SOFT
+
+    @property
+    def bindings(self) -> dict[str, Binding]:
+        """The bindings by name."""
+        return scope(self.bind)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The dict/YAML form of the assertion."""
+        out: dict[str, Any] = {"id": self.id, "severity": self.severity}
+        if self.when is not None:
+            out["when"] = self.when.to_dict()
+        out["bind"] = {b.name: b.to_dict() for b in self.bind}
+        out["require"] = self.require.to_dict()
+        if self.allow_empty:
+            out["allow_empty"] = True
+        return out
+
+
+def _assertions(value: Iterable[ContractAssertion]) -> tuple[ContractAssertion, ...]:
+    return tuple(value)
+
+
+@attrs.frozen
+class Contract:
+    """A named list of assertions over one record (ids are unique).
+
+    >>> Contract.from_dict({"bind": {"s": {"from": "final_state", "path": "/a"}},
+    ...                     "require": {"op": "equals", "left": "s", "right": 1}}).to_dict()
+    ... # doctest: +NORMALIZE_WHITESPACE
+    {'contract': 'contract', 'assertions': [{'id': 'contract', 'severity': 'high',
+      'bind': {'s': {'from': 'final_state', 'path': '/a'}},
+      'require': {'op': 'equals', 'left': 's', 'right': 1}}]}
+    """
+
+    name: str = "contract"
+    assertions: tuple[ContractAssertion, ...] = attrs.field(default=(), converter=_assertions)
+
+    def __attrs_post_init__(self) -> None:
+        p = Problems()
+        if not isinstance(self.name, str) or not self.name:
+            p.add(("contract",), f"must be a non-empty string (got {self.name!r})")
+        seen: set[str] = set()
+        for index, assertion in enumerate(self.assertions):
+            if assertion.id in seen:
+                p.add(("assertions", index, "id"), f"{assertion.id!r} is used twice")
+            seen.add(assertion.id)
+        p.raise_if_any()
+
+    @classmethod
+    def from_dict(cls, data: Any, *, name: str | None = None) -> Contract:
+        """Read the dict/YAML form (``contract:`` + ``assertions:``, or one bare assertion).
+
+        Args:
+            data: The parsed document.
+            name: The contract name when the document gives none (default ``contract``).
+
+        Raises:
+            ContractError: Every problem of the document, each with its key path.
+
+        >>> Contract.from_dict({"assertions": [{"id": "a", "bind": {},
+        ...     "require": {"op": "equals", "left": "x", "right": 1}}]})
+        Traceback (most recent call last):
+        ...
+        agent_asserts.contract.problems.ContractError: assertions[0].require.left: 'x' is not bound (bound: none)
+        """
+        from agent_asserts.contract.parse import parse_contract
+
+        p = Problems()
+        contract = parse_contract(p, data, default_name=name)
+        p.raise_if_any()
+        if contract is None:  # pragma: no cover - a None contract always comes with a problem
+            raise p.error()
+        return contract
+
+    def to_dict(self) -> dict[str, Any]:
+        """The dict/YAML form; ``Contract.from_dict(c.to_dict()) == c``."""
+        return {"contract": self.name, "assertions": [a.to_dict() for a in self.assertions]}
+
+
+__all__ = ["Binding", "Condition", "Contract", "ContractAssertion", "Requirement", "scope"]

@@ -1,0 +1,205 @@
+"""Paths into selected items (``payload.arguments.amount``), ``extract`` and ``on`` fields.
+
+An item path is dotted (``payload.items[0].sku``) or a JSON Pointer (``/payload/items/0/sku``);
+it is read in an item's dict form (``Event.to_dict()``, ``DeltaEntry.to_dict()``, or the value
+itself). ``entity_ref`` (and ``entity_refs``) in ``on:`` compares the refs as a set.
+
+>>> parse_item_path("payload.items[0].sku")
+('payload', 'items', 0, 'sku')
+>>> read_path({"payload": {"items": [{"sku": "A-1"}]}}, ("payload", "items", 0, "sku"))
+'A-1'
+>>> parse_extract("set(payload.order_id)")
+Extract(kind='set', path=('payload', 'order_id'))
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from typing import Any
+
+import attrs
+
+from agent_asserts._missing import MISSING
+from agent_asserts.record import DeltaEntry, Event, parse_pointer
+
+ItemPath = tuple[str | int, ...]
+
+_DOTTED = re.compile(r"[^.\[\]]+|\[\d+\]")
+_WHOLE = re.compile(r"[^.\[\]]+(?:\.[^.\[\]]+|\[\d+\])*\Z")
+_SET = re.compile(r"set\((.*)\)\Z", re.DOTALL)
+SET_FIELDS = frozenset({"entity_ref", "entity_refs"})
+_EVENT_FIELDS = frozenset(
+    {
+        "event_id", "wall_time", "monotonic_time", "actor_ref", "surface", "audience", "turn",
+        "phase", "kind", "event_type", "operation_ref", "correlation_id",
+        "caused_by_event_id", "status",
+    }
+)
+
+
+def parse_item_path(text: str) -> ItemPath:
+    """Split a dotted path or a JSON Pointer into keys and list indexes.
+
+    Args:
+        text: ``payload.arguments.amount``, ``items[2].sku`` or ``/payload/arguments/amount``.
+
+    Returns:
+        The parts (list indexes of the dotted form are ints).
+
+    Raises:
+        ValueError: An empty or malformed path.
+
+    >>> parse_item_path("/payload/a~1b"), parse_item_path("entity_refs[1]")
+    (('payload', 'a/b'), ('entity_refs', 1))
+    >>> parse_item_path("a..b")
+    Traceback (most recent call last):
+    ...
+    ValueError: must be a path such as 'payload.arguments.amount' (got 'a..b')
+    """
+    if not isinstance(text, str) or not text.strip():
+        raise ValueError(f"must be a path such as 'payload.arguments.amount' (got {text!r})")
+    if text.startswith("/"):
+        return parse_pointer(text)
+    if not _WHOLE.match(text):
+        raise ValueError(f"must be a path such as 'payload.arguments.amount' (got {text!r})")
+    return tuple(
+        int(token[1:-1]) if token.startswith("[") else token for token in _DOTTED.findall(text)
+    )
+
+
+def read_path(value: Any, path: ItemPath) -> Any:
+    """The value at ``path`` inside ``value``, or ``MISSING``.
+
+    >>> read_path({"a": [1, 2]}, ("a", "1")), read_path({"a": 1}, ("b",))
+    (2, MISSING)
+    """
+    current = value
+    for part in path:
+        if isinstance(current, Mapping):
+            current = current.get(str(part), MISSING)
+        elif isinstance(current, list | tuple):
+            index = part if isinstance(part, int) else _index(part)
+            if index is None or not 0 <= index < len(current):
+                return MISSING
+            current = current[index]
+        else:
+            return MISSING
+        if current is MISSING:
+            return MISSING
+    return current
+
+
+def _index(token: str) -> int | None:
+    if token.isascii() and token.isdigit() and (token == "0" or not token.startswith("0")):
+        return int(token)
+    return None
+
+
+def item_form(item: Any) -> Any:
+    """What a relation sees of an item: an event's or delta entry's dict form, else the value.
+
+    >>> item_form(DeltaEntry("/a", "added", after=1))
+    {'path': '/a', 'op': 'added', 'after': 1}
+    """
+    if isinstance(item, Event | DeltaEntry):
+        return item.to_dict()
+    return item
+
+
+@attrs.frozen
+class Extract:
+    """A parsed ``extract:``: ``kind`` is path, count, first, last or set.
+
+    >>> Extract("count").single
+    True
+    """
+
+    kind: str
+    path: ItemPath | None = None
+
+    @property
+    def single(self) -> bool:
+        """``count``, ``first`` and ``last`` give one value; a path or ``set(...)`` a selection."""
+        return self.kind in ("count", "first", "last")
+
+
+def parse_extract(text: str) -> Extract:
+    """Read ``extract: <path> | count | first | last | set(<path>)``.
+
+    Raises:
+        ValueError: A malformed path or an empty ``set()``.
+
+    >>> parse_extract("first"), parse_extract("payload.amount")
+    (Extract(kind='first', path=None), Extract(kind='path', path=('payload', 'amount')))
+    """
+    if text in ("count", "first", "last"):
+        return Extract(text)
+    match = _SET.match(text) if isinstance(text, str) else None
+    if match is not None:
+        try:
+            return Extract("set", parse_item_path(match.group(1).strip()))
+        except ValueError:
+            raise ValueError(
+                f"set() takes a path such as 'set(payload.order_id)' (got {text!r})"
+            ) from None
+    try:
+        return Extract("path", parse_item_path(text))
+    except ValueError:
+        raise ValueError(
+            f"must be count, first, last, set(<path>) or a path such as "
+            f"'payload.arguments.amount' (got {text!r})"
+        ) from None
+
+
+def field_value(item: Any, field: str, parts: ItemPath) -> Any:
+    """The value of one ``on`` field of an item (``MISSING`` or ``None`` when not recorded).
+
+    ``entity_ref`` / ``entity_refs`` give a frozenset; envelope fields are read from the event
+    directly (fast); anything else is read as a path in the item's dict form.
+
+    >>> e = Event("audit", {}, "e1", operation_ref="op-7", entity_refs=("order:A1",))
+    >>> field_value(e, "operation_ref", ("operation_ref",)), field_value(e, "entity_ref", ())
+    ('op-7', frozenset({'order:A1'}))
+    """
+    if isinstance(item, Event):
+        if field in SET_FIELDS:
+            return frozenset(item.entity_refs) if item.entity_refs else MISSING
+        if field in _EVENT_FIELDS:
+            return getattr(item, field)
+    elif field in SET_FIELDS and isinstance(item, Mapping):
+        refs = item.get("entity_refs", MISSING)
+        if isinstance(refs, list | tuple) and refs:
+            return frozenset(hash_key(r) for r in refs)
+        return MISSING
+    return read_path(item_form(item), parts)
+
+
+def hash_key(value: Any) -> Any:
+    """A hashable key with JSON equality: ``True`` never equals ``1``, ``2`` equals ``2.0``.
+
+    >>> hash_key(True) == hash_key(1), hash_key(2) == hash_key(2.0), hash_key({"a": [1]})
+    (False, True, ('json', '{"a": [1]}'))
+    """
+    if isinstance(value, bool):
+        return ("bool", value)
+    if value is None or isinstance(value, str | int | float | frozenset):
+        return value
+    try:
+        return ("json", json.dumps(value, sort_keys=True, default=repr))
+    except (TypeError, ValueError):
+        return ("repr", repr(value))
+
+
+__all__ = [
+    "SET_FIELDS",
+    "Extract",
+    "ItemPath",
+    "field_value",
+    "hash_key",
+    "item_form",
+    "parse_extract",
+    "parse_item_path",
+    "read_path",
+]

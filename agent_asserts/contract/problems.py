@@ -1,0 +1,178 @@
+"""Contract problems: every mistake of one contract, each with its key path, in one error.
+
+A contract is checked completely before it runs. Each problem names the key path where it was
+written (``assertions[0].require.left``); :class:`ContractError` carries all of them.
+
+>>> problems = Problems()
+>>> problems.add(("assertions", 0, "require", "left"), "'mutatons' is not bound")
+>>> print(problems.error())
+assertions[0].require.left: 'mutatons' is not bound
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterable, Sequence
+
+import attrs
+
+PathPart = str | int
+KeyPath = tuple[PathPart, ...]
+
+_IDENTIFIER = re.compile(r"[A-Za-z_$][A-Za-z0-9_$-]*\Z")
+
+
+def format_path(path: Sequence[PathPart]) -> str:
+    """Write a key path the way the loaders do: ``assertions[0].bind.mutations.where``.
+
+    Args:
+        path: Mapping keys and list indexes from the document root.
+
+    Returns:
+        The text; odd keys are quoted (``bind['my audits']``).
+
+    >>> format_path(("assertions", 0, "bind", "my audits"))
+    "assertions[0].bind['my audits']"
+    """
+    out: list[str] = []
+    for part in path:
+        if isinstance(part, int):
+            out.append(f"[{part}]")
+        elif _IDENTIFIER.match(part):
+            out.append(f".{part}" if out else part)
+        else:
+            out.append(f"[{part!r}]")
+    return "".join(out)
+
+
+@attrs.frozen
+class ContractProblem:
+    """One problem: where (``path``, and ``key`` when it is about a key itself) and what.
+
+    ``key`` names a key of the mapping at ``path`` (an unknown key, say): the text shows the
+    mapping's path, and a loader points at the key's own position.
+
+    >>> str(ContractProblem(("assertions", 0), "unknown key 'bnd'", key="bnd"))
+    "assertions[0]: unknown key 'bnd'"
+    """
+
+    path: KeyPath
+    message: str
+    key: str | None = None
+
+    def __str__(self) -> str:
+        where = format_path(self.path)
+        return f"{where}: {self.message}" if where else self.message
+
+
+class ContractError(ValueError):
+    """A contract (or one of its parts) is malformed; ``problems`` lists every problem found.
+
+    >>> err = ContractError([ContractProblem(("op",), "unknown op 'eqals'")])
+    >>> str(err), len(err.problems)
+    ("op: unknown op 'eqals'", 1)
+    """
+
+    def __init__(self, problems: Iterable[ContractProblem]) -> None:
+        self.problems: tuple[ContractProblem, ...] = tuple(dict.fromkeys(problems))
+        if len(self.problems) == 1:
+            text = str(self.problems[0])
+        else:
+            lines = "\n".join(f"  {p}" for p in self.problems)
+            text = f"{len(self.problems)} problems in the contract:\n{lines}"
+        super().__init__(text)
+
+    def __reduce__(self) -> tuple[type[ContractError], tuple[tuple[ContractProblem, ...]]]:
+        return (type(self), (self.problems,))
+
+
+class Problems:
+    """Collects problems while a contract is read or built, under a path prefix.
+
+    >>> p = Problems(("assertions", 1))
+    >>> p.at("require").add(("op",), "unknown op 'x'")
+    >>> [str(x) for x in p.problems]
+    ["assertions[1].require.op: unknown op 'x'"]
+    """
+
+    def __init__(self, prefix: KeyPath = (), sink: list[ContractProblem] | None = None) -> None:
+        self.prefix = prefix
+        self.problems: list[ContractProblem] = [] if sink is None else sink
+
+    def at(self, *parts: PathPart) -> Problems:
+        """A collector writing to the same list under a longer prefix."""
+        return Problems((*self.prefix, *parts), self.problems)
+
+    def add(self, path: KeyPath, message: str, *, key: str | None = None) -> None:
+        """Record ``message`` at ``path`` (relative to the prefix)."""
+        self.problems.append(ContractProblem((*self.prefix, *path), message, key))
+
+    def unknown_key(self, path: KeyPath, key: str, allowed: Sequence[str]) -> None:
+        """Record ``unknown key 'x' (did you mean 'y'?)`` for ``key`` of the mapping at ``path``."""
+        self.add(path, unknown_key_message(key, allowed), key=key)
+
+    def __len__(self) -> int:
+        return len(self.problems)
+
+    def error(self) -> ContractError:
+        """A :class:`ContractError` with every problem recorded so far."""
+        return ContractError(self.problems)
+
+    def raise_if_any(self) -> None:
+        """Raise :meth:`error` when a problem was recorded.
+
+        >>> Problems().raise_if_any()
+        """
+        if self.problems:
+            raise self.error()
+
+
+def choices(values: Sequence[str]) -> str:
+    """``'a' or 'b'`` / ``one of 'a', 'b', 'c'``.
+
+    >>> choices(["every", "some", "none"])
+    "one of 'every', 'some', 'none'"
+    """
+    shown = [repr(v) for v in values]
+    if len(shown) == 2:
+        return f"{shown[0]} or {shown[1]}"
+    return shown[0] if len(shown) == 1 else "one of " + ", ".join(shown)
+
+
+def unknown_key_message(key: str, allowed: Sequence[str], *, what: str = "key") -> str:
+    """``unknown key 'opp' (did you mean 'op'?)``, else the allowed keys.
+
+    >>> unknown_key_message("opp", ["op", "left"])
+    "unknown key 'opp' (did you mean 'op'?)"
+    """
+    close = difflib.get_close_matches(key, list(allowed), n=1, cutoff=0.6)
+    if close:
+        return f"unknown {what} {key!r} (did you mean {close[0]!r}?)"
+    return f"unknown {what} {key!r} (expected {choices(list(allowed))})"
+
+
+def bad_choice(value: object, allowed: Sequence[str]) -> str:
+    """``must be one of … (got 'x')`` with a suggestion for a misspelt word.
+
+    >>> bad_choice("evry", ["every", "some", "none"])
+    "must be one of 'every', 'some', 'none' (got 'evry'; did you mean 'every'?)"
+    """
+    hint = ""
+    if isinstance(value, str):
+        close = difflib.get_close_matches(value, list(allowed), n=1, cutoff=0.6)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+    return f"must be {choices(list(allowed))} (got {value!r}{hint})"
+
+
+__all__ = [
+    "ContractError",
+    "ContractProblem",
+    "KeyPath",
+    "PathPart",
+    "Problems",
+    "bad_choice",
+    "choices",
+    "format_path",
+    "unknown_key_message",
+]

@@ -1,0 +1,404 @@
+"""Mantle tracker events → :class:`~agent_asserts.record.TrialRecord`.
+
+Two row forms are read, and a file may mix them:
+
+* **flat** — ``{"event": "bot", "timestamp": …, "text": …, "metadata": {…}, …}``;
+* **nested** (persisted) — an envelope (``conversation_id``, ``timestamp``, ``event_id``,
+  ``sequence``, ``metadata``…) with exactly one payload key naming the event type
+  (``{"sequence": 4, "memory_set": {"key": "a.b", "value_json": "true"}}``).
+
+In both, string fields named ``*_json`` (``value_json``, ``arguments_json``, ``result_json``)
+are decoded into the field without the suffix. Mapping:
+
+========================================  ===================================================
+Mantle event                              record event
+========================================  ===================================================
+``user``                                  ``message``, actor ``user``, ``text``
+``bot``                                   ``message``, actor ``agent``; ``text``,
+                                          ``data.buttons`` → buttons,
+                                          ``metadata.utter_action`` → ``utter_name``
+``memory_set`` / ``memory_cleared``       ``memory`` ``set`` (``key``, ``value``) / ``clear``
+``tool_executed``                         ``tool_call``: ``tool_name``, ``arguments``,
+                                          ``result``, ``is_error``, ``error_message``,
+                                          ``source`` (default ``local``), ``mcp_server``,
+                                          ``metadata.skill_id`` → ``skill_id``
+``skill_<transition>``                    ``skill`` with ``skill_id``, ``step_id``
+``ordered_block_<transition>``            ``ordered_block`` with ``skill_id``, ``block_id``,
+                                          ``step_id``
+any other type                            a generic event of that kind (``mantle_`` prefixed
+                                          if it would clash with a typed kind), payload kept
+========================================  ===================================================
+
+``timestamp`` becomes ``wall_time``, ``event_id`` the event id (``e{n}`` when absent or
+repeated), ``conversation_id`` the ``correlation_id``; other fields are kept in the payload's
+``extra``. Events keep the input order. Turns are derived by the record with Mantle's rule (a
+user event opens a turn only when its text is non-empty and does not start with ``/``). A row
+that cannot be decoded becomes a :class:`~agent_asserts.record.ParseError` on the record, so
+every input row is either an event or a parse error.
+
+>>> rec = to_record([
+...     {"event": "user", "text": "/session_start"},
+...     {"event": "user", "text": "my card is damaged"},
+...     {"conversation_id": "c1", "sequence": 3,
+...      "tool_executed": {"tool_name": "order_replacement", "source": "local",
+...                        "arguments_json": "{\\"shipping\\": \\"standard\\"}"}},
+...     {"event": "memory_set"},
+... ])
+>>> [(e.kind, e.turn) for e in rec.events]
+[('message', 0), ('message', 1), ('tool_call', 1)]
+>>> rec.events[2].payload.arguments, [str(p) for p in rec.parse_errors]
+({'shipping': 'standard'}, ["[3]: memory_set: 'key' must be a non-empty string (got nothing)"])
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Final
+
+from agent_asserts._missing import MISSING
+from agent_asserts.record.errors import Problem, RecordError
+from agent_asserts.record.event import Event
+from agent_asserts.record.parse_errors import ParseError
+from agent_asserts.record.payloads import (
+    BLOCK_TRANSITIONS,
+    PAYLOAD_TYPES,
+    SKILL_TRANSITIONS,
+    TOOL_SOURCES,
+    BlockPayload,
+    Button,
+    MemoryPayload,
+    MessagePayload,
+    SkillPayload,
+    ToolCallPayload,
+)
+from agent_asserts.record.trial import TrialRecord
+
+MANTLE_SURFACES: Final = frozenset({"message", "tool_call", "memory", "skill", "ordered_block"})
+"""The kinds a Mantle tracker records (a check needing another kind is ``invalid``)."""
+
+ENVELOPE_KEYS: Final = frozenset(
+    {"conversation_id", "timestamp", "event_id", "sequence", "metadata", "sender_id"}
+)
+"""Keys of the nested form's envelope; any other key holding a mapping is the payload."""
+
+
+class _Undecodable(Exception):
+    """A row that cannot become an event (its message is the parse error's reason)."""
+
+
+def _str(fields: Mapping[str, Any], key: str, *, required: bool = True) -> str | None:
+    value = fields.get(key)
+    if value is None and not required:
+        return None
+    if not isinstance(value, str) or (required and not value):
+        got = "nothing" if key not in fields else repr(value)
+        raise _Undecodable(f"{key!r} must be a non-empty string (got {got})")
+    return value
+
+
+def _split(row: Mapping[str, Any]) -> tuple[str, dict[str, Any], dict[str, Any]]:
+    """The event type, its fields and its envelope, for either row form."""
+    if "event" in row:
+        kind = row["event"]
+        if not isinstance(kind, str) or not kind:
+            raise _Undecodable(f"'event' must be a non-empty string (got {kind!r})")
+        envelope = {k: v for k, v in row.items() if k in ENVELOPE_KEYS}
+        fields = {k: v for k, v in row.items() if k not in ENVELOPE_KEYS and k != "event"}
+        return kind, fields, envelope
+    payloads = [k for k, v in row.items() if k not in ENVELOPE_KEYS and isinstance(v, Mapping)]
+    if len(payloads) != 1:
+        found = ", ".join(repr(k) for k in payloads) or "none"
+        raise _Undecodable(f"expected 'event' or exactly one payload key (found {found})")
+    kind = payloads[0]
+    envelope = {k: v for k, v in row.items() if k != kind}
+    return kind, dict(row[kind]), envelope
+
+
+def _decode_json_fields(fields: dict[str, Any]) -> None:
+    for key in [k for k in fields if k.endswith("_json") and len(k) > 5]:
+        text = fields.pop(key)
+        target = key[:-5]
+        if not isinstance(text, str):
+            raise _Undecodable(f"{key!r} must be a JSON string (got {text!r})")
+        if target in fields:
+            raise _Undecodable(f"both {target!r} and {key!r} are given")
+        try:
+            fields[target] = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise _Undecodable(f"{key!r} is not valid JSON: {exc.msg}") from None
+
+
+def _metadata(fields: dict[str, Any], envelope: Mapping[str, Any]) -> dict[str, Any]:
+    merged: dict[str, Any] = {}
+    for source in (envelope.get("metadata"), fields.get("metadata")):
+        if isinstance(source, Mapping):
+            merged.update(source)
+        elif source is not None:
+            raise _Undecodable(f"'metadata' must be an object (got {source!r})")
+    return merged
+
+
+def _buttons(data: Any) -> tuple[Button, ...]:
+    if data is None:
+        return ()
+    if not isinstance(data, Mapping):
+        raise _Undecodable(f"'data' must be an object (got {data!r})")
+    raw = data.get("buttons") or []
+    if not isinstance(raw, list):
+        raise _Undecodable(f"'data.buttons' must be a list (got {raw!r})")
+    out = []
+    for i, item in enumerate(raw):
+        title = item.get("title") if isinstance(item, Mapping) else None
+        payload = item.get("payload") if isinstance(item, Mapping) else None
+        if not isinstance(title, str) or not (payload is None or isinstance(payload, str)):
+            raise _Undecodable(f"'data.buttons[{i}]' must be {{title, payload}} (got {item!r})")
+        out.append(Button(title, payload))
+    return tuple(out)
+
+
+def _payload(
+    kind: str, fields: dict[str, Any], meta: dict[str, Any]
+) -> tuple[str, Any, str | None]:
+    """``(record kind, payload, event_type)`` for one decoded Mantle event."""
+    extra = {k: v for k, v in fields.items() if k != "metadata"}
+    if meta:
+        extra["metadata"] = meta
+    if kind in ("user", "bot"):
+        text = fields.get("text")
+        if text is not None and not isinstance(text, str):
+            raise _Undecodable(f"'text' must be a string (got {text!r})")
+        extra.pop("text", None)
+        if kind == "user":
+            return "message", MessagePayload(text or "", extra=extra), None
+        utter = meta.get("utter_action")
+        buttons = _buttons(fields.get("data"))
+        utter_name = utter if isinstance(utter, str) else None
+        return "message", MessagePayload(text or "", utter_name, buttons, extra), None
+    if kind in ("memory_set", "memory_cleared"):
+        name = _str(fields, "key")
+        extra.pop("key", None)
+        if kind == "memory_cleared":
+            return "memory", MemoryPayload(str(name), MISSING, extra), "clear"
+        if "value" not in fields:
+            raise _Undecodable("'value' (or 'value_json') is missing")
+        value = extra.pop("value")
+        return "memory", MemoryPayload(str(name), value, extra), "set"
+    if kind == "tool_executed":
+        return "tool_call", _tool(fields, meta, extra), None
+    if kind.startswith("skill_") and kind[6:] in SKILL_TRANSITIONS:
+        ids = [_str(fields, "skill_id"), _str(fields, "step_id", required=False)]
+        for key in ("skill_id", "step_id"):
+            extra.pop(key, None)
+        return "skill", SkillPayload(str(ids[0]), ids[1], extra), kind[6:]
+    if kind.startswith("ordered_block_") and kind[14:] in BLOCK_TRANSITIONS:
+        skill_id, block_id = _str(fields, "skill_id"), _str(fields, "block_id")
+        step_id = _str(fields, "step_id", required=False)
+        for key in ("skill_id", "block_id", "step_id"):
+            extra.pop(key, None)
+        payload = BlockPayload(str(skill_id), str(block_id), step_id, extra)
+        return "ordered_block", payload, kind[14:]
+    generic = f"mantle_{kind}" if kind in PAYLOAD_TYPES else kind
+    return generic, extra, None
+
+
+def _tool(fields: dict[str, Any], meta: dict[str, Any], extra: dict[str, Any]) -> ToolCallPayload:
+    name = str(_str(fields, "tool_name"))
+    source = fields.get("source", "local")
+    if source not in TOOL_SOURCES:
+        raise _Undecodable(f"'source' must be 'local' or 'mcp' (got {source!r})")
+    is_error = fields.get("is_error", False)
+    if not isinstance(is_error, bool):
+        raise _Undecodable(f"'is_error' must be true or false (got {is_error!r})")
+    arguments = fields.get("arguments")
+    skill_id = meta.get("skill_id", fields.get("skill_id"))
+    if skill_id is not None and not isinstance(skill_id, str):
+        raise _Undecodable(f"'metadata.skill_id' must be a string (got {skill_id!r})")
+    known = ("tool_name", "source", "is_error", "arguments", "result", "skill_id")
+    optional = ("mcp_server", "error_message", "call_id")
+    values = {key: _str(fields, key, required=False) for key in optional}
+    for key in (*known, *optional):
+        extra.pop(key, None)
+    return ToolCallPayload(
+        name,
+        {} if arguments is None else arguments,
+        fields.get("result"),
+        is_error,
+        source,
+        values["mcp_server"],
+        skill_id,
+        values["call_id"],
+        values["error_message"],
+        extra,
+    )
+
+
+def _event(row: Any, event_id: str) -> Event:
+    if not isinstance(row, Mapping):
+        raise _Undecodable(f"a tracker event must be an object (got {type(row).__name__})")
+    kind, fields, envelope = _split(row)
+    _decode_json_fields(fields)
+    meta = _metadata(fields, envelope)
+    record_kind, payload, event_type = _payload(kind, fields, meta)
+    for key, value in envelope.items():
+        if key not in ("timestamp", "event_id", "conversation_id", "metadata"):
+            target = key if key not in fields else f"envelope_{key}"
+            if isinstance(payload, dict):
+                payload[target] = value
+            else:
+                payload.extra[target] = value  # the typed payload's own, fresh dict
+    stamp = envelope.get("timestamp")
+    conversation = envelope.get("conversation_id")
+    actor = {"user": "user", "bot": "agent"}.get(kind)
+    return Event(
+        record_kind,
+        payload,
+        event_id,
+        event_type=event_type,
+        wall_time=stamp if isinstance(stamp, str | int | float) and stamp is not True else None,
+        actor_ref=actor,
+        correlation_id=conversation if isinstance(conversation, str) else None,
+    )
+
+
+def _own_id(row: Any) -> str | None:
+    raw = row.get("event_id") if isinstance(row, Mapping) else None
+    if isinstance(raw, int) and not isinstance(raw, bool):
+        raw = str(raw)
+    return raw if isinstance(raw, str) and raw else None
+
+
+def convert(
+    rows: Sequence[tuple[str, Any]], *, source: str | None = None
+) -> tuple[list[Event], list[ParseError]]:
+    """Decode ``(position, row)`` pairs into events and parse errors (one each per row).
+
+    >>> events, errors = convert([("line 1", {"event": "session_started"}), ("line 2", 7)])
+    >>> [e.kind for e in events], [str(p) for p in errors]
+    (['session_started'], ['line 2: a tracker event must be an object (got int)'])
+    """
+    taken = {i for i in (_own_id(row) for _, row in rows) if i is not None}
+    used: set[str] = set()
+    events: list[Event] = []
+    errors: list[ParseError] = []
+    for position, row in rows:
+        event_id = _own_id(row)
+        if event_id is None or event_id in used:
+            n, event_id = len(events), f"e{len(events)}"
+            while event_id in taken or event_id in used:
+                n += 1
+                event_id = f"e{len(events)}_{n}"
+        try:
+            event = _event(row, event_id)
+        except _Undecodable as exc:
+            kind = _kind_hint(row)
+            errors.append(ParseError(position, f"{kind}{exc}", row, source))
+            continue
+        used.add(event_id)
+        events.append(event)
+    return events, errors
+
+
+def _kind_hint(row: Any) -> str:
+    if isinstance(row, Mapping) and isinstance(row.get("event"), str):
+        return f"{row['event']}: "
+    return ""
+
+
+def to_record(
+    data: Any,
+    *,
+    source: str | None = None,
+    surfaces: Iterable[str] | None = MANTLE_SURFACES,
+    initial_state: Any = None,
+) -> TrialRecord:
+    """A record from tracker events already parsed from JSON.
+
+    Args:
+        data: A list of tracker events, or a tracker dump ``{"events": [...], …}`` (its other
+            keys go to ``record.metadata``).
+        source: A name shown in parse errors (a file name).
+        surfaces: The kinds the tracker recorded (default: :data:`MANTLE_SURFACES`).
+        initial_state: S0, if known (the Mantle loader puts ``setup.initial_slots`` there).
+
+    Raises:
+        RecordError: ``data`` is neither a list nor a mapping with an ``events`` list.
+
+    >>> to_record({"sender_id": "u1", "events": [{"event": "bot", "text": "Hi"}]}).reply
+    'Hi'
+    """
+    metadata: dict[str, Any] = {}
+    if isinstance(data, Mapping) and isinstance(data.get("events"), list):
+        metadata = {k: v for k, v in data.items() if k != "events"}
+        data = data["events"]
+    if not isinstance(data, list):
+        message = "expected a list of Mantle tracker events or {'events': [...]}"
+        raise RecordError([Problem("$", f"{message} (got {type(data).__name__})", source)])
+    events, errors = convert([(f"[{i}]", row) for i, row in enumerate(data)], source=source)
+    return _record(events, errors, surfaces, initial_state, metadata)
+
+
+def read(path: str | os.PathLike[str], **options: Any) -> TrialRecord:
+    """A record from a file: a JSON document (list or ``{"events": […]}``) or JSON Lines.
+
+    A file whose text starts with ``[`` is one JSON array; one that is a single JSON object
+    with an ``events`` list is a tracker dump; anything else is JSON Lines, one event per
+    line (blank lines skipped), and a line that is not JSON is a parse error at its line.
+
+    Raises:
+        RecordError: A JSON array file with a syntax error (file, line and column).
+    """
+    name = os.fspath(path)
+    with open(name, encoding="utf-8-sig") as handle:
+        text = handle.read()
+    options.setdefault("source", name)
+    stripped = text.lstrip()
+    if stripped.startswith(("[", "{")):
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            if stripped.startswith("["):
+                where = f"{name}:{exc.lineno}:{exc.colno}"
+                raise RecordError([Problem("", f"invalid JSON: {exc.msg}", where)]) from None
+        else:
+            if isinstance(data, list) or (isinstance(data, Mapping) and "events" in data):
+                return to_record(data, **options)
+    return _read_lines(text, **options)
+
+
+def _read_lines(
+    text: str,
+    *,
+    source: str | None = None,
+    surfaces: Iterable[str] | None = MANTLE_SURFACES,
+    initial_state: Any = None,
+) -> TrialRecord:
+    rows: list[tuple[str, Any]] = []
+    bad: list[tuple[int, ParseError]] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            rows.append((f"line {number}", json.loads(line)))
+        except json.JSONDecodeError as exc:
+            reason = f"not JSON: {exc.msg} (column {exc.colno})"
+            bad.append((number, ParseError(f"line {number}", reason, line, source)))
+    events, errors = convert(rows, source=source)
+    numbered = [*bad, *((int(e.position.removeprefix("line ")), e) for e in errors)]
+    ordered = [error for _, error in sorted(numbered, key=lambda item: item[0])]
+    return _record(events, ordered, surfaces, initial_state, {})
+
+
+def _record(
+    events: list[Event],
+    errors: list[ParseError],
+    surfaces: Iterable[str] | None,
+    initial_state: Any,
+    metadata: dict[str, Any],
+) -> TrialRecord:
+    fields: dict[str, Any] = {"parse_errors": tuple(errors), "metadata": metadata}
+    return TrialRecord(events=events, initial_state=initial_state, surfaces=surfaces, **fields)
+
+
+__all__ = ["ENVELOPE_KEYS", "MANTLE_SURFACES", "convert", "read", "to_record"]

@@ -1,0 +1,211 @@
+"""What every report renders: rows of (case result, record, source), and their tallies.
+
+A row pairs one :class:`~agent_asserts.results.CaseResult` with the record it was evaluated on
+(optional: the HTML timeline and the JSON ``records`` need it) and a source label (a record
+file, a test node id). :func:`rows_of` accepts what users have at hand: one case, a list of
+cases, a :class:`~agent_asserts.batch.BatchResult`, or rows already built.
+
+>>> from agent_asserts.results import CaseResult
+>>> rows = rows_of([CaseResult("a", "passed"), CaseResult("b", "scored")], sources=["r1", None])
+>>> [(r.case.name, r.source) for r in rows]
+[('a', 'r1'), ('b', None)]
+>>> tally_line([r.case for r in rows])
+'2 cases: 1 passed, 1 scored; pass rate 50.0%'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+import attrs
+
+from agent_asserts.results import (
+    AssertionResult,
+    CaseResult,
+    EvaluatorInfo,
+    LogEntry,
+    Verdict,
+)
+
+if TYPE_CHECKING:
+    from agent_asserts.record import TrialRecord
+
+VERDICT_ORDER = (Verdict.FAILED, Verdict.SCORED, Verdict.SKIPPED, Verdict.PASSED)
+
+
+@attrs.frozen
+class ReportRow:
+    """One case of a report.
+
+    Attributes:
+        case: The case result.
+        record: The record it was evaluated on, when known (None otherwise).
+        source: Where the record or the case came from (a file, a test id), or None.
+    """
+
+    case: CaseResult
+    record: TrialRecord | None = None
+    source: str | None = None
+
+
+@runtime_checkable
+class HasRows(Protocol):
+    """Anything that knows its report rows (e.g. ``BatchResult``)."""
+
+    def report_rows(self) -> tuple[ReportRow, ...]:
+        """The rows, in report order."""
+        ...
+
+
+Cases = CaseResult | ReportRow | HasRows | Iterable[CaseResult | ReportRow]
+
+
+def rows_of(
+    cases: Cases,
+    *,
+    records: Sequence[TrialRecord | None] | None = None,
+    sources: Sequence[str | None] | None = None,
+) -> tuple[ReportRow, ...]:
+    """Normalise ``cases`` into report rows.
+
+    Args:
+        cases: A case result, an iterable of case results (or rows), or an object with
+            ``report_rows()``.
+        records: One record (or None) per case, in the same order.
+        sources: One source label (or None) per case, in the same order.
+
+    Raises:
+        ValueError: ``records`` or ``sources`` do not have one entry per case.
+
+    >>> from agent_asserts.results import CaseResult
+    >>> rows_of(CaseResult("a", "passed"))[0].case.name
+    'a'
+    """
+    if isinstance(cases, HasRows):
+        rows = list(cases.report_rows())
+    elif isinstance(cases, CaseResult | ReportRow):
+        rows = [_row(cases)]
+    else:
+        rows = [_row(c) for c in cases]
+    for label, extra in (("records", records), ("sources", sources)):
+        if extra is not None and len(extra) != len(rows):
+            raise ValueError(f"'{label}' needs one entry per case ({len(rows)}, got {len(extra)})")
+    if records is not None:
+        rows = [attrs.evolve(r, record=rec) for r, rec in zip(rows, records, strict=True)]
+    if sources is not None:
+        rows = [attrs.evolve(r, source=src) for r, src in zip(rows, sources, strict=True)]
+    return tuple(rows)
+
+
+def _row(item: CaseResult | ReportRow) -> ReportRow:
+    if isinstance(item, ReportRow):
+        return item
+    if isinstance(item, CaseResult):
+        return ReportRow(item)
+    raise TypeError(f"expected a CaseResult or a ReportRow (got {type(item).__name__})")
+
+
+def verdict_counts(cases: Iterable[CaseResult]) -> dict[Verdict, int]:
+    """How many cases have each verdict (every verdict present, in report order).
+
+    >>> from agent_asserts.results import CaseResult
+    >>> verdict_counts([CaseResult("a", "failed")])[Verdict.FAILED]
+    1
+    """
+    counts = dict.fromkeys(VERDICT_ORDER, 0)
+    for case in cases:
+        counts[case.verdict] += 1
+    return counts
+
+
+def pass_rate(cases: Sequence[CaseResult]) -> float | None:
+    """The fraction of cases whose verdict is ``PASSED`` (None without cases).
+
+    >>> from agent_asserts.results import CaseResult
+    >>> pass_rate([CaseResult("a", "passed"), CaseResult("b", "scored")])
+    0.5
+    """
+    if not cases:
+        return None
+    return sum(1 for c in cases if c.verdict is Verdict.PASSED) / len(cases)
+
+
+def tally_line(cases: Sequence[CaseResult]) -> str:
+    """``"3 cases: 2 passed, 1 failed; pass rate 66.7%"`` (zero counts left out).
+
+    >>> tally_line([])
+    '0 cases'
+    """
+    n = len(cases)
+    head = f"{n} case" + ("" if n == 1 else "s")
+    counts = verdict_counts(cases)
+    parts = [f"{counts[v]} {v.value}" for v in (Verdict.PASSED, *VERDICT_ORDER[:3]) if counts[v]]
+    rate = pass_rate(cases)
+    if rate is None:
+        return head
+    return f"{head}: {', '.join(parts)}; pass rate {rate:.1%}"
+
+
+def case_from_dict(data: Mapping[str, Any]) -> CaseResult:
+    """Rebuild a :class:`CaseResult` from its ``to_dict()`` form (as in a JSON report).
+
+    Values that JSON could not hold come back as their JSON rendering; mismatches come back
+    as :class:`~agent_asserts.matching.Mismatch` objects, so the summary reads the same.
+
+    >>> from agent_asserts.results import CaseResult
+    >>> case_from_dict(CaseResult("a", "skipped", skip_reason="no sandbox").to_dict()).skip_reason
+    'no sandbox'
+    """
+    return CaseResult(
+        name=data["name"],
+        verdict=data["verdict"],
+        results=tuple(_result_from_dict(r) for r in data.get("results", ())),
+        error=data.get("error"),
+        skip_reason=data.get("skip_reason"),
+        logs=tuple(
+            LogEntry(e["message"], dict(e.get("context") or {})) for e in data.get("logs", ())
+        ),
+        metadata=dict(data.get("metadata") or {}),
+    )
+
+
+def _result_from_dict(data: Mapping[str, Any]) -> AssertionResult:
+    from agent_asserts.matching import Mismatch
+
+    evaluator = data.get("evaluator") or {}
+    mismatches = tuple(
+        Mismatch(m["path"], m.get("expected"), m.get("actual"), m.get("reason", ""))
+        if isinstance(m, Mapping) and "path" in m
+        else m
+        for m in data.get("mismatches", ())
+    )
+    return AssertionResult(
+        name=data["name"],
+        status=data["status"],
+        score=data["score"],
+        severity=data.get("severity", "gate"),
+        threshold=data.get("threshold"),
+        label=data.get("label"),
+        message=data.get("message", ""),
+        expected=data.get("expected"),
+        observed=data.get("observed"),
+        mismatches=mismatches,
+        closest=data.get("closest"),
+        evidence=tuple(data.get("evidence", ())),
+        evaluator=EvaluatorInfo(**evaluator) if evaluator else EvaluatorInfo(),
+        description=data.get("description", ""),
+    )
+
+
+__all__ = [
+    "VERDICT_ORDER",
+    "Cases",
+    "HasRows",
+    "ReportRow",
+    "case_from_dict",
+    "pass_rate",
+    "rows_of",
+    "tally_line",
+    "verdict_counts",
+]

@@ -1,0 +1,105 @@
+"""The JUnit XML report, shaped like pytest's ``--junitxml``.
+
+``testsuites`` > ``testsuite`` > one ``testcase`` per case (``classname`` = the record source
+or ``agent_asserts``, ``name`` = the case name). A ``FAILED`` case carries a ``failure``
+element whose ``message`` is the summary line and whose text is the whole summary; a
+``SKIPPED`` case a ``skipped`` element; ``PASSED`` and ``SCORED`` cases pass. Every case has
+``properties``: ``agent_asserts.verdict``, ``agent_asserts.score`` and one
+``agent_asserts.score:<result>`` per evaluated result. Characters XML 1.0 cannot hold are
+written as ``\\xNN``.
+
+>>> from agent_asserts.results import CaseResult
+>>> print(render_junit([CaseResult("a", "skipped", skip_reason="no sandbox")]))
+<?xml version="1.0" encoding="utf-8"?>
+<testsuites name="agent_asserts" tests="1" failures="0" errors="0" skipped="1">
+  <testsuite name="agent_asserts" tests="1" failures="0" errors="0" skipped="1" time="0.000">
+    <testcase classname="agent_asserts" name="a" time="0.000">
+      <properties>
+        <property name="agent_asserts.verdict" value="skipped" />
+      </properties>
+      <skipped type="agent_asserts.skip" message="no sandbox" />
+    </testcase>
+  </testsuite>
+</testsuites>
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from agent_asserts.report._model import Cases, ReportRow, rows_of
+from agent_asserts.results import Verdict
+
+if TYPE_CHECKING:
+    from agent_asserts.record import TrialRecord
+
+_ILLEGAL = re.compile("[^\x09\x0a\x0d\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def xml_text(text: str) -> str:
+    """``text`` with the characters XML 1.0 forbids replaced by ``\\xNN`` escapes.
+
+    >>> xml_text("a\\x00b")
+    'a\\\\x00b'
+    """
+    return _ILLEGAL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
+def _testcase(row: ReportRow) -> ET.Element:
+    case = row.case
+    element = ET.Element(
+        "testcase",
+        {"classname": xml_text(row.source or "agent_asserts"), "name": xml_text(case.name),
+         "time": "0.000"},
+    )  # fmt: skip
+    props = ET.SubElement(element, "properties")
+    pairs = [("agent_asserts.verdict", case.verdict.value)]
+    if case.score is not None:
+        pairs.append(("agent_asserts.score", f"{case.score:.4f}"))
+    pairs += [(f"agent_asserts.score:{r.name}", f"{r.score:.4f}") for r in case.results if r.evaluated]
+    for name, value in pairs:
+        ET.SubElement(props, "property", {"name": xml_text(name), "value": xml_text(value)})
+    summary = str(case)
+    if case.verdict is Verdict.FAILED:
+        failure = ET.SubElement(
+            element, "failure", {"message": xml_text(summary.partition("\n")[0])}
+        )
+        failure.text = xml_text(summary)
+    elif case.verdict is Verdict.SKIPPED:
+        ET.SubElement(
+            element,
+            "skipped",
+            {"type": "agent_asserts.skip", "message": xml_text(case.skip_reason or "")},
+        )
+    elif case.verdict is Verdict.SCORED:
+        out = ET.SubElement(element, "system-out")
+        out.text = xml_text(summary)
+    return element
+
+
+def render_junit(
+    cases: Cases,
+    *,
+    records: Sequence[TrialRecord | None] | None = None,
+    sources: Sequence[str | None] | None = None,
+    title: str | None = None,
+) -> str:
+    """Render the JUnit XML report (``title`` names the test suite, default ``agent_asserts``)."""
+    rows = rows_of(cases, records=records, sources=sources)
+    failures = sum(1 for r in rows if r.case.verdict is Verdict.FAILED)
+    skipped = sum(1 for r in rows if r.case.verdict is Verdict.SKIPPED)
+    counts = {"tests": str(len(rows)), "failures": str(failures), "errors": "0",
+              "skipped": str(skipped)}  # fmt: skip
+    name = xml_text(title or "agent_asserts")
+    root = ET.Element("testsuites", {"name": name, **counts})
+    suite = ET.SubElement(root, "testsuite", {"name": name, **counts, "time": "0.000"})
+    suite.extend(_testcase(row) for row in rows)
+    ET.indent(root)
+    body = ET.tostring(root, encoding="unicode", short_empty_elements=True)
+    return '<?xml version="1.0" encoding="utf-8"?>\n' + body + "\n"
+
+
+__all__ = ["render_junit", "xml_text"]

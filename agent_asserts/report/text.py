@@ -1,0 +1,85 @@
+"""The text report: the summary of every case (``str(case_result)``), then one tally line.
+
+Each case keeps its summary line first; the record it ran on follows on a ``record:`` line.
+With ``color=True`` the verdict words are coloured with ANSI codes (the command line does
+that only on a terminal, and never when ``NO_COLOR`` is set).
+
+>>> from agent_asserts.results import CaseResult
+>>> print(render_text([CaseResult("a", "passed"), CaseResult("b", "skipped", skip_reason="x")],
+...                   sources=["runs/1.json", None]))
+PASSED a: 0 checks
+  record: runs/1.json
+  warning: no assertions were recorded
+SKIPPED b: 0 checks
+  skipped: x
+<BLANKLINE>
+2 cases: 1 passed, 1 skipped; pass rate 50.0%
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from agent_asserts.report._model import Cases, ReportRow, rows_of, tally_line
+
+if TYPE_CHECKING:
+    from agent_asserts.record import TrialRecord
+
+_COLORS = {
+    "PASSED": "32",  # green
+    "FAILED": "31",  # red
+    "INVALID": "31",
+    "ERROR": "31",
+    "SCORED": "33",  # yellow
+    "SKIPPED": "36",  # cyan
+}
+_WORD = re.compile(r"^(\s*)(PASSED|FAILED|SCORED|SKIPPED|INVALID|ERROR)\b", re.MULTILINE)
+
+
+def colorize(text: str) -> str:
+    """Colour the verdict and status words that start a line (bold red ``FAILED``…).
+
+    >>> colorize("FAILED x") == "\\x1b[1;31mFAILED\\x1b[0m x"
+    True
+    """
+    return _WORD.sub(lambda m: f"{m.group(1)}\x1b[1;{_COLORS[m.group(2)]}m{m.group(2)}\x1b[0m", text)
+
+
+def row_text(row: ReportRow) -> str:
+    """The summary of one row's case, with a ``record:`` line after its first line."""
+    summary = str(row.case)
+    if row.source is None:
+        return summary
+    first, newline, rest = summary.partition("\n")
+    return f"{first}\n  record: {row.source}" + (newline + rest if newline else "")
+
+
+def render_text(
+    cases: Cases,
+    *,
+    records: Sequence[TrialRecord | None] | None = None,
+    sources: Sequence[str | None] | None = None,
+    title: str | None = None,
+    color: bool = False,
+) -> str:
+    """Render the text report.
+
+    Args:
+        cases: Case results (see :func:`agent_asserts.report.rows_of`).
+        records: Unused by this format (accepted so every renderer has one signature).
+        sources: One source label per case.
+        title: A first line to print above the cases, if given.
+        color: Colour verdict words with ANSI codes.
+    """
+    rows = rows_of(cases, records=records, sources=sources)
+    parts = [title] if title else []
+    parts.extend(row_text(r) for r in rows)
+    body = "\n".join(parts)
+    tally = tally_line([r.case for r in rows])
+    text = f"{body}\n\n{tally}" if body else tally
+    return colorize(text) if color else text
+
+
+__all__ = ["colorize", "render_text", "row_text"]

@@ -1,0 +1,213 @@
+"""The native dialect: argument forms, expect:, cases, records and evaluation."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agent_asserts.checks.cost import MaxSteps
+from agent_asserts.checks.sequencing import ToolOrder
+from agent_asserts.checks.sources import LiteralValue, RecordField, StatePath
+from agent_asserts.checks.tools import CalledTool, NotCalledTool
+from agent_asserts.checks.values import Equals, Includes, Similarity
+from agent_asserts.loaders import Case, CheckEntry, LoadError, Suite, load, loads
+from agent_asserts.loaders.native_entries import check_signatures
+from agent_asserts.matching import Count, M
+from agent_asserts.results import Severity, Verdict
+from agent_asserts.testing import demo_record
+
+pytest.importorskip("yaml")
+
+EXAMPLES = Path(__file__).parents[2] / "docs" / "examples"
+
+
+def checks_of(text: str) -> list[Any]:
+    return [entry.check for entry in loads(text).cases[0].entries]
+
+
+class TestArgumentForms:
+    def test_scalar_list_and_mapping(self) -> None:
+        assert checks_of(
+            "checks:\n"
+            "  - not_called_tool: refunds_cancel\n"
+            "  - tool_order: [a, b]\n"
+            "  - tool_order: {names: [a, b], contiguous: true}\n"
+            "  - called_tool: {name: x, arguments: {id: {$regex: '^A'}}, count: {between: [1, 2]}}\n"
+            "  - followed_by: [a, b]\n"
+            "  - max_steps: 3\n"
+        ) == [
+            NotCalledTool("refunds_cancel"),
+            ToolOrder("a", "b"),
+            ToolOrder("a", "b", contiguous=True),
+            CalledTool("x", arguments={"id": M.regex("^A")}, count=Count.between(1, 2)),
+            check_signatures()["followed_by"].cls("a", "b"),
+            MaxSteps(3),
+        ]
+
+    def test_no_argument_forms(self) -> None:
+        checks = checks_of("checks: [succeeded, {succeeded: null}, {succeeded: {}}]")
+        assert len(set(checks)) == 1
+
+    def test_single_value_of_a_one_positional_list(self) -> None:
+        (check,) = checks_of("checks:\n  - tool_order: lookup\n")
+        assert check == ToolOrder("lookup")
+
+    def test_operator_as_the_positional_value(self) -> None:
+        (check,) = checks_of("checks:\n  - output_equals: {$regex: done}\n")
+        assert check.expected == M.regex("done")
+
+    def test_a_mapping_value_is_written_under_its_parameter_name(self) -> None:
+        (check,) = checks_of("checks:\n  - output_equals: {expected: {status: ok}}\n")
+        assert check.expected == {"status": "ok"}
+
+    def test_siblings(self) -> None:
+        (entry,) = loads(
+            "checks:\n  - max_tool_calls: 5\n    severity: soft\n    at_least: 0.5\n"
+            "    label: efficiency\n    name: budget\n"
+        ).cases[0].entries
+        assert (entry.severity, entry.threshold, entry.label, entry.name) == (
+            Severity.SOFT,
+            0.5,
+            "efficiency",
+            "budget",
+        )
+
+
+class TestExpect:
+    @pytest.mark.parametrize(
+        ("text", "expected"),
+        [
+            ("{value: reply, includes: A1049}", Includes(RecordField("reply"), "A1049")),
+            ("{value: /orders/A1/status, equals: paid}", Equals(StatePath("/orders/A1/status"), "paid")),
+            ("{value: /a, initial: true, equals: 1}", Equals(StatePath("/a", initial=True), 1)),
+            ("{value: usage.total_tokens, equals: {$le: 10}}", Equals(RecordField("usage.total_tokens"), M.le(10))),
+            ("{literal: [1, 2], equals: [1, 2]}", Equals(LiteralValue([1, 2]), [1, 2])),
+            ("{value: reply, similarity: done}", Similarity(RecordField("reply"), "done")),
+        ],
+    )
+    def test_sources_and_expectations(self, text: str, expected: Any) -> None:
+        (check,) = checks_of(f"checks:\n  - expect: {text}\n")
+        assert check == expected
+
+    def test_chained_keys_inside_expect(self) -> None:
+        (entry,) = loads(
+            "checks:\n  - expect: {value: reply, similarity: x, at_least: 0.9, severity: gate, "
+            "label: l, name: n}\n"
+        ).cases[0].entries
+        assert (entry.threshold, entry.severity, entry.label, entry.name) == (0.9, Severity.GATE, "l", "n")
+
+
+class TestCasesAndRecords:
+    def test_single_case_takes_the_file_stem(self, tmp_path: Path) -> None:
+        path = tmp_path / "refund_checks.yml"
+        path.write_text("checks: [succeeded]\n")
+        suite = load(path)
+        assert (suite.name, suite.cases[0].name, suite.dialect, suite.source) == (
+            "refund_checks",
+            "refund_checks",
+            "native",
+            str(path),
+        )
+
+    def test_cases_default_names_and_records(self, tmp_path: Path) -> None:
+        path = tmp_path / "suite.yml"
+        path.write_text(
+            "record: runs/a.json\ncases:\n  - checks: [succeeded]\n"
+            "  - name: own\n    record: runs/b.json\n    metadata: {tags: [x]}\n    checks: []\n"
+        )
+        suite = load(path)
+        assert [(c.name, c.record_path) for c in suite.cases] == [
+            ("suite[0]", tmp_path / "runs" / "a.json"),
+            ("own", tmp_path / "runs" / "b.json"),
+        ]
+        assert suite.cases[1].metadata == {"tags": ["x"]}
+
+    def test_evaluate_all_keeps_going_when_a_record_is_missing(self, tmp_path: Path) -> None:
+        (tmp_path / "ok.json").write_text(json.dumps(demo_record().to_dict()))
+        path = tmp_path / "suite.yml"
+        path.write_text(
+            "cases:\n"
+            "  - {name: missing, record: nope.json, checks: [succeeded]}\n"
+            "  - {name: none, checks: [succeeded]}\n"
+            "  - {name: ok, record: ok.json, metadata: {tag: t}, checks: [succeeded]}\n"
+        )
+        results = load(path).evaluate_all()
+        assert [(r.name, r.verdict) for r in results] == [
+            ("missing", Verdict.FAILED),
+            ("none", Verdict.FAILED),
+            ("ok", Verdict.PASSED),
+        ]
+        assert results[0].error is not None and "nope.json" in results[0].error
+        assert results[1].error == "cannot load the record: case 'none' names no record file (add 'record:')"
+        assert results[2].metadata == {"tag": "t"}
+
+    def test_examples_evaluate(self) -> None:
+        results = load(EXAMPLES / "refunds.suite.yml").evaluate_all()
+        assert [(r.name, r.verdict) for r in results] == [
+            ("happy path", Verdict.PASSED),
+            ("amounts and state", Verdict.PASSED),
+        ]
+
+    def test_suite_evaluate_runs_every_case_on_one_record(self) -> None:
+        suite = loads("cases:\n  - {name: a, checks: [succeeded]}\n  - {name: b, checks: [{max_steps: 1}]}\n")
+        assert [r.verdict for r in suite.evaluate(demo_record())] == [Verdict.PASSED, Verdict.FAILED]
+
+
+class TestEvaluation:
+    def test_a_raising_check_does_not_stop_the_others(self) -> None:
+        class Boom(MaxSteps):
+            def evaluate(self, record: Any) -> Any:
+                raise RuntimeError("boom")
+
+        case = Case("c", (CheckEntry(Boom(1)), CheckEntry(MaxSteps(10))))
+        result = case.evaluate(demo_record())
+        assert [r.status.value for r in result.results] == ["evaluator_error", "pass"]
+
+    def test_judge_is_passed_on(self) -> None:
+        from agent_asserts.judges import JudgeResponse
+
+        seen: list[str] = []
+
+        def judge(request: Any) -> Any:
+            seen.append(request.criterion)
+            return JudgeResponse(score=1.0)
+
+        suite = loads("checks:\n  - judge: {criterion: polite}\n", judge=judge)
+        (result,) = suite.evaluate(demo_record())
+        assert seen == ["polite"]
+        assert result.verdict is Verdict.PASSED
+
+
+class TestLoadApi:
+    def test_forced_dialect(self) -> None:
+        assert loads("checks: [succeeded]", dialect="native").dialect == "native"
+
+    def test_unknown_forced_dialect(self) -> None:
+        with pytest.raises(ValueError, match="unknown dialect 'natve' \\(did you mean 'native'\\?\\)"):
+            loads("checks: []", dialect="natve")
+
+    def test_loads_name(self) -> None:
+        with pytest.raises(LoadError, match="^refunds.yml:1:1: "):
+            loads("checks: 3", name="refunds.yml")
+        assert loads("checks: []", name="dir/refunds.yml").name == "refunds"
+
+    def test_bad_source_type(self) -> None:
+        with pytest.raises(TypeError):
+            load(42)  # type: ignore[arg-type]
+
+    def test_every_check_method_is_in_the_all_checks_example(self) -> None:
+        from agent_asserts.loaders.nodes import to_plain
+        from agent_asserts.loaders.source import parse_file
+
+        doc = to_plain(parse_file(EXAMPLES / "all-checks.suite.yml"))
+        used = {next(iter(e)) if isinstance(e, dict) else e for e in doc["checks"]}
+        assert set(check_signatures()) - used == set()
+
+    def test_suite_equality_ignores_source(self) -> None:
+        a = loads("checks: [succeeded]")
+        b = load({"name": "suite", "checks": ["succeeded"]})
+        assert a == b
+        assert isinstance(a, Suite)
