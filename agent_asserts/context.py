@@ -316,6 +316,25 @@ class EvalContext(
         )
         return self.record_check(check, threshold=threshold)
 
+    def contract(self, spec: Any) -> list[AssertionHandle]:
+        """Evaluate a bind → require contract: one result per assertion, named by its ``id``.
+
+        ``spec`` is a ``Contract``, its dict form or a contract file (see docs/contract.md).
+
+        >>> from agent_asserts.testing import demo_record
+        >>> handles = EvalContext(demo_record()).contract({
+        ...     "bind": {"s": {"from": "final_state", "path": "/orders/A1049/status"}},
+        ...     "require": {"op": "equals", "left": "s", "right": "refunded"}})
+        >>> [(h.result.name, h.result.status.value) for h in handles]
+        [('contract', 'pass')]
+        """
+        from agent_asserts.contract.api import contract_checks
+
+        return [
+            self.record_check(c, name=c.assertion.id, severity=c.assertion.gate_severity)
+            for c in contract_checks(spec)
+        ]
+
     def __repr__(self) -> str:
         return f"<EvalContext {self.name!r}: {len(self._results)} results>"
 

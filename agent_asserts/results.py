@@ -329,6 +329,11 @@ class CaseResult:
 
         return render_case(self)
 
+    def _repr_html_(self) -> str:
+        from agent_asserts.report.html_report import render_html_fragment
+
+        return render_html_fragment([self])
+
 
 __all__ = [
     "AssertionResult",

@@ -16,10 +16,11 @@ See docs/suite-files.md.
 ... ''')
 >>> [r.verdict.value for r in suite.evaluate(demo_record())]
 ['passed']
->>> loads("checks:\\n  - called_tol: refunds_lookup\\n")
-Traceback (most recent call last):
-...
-agent_asserts.loaders.errors.LoadError: <string>:2:5: checks[0]: unknown check 'called_tol' (did you mean 'called_tool'?)
+>>> try:
+...     loads("checks:\\n  - called_tol: refunds_lookup\\n")
+... except LoadError as err:
+...     print(err)
+<string>:2:5: checks[0]: unknown check 'called_tol' (did you mean 'called_tool'?)
 """
 
 from __future__ import annotations

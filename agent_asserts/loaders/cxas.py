@@ -72,6 +72,11 @@ _SOP_KEYS: Final = frozenset(
 )
 
 
+def _kind(item: Mapping[str, Any]) -> str:
+    kind = item.get("type")
+    return kind if isinstance(kind, str) else ""
+
+
 def detect(data: Any) -> bool:
     """``evals:``, a ``tool_expectations:`` list, or a list of cxas ``{type, …}`` entries.
 
@@ -80,13 +85,12 @@ def detect(data: Any) -> bool:
     """
     if isinstance(data, Mapping):
         return "evals" in data or isinstance(data.get("tool_expectations"), list)
-    if not isinstance(data, list) or not data:
+    if not isinstance(data, list):
         return False
-    if not all(isinstance(item, Mapping) and "type" in item for item in data):
+    entries = [item for item in data if isinstance(item, Mapping)]
+    if any(_SOP_KEYS & set(item) for item in entries):
         return False
-    if any(_SOP_KEYS & set(item) for item in data):
-        return False
-    return any(item["type"] in OPERATORS or "tool" in item for item in data)
+    return any(_kind(item) in OPERATORS or "tool" in item for item in entries)
 
 
 def lenient(value: Any) -> Any:
@@ -136,6 +140,8 @@ def _build_check(op: str, node: MappingNode, ctx: BuildContext, start: int) -> C
     count = Count.at_least(1 if least is None else least)
     before = _tool_selector(get("before"), ctx, ("args", "result"))
     after = _tool_selector(get("next"), ctx, ("args",))
+    if op == "every_call" and args is None and result is None and len(p) == start:
+        p.add(node, "every_call needs 'args' or 'result' (it would check nothing)")
     if len(p) > start:
         return None
     if op in ("end_session", "handoff"):

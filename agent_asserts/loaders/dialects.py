@@ -29,8 +29,8 @@ from agent_asserts.loaders.errors import suggest
 from agent_asserts.loaders.nodes import Node, to_plain
 
 if TYPE_CHECKING:
-    from agent_asserts.loaders.collector import ProblemCollector
     from agent_asserts.loaders.building import BuildContext
+    from agent_asserts.loaders.collector import ProblemCollector
     from agent_asserts.loaders.suite import Suite
 
 BUILTIN_DIALECTS = ("mantle", "cxas", "sop", "contract", "native")

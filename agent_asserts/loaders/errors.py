@@ -73,9 +73,7 @@ class LoadError(ValueError):
 
     def __init__(self, problems: Iterable[LoadProblem]) -> None:
         unique = list(dict.fromkeys(problems))
-        self.problems: tuple[LoadProblem, ...] = tuple(
-            sorted(unique, key=LoadProblem.sort_key)
-        )
+        self.problems: tuple[LoadProblem, ...] = tuple(sorted(unique, key=LoadProblem.sort_key))
         super().__init__("\n".join(str(p) for p in self.problems))
 
     def __reduce__(self) -> tuple[type[LoadError], tuple[tuple[LoadProblem, ...]]]:

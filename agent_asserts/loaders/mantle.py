@@ -114,6 +114,21 @@ class MantleCase(Case):
         return super().evaluate(with_initial_memory(record, self.initial_memory), judge=judge)
 
 
+def _case(
+    name: str,
+    entries: list[CheckEntry],
+    record: Path | None,
+    ctx: BuildContext,
+    metadata: dict[str, Any] | None = None,
+    slots: dict[str, Any] | None = None,
+) -> MantleCase:
+    fields: dict[str, Any] = {"entries": tuple(entries), "metadata": metadata or {}}
+    return MantleCase(
+        name, record_path=record, judge=ctx.judge, record_reader=read_record,
+        initial_memory=slots, **fields,
+    )  # fmt: skip
+
+
 def _goals(node: Node | None, ctx: BuildContext) -> list[CheckEntry]:
     p = ctx.problems
     if node is None:
@@ -145,7 +160,7 @@ def _scenario(node: Node, ctx: BuildContext, name: str, record: Path | None) -> 
     p = ctx.problems
     scenario = p.expect_mapping(node)
     if scenario is None:
-        return MantleCase(name, (), record, {}, ctx.judge, read_record)
+        return _case(name, [], record, ctx)
     p.check_keys(scenario, required=["goals"], optional=SCENARIO_KEYS)
     own = p.expect_str(scenario.get("name"), non_empty=True)
     context = p.expect_str(scenario.get("simulation_context"))
@@ -156,9 +171,7 @@ def _scenario(node: Node, ctx: BuildContext, name: str, record: Path | None) -> 
     if slots is not None:
         metadata["initial_slots"] = slots
     entries = _goals(scenario.get("goals"), ctx)
-    return MantleCase(
-        own or name, tuple(entries), record, metadata, ctx.judge, read_record, initial_memory=slots
-    )
+    return _case(own or name, entries, record, ctx, metadata, slots)
 
 
 def build(doc: Node, ctx: BuildContext) -> Suite:
@@ -178,7 +191,7 @@ def build(doc: Node, ctx: BuildContext) -> Suite:
     else:
         p.check_keys(mapping, required=["assertions"], optional=["name", "record"])
         entries = assertion_entries(mapping.get("assertions"), p)
-    case = MantleCase(name, tuple(entries), record, {}, ctx.judge, read_record)
+    case = _case(name, entries, record, ctx)
     return ctx.suite([case], name=name)
 
 

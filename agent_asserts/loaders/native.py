@@ -13,8 +13,10 @@ this form, so a suite loaded from any dialect can be saved as native YAML.
 ...   - not_called_tool: refunds_cancel
 ...   - expect: {value: reply, includes: A1049, label: reply}
 ... ''')
->>> suite_to_data(suite)
-{'name': 'refunds', 'checks': [{'not_called_tool': 'refunds_cancel'}, {'expect': {'value': 'reply', 'includes': 'A1049', 'label': 'reply'}}]}
+>>> for entry in suite_to_data(suite)["checks"]:
+...     print(entry)
+{'not_called_tool': 'refunds_cancel'}
+{'expect': {'value': 'reply', 'includes': 'A1049', 'label': 'reply'}}
 """
 
 from __future__ import annotations
@@ -172,7 +174,9 @@ def case_to_data(case: Case, *, base_dir: str | os.PathLike[str] | None = None) 
     return out
 
 
-def suite_to_data(suite: Suite, *, base_dir: str | os.PathLike[str] | None = None) -> dict[str, Any]:
+def suite_to_data(
+    suite: Suite, *, base_dir: str | os.PathLike[str] | None = None
+) -> dict[str, Any]:
     """The native form of a suite: the single-case form when it has one case of its name."""
     if len(suite.cases) == 1 and suite.cases[0].name == suite.name:
         return case_to_data(suite.cases[0], base_dir=base_dir)

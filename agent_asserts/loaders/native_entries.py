@@ -9,8 +9,9 @@ defaults come from the check classes (:mod:`agent_asserts.loaders.signatures`).
 >>> from agent_asserts.loaders.collector import ProblemCollector
 >>> from agent_asserts.loaders.nodes import from_plain
 >>> node = from_plain({"tool_order": ["lookup", "issue"], "severity": "soft"})
->>> build_entry(node, ProblemCollector("<data>"))
-CheckEntry(check=ToolOrder(names=('lookup', 'issue'), contiguous=False), name=None, severity=<Severity.SOFT: 'soft'>, threshold=None, label=None)
+>>> entry = build_entry(node, ProblemCollector("<data>"))
+>>> entry.check, entry.severity
+(ToolOrder(names=('lookup', 'issue'), contiguous=False), <Severity.SOFT: 'soft'>)
 """
 
 from __future__ import annotations
@@ -176,9 +177,10 @@ def read_arguments(
         return _convert_all(sig, given, problems)
     elif isinstance(args, SequenceNode) and (sig.varargs or len(sig.positional) > 1):
         given = _positional(sig, args, problems)
-    elif sig.positional or sig.varargs:
-        first = sig.positional[0] if sig.positional else str(sig.varargs)
-        given = {first: args}
+    elif sig.positional:
+        given = {sig.positional[0]: args}
+    elif sig.varargs is not None:  # one value for *args
+        given = {sig.varargs: SequenceNode(args.file, args.line, args.col, args.path, (args,))}
     else:
         problems.add(args, f"{sig.method!r} takes no arguments (write null or {{}})")
         return None
@@ -241,8 +243,8 @@ __all__ = [
     "build_entry",
     "check_signatures",
     "construct",
-    "has_invalid",
     "expect_signatures",
+    "has_invalid",
     "read_arguments",
     "read_siblings",
     "unknown_method",

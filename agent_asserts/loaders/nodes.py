@@ -164,24 +164,26 @@ def descend(node: Node, relative: tuple[PathPart, ...]) -> Node:
     """
     current = node
     for part in relative:
-        if isinstance(current, MappingNode) and isinstance(part, str) and part in current.items:
-            current = current.items[part]
-        elif (
-            isinstance(current, SequenceNode)
-            and isinstance(part, int)
-            and 0 <= part < len(current.items)
-        ):
-            current = current.items[part]
-        else:
+        child = _child(current, part)
+        if child is None:
             break
+        current = child
     return current
+
+
+def _child(node: Node, part: PathPart) -> Node | None:
+    if isinstance(node, MappingNode) and isinstance(part, str):
+        return node.items.get(part)
+    if isinstance(node, SequenceNode) and isinstance(part, int) and 0 <= part < len(node.items):
+        return node.items[part]
+    return None
 
 
 def describe_value(node: Node) -> str:
     """A short rendering of a node's value for ``(got …)`` in messages.
 
-    >>> describe_value(from_plain(None)), describe_value(from_plain("a")), describe_value(from_plain([1]))
-    ('null', "'a'", 'a list')
+    >>> [describe_value(from_plain(v)) for v in (None, True, "a", 3, [1], {})]
+    ['null', 'true', "'a'", '3', 'a list', 'a mapping']
     """
     if isinstance(node, MappingNode):
         return "a mapping"
@@ -206,8 +208,8 @@ __all__ = [
     "Scalar",
     "ScalarNode",
     "SequenceNode",
-    "describe_value",
     "descend",
+    "describe_value",
     "format_path",
     "from_plain",
     "to_plain",

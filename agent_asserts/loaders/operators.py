@@ -15,7 +15,7 @@ operator of a file is checked.
 >>> problems = ProblemCollector("s.yml")
 >>> _ = matcher_value(parse_text("x:\\n  $regex: '(unclosed'", file="s.yml"), problems)
 >>> print(problems.error())  # doctest: +ELLIPSIS
-s.yml:2:11: x.$regex: invalid regular expression '(unclosed': missing ), unterminated subpattern at position 0
+s.yml:2:11: x.$regex: invalid regular expression '(unclosed': missing ), ...
 """
 
 from __future__ import annotations

@@ -247,4 +247,11 @@ if __name__ == "__main__":  # pragma: no cover
     print(write_schema(sys.argv[1] if len(sys.argv) > 1 else None))
 
 
-__all__ = ["SCHEMA_PATH", "load_schema", "native_schema", "schema_text", "type_schema", "write_schema"]
+__all__ = [
+    "SCHEMA_PATH",
+    "load_schema",
+    "native_schema",
+    "schema_text",
+    "type_schema",
+    "write_schema",
+]

@@ -12,8 +12,10 @@ and in the schema with no loader change. A field's type becomes a :class:`TypeSp
 
 >>> from agent_asserts.checks.tools import CalledTool
 >>> sig = signature(CalledTool)
->>> [(p.name, p.spec.kind, p.required) for p in sig.params][:5]
-[('name', 'str', True), ('arguments', 'any', False), ('result', 'any', False), ('is_error', 'bool', False), ('count', 'count', False)]
+>>> [(p.name, p.spec.kind) for p in sig.params][:4]
+[('name', 'str'), ('arguments', 'any'), ('result', 'any'), ('is_error', 'bool')]
+>>> sig.positional, [p.name for p in sig.params if p.required]
+(('name',), ['name'])
 """
 
 from __future__ import annotations
@@ -113,7 +115,7 @@ def _resolve(annotation: Any, cls: type) -> Any:
     if not isinstance(annotation, str):
         return annotation
     try:
-        return eval(annotation, {}, _namespace(cls))  # noqa: S307 - annotations of our classes
+        return eval(annotation, {}, _namespace(cls))
     except Exception:
         return Any
 
@@ -173,7 +175,7 @@ def signature(cls: type) -> Signature:
         spec = type_spec(_resolve(field.type, cls))
         default = field.default
         if isinstance(default, attrs.Factory):  # type: ignore[arg-type]
-            default = default.factory()  # type: ignore[call-arg]
+            default = default.factory()
         required = default is attrs.NOTHING
         params.append(Param(field.name, spec, required, MISSING if required else default))
     return Signature(

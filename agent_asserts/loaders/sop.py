@@ -75,6 +75,11 @@ def default_resolver(catalog_slug: str | None, tool_slug: str) -> str:
     return tool_slug if catalog_slug is None else f"{catalog_slug}_{tool_slug}"
 
 
+def _kind(item: Mapping[str, Any]) -> str:
+    kind = item.get("type")
+    return kind if isinstance(kind, str) else ""
+
+
 def detect(data: Any) -> bool:
     """A list (or ``checks:`` list) of ``{type, …}`` entries with SOP keys or types.
 
@@ -83,12 +88,11 @@ def detect(data: Any) -> bool:
     """
     if isinstance(data, Mapping):
         data = data.get("checks")
-    if not isinstance(data, list) or not data:
+    if not isinstance(data, list):
         return False
-    if not all(isinstance(item, Mapping) and "type" in item for item in data):
-        return False
+    entries = [item for item in data if isinstance(item, Mapping)]
     sop_only = set(TYPES) - {"tool_called"}
-    return any(_SOP_KEYS & set(item) or item["type"] in sop_only for item in data)
+    return any(_SOP_KEYS & set(item) or _kind(item) in sop_only for item in entries)
 
 
 def field_path(field: str) -> tuple[str, ...]:
@@ -237,6 +241,15 @@ def _slugs(node: Node | None, ctx: BuildContext, *, many: bool = False) -> list[
     return None if any(s is None for s in slugs) else [s for s in slugs if s is not None]
 
 
+def _bad_regex(pattern: str, node: Node | None, ctx: BuildContext) -> bool:
+    try:
+        re.compile(pattern)
+    except re.error as exc:
+        ctx.problems.add(node, f"invalid regular expression {pattern!r}: {exc}")
+        return True
+    return False
+
+
 def _build(kind: str, node: MappingNode, ctx: BuildContext) -> list[tuple[Check, str]]:
     p = ctx.problems
     resolver: Resolver = ctx.tool_resolver or default_resolver
@@ -269,6 +282,8 @@ def _build(kind: str, node: MappingNode, ctx: BuildContext) -> list[tuple[Check,
     found = _slugs(node.get(key), ctx)
     if kind == "confirmation_requested":
         pattern = p.expect_str(node.get("pattern"), non_empty=True)
+        if pattern is not None and _bad_regex(pattern, node.get("pattern"), ctx):
+            pattern = None
         turns = p.expect_int(node.get("withinLastNTurns"), minimum=1)
         if not found or pattern is None:
             return []

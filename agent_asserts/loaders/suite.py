@@ -14,7 +14,7 @@ Evaluating a case runs every entry through ``EvalContext.record_check`` inside `
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -30,6 +30,14 @@ if TYPE_CHECKING:
 
 def _severity(value: Severity | str | None) -> Severity | None:
     return None if value is None else Severity(value)
+
+
+def _entries(value: Iterable[CheckEntry]) -> tuple[CheckEntry, ...]:
+    return tuple(value)
+
+
+def _cases(value: Iterable[Case]) -> tuple[Case, ...]:
+    return tuple(value)
 
 
 @attrs.frozen
@@ -77,7 +85,7 @@ class Case:
     """
 
     name: str
-    entries: tuple[CheckEntry, ...] = attrs.field(default=(), converter=tuple)
+    entries: tuple[CheckEntry, ...] = attrs.field(default=(), converter=_entries)
     record_path: Path | None = None
     metadata: Mapping[str, Any] = attrs.field(factory=dict)
     judge: Any = attrs.field(default=None, eq=False, repr=False)
@@ -140,7 +148,7 @@ class Suite:
     """
 
     name: str
-    cases: tuple[Case, ...] = attrs.field(converter=tuple)
+    cases: tuple[Case, ...] = attrs.field(converter=_cases)
     source: str | None = attrs.field(default=None, eq=False)
     dialect: str = attrs.field(default="native", eq=False)
 

@@ -114,7 +114,7 @@ def _loader_class(yaml: Any) -> type:
     def resolve(self: Any, kind: Any, value: Any, implicit: Any) -> Any:
         if kind is yaml.ScalarNode and implicit[0]:
             return _PLAIN
-        return base.resolve(self, kind, value, implicit)
+        return base.resolve(self, kind, value, implicit)  # type: ignore[attr-defined]
 
     loader = type("_AgentAssertsLoader", (base,), {"resolve": resolve})
     _LOADERS[base] = loader
@@ -161,8 +161,9 @@ def _syntax_problem(exc: Any, problems: ProblemCollector) -> None:
     message = f"invalid YAML: {exc.problem or exc.context}"
     context_mark = exc.context_mark
     if exc.problem and exc.context:
-        if context_mark is not None and (mark is None or context_mark.line != mark.line or
-                                         context_mark.column != mark.column):
+        if context_mark is not None and (
+            mark is None or context_mark.line != mark.line or context_mark.column != mark.column
+        ):
             at = f"line {context_mark.line + 1}, column {context_mark.column + 1}"
             message += f" ({exc.context} at {at})"
         else:
@@ -239,8 +240,10 @@ class _Builder:
         keys: dict[str, ScalarNode] = {}
         for raw_key, raw_value in raw.value:
             kline, kcol = raw_key.start_mark.line + 1, raw_key.start_mark.column + 1
-            if isinstance(raw_key, self.yaml.ScalarNode) and raw_key.tag == _PLAIN and (
-                raw_key.value == "<<"
+            if (
+                isinstance(raw_key, self.yaml.ScalarNode)
+                and raw_key.tag == _PLAIN
+                and (raw_key.value == "<<")
             ):
                 self._problem(kline, kcol, path, "merge keys ('<<') are not supported")
                 continue

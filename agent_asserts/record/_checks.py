@@ -176,7 +176,13 @@ _SCALARS: Final[frozenset[type]] = frozenset({str, int, float, bool, type(None)}
 
 
 class NotJSON(Exception):
-    """Raised by :func:`fast_copy` on anything unusual (then :func:`json_copy` explains it)."""
+    """Raised by :func:`fast_copy` on anything unusual (then :func:`json_copy` explains it).
+
+    >>> fast_copy({1: 2})
+    Traceback (most recent call last):
+    ...
+    agent_asserts.record._checks.NotJSON
+    """
 
 
 def scalar_types() -> frozenset[type]:

@@ -13,21 +13,27 @@
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any, Final, TypedDict
+from typing import TYPE_CHECKING, Any
 
 from typing_extensions import Unpack
 
 from agent_asserts._missing import MISSING
+from agent_asserts.record._builder_args import (
+    CommonEnvelope,
+    Envelope,
+    StatusEnvelope,
+    as_button,
+    as_json,
+    check,
+    check_envelope,
+    choice,
+)
 from agent_asserts.record._checks import (
-    json_copy,
     must_be_bool,
     must_be_int,
     must_be_list,
-    must_be_number,
     must_be_str,
-    one_of,
 )
 from agent_asserts.record._payload_decode import decode_payload
 from agent_asserts.record.event import Event
@@ -52,90 +58,6 @@ if TYPE_CHECKING:
     from agent_asserts.record.trial import TrialRecord
 
 
-class _CommonEnvelope(TypedDict, total=False):
-    event_id: str
-    wall_time: str | float | None
-    monotonic_time: float | None
-    actor_ref: str | None
-    surface: str | None
-    audience: str | None
-    turn: int | None
-    phase: str | None
-    entity_refs: Iterable[str]
-    operation_ref: str | None
-    correlation_id: str | None
-    caused_by_event_id: str | None
-
-
-class _StatusEnvelope(_CommonEnvelope, total=False):
-    status: str | None
-
-
-class Envelope(_StatusEnvelope, total=False):
-    """The envelope fields the builder methods accept as keyword arguments.
-
-    ``event_type`` is fixed by ``memory_set``/``memory_clear``/``skill``/``block``/
-    ``subagent`` (and a parameter of ``event``); ``status`` is ``subagent``'s outcome
-    parameter there.
-    """
-
-    event_type: str | None
-
-
-_ENVELOPE_KEYS: Final = (
-    *_CommonEnvelope.__annotations__,
-    *_StatusEnvelope.__annotations__,
-    *Envelope.__annotations__,
-)
-_STR_KEYS: Final = (
-    "event_type",
-    "actor_ref",
-    "surface",
-    "audience",
-    "phase",
-    "operation_ref",
-    "correlation_id",
-    "caused_by_event_id",
-    "status",
-)
-
-
-def _check(name: str, message: str | None) -> None:
-    if message is not None:
-        raise ValueError(f"{name!r} {message}")
-
-
-def _json(name: str, value: Any) -> Any:
-    problems: list[tuple[str, str]] = []
-    copied = json_copy(value, name, problems)
-    if problems:
-        path, message = problems[0]
-        raise ValueError(f"{path!r} {message}")
-    return copied
-
-
-def _choice(name: str, value: Any, allowed: tuple[str, ...]) -> str:
-    if value not in allowed:
-        raise ValueError(f"{name!r} must be one of {one_of(allowed)} (got {value!r})")
-    result: str = value
-    return result
-
-
-def _button(value: Any) -> Button:
-    if isinstance(value, Button):
-        return value
-    if isinstance(value, Mapping) and set(value) <= {"title", "payload"} and "title" in value:
-        _check("buttons", must_be_str(value["title"]))
-        payload = value.get("payload")
-        if payload is not None:
-            _check("buttons", must_be_str(payload))
-        return Button(value["title"], payload)
-    raise ValueError(
-        f"'buttons' items must be Button objects or {{'title': ..., 'payload': ...}} mappings"
-        f" (got {value!r})"
-    )
-
-
 class RecordBuilder:
     """Builds a :class:`TrialRecord` event by event; every method returns the builder.
 
@@ -156,7 +78,7 @@ class RecordBuilder:
     """
 
     def __init__(self, initial_state: Any = None) -> None:
-        self._initial_state = _json("initial_state", initial_state)
+        self._initial_state = as_json("initial_state", initial_state)
         self._events: list[Event] = []
         self._ids: set[str] = set()
         self._turn = 0
@@ -175,32 +97,10 @@ class RecordBuilder:
         fixed: tuple[str, ...] = (),
         actor_ref: str | None = None,
     ) -> RecordBuilder:
-        for key in envelope:
-            if key not in _ENVELOPE_KEYS or key in fixed:
-                hint = ""
-                close = difflib.get_close_matches(key, _ENVELOPE_KEYS, n=1)
-                if key in fixed:
-                    hint = f" ({method}() sets {key!r} itself)"
-                elif close:
-                    hint = f" (did you mean {close[0]!r}?)"
-                raise TypeError(f"{method}() got an unexpected keyword argument {key!r}{hint}")
-        fields = dict(envelope)
-        for key in _STR_KEYS:
-            if fields.get(key) is not None:
-                _check(key, must_be_str(fields[key]))
-        if fields.get("wall_time") is not None and not isinstance(fields["wall_time"], str):
-            _check("wall_time", must_be_number(fields["wall_time"]))
-        if fields.get("monotonic_time") is not None:
-            _check("monotonic_time", must_be_number(fields["monotonic_time"]))
+        fields = check_envelope(method, envelope, fixed)
         entity_refs = fields.pop("entity_refs", ())
-        if isinstance(entity_refs, str | Mapping):
-            raise ValueError(f"'entity_refs' must be a list of strings (got {entity_refs!r})")
-        entity_refs = tuple(entity_refs)
-        for ref in entity_refs:
-            _check("entity_refs", must_be_str(ref))
         turn = fields.pop("turn", None)
         if turn is not None:
-            _check("turn", must_be_int(turn))
             self._turn = turn
         elif new_turn:
             self._turn += 1
@@ -208,7 +108,7 @@ class RecordBuilder:
         if event_id is None:
             event_id = f"e{len(self._events)}"
         else:
-            _check("event_id", must_be_str(event_id, non_empty=True))
+            check("event_id", must_be_str(event_id, non_empty=True))
         if event_id in self._ids:
             raise ValueError(f"'event_id' {event_id!r} is already used by another event")
         if event_type is not None:
@@ -228,7 +128,7 @@ class RecordBuilder:
         >>> RecordBuilder().user("hi").build().events[0].turn
         1
         """
-        _check("text", must_be_str(text))
+        check("text", must_be_str(text))
         return self._add(
             "user", "message", MessagePayload(text), envelope, new_turn=True, actor_ref="user"
         )
@@ -246,12 +146,12 @@ class RecordBuilder:
         ...     ).events[0].payload.buttons
         (Button(title='OK', payload='/ok'),)
         """
-        _check("text", must_be_str(text))
+        check("text", must_be_str(text))
         if utter_name is not None:
-            _check("utter_name", must_be_str(utter_name))
+            check("utter_name", must_be_str(utter_name))
         if isinstance(buttons, str | Mapping):
             raise ValueError(f"'buttons' must be a list (got {buttons!r})")
-        payload = MessagePayload(text, utter_name, tuple(_button(b) for b in buttons or ()))
+        payload = MessagePayload(text, utter_name, tuple(as_button(b) for b in buttons or ()))
         return self._add("agent", "message", payload, envelope, actor_ref="agent")
 
     def tool(
@@ -273,9 +173,9 @@ class RecordBuilder:
         >>> rec.tool_calls[0].payload.result
         [1]
         """
-        _check("name", must_be_str(name, non_empty=True))
-        _check("is_error", must_be_bool(is_error))
-        _choice("source", source, TOOL_SOURCES)
+        check("name", must_be_str(name, non_empty=True))
+        check("is_error", must_be_bool(is_error))
+        choice("source", source, TOOL_SOURCES)
         for label, value in (
             ("mcp_server", mcp_server),
             ("skill_id", skill_id),
@@ -283,11 +183,11 @@ class RecordBuilder:
             ("error_message", error_message),
         ):
             if value is not None:
-                _check(label, must_be_str(value))
+                check(label, must_be_str(value))
         payload = ToolCallPayload(
             name,
-            {} if arguments is None else _json("arguments", arguments),
-            _json("result", result),
+            {} if arguments is None else as_json("arguments", arguments),
+            as_json("result", result),
             is_error,
             source,
             mcp_server,
@@ -298,26 +198,26 @@ class RecordBuilder:
         return self._add("tool", "tool_call", payload, envelope)
 
     def memory_set(
-        self, name: str, value: Any, **envelope: Unpack[_StatusEnvelope]
+        self, name: str, value: Any, **envelope: Unpack[StatusEnvelope]
     ) -> RecordBuilder:
         """A memory (slot) write.
 
         >>> RecordBuilder().memory_set("refund.reason", "dup").build().events[0].event_type
         'set'
         """
-        _check("name", must_be_str(name, non_empty=True))
-        payload = MemoryPayload(name, _json("value", value))
+        check("name", must_be_str(name, non_empty=True))
+        payload = MemoryPayload(name, as_json("value", value))
         return self._add(
             "memory_set", "memory", payload, envelope, event_type="set", fixed=("event_type",)
         )
 
-    def memory_clear(self, name: str, **envelope: Unpack[_StatusEnvelope]) -> RecordBuilder:
+    def memory_clear(self, name: str, **envelope: Unpack[StatusEnvelope]) -> RecordBuilder:
         """A memory (slot) clear.
 
         >>> RecordBuilder().memory_clear("refund.reason").build().events[0].payload.value
         MISSING
         """
-        _check("name", must_be_str(name, non_empty=True))
+        check("name", must_be_str(name, non_empty=True))
         return self._add(
             "memory_clear",
             "memory",
@@ -332,17 +232,17 @@ class RecordBuilder:
         transition: str,
         skill_id: str,
         step_id: str | None = None,
-        **envelope: Unpack[_StatusEnvelope],
+        **envelope: Unpack[StatusEnvelope],
     ) -> RecordBuilder:
         """A skill transition: activated, completed, cancelled, interrupted or resumed.
 
         >>> RecordBuilder().skill("activated", "refund").build().events[0].payload
         SkillPayload(skill_id='refund', step_id=None, extra={})
         """
-        transition = _choice("transition", transition, SKILL_TRANSITIONS)
-        _check("skill_id", must_be_str(skill_id, non_empty=True))
+        transition = choice("transition", transition, SKILL_TRANSITIONS)
+        check("skill_id", must_be_str(skill_id, non_empty=True))
         if step_id is not None:
-            _check("step_id", must_be_str(step_id))
+            check("step_id", must_be_str(step_id))
         payload = SkillPayload(skill_id, step_id)
         return self._add(
             "skill", "skill", payload, envelope, event_type=transition, fixed=("event_type",)
@@ -354,18 +254,18 @@ class RecordBuilder:
         skill_id: str,
         block_id: str,
         step_id: str | None = None,
-        **envelope: Unpack[_StatusEnvelope],
+        **envelope: Unpack[StatusEnvelope],
     ) -> RecordBuilder:
         """An ordered-block transition: entered, completed, cancelled, interrupted or resumed.
 
         >>> RecordBuilder().block("entered", "refund", "main").build().events[0].kind
         'ordered_block'
         """
-        transition = _choice("transition", transition, BLOCK_TRANSITIONS)
-        _check("skill_id", must_be_str(skill_id, non_empty=True))
-        _check("block_id", must_be_str(block_id, non_empty=True))
+        transition = choice("transition", transition, BLOCK_TRANSITIONS)
+        check("skill_id", must_be_str(skill_id, non_empty=True))
+        check("block_id", must_be_str(block_id, non_empty=True))
         if step_id is not None:
-            _check("step_id", must_be_str(step_id))
+            check("step_id", must_be_str(step_id))
         payload = BlockPayload(skill_id, block_id, step_id)
         return self._add(
             "block",
@@ -381,16 +281,16 @@ class RecordBuilder:
         name: str,
         status: str = "completed",
         output: Any = None,
-        **envelope: Unpack[_CommonEnvelope],
+        **envelope: Unpack[CommonEnvelope],
     ) -> RecordBuilder:
         """A delegation to a sub-agent; ``status`` (its outcome) becomes the ``event_type``.
 
         >>> RecordBuilder().subagent("researcher", status="failed").build().events[0].event_type
         'failed'
         """
-        _check("name", must_be_str(name, non_empty=True))
-        _check("status", must_be_str(status, non_empty=True))
-        payload = DelegationPayload(name, _json("output", output))
+        check("name", must_be_str(name, non_empty=True))
+        check("status", must_be_str(status, non_empty=True))
+        payload = DelegationPayload(name, as_json("output", output))
         return self._add(
             "subagent",
             "delegation",
@@ -405,7 +305,7 @@ class RecordBuilder:
         kind: str,
         event_type: str | None = None,
         payload: Any = None,
-        **envelope: Unpack[_StatusEnvelope],
+        **envelope: Unpack[StatusEnvelope],
     ) -> RecordBuilder:
         """Any other event (``mutation``, ``audit``, ``ui_event``…), or a known kind from a dict.
 
@@ -416,14 +316,14 @@ class RecordBuilder:
         ...     ).events[0].operation_ref
         'op-7'
         """
-        _check("kind", must_be_str(kind, non_empty=True))
+        check("kind", must_be_str(kind, non_empty=True))
         if event_type is not None:
-            _check("event_type", must_be_str(event_type))
+            check("event_type", must_be_str(event_type))
         allowed = {"memory": MEMORY_EVENT_TYPES, "skill": SKILL_TRANSITIONS}.get(kind)
         if kind == "ordered_block":
             allowed = BLOCK_TRANSITIONS
         if allowed is not None:
-            event_type = _choice("event_type", event_type, allowed)
+            event_type = choice("event_type", event_type, allowed)
         elif kind == "delegation" and event_type is None:
             event_type = "completed"
         typed = PAYLOAD_TYPES.get(kind)
@@ -463,11 +363,11 @@ class RecordBuilder:
         from agent_asserts.record.trial import TrialRecord
 
         if status is not None:
-            _check("status", must_be_str(status))
+            check("status", must_be_str(status))
         if reply is not None:
-            _check("reply", must_be_str(reply))
+            check("reply", must_be_str(reply))
         if steps is not None:
-            _check("steps", must_be_int(steps))
+            check("steps", must_be_int(steps))
         if usage is not None and not isinstance(usage, Usage):
             if not isinstance(usage, Mapping):
                 raise ValueError(f"'usage' must be a Usage or a mapping (got {usage!r})")
@@ -475,18 +375,18 @@ class RecordBuilder:
                 if key not in ("input_tokens", "output_tokens", "total_tokens"):
                     raise ValueError(f"'usage' has an unknown key {key!r}")
                 if count is not None:
-                    _check(f"usage.{key}", must_be_int(count))
+                    check(f"usage.{key}", must_be_int(count))
             usage = Usage(**usage)
-        errors = _json("errors", list(errors))
+        errors = as_json("errors", list(errors))
         if surfaces is not None:
-            _check("surfaces", must_be_list(surfaces) if isinstance(surfaces, str) else None)
+            check("surfaces", must_be_list(surfaces) if isinstance(surfaces, str) else None)
             surfaces = frozenset(surfaces)
             for surface in surfaces:
-                _check("surfaces", must_be_str(surface))
+                check("surfaces", must_be_str(surface))
         return TrialRecord(
             events=tuple(self._events),
             initial_state=self._initial_state,
-            final_state=_json("final_state", final_state),
+            final_state=as_json("final_state", final_state),
             status=status,
             reply=reply,
             steps=steps,

@@ -157,45 +157,38 @@ def case_from_dict(data: Mapping[str, Any]) -> CaseResult:
     >>> case_from_dict(CaseResult("a", "skipped", skip_reason="no sandbox").to_dict()).skip_reason
     'no sandbox'
     """
-    return CaseResult(
-        name=data["name"],
-        verdict=data["verdict"],
-        results=tuple(_result_from_dict(r) for r in data.get("results", ())),
-        error=data.get("error"),
-        skip_reason=data.get("skip_reason"),
-        logs=tuple(
+    fields: dict[str, Any] = {
+        "name": data["name"],
+        "verdict": data["verdict"],
+        "results": [_result_from_dict(r) for r in data.get("results", ())],
+        "error": data.get("error"),
+        "skip_reason": data.get("skip_reason"),
+        "logs": [
             LogEntry(e["message"], dict(e.get("context") or {})) for e in data.get("logs", ())
-        ),
-        metadata=dict(data.get("metadata") or {}),
-    )
+        ],
+        "metadata": dict(data.get("metadata") or {}),
+    }
+    return CaseResult(**fields)
 
 
 def _result_from_dict(data: Mapping[str, Any]) -> AssertionResult:
     from agent_asserts.matching import Mismatch
 
     evaluator = data.get("evaluator") or {}
-    mismatches = tuple(
+    fields: dict[str, Any] = {
+        key: data[key]
+        for key in ("name", "status", "score", "severity", "threshold", "label", "message",
+                    "expected", "observed", "closest", "evidence", "description")
+        if key in data
+    }  # fmt: skip
+    fields["mismatches"] = [
         Mismatch(m["path"], m.get("expected"), m.get("actual"), m.get("reason", ""))
         if isinstance(m, Mapping) and "path" in m
         else m
         for m in data.get("mismatches", ())
-    )
-    return AssertionResult(
-        name=data["name"],
-        status=data["status"],
-        score=data["score"],
-        severity=data.get("severity", "gate"),
-        threshold=data.get("threshold"),
-        label=data.get("label"),
-        message=data.get("message", ""),
-        expected=data.get("expected"),
-        observed=data.get("observed"),
-        mismatches=mismatches,
-        closest=data.get("closest"),
-        evidence=tuple(data.get("evidence", ())),
-        evaluator=EvaluatorInfo(**evaluator) if evaluator else EvaluatorInfo(),
-        description=data.get("description", ""),
-    )
+    ]
+    fields["evaluator"] = EvaluatorInfo(**evaluator) if evaluator else EvaluatorInfo()
+    return AssertionResult(**fields)
 
 
 __all__ = [

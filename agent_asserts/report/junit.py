@@ -59,7 +59,9 @@ def _testcase(row: ReportRow) -> ET.Element:
     pairs = [("agent_asserts.verdict", case.verdict.value)]
     if case.score is not None:
         pairs.append(("agent_asserts.score", f"{case.score:.4f}"))
-    pairs += [(f"agent_asserts.score:{r.name}", f"{r.score:.4f}") for r in case.results if r.evaluated]
+    pairs += [
+        (f"agent_asserts.score:{r.name}", f"{r.score:.4f}") for r in case.results if r.evaluated
+    ]
     for name, value in pairs:
         ET.SubElement(props, "property", {"name": xml_text(name), "value": xml_text(value)})
     summary = str(case)

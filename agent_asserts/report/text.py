@@ -44,7 +44,9 @@ def colorize(text: str) -> str:
     >>> colorize("FAILED x") == "\\x1b[1;31mFAILED\\x1b[0m x"
     True
     """
-    return _WORD.sub(lambda m: f"{m.group(1)}\x1b[1;{_COLORS[m.group(2)]}m{m.group(2)}\x1b[0m", text)
+    return _WORD.sub(
+        lambda m: f"{m.group(1)}\x1b[1;{_COLORS[m.group(2)]}m{m.group(2)}\x1b[0m", text
+    )
 
 
 def row_text(row: ReportRow) -> str:

@@ -15,7 +15,13 @@ from agent_asserts.loaders.source import parse_text
 def test_problem_text_and_sorting() -> None:
     err = LoadError(
         [
-            LoadProblem("s.yml", 14, 9, "goals.assertions[2].tool_executed.source", "must be 'local' or 'mcp' (got 'remote')"),
+            LoadProblem(
+                "s.yml",
+                14,
+                9,
+                "goals.assertions[2].tool_executed.source",
+                "must be 'local' or 'mcp' (got 'remote')",
+            ),
             LoadProblem("s.yml", 3, 1, "", "first"),
             LoadProblem("s.yml", 3, 1, "", "first"),
             LoadProblem("s.yml", 3, 7, "a", "second"),
@@ -24,7 +30,8 @@ def test_problem_text_and_sorting() -> None:
     assert str(err) == (
         "s.yml:3:1: first\n"
         "s.yml:3:7: a: second\n"
-        "s.yml:14:9: goals.assertions[2].tool_executed.source: must be 'local' or 'mcp' (got 'remote')"
+        "s.yml:14:9: goals.assertions[2].tool_executed.source: "
+        "must be 'local' or 'mcp' (got 'remote')"
     )
     assert isinstance(err, ValueError)
     assert len(err.problems) == 3
@@ -54,7 +61,8 @@ def collect(text: str) -> tuple[MappingNode, ProblemCollector]:
 
 def test_accessor_wording() -> None:
     doc, p = collect(
-        "s: 3\nl: a\nm: [1]\nn: null\ni: 1.5\nb: yes\nc: remote\nc3: x\nnum: '3'\ne: ''\nneg: -2\nok: [x]\n"
+        "s: 3\nl: a\nm: [1]\nn: null\ni: 1.5\nb: yes\nc: remote\nc3: x\nnum: '3'\ne: ''\n"
+        "neg: -2\nok: [x]\n"
     )
     assert p.expect_str(doc.get("s")) is None
     assert p.expect_list(doc.get("l")) is None
@@ -118,5 +126,5 @@ def test_raise_if_any() -> None:
     p = ProblemCollector("s.yml")
     p.raise_if_any()
     p.add(None, "boom")
-    with pytest.raises(LoadError, match="^s.yml: boom$"):
+    with pytest.raises(LoadError, match=r"^s\.yml: boom$"):
         p.raise_if_any()

@@ -46,9 +46,16 @@ def test_each_operator(text: str, expected: object) -> None:
 
 
 def test_nested_and_escaped() -> None:
-    doc = parse_text("arguments:\n  orderId: {$regex: '^A'}\n  $$ref: {$$raw: 1}\n  items: [{sku: {$one_of: [a]}}]\n")
+    doc = parse_text(
+        "arguments:\n  orderId: {$regex: '^A'}\n  $$ref: {$$raw: 1}\n"
+        "  items: [{sku: {$one_of: [a]}}]\n"
+    )
     value = matcher_value(doc.get("arguments"), ProblemCollector("s.yml"))  # type: ignore[union-attr,arg-type]
-    assert value == {"orderId": M.regex("^A"), "$ref": {"$raw": 1}, "items": [{"sku": M.one_of("a")}]}
+    assert value == {
+        "orderId": M.regex("^A"),
+        "$ref": {"$raw": 1},
+        "items": [{"sku": M.one_of("a")}],
+    }
 
 
 def test_every_problem_at_its_position() -> None:

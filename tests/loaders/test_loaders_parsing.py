@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -17,14 +16,14 @@ yaml = pytest.importorskip("yaml")
 
 
 @pytest.fixture(params=["c", "pure"])
-def loader(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+def loader(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
     """Run a test with libyaml's loader and with the pure-Python one."""
     if request.param == "c":
         if not getattr(yaml, "__with_libyaml__", False):
             pytest.skip("libyaml not available")
     else:
         monkeypatch.delattr(yaml, "CSafeLoader", raising=False)
-    yield request.param
+    return str(request.param)
 
 
 def error_text(text: str, file: str = "s.yml") -> str:
@@ -123,7 +122,7 @@ class TestPositions:
 
     def test_json_long_key(self) -> None:
         key = "k" * 2000
-        assert to_plain(parse_text('{"%s": 1}' % key, file="s.json")) == {key: 1}
+        assert to_plain(parse_text(f'{{"{key}": 1}}', file="s.json")) == {key: 1}
 
     def test_aliases_get_the_path_where_used(self) -> None:
         doc = parse_text("a: &x {k: 1}\nb: *x\n")
@@ -213,7 +212,12 @@ class TestJsonWithoutPyYAML:
     def test_values_without_positions(self) -> None:
         doc = parse_text('{"checks": [{"max_steps": 3}]}', file="s.json")
         item = doc.get("checks").items[0]  # type: ignore[union-attr]
-        assert (item.line, item.col, item.where, item.path_str) == (None, None, "s.json", "checks[0]")
+        assert (item.line, item.col, item.where, item.path_str) == (
+            None,
+            None,
+            "s.json",
+            "checks[0]",
+        )
         assert to_plain(doc) == {"checks": [{"max_steps": 3}]}
 
     def test_syntax_error_keeps_line_and_column(self) -> None:
@@ -222,7 +226,9 @@ class TestJsonWithoutPyYAML:
         )
 
     def test_duplicate_keys_name_the_path(self) -> None:
-        assert error_text('{"c": [{"a": 1, "a": 2}]}', "s.json") == "s.json: c[0]: duplicate key 'a'"
+        assert (
+            error_text('{"c": [{"a": 1, "a": 2}]}', "s.json") == "s.json: c[0]: duplicate key 'a'"
+        )
 
     def test_nan_is_not_json(self) -> None:
         assert error_text('{"a": NaN}', "s.json") == "s.json: invalid JSON: NaN is not a JSON value"

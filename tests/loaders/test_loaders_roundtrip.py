@@ -43,7 +43,9 @@ def test_round_trip_through_a_yaml_file(path: Path, tmp_path: Path) -> None:
         target.unlink(missing_ok=True)
     assert again == suite
     record = demo_record()
-    assert [r.to_dict() for r in again.evaluate(record)] == [r.to_dict() for r in suite.evaluate(record)]
+    assert [r.to_dict() for r in again.evaluate(record)] == [
+        r.to_dict() for r in suite.evaluate(record)
+    ]
 
 
 def test_json_dump_of_the_native_form() -> None:

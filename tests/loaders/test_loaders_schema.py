@@ -48,8 +48,8 @@ def test_docs_examples_are_valid(path: Path) -> None:
     ["typos.yml", "wrong_types.yml", "nulls.yml", "yaml11_scalars.yml", "cases_and_checks.yml"],
 )
 def test_broken_shapes_are_invalid(name: str) -> None:
-    from agent_asserts.loaders.yaml_reader import read_yaml
     from agent_asserts.loaders.collector import ProblemCollector
+    from agent_asserts.loaders.yaml_reader import read_yaml
 
     node = read_yaml((BROKEN / name).read_text(), ProblemCollector(name))
     assert node is not None

@@ -286,3 +286,34 @@ def test_builder_and_indexes_agree_with_events(data: dict[str, Any]) -> None:
         assert rec.position_of(event.event_id) == position
         assert event.turn is not None
         assert event.turn in rec.user_turns()
+
+
+def test_public_names() -> None:
+    import agent_asserts.record as record
+
+    assert sorted(record.__all__) == sorted(
+        [
+            "TrialRecord",
+            "RecordBuilder",
+            "Event",
+            "RecordError",
+            "Problem",
+            "Usage",
+            "DeltaEntry",
+            "ParseError",
+            "Button",
+            "MessagePayload",
+            "ToolCallPayload",
+            "MemoryPayload",
+            "SkillPayload",
+            "BlockPayload",
+            "DelegationPayload",
+            "compute_delta",
+            "escape_token",
+            "parse_pointer",
+            "resolve",
+            "join",
+        ]
+    )
+    for name in record.__all__:
+        assert getattr(record, name) is not None

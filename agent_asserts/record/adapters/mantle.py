@@ -57,209 +57,14 @@ import os
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final
 
-from agent_asserts._missing import MISSING
+from agent_asserts.record.adapters._mantle_rows import ENVELOPE_KEYS, Undecodable, decode_row
 from agent_asserts.record.errors import Problem, RecordError
 from agent_asserts.record.event import Event
 from agent_asserts.record.parse_errors import ParseError
-from agent_asserts.record.payloads import (
-    BLOCK_TRANSITIONS,
-    PAYLOAD_TYPES,
-    SKILL_TRANSITIONS,
-    TOOL_SOURCES,
-    BlockPayload,
-    Button,
-    MemoryPayload,
-    MessagePayload,
-    SkillPayload,
-    ToolCallPayload,
-)
 from agent_asserts.record.trial import TrialRecord
 
 MANTLE_SURFACES: Final = frozenset({"message", "tool_call", "memory", "skill", "ordered_block"})
 """The kinds a Mantle tracker records (a check needing another kind is ``invalid``)."""
-
-ENVELOPE_KEYS: Final = frozenset(
-    {"conversation_id", "timestamp", "event_id", "sequence", "metadata", "sender_id"}
-)
-"""Keys of the nested form's envelope; any other key holding a mapping is the payload."""
-
-
-class _Undecodable(Exception):
-    """A row that cannot become an event (its message is the parse error's reason)."""
-
-
-def _str(fields: Mapping[str, Any], key: str, *, required: bool = True) -> str | None:
-    value = fields.get(key)
-    if value is None and not required:
-        return None
-    if not isinstance(value, str) or (required and not value):
-        got = "nothing" if key not in fields else repr(value)
-        raise _Undecodable(f"{key!r} must be a non-empty string (got {got})")
-    return value
-
-
-def _split(row: Mapping[str, Any]) -> tuple[str, dict[str, Any], dict[str, Any]]:
-    """The event type, its fields and its envelope, for either row form."""
-    if "event" in row:
-        kind = row["event"]
-        if not isinstance(kind, str) or not kind:
-            raise _Undecodable(f"'event' must be a non-empty string (got {kind!r})")
-        envelope = {k: v for k, v in row.items() if k in ENVELOPE_KEYS}
-        fields = {k: v for k, v in row.items() if k not in ENVELOPE_KEYS and k != "event"}
-        return kind, fields, envelope
-    payloads = [k for k, v in row.items() if k not in ENVELOPE_KEYS and isinstance(v, Mapping)]
-    if len(payloads) != 1:
-        found = ", ".join(repr(k) for k in payloads) or "none"
-        raise _Undecodable(f"expected 'event' or exactly one payload key (found {found})")
-    kind = payloads[0]
-    envelope = {k: v for k, v in row.items() if k != kind}
-    return kind, dict(row[kind]), envelope
-
-
-def _decode_json_fields(fields: dict[str, Any]) -> None:
-    for key in [k for k in fields if k.endswith("_json") and len(k) > 5]:
-        text = fields.pop(key)
-        target = key[:-5]
-        if not isinstance(text, str):
-            raise _Undecodable(f"{key!r} must be a JSON string (got {text!r})")
-        if target in fields:
-            raise _Undecodable(f"both {target!r} and {key!r} are given")
-        try:
-            fields[target] = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise _Undecodable(f"{key!r} is not valid JSON: {exc.msg}") from None
-
-
-def _metadata(fields: dict[str, Any], envelope: Mapping[str, Any]) -> dict[str, Any]:
-    merged: dict[str, Any] = {}
-    for source in (envelope.get("metadata"), fields.get("metadata")):
-        if isinstance(source, Mapping):
-            merged.update(source)
-        elif source is not None:
-            raise _Undecodable(f"'metadata' must be an object (got {source!r})")
-    return merged
-
-
-def _buttons(data: Any) -> tuple[Button, ...]:
-    if data is None:
-        return ()
-    if not isinstance(data, Mapping):
-        raise _Undecodable(f"'data' must be an object (got {data!r})")
-    raw = data.get("buttons") or []
-    if not isinstance(raw, list):
-        raise _Undecodable(f"'data.buttons' must be a list (got {raw!r})")
-    out = []
-    for i, item in enumerate(raw):
-        title = item.get("title") if isinstance(item, Mapping) else None
-        payload = item.get("payload") if isinstance(item, Mapping) else None
-        if not isinstance(title, str) or not (payload is None or isinstance(payload, str)):
-            raise _Undecodable(f"'data.buttons[{i}]' must be {{title, payload}} (got {item!r})")
-        out.append(Button(title, payload))
-    return tuple(out)
-
-
-def _payload(
-    kind: str, fields: dict[str, Any], meta: dict[str, Any]
-) -> tuple[str, Any, str | None]:
-    """``(record kind, payload, event_type)`` for one decoded Mantle event."""
-    extra = {k: v for k, v in fields.items() if k != "metadata"}
-    if meta:
-        extra["metadata"] = meta
-    if kind in ("user", "bot"):
-        text = fields.get("text")
-        if text is not None and not isinstance(text, str):
-            raise _Undecodable(f"'text' must be a string (got {text!r})")
-        extra.pop("text", None)
-        if kind == "user":
-            return "message", MessagePayload(text or "", extra=extra), None
-        utter = meta.get("utter_action")
-        buttons = _buttons(fields.get("data"))
-        utter_name = utter if isinstance(utter, str) else None
-        return "message", MessagePayload(text or "", utter_name, buttons, extra), None
-    if kind in ("memory_set", "memory_cleared"):
-        name = _str(fields, "key")
-        extra.pop("key", None)
-        if kind == "memory_cleared":
-            return "memory", MemoryPayload(str(name), MISSING, extra), "clear"
-        if "value" not in fields:
-            raise _Undecodable("'value' (or 'value_json') is missing")
-        value = extra.pop("value")
-        return "memory", MemoryPayload(str(name), value, extra), "set"
-    if kind == "tool_executed":
-        return "tool_call", _tool(fields, meta, extra), None
-    if kind.startswith("skill_") and kind[6:] in SKILL_TRANSITIONS:
-        ids = [_str(fields, "skill_id"), _str(fields, "step_id", required=False)]
-        for key in ("skill_id", "step_id"):
-            extra.pop(key, None)
-        return "skill", SkillPayload(str(ids[0]), ids[1], extra), kind[6:]
-    if kind.startswith("ordered_block_") and kind[14:] in BLOCK_TRANSITIONS:
-        skill_id, block_id = _str(fields, "skill_id"), _str(fields, "block_id")
-        step_id = _str(fields, "step_id", required=False)
-        for key in ("skill_id", "block_id", "step_id"):
-            extra.pop(key, None)
-        payload = BlockPayload(str(skill_id), str(block_id), step_id, extra)
-        return "ordered_block", payload, kind[14:]
-    generic = f"mantle_{kind}" if kind in PAYLOAD_TYPES else kind
-    return generic, extra, None
-
-
-def _tool(fields: dict[str, Any], meta: dict[str, Any], extra: dict[str, Any]) -> ToolCallPayload:
-    name = str(_str(fields, "tool_name"))
-    source = fields.get("source", "local")
-    if source not in TOOL_SOURCES:
-        raise _Undecodable(f"'source' must be 'local' or 'mcp' (got {source!r})")
-    is_error = fields.get("is_error", False)
-    if not isinstance(is_error, bool):
-        raise _Undecodable(f"'is_error' must be true or false (got {is_error!r})")
-    arguments = fields.get("arguments")
-    skill_id = meta.get("skill_id", fields.get("skill_id"))
-    if skill_id is not None and not isinstance(skill_id, str):
-        raise _Undecodable(f"'metadata.skill_id' must be a string (got {skill_id!r})")
-    known = ("tool_name", "source", "is_error", "arguments", "result", "skill_id")
-    optional = ("mcp_server", "error_message", "call_id")
-    values = {key: _str(fields, key, required=False) for key in optional}
-    for key in (*known, *optional):
-        extra.pop(key, None)
-    return ToolCallPayload(
-        name,
-        {} if arguments is None else arguments,
-        fields.get("result"),
-        is_error,
-        source,
-        values["mcp_server"],
-        skill_id,
-        values["call_id"],
-        values["error_message"],
-        extra,
-    )
-
-
-def _event(row: Any, event_id: str) -> Event:
-    if not isinstance(row, Mapping):
-        raise _Undecodable(f"a tracker event must be an object (got {type(row).__name__})")
-    kind, fields, envelope = _split(row)
-    _decode_json_fields(fields)
-    meta = _metadata(fields, envelope)
-    record_kind, payload, event_type = _payload(kind, fields, meta)
-    for key, value in envelope.items():
-        if key not in ("timestamp", "event_id", "conversation_id", "metadata"):
-            target = key if key not in fields else f"envelope_{key}"
-            if isinstance(payload, dict):
-                payload[target] = value
-            else:
-                payload.extra[target] = value  # the typed payload's own, fresh dict
-    stamp = envelope.get("timestamp")
-    conversation = envelope.get("conversation_id")
-    actor = {"user": "user", "bot": "agent"}.get(kind)
-    return Event(
-        record_kind,
-        payload,
-        event_id,
-        event_type=event_type,
-        wall_time=stamp if isinstance(stamp, str | int | float) and stamp is not True else None,
-        actor_ref=actor,
-        correlation_id=conversation if isinstance(conversation, str) else None,
-    )
 
 
 def _own_id(row: Any) -> str | None:
@@ -290,8 +95,8 @@ def convert(
                 n += 1
                 event_id = f"e{len(events)}_{n}"
         try:
-            event = _event(row, event_id)
-        except _Undecodable as exc:
+            event = decode_row(row, event_id)
+        except Undecodable as exc:
             kind = _kind_hint(row)
             errors.append(ParseError(position, f"{kind}{exc}", row, source))
             continue
@@ -301,7 +106,7 @@ def convert(
 
 
 def _kind_hint(row: Any) -> str:
-    if isinstance(row, Mapping) and isinstance(row.get("event"), str):
+    if isinstance(row, Mapping) and isinstance(row.get("event"), str) and row["event"]:
         return f"{row['event']}: "
     return ""
 

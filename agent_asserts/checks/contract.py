@@ -1,0 +1,113 @@
+"""The contract family: one :class:`ContractCheck` per bind → require assertion (seed 002).
+
+The result is named by the assertion's ``id``; its severity follows the contract's word
+(critical and high gate, medium and low score) and ``evaluator.details["severity"]`` keeps
+the word itself.
+
+>>> from agent_asserts.contract import Contract
+>>> from agent_asserts.testing import demo_record
+>>> contract = Contract.from_dict({
+...     "contract": "refunds", "assertions": [{
+...         "id": "order-refunded", "severity": "medium",
+...         "bind": {"status": {"from": "final_state", "path": "/orders/A1049/status"}},
+...         "require": {"op": "equals", "left": "status", "right": "refunded"}}]})
+>>> check = ContractCheck(contract.assertions[0])
+>>> check.default_name(), check.severity_for(None).value, check.run(demo_record()).status.value
+('order-refunded', 'soft', 'pass')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import attrs
+
+from agent_asserts.checks.base import Check, Outcome
+from agent_asserts.checks.registry import register
+from agent_asserts.contract.evaluate import evaluate_assertion
+from agent_asserts.contract.grammar import JUDGED_MATCHERS
+from agent_asserts.contract.model import ContractAssertion
+from agent_asserts.results import Severity
+
+if TYPE_CHECKING:
+    from agent_asserts.judges import Judge
+    from agent_asserts.record import TrialRecord
+
+
+def _assertion(value: Any) -> ContractAssertion:
+    if isinstance(value, ContractAssertion):
+        return value
+    if isinstance(value, Mapping):
+        return ContractCheck.from_data(value).assertion
+    raise TypeError(f"'assertion' must be a ContractAssertion or its dict form (got {value!r})")
+
+
+@register
+@attrs.frozen
+class ContractCheck(Check):
+    """Evaluates one :class:`~agent_asserts.contract.ContractAssertion` over a record.
+
+    ``run(record, judge=...)`` passes the context's judge to ``semantic`` and
+    ``grounded_semantic`` matchers; ``evaluate(record)`` runs without one.
+    """
+
+    assertion: ContractAssertion = attrs.field(converter=_assertion)
+    method: ClassVar[str] = "contract"
+    positional: ClassVar[tuple[str, ...]] = ("assertion",)
+
+    @property
+    def evaluator_type(self) -> str:  # type: ignore[override]
+        """``semantic`` for judged matchers, ``custom`` for custom ones, else deterministic."""
+        matcher = self.assertion.require.matcher
+        if matcher in JUDGED_MATCHERS:
+            return "semantic"
+        return "custom" if matcher == "custom" else "deterministic"
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> ContractCheck:
+        """The check for one assertion in its dict form (``id`` required).
+
+        Raises:
+            ContractError: Every problem of the assertion, with key paths.
+
+        >>> ContractCheck.from_data({"id": "a", "bind": {"n": {"from": "trace", "extract": "count"}},
+        ...     "require": {"op": "equals", "left": "n", "right": 0}}).default_name()
+        'a'
+        """
+        from agent_asserts.contract.parse import parse_assertion
+        from agent_asserts.contract.problems import Problems
+
+        p = Problems()
+        assertion = parse_assertion(p, data, default_id=None)
+        p.raise_if_any()
+        if assertion is None:  # pragma: no cover - None always comes with a problem
+            raise p.error()
+        return cls(assertion)
+
+    def default_name(self) -> str:
+        """The assertion's ``id``."""
+        return self.assertion.id
+
+    def severity_for(self, judge: Judge | None) -> Severity:
+        """GATE for critical and high assertions, SOFT for medium and low."""
+        return self.assertion.gate_severity
+
+    def evaluate(self, record: TrialRecord) -> Outcome:
+        """Evaluate without a judge (judged matchers are then ``invalid``)."""
+        return self.run(record)
+
+    def run(self, record: TrialRecord, *, judge: Judge | None = None) -> Outcome:
+        """Evaluate with the context's judge."""
+        return evaluate_assertion(self.assertion, record, judge)
+
+    def describe(self) -> str:
+        """``contract('every-mutation-audited')``."""
+        return f"contract({self.assertion.id!r})"
+
+    def to_data(self) -> Any:
+        """The native form ``{contract: <assertion dict>}``."""
+        return {self.method: self.assertion.to_dict()}
+
+
+__all__ = ["ContractCheck"]

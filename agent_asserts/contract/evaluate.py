@@ -1,0 +1,188 @@
+"""Evaluating one assertion over one record: condition, bindings, relation, quantifier.
+
+>>> from agent_asserts.contract.model import Contract
+>>> from agent_asserts.testing import demo_record
+>>> contract = Contract.from_dict({
+...     "bind": {"status": {"from": "final_state", "path": "/orders/A1049/status"}},
+...     "require": {"op": "equals", "left": "status", "right": "refunded"}})
+>>> out = evaluate_assertion(contract.assertions[0], demo_record())
+>>> out.status.value, out.message, out.evidence
+('pass', "'status' (final_state#/orders/A1049/status) equals 'refunded'", ('final_state#/orders/A1049/status',))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from agent_asserts._missing import MISSING
+from agent_asserts.checks.base import Outcome
+from agent_asserts.contract.bindings import Bound, Unavailable, resolve_binding
+from agent_asserts.contract.grammar import JUDGED_MATCHERS, BindRef
+from agent_asserts.contract.judged import judged_verdicts
+from agent_asserts.contract.model import scope
+from agent_asserts.contract.ordering import follows_within, has_matching, precedes
+from agent_asserts.contract.relations import (
+    EvaluatorFailed,
+    describe,
+    schema_validator,
+    value_verdict,
+)
+from agent_asserts.contract.verdicts import ItemVerdict, empty_outcome, listing, quantify
+from agent_asserts.results import Status
+
+if TYPE_CHECKING:
+    from agent_asserts.contract.model import Binding, ContractAssertion, Requirement
+    from agent_asserts.judges import Judge
+    from agent_asserts.record import TrialRecord
+
+
+def _dedupe(evidence: Iterable[Any]) -> tuple[Any, ...]:
+    seen: set[str] = set()
+    out = []
+    for ref in evidence:
+        key = ref if isinstance(ref, str) else repr(ref)
+        if key not in seen:
+            seen.add(key)
+            out.append(ref)
+    return tuple(out)
+
+
+def _count(left: Bound, limit: int, description: str) -> Outcome:
+    if left.single:
+        value = left.items[0] if left.items else MISSING
+        if value is MISSING:
+            return Outcome.invalid(f"the path {left.labels[0]!r} does not exist")
+        if not isinstance(value, list | dict):
+            return Outcome.invalid(
+                f"count_at_most counts a list or a mapping; {left.labels[0]} holds {value!r}"
+            )
+        size, names = len(value), ""
+    else:
+        size = len(left.items)
+        names = f" ({listing([ItemVerdict(label, False) for label in left.labels], reasons=False)})"
+    text = f"{left.name!r} has {size} items{names}; {description.replace('has ', '')}"
+    return Outcome.of(size <= limit, message=text, expected=limit, observed=size)
+
+
+def _right_value(req: Requirement, bound: Mapping[str, Bound]) -> Any:
+    if not isinstance(req.right, BindRef):
+        return None if req.right is MISSING else req.right
+    other = bound[req.right.name]
+    value = other.value()
+    if other.single and value is MISSING:
+        label = other.labels[0] if other.labels else repr(other.name)
+        raise Unavailable(f"the path {label!r} does not exist (right: {{$bind: {other.name}}})")
+    return value
+
+
+def _verdicts(
+    req: Requirement, bound: Mapping[str, Bound], right: Any, judge: Judge | None,
+    details: dict[str, Any],
+) -> list[ItemVerdict]:
+    left = bound[req.left]
+    if req.op == "has_matching":
+        return has_matching(left, bound[req.right], req.on, req.within)
+    if req.op == "precedes":
+        return precedes(left, bound[req.right], req.on)
+    if req.op == "follows_within":
+        return follows_within(left, bound[req.right], req.on, req.within or 0.0)
+    if req.op == "matcher" and req.matcher in JUDGED_MATCHERS:
+        grounding = {name: bound[name] for name in req.grounding}
+        verdicts, info = judged_verdicts(req, left, grounding, judge)
+        details["evaluator"] = info
+        return verdicts
+    validator = schema_validator(right) if req.op == "matches_schema" else None
+    return [
+        value_verdict(req, right, form, label, label if event is not None else None, validator)
+        for form, label, event in zip(left.forms(), left.labels, left.events, strict=True)
+    ]
+
+
+def evaluate_requirement(
+    req: Requirement,
+    bindings: Mapping[str, Binding],
+    record: TrialRecord,
+    *,
+    judge: Judge | None = None,
+    allow_empty: bool = False,
+) -> Outcome:
+    """The outcome of one requirement (without severity details)."""
+    evidence: list[Any] = []
+    bound: dict[str, Bound] = {}
+    details: dict[str, Any] = {}
+    try:
+        for name in req.names():
+            bound[name] = resolve_binding(bindings[name], record)
+            evidence.extend(bound[name].evidence)
+        right = _right_value(req, bound)
+        left = bound[req.left]
+        description = describe(req, right)
+        if req.op == "count_at_most":
+            outcome = _count(left, int(req.right), description)
+        else:
+            outcome = empty_outcome(left, req.effective_quantifier, allow_empty) or _judge_items(
+                req, bound, right, judge, details, description
+            )
+    except Unavailable as exc:
+        return Outcome.invalid(str(exc), evidence=_dedupe(evidence), details=details)
+    except EvaluatorFailed as exc:
+        if exc.force_gate:
+            details["force_gate"] = True
+        return Outcome.error(str(exc), evidence=_dedupe(evidence), details=details)
+    expected = right if req.op in ("equals", "contains", "matches_schema", "matcher") else description
+    if req.op == "count_at_most":
+        expected = req.right
+    return attrs.evolve(
+        outcome, evidence=_dedupe(evidence), expected=expected,
+        details={**outcome.details, **details},
+    )
+
+
+def _judge_items(
+    req: Requirement, bound: Mapping[str, Bound], right: Any, judge: Judge | None,
+    details: dict[str, Any], description: str,
+) -> Outcome:
+    left = bound[req.left]
+    verdicts = _verdicts(req, bound, right, judge, details)
+    outcome = quantify(left, verdicts, req.effective_quantifier, description)
+    if left.single and left.items and left.items[0] is MISSING and not verdicts[0].ok:
+        return Outcome.invalid(f"the path {left.labels[0]!r} does not exist")
+    return outcome
+
+
+def evaluate_assertion(
+    assertion: ContractAssertion, record: TrialRecord, judge: Judge | None = None
+) -> Outcome:
+    """The outcome of one assertion: ``not_applicable`` when its ``when`` does not pass.
+
+    The outcome's details carry the contract ``severity`` word, the ``op`` and quantifier.
+    """
+    req = assertion.require
+    details: dict[str, Any] = {"severity": assertion.severity, "op": req.op}
+    if req.op != "count_at_most" and req.quantifier is not None:
+        details["quantifier"] = req.quantifier
+    before: tuple[Any, ...] = ()
+    if assertion.when is not None:
+        inner = scope(assertion.bind, assertion.when.bind)
+        condition = evaluate_requirement(assertion.when.require, inner, record, judge=judge)
+        if condition.status is not Status.PASS:
+            merged = {**condition.details, **details}
+            message = f"when: {condition.message}"
+            if condition.status is Status.FAIL:
+                return Outcome.not_applicable(message, evidence=condition.evidence, details=merged)
+            return attrs.evolve(condition, message=message, details=merged)
+        before = condition.evidence
+    outcome = evaluate_requirement(
+        req, assertion.bindings, record, judge=judge, allow_empty=assertion.allow_empty
+    )
+    return attrs.evolve(
+        outcome,
+        evidence=_dedupe((*before, *outcome.evidence)),
+        details={**outcome.details, **details},
+    )
+
+
+__all__ = ["evaluate_assertion", "evaluate_requirement"]

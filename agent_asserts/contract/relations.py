@@ -1,0 +1,166 @@
+"""Value relations, tested item by item: equals, contains, matches_schema and the matchers.
+
+Each left item is tested against ``right`` (a literal, possibly with ``$``-operator matchers, or
+the value of a ``{$bind: name}`` binding); the verdict names what the item lacked, as
+mismatch paths into it (``$.payload.text: …``).
+
+>>> from agent_asserts.contract.model import Requirement
+>>> v = value_verdict(Requirement("contains", "m", "A1049"), "A1049", "Refund for B7", "e4")
+>>> v.ok, v.reason
+(False, "$: expected a value containing 'A1049', got 'Refund for B7'")
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from agent_asserts.contract.bindings import Unavailable
+from agent_asserts.contract.durations import format_within
+from agent_asserts.contract.matchers import get_matcher, registered_matchers
+from agent_asserts.contract.verdicts import ItemVerdict
+from agent_asserts.matching import M, Matcher, Mismatch, as_matcher, render
+
+if TYPE_CHECKING:
+    from agent_asserts.contract.model import Requirement
+
+JSONSCHEMA_MISSING = (
+    "matches_schema needs the optional jsonschema package: pip install 'agent-asserts[jsonschema]'"
+)
+SHOWN_MISMATCHES = 3
+
+
+class EvaluatorFailed(Exception):
+    """A custom matcher or the judge failed; the result is ``evaluator_error``.
+
+    >>> EvaluatorFailed("boom", force_gate=True).force_gate
+    True
+    """
+
+    def __init__(self, message: str, *, force_gate: bool = False) -> None:
+        super().__init__(message)
+        self.force_gate = force_gate
+
+
+def describe(req: Requirement, right: Any) -> str:
+    """The relation in words, as failure messages use it.
+
+    >>> from agent_asserts.contract.model import Requirement
+    >>> describe(Requirement("has_matching", "m", "a", on=("operation_ref",), within=2), "a")
+    "has a matching 'a' item on operation_ref within 2s"
+    """
+    on = f" on {', '.join(req.on)}" if req.on else ""
+    within = "" if req.within is None else f" within {format_within(req.within)}"
+    op = req.op
+    if op == "equals":
+        return f"equals {render(right)}"
+    if op == "contains":
+        return f"contains {render(right)}"
+    if op == "matches_schema":
+        return "matches the schema"
+    if op == "count_at_most":
+        return f"has at most {right} items"
+    if op == "precedes":
+        return f"occurs before some {req.right!r} item" + (f" with the same {', '.join(req.on)}" if req.on else "")
+    if op == "follows_within":
+        same = f" with the same {', '.join(req.on)}" if req.on else ""
+        return f"is followed by some {req.right!r} item{same}{within}"
+    if op == "has_matching":
+        return f"has a matching {req.right!r} item{on}{within}"
+    if req.matcher == "custom":
+        return f"satisfies the custom matcher {req.custom!r}"
+    if req.matcher in ("semantic", "grounded_semantic"):
+        return f"satisfies {right!r} (judged, {req.matcher})"
+    return f"matches {render(right)} ({req.matcher})"
+
+
+def _matcher(req: Requirement, right: Any) -> Matcher:
+    if req.op == "contains":
+        return M.contains(right)
+    if req.op == "equals" or req.matcher == "exact":
+        return M.exact(right)
+    return as_matcher(right)
+
+
+def _from_mismatches(label: str, found: list[Mismatch], closest: str | None) -> ItemVerdict:
+    if not found:
+        return ItemVerdict(label, True, closest=closest)
+    shown = "; ".join(str(m) for m in found[:SHOWN_MISMATCHES])
+    more = len(found) - SHOWN_MISMATCHES
+    reason = shown + (f"; … and {more} more" if more > 0 else "")
+    return ItemVerdict(label, False, reason, found, closest)
+
+
+def schema_validator(schema: Any) -> Any:
+    """A jsonschema validator for ``schema``; :class:`Unavailable` without the extra."""
+    try:
+        import jsonschema
+    except ImportError:
+        raise Unavailable(JSONSCHEMA_MISSING) from None
+    cls = jsonschema.validators.validator_for(schema)
+    try:
+        cls.check_schema(schema)
+    except jsonschema.SchemaError as exc:
+        raise Unavailable(f"the schema in right is not valid: {exc.message}") from None
+    return cls(schema)
+
+
+def _schema_mismatches(validator: Any, form: Any) -> list[Mismatch]:
+    found = []
+    for error in sorted(validator.iter_errors(form), key=lambda e: list(map(str, e.path))):
+        path = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.path)
+        found.append(Mismatch(path, error.schema, error.instance, error.message))
+    return found
+
+
+def value_verdict(req: Requirement, right: Any, form: Any, label: str,
+                  closest: str | None = None, validator: Any = None) -> ItemVerdict:
+    """Test one item (its dict form ``form``) against ``right``.
+
+    Raises:
+        Unavailable: An unregistered custom matcher.
+        EvaluatorFailed: The custom matcher raised or returned something not a bool, or a
+            ``M.satisfies`` predicate raised.
+    """
+    if req.op == "matches_schema":
+        return _from_mismatches(label, _schema_mismatches(validator, form), closest)
+    if req.op == "matcher" and req.matcher == "custom":
+        return _custom(req, right, form, label, closest)
+    try:
+        found = _matcher(req, right).explain(form)
+    except Exception as exc:
+        raise EvaluatorFailed(f"a matcher raised {type(exc).__name__}: {exc} ({label})") from exc
+    return _from_mismatches(label, found, closest)
+
+
+def _custom(req: Requirement, right: Any, form: Any, label: str, closest: str | None) -> ItemVerdict:
+    name = req.custom or ""
+    fn = get_matcher(name)
+    if fn is None:
+        known = ", ".join(repr(n) for n in registered_matchers()) or "none"
+        raise Unavailable(
+            f"no custom matcher is registered as {name!r} (registered: {known}); "
+            f"call register_matcher({name!r}, fn)"
+        )
+    try:
+        answer = fn(form, right)
+    except Exception as exc:
+        raise EvaluatorFailed(
+            f"custom matcher {name!r} raised {type(exc).__name__}: {exc} ({label})"
+        ) from exc
+    if not isinstance(answer, bool):
+        raise EvaluatorFailed(
+            f"custom matcher {name!r} returned {answer!r} for {label}; it must return True or False"
+        )
+    if answer:
+        return ItemVerdict(label, True, closest=closest)
+    reason = f"custom matcher {name!r} returned False"
+    return ItemVerdict(label, False, reason, (Mismatch("$", right, form, reason),), closest)
+
+
+__all__ = [
+    "JSONSCHEMA_MISSING",
+    "EvaluatorFailed",
+    "describe",
+    "schema_validator",
+    "value_verdict",
+]

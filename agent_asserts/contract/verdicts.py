@@ -1,0 +1,142 @@
+"""Applying the quantifier: per-item verdicts to one outcome, with the violating items named.
+
+``every`` fails on the items that do not satisfy the relation, ``some`` fails when none does,
+``none`` fails on the items that do. An empty selection fails ``every`` and ``some`` ("selection
+'mutations' is empty") unless the assertion allows it; ``none`` over nothing passes.
+
+>>> from agent_asserts.contract.bindings import Bound
+>>> left = Bound("msgs", False, ("a", "b"), ("e1", "e2"), (None, None), (None, None), (), 2)
+>>> out = quantify(left, [ItemVerdict("e1", True), ItemVerdict("e2", False, "lacks 'A1'")],
+...                "every", "contains 'A1'")
+>>> out.status.value, out.message
+('fail', "1 of 2 items of 'msgs' fail (contains 'A1'): e2: lacks 'A1'")
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import attrs
+
+from agent_asserts.checks.base import Outcome
+from agent_asserts.contract.bindings import Bound
+from agent_asserts.matching import Mismatch
+
+LISTED = 10
+"""How many violating items a message names (the result's ``observed`` lists all)."""
+
+
+@attrs.frozen
+class ItemVerdict:
+    """Whether one item satisfies the relation; ``reason`` says what it lacked (or matched).
+
+    >>> ItemVerdict("e3", False, "no 'audits' item matches").ok
+    False
+    """
+
+    label: str
+    ok: bool
+    reason: str = ""
+    mismatches: tuple[Mismatch, ...] = attrs.field(default=(), converter=tuple)
+    closest: str | None = None
+
+
+def listing(verdicts: Sequence[ItemVerdict], *, reasons: bool = True) -> str:
+    """``e3: reason; e5: reason; … and 4 more`` (at most :data:`LISTED` items).
+
+    >>> listing([ItemVerdict("e1", False, "x")] * 12, reasons=False)
+    'e1, e1, e1, e1, e1, e1, e1, e1, e1, e1, … and 2 more'
+    """
+    shown = verdicts[:LISTED]
+    if reasons:
+        text = "; ".join(f"{v.label}: {v.reason}" if v.reason else v.label for v in shown)
+    else:
+        text = ", ".join(v.label for v in shown)
+    more = len(verdicts) - len(shown)
+    separator = "; " if reasons else ", "
+    return text + (f"{separator}… and {more} more" if more else "")
+
+
+def _observed(left: Bound, bad: Sequence[ItemVerdict]) -> dict[str, Any]:
+    return {
+        "items": len(left.items),
+        "violations": [{"item": v.label, "reason": v.reason} for v in bad],
+    }
+
+
+def _first(bad: Sequence[ItemVerdict]) -> dict[str, Any]:
+    if not bad:
+        return {}
+    return {"mismatches": bad[0].mismatches, "closest": bad[0].closest or bad[0].label}
+
+
+def empty_outcome(left: Bound, quantifier: str, allow_empty: bool) -> Outcome | None:
+    """The outcome for an empty left selection, or None when it is not empty.
+
+    >>> empty = Bound("mutations", False, (), (), (), (), (), 0)
+    >>> empty_outcome(empty, "every", False).message
+    "selection 'mutations' is empty"
+    """
+    if left.items:
+        return None
+    name = left.name
+    if left.single:  # first/last of an empty selection
+        text = f"selection {name!r} is empty, so it has no item to test"
+        if allow_empty:
+            return Outcome.of(True, message=f"{text} (allow_empty)", observed=None)
+        return Outcome.of(False, message=text, observed=None)
+    if quantifier == "none":
+        return Outcome.of(True, message=f"selection {name!r} is empty", observed={"items": 0})
+    if allow_empty:
+        return Outcome.of(
+            True, message=f"selection {name!r} is empty (allow_empty)", observed={"items": 0}
+        )
+    return Outcome.of(False, message=f"selection {name!r} is empty", observed={"items": 0})
+
+
+def quantify(
+    left: Bound, verdicts: Sequence[ItemVerdict], quantifier: str, description: str
+) -> Outcome:
+    """One outcome from the per-item verdicts of a non-empty left side.
+
+    Args:
+        left: The left binding (its name appears in the message).
+        verdicts: One verdict per left item, in order.
+        quantifier: every, some or none (ignored for a single value).
+        description: The relation in words (``has a matching 'audits' item on …``).
+    """
+    name = left.name
+    if left.single:
+        verdict = verdicts[0]
+        if verdict.ok:
+            return Outcome.of(True, message=f"{name!r} ({verdict.label}) {description}")
+        return Outcome.of(
+            False,
+            message=f"{name!r} ({verdict.label}) fails ({description}): {verdict.reason}",
+            **_first([verdict]),
+        )
+    total = len(verdicts)
+    good = [v for v in verdicts if v.ok]
+    bad = [v for v in verdicts if not v.ok]
+    if quantifier == "every":
+        if not bad:
+            return Outcome.of(True, message=f"every item of {name!r} ({total}) {description}",
+                              observed={"items": total, "violations": []})
+        text = f"{len(bad)} of {total} items of {name!r} fail ({description}): {listing(bad)}"
+        return Outcome.of(False, message=text, observed=_observed(left, bad), **_first(bad))
+    if quantifier == "some":
+        if good:
+            text = f"{len(good)} of {total} items of {name!r} {description} ({listing(good, reasons=False)})"
+            return Outcome.of(True, message=text, observed={"items": total, "matched": [v.label for v in good]})
+        text = f"no item of {name!r} ({total}) {description}: {listing(bad)}"
+        return Outcome.of(False, message=text, observed=_observed(left, bad), **_first(bad))
+    if not good:
+        return Outcome.of(True, message=f"no item of {name!r} ({total}) {description}",
+                          observed={"items": total, "violations": []})
+    text = (f"{len(good)} of {total} items of {name!r} {description}, expected none: "
+            f"{listing(good, reasons=False)}")
+    return Outcome.of(False, message=text, observed=_observed(left, good), closest=good[0].label)
+
+
+__all__ = ["LISTED", "ItemVerdict", "empty_outcome", "listing", "quantify"]

@@ -1,0 +1,169 @@
+"""Argument checks of :class:`~agent_asserts.record.builder.RecordBuilder`.
+
+Each check raises ``ValueError`` naming the argument, the value and what was expected.
+
+>>> check_envelope("user", {"turn": 2, "entity_refs": ["order:1"]}, ())
+{'turn': 2, 'entity_refs': ('order:1',)}
+>>> choice("source", "remote", ("local", "mcp"))
+Traceback (most recent call last):
+...
+ValueError: 'source' must be one of 'local', 'mcp' (got 'remote')
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable, Mapping
+from typing import Any, Final, TypedDict
+
+from agent_asserts.record._checks import json_copy, must_be_int, must_be_number, must_be_str, one_of
+from agent_asserts.record.payloads import Button
+
+
+class CommonEnvelope(TypedDict, total=False):
+    event_id: str
+    wall_time: str | float | None
+    monotonic_time: float | None
+    actor_ref: str | None
+    surface: str | None
+    audience: str | None
+    turn: int | None
+    phase: str | None
+    entity_refs: Iterable[str]
+    operation_ref: str | None
+    correlation_id: str | None
+    caused_by_event_id: str | None
+
+
+class StatusEnvelope(CommonEnvelope, total=False):
+    status: str | None
+
+
+class Envelope(StatusEnvelope, total=False):
+    """The envelope fields the builder methods accept as keyword arguments.
+
+    ``event_type`` is fixed by ``memory_set``/``memory_clear``/``skill``/``block``/
+    ``subagent`` (and a parameter of ``event``); ``status`` is ``subagent``'s outcome
+    parameter there.
+
+    >>> "turn" in Envelope.__optional_keys__
+    True
+    >>> check_envelope("agent", {"surface": "chat", "turn": 3}, ())["surface"]
+    'chat'
+    """
+
+    event_type: str | None
+
+
+ENVELOPE_KEYS: Final = tuple(sorted(Envelope.__optional_keys__))
+_STR_KEYS: Final = (
+    "event_type",
+    "actor_ref",
+    "surface",
+    "audience",
+    "phase",
+    "operation_ref",
+    "correlation_id",
+    "caused_by_event_id",
+    "status",
+)
+
+
+def check(name: str, message: str | None) -> None:
+    if message is not None:
+        raise ValueError(f"{name!r} {message}")
+
+
+def as_json(name: str, value: Any) -> Any:
+    problems: list[tuple[str, str]] = []
+    copied = json_copy(value, name, problems)
+    if problems:
+        path, message = problems[0]
+        raise ValueError(f"{path!r} {message}")
+    return copied
+
+
+def choice(name: str, value: Any, allowed: tuple[str, ...]) -> str:
+    if value not in allowed:
+        raise ValueError(f"{name!r} must be one of {one_of(allowed)} (got {value!r})")
+    result: str = value
+    return result
+
+
+def as_button(value: Any) -> Button:
+    if isinstance(value, Button):
+        return value
+    if isinstance(value, Mapping) and set(value) <= {"title", "payload"} and "title" in value:
+        check("buttons", must_be_str(value["title"]))
+        payload = value.get("payload")
+        if payload is not None:
+            check("buttons", must_be_str(payload))
+        return Button(value["title"], payload)
+    raise ValueError(
+        f"'buttons' items must be Button objects or {{'title': ..., 'payload': ...}} mappings"
+        f" (got {value!r})"
+    )
+
+
+def check_envelope(
+    method: str, envelope: Mapping[str, Any], fixed: tuple[str, ...]
+) -> dict[str, Any]:
+    """Check the envelope keyword arguments of a builder method.
+
+    Args:
+        method: The method's name, for messages.
+        envelope: The keyword arguments.
+        fixed: Envelope keys the method sets itself (passing them is a ``TypeError``).
+
+    Returns:
+        The fields, with ``entity_refs`` as a tuple when given.
+
+    Raises:
+        TypeError: An unknown or fixed keyword argument.
+        ValueError: A value of the wrong type.
+
+    >>> check_envelope("agent", {"tunr": 1}, ())
+    Traceback (most recent call last):
+    ...
+    TypeError: agent() got an unexpected keyword argument 'tunr' (did you mean 'turn'?)
+    """
+    for key in envelope:
+        if key not in ENVELOPE_KEYS or key in fixed:
+            hint = ""
+            close = difflib.get_close_matches(key, ENVELOPE_KEYS, n=1, cutoff=0.5)
+            if key in fixed:
+                hint = f" ({method}() sets {key!r} itself)"
+            elif close:
+                hint = f" (did you mean {close[0]!r}?)"
+            raise TypeError(f"{method}() got an unexpected keyword argument {key!r}{hint}")
+    fields = dict(envelope)
+    for key in _STR_KEYS:
+        if fields.get(key) is not None:
+            check(key, must_be_str(fields[key]))
+    if fields.get("wall_time") is not None and not isinstance(fields["wall_time"], str):
+        check("wall_time", must_be_number(fields["wall_time"]))
+    if fields.get("monotonic_time") is not None:
+        check("monotonic_time", must_be_number(fields["monotonic_time"]))
+    entity_refs = fields.pop("entity_refs", ())
+    if isinstance(entity_refs, str | Mapping):
+        raise ValueError(f"'entity_refs' must be a list of strings (got {entity_refs!r})")
+    entity_refs = tuple(entity_refs)
+    for ref in entity_refs:
+        check("entity_refs", must_be_str(ref))
+    fields["entity_refs"] = entity_refs
+    if fields.get("turn") is not None:
+        check("turn", must_be_int(fields["turn"]))
+    return fields
+
+
+__all__ = [
+    "ENVELOPE_KEYS",
+    "CommonEnvelope",
+    "Envelope",
+    "StatusEnvelope",
+    "as_button",
+    "as_json",
+    "check",
+    "check_envelope",
+    "choice",
+]
