@@ -32,6 +32,8 @@ from agent_asserts.results import Severity
 
 if TYPE_CHECKING:
     from agent_asserts.judges import Judge
+    from agent_asserts.loaders.collector import ProblemCollector
+    from agent_asserts.loaders.nodes import Node
     from agent_asserts.record import TrialRecord
 
 
@@ -71,7 +73,8 @@ class ContractCheck(Check):
         Raises:
             ContractError: Every problem of the assertion, with key paths.
 
-        >>> ContractCheck.from_data({"id": "a", "bind": {"n": {"from": "trace", "extract": "count"}},
+        >>> ContractCheck.from_data({
+        ...     "id": "a", "bind": {"n": {"from": "trace", "extract": "count"}},
         ...     "require": {"op": "equals", "left": "n", "right": 0}}).default_name()
         'a'
         """
@@ -84,6 +87,13 @@ class ContractCheck(Check):
         if assertion is None:  # pragma: no cover - None always comes with a problem
             raise p.error()
         return cls(assertion)
+
+    @classmethod
+    def from_node(cls, node: Node, problems: ProblemCollector) -> ContractCheck | None:
+        """The check for a native ``contract:`` entry, its problems placed at their positions."""
+        from agent_asserts.loaders.contract import check_from_node
+
+        return check_from_node(node, problems)
 
     def default_name(self) -> str:
         """The assertion's ``id``."""

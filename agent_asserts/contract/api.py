@@ -40,7 +40,7 @@ def as_contract(spec: Any) -> Contract:
     ...     "require": {"op": "equals", "left": "nope", "right": 1}}]})
     Traceback (most recent call last):
     ...
-    agent_asserts.contract.problems.ContractError: assertions[0].require.left: 'nope' is not bound (bound: none)
+    agent_asserts.contract.problems.ContractError: assertions[0].require.left: 'nope' is not ...
     """
     if isinstance(spec, Contract):
         return spec
@@ -80,7 +80,9 @@ def evaluate_contract(
     for check in contract_checks(spec):
         outcome = run_check(check, record, judge=judge)
         severity = check.assertion.gate_severity
-        results.append(outcome_to_result(check, outcome, name=check.assertion.id, severity=severity))
+        results.append(
+            outcome_to_result(check, outcome, name=check.assertion.id, severity=severity)
+        )
     return results
 
 

@@ -87,16 +87,25 @@ def _extracted(
 ) -> Bound:
     size = len(items)
     if extract is None:
-        return Bound(name, False, tuple(items), tuple(labels), tuple(events), tuple(positions),
-                     evidence, size)
+        return Bound(
+            name,
+            False,
+            tuple(items),
+            tuple(labels),
+            tuple(events),
+            tuple(positions),
+            evidence,
+            size,
+        )
     if extract.kind == "count":
         return Bound(name, True, (size,), (f"count of {name!r}",), (None,), (None,), evidence, size)
     if extract.kind in ("first", "last"):
         if not items:
             return Bound(name, True, (), (), (), (), evidence, 0)
         at = 0 if extract.kind == "first" else size - 1
-        return Bound(name, True, (items[at],), (labels[at],), (events[at],), (positions[at],),
-                     evidence, size)
+        return Bound(
+            name, True, (items[at],), (labels[at],), (events[at],), (positions[at],), evidence, size
+        )
     path = extract.path or ()
     values: list[Any] = []
     for item, label in zip(items, labels, strict=True):
@@ -107,15 +116,29 @@ def _extracted(
             )
         values.append(value)
     if extract.kind == "path":
-        return Bound(name, False, tuple(values), tuple(labels), tuple(events), tuple(positions),
-                     evidence, size)
+        return Bound(
+            name,
+            False,
+            tuple(values),
+            tuple(labels),
+            tuple(events),
+            tuple(positions),
+            evidence,
+            size,
+        )
     seen: dict[Any, int] = {}
     for index, value in enumerate(values):
         seen.setdefault(hash_key(value), index)
     keep = list(seen.values())
     return Bound(
-        name, False, tuple(values[i] for i in keep), tuple(labels[i] for i in keep),
-        tuple(events[i] for i in keep), tuple(positions[i] for i in keep), evidence, size,
+        name,
+        False,
+        tuple(values[i] for i in keep),
+        tuple(labels[i] for i in keep),
+        tuple(events[i] for i in keep),
+        tuple(positions[i] for i in keep),
+        evidence,
+        size,
     )
 
 
@@ -132,8 +155,13 @@ def _trace(binding: Binding, record: TrialRecord) -> Bound:
     events = [record.events[i] for i in positions]
     labels = [e.event_id for e in events]
     return _extracted(
-        binding.name, binding.parsed_extract, list(events), labels, list(events),
-        list(positions), tuple(labels),
+        binding.name,
+        binding.parsed_extract,
+        list(events),
+        labels,
+        list(events),
+        list(positions),
+        tuple(labels),
     )
 
 
@@ -144,8 +172,9 @@ def _state(binding: Binding, record: TrialRecord) -> Bound:
         raise Unavailable(f"the record has no {what} (binding {binding.name!r})")
     pointer = binding.path or ""
     label = f"{binding.source}#{pointer}"
-    return Bound(binding.name, True, (resolve(state, pointer),), (label,), (None,), (None,),
-                 (label,), 1)
+    return Bound(
+        binding.name, True, (resolve(state, pointer),), (label,), (None,), (None,), (label,), 1
+    )
 
 
 def _under(path: str, prefix: str) -> bool:
@@ -163,14 +192,16 @@ def _delta(binding: Binding, record: TrialRecord) -> Bound:
     ops = binding.where.get("op")
     wanted = None if ops is None else ({ops} if isinstance(ops, str) else set(ops))
     entries: list[DeltaEntry] = [
-        e for e in delta
+        e
+        for e in delta
         if (prefix is None or _under(e.path, prefix)) and (wanted is None or e.op in wanted)
     ]
     labels = [f"{e.op} {e.path}" for e in entries]
     evidence = tuple(e.to_dict() for e in entries)
     nones: list[Any] = [None] * len(entries)
-    return _extracted(binding.name, binding.parsed_extract, list(entries), labels, nones,
-                      list(nones), evidence)
+    return _extracted(
+        binding.name, binding.parsed_extract, list(entries), labels, nones, list(nones), evidence
+    )
 
 
 def resolve_binding(binding: Binding, record: TrialRecord) -> Bound:

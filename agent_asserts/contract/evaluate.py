@@ -6,8 +6,10 @@
 ...     "bind": {"status": {"from": "final_state", "path": "/orders/A1049/status"}},
 ...     "require": {"op": "equals", "left": "status", "right": "refunded"}})
 >>> out = evaluate_assertion(contract.assertions[0], demo_record())
->>> out.status.value, out.message, out.evidence
-('pass', "'status' (final_state#/orders/A1049/status) equals 'refunded'", ('final_state#/orders/A1049/status',))
+>>> out.status.value, out.evidence
+('pass', ('final_state#/orders/A1049/status',))
+>>> out.message
+"'status' (final_state#/orders/A1049/status) equals 'refunded'"
 """
 
 from __future__ import annotations
@@ -40,6 +42,9 @@ if TYPE_CHECKING:
 
 
 def _dedupe(evidence: Iterable[Any]) -> tuple[Any, ...]:
+    evidence = list(evidence)
+    if all(type(ref) is str for ref in evidence):
+        return tuple(dict.fromkeys(evidence))
     seen: set[str] = set()
     out = []
     for ref in evidence:
@@ -79,7 +84,10 @@ def _right_value(req: Requirement, bound: Mapping[str, Bound]) -> Any:
 
 
 def _verdicts(
-    req: Requirement, bound: Mapping[str, Bound], right: Any, judge: Judge | None,
+    req: Requirement,
+    bound: Mapping[str, Bound],
+    right: Any,
+    judge: Judge | None,
     details: dict[str, Any],
 ) -> list[ItemVerdict]:
     left = bound[req.left]
@@ -132,18 +140,26 @@ def evaluate_requirement(
         if exc.force_gate:
             details["force_gate"] = True
         return Outcome.error(str(exc), evidence=_dedupe(evidence), details=details)
-    expected = right if req.op in ("equals", "contains", "matches_schema", "matcher") else description
+    expected = (
+        right if req.op in ("equals", "contains", "matches_schema", "matcher") else description
+    )
     if req.op == "count_at_most":
         expected = req.right
     return attrs.evolve(
-        outcome, evidence=_dedupe(evidence), expected=expected,
+        outcome,
+        evidence=_dedupe(evidence),
+        expected=expected,
         details={**outcome.details, **details},
     )
 
 
 def _judge_items(
-    req: Requirement, bound: Mapping[str, Bound], right: Any, judge: Judge | None,
-    details: dict[str, Any], description: str,
+    req: Requirement,
+    bound: Mapping[str, Bound],
+    right: Any,
+    judge: Judge | None,
+    details: dict[str, Any],
+    description: str,
 ) -> Outcome:
     left = bound[req.left]
     verdicts = _verdicts(req, bound, right, judge, details)

@@ -37,7 +37,15 @@ DELTA_OPS: Final = ("added", "removed", "changed")
 
 BINDING_KEYS: Final = ("from", "where", "path", "extract")
 REQUIRE_KEYS: Final = (
-    "quantifier", "op", "left", "right", "on", "within", "matcher", "grounding", "custom",
+    "quantifier",
+    "op",
+    "left",
+    "right",
+    "on",
+    "within",
+    "matcher",
+    "grounding",
+    "custom",
 )
 ASSERTION_KEYS: Final = ("id", "severity", "when", "bind", "require", "allow_empty")
 CONDITION_KEYS: Final = ("bind", "require")

@@ -63,17 +63,21 @@ def judged_verdicts(
             data["grounding"] = context
         ids = ([label] if event is not None else []) + context_ids
         request = JudgeRequest(
-            criterion, evidence=data, prompt=render_prompt(criterion, data),
+            criterion,
+            evidence=data,
+            prompt=render_prompt(criterion, data),
             event_ids=tuple(dict.fromkeys(ids)),
         )
         try:
             response = call_judge(judge, request)
         except JudgeResponseError as exc:
-            raise EvaluatorFailed(f"the judge returned an invalid response: {exc}",
-                                  force_gate=True) from exc
+            raise EvaluatorFailed(
+                f"the judge returned an invalid response: {exc}", force_gate=True
+            ) from exc
         except Exception as exc:
-            raise EvaluatorFailed(f"the judge raised {type(exc).__name__}: {exc}",
-                                  force_gate=True) from exc
+            raise EvaluatorFailed(
+                f"the judge raised {type(exc).__name__}: {exc}", force_gate=True
+            ) from exc
         passed = response.passed if response.passed is not None else response.score >= 1.0
         explanations.append(response.explanation)
         reason = f"judge score {response.score:.2f}" + (

@@ -81,4 +81,10 @@ def registered_matchers() -> tuple[str, ...]:
     return tuple(sorted(_MATCHERS))
 
 
-__all__ = ["MatcherFn", "get_matcher", "register_matcher", "registered_matchers", "unregister_matcher"]
+__all__ = [
+    "MatcherFn",
+    "get_matcher",
+    "register_matcher",
+    "registered_matchers",
+    "unregister_matcher",
+]

@@ -14,7 +14,7 @@
 >>> Requirement("equals", "status", "refunded", quantifier="evry")
 Traceback (most recent call last):
 ...
-agent_asserts.contract.problems.ContractError: quantifier: must be one of 'every', 'some', 'none' (got 'evry'; did you mean 'every'?)
+agent_asserts.contract.problems.ContractError: quantifier: must be one of 'every', 'some', ...
 """
 
 from __future__ import annotations
@@ -79,7 +79,11 @@ class Binding:
     def __attrs_post_init__(self) -> None:
         p = Problems()
         check_binding(
-            p, name=self.name, source=self.source, where=self.where, path=self.path,
+            p,
+            name=self.name,
+            source=self.source,
+            where=self.where,
+            path=self.path,
             extract=self.extract,
         )
         p.raise_if_any()
@@ -150,9 +154,17 @@ class Requirement:
     def check(self, p: Problems, bindings: Mapping[str, Shape | None] | None) -> None:
         """Add this requirement's problems to ``p`` (names checked against ``bindings``)."""
         check_requirement(
-            p, op=self.op, left=self.left, right=self.right, quantifier=self.quantifier,
-            on=self.on, within=self.within, matcher=self.matcher, grounding=self.grounding,
-            custom=self.custom, bindings=bindings,
+            p,
+            op=self.op,
+            left=self.left,
+            right=self.right,
+            quantifier=self.quantifier,
+            on=self.on,
+            within=self.within,
+            matcher=self.matcher,
+            grounding=self.grounding,
+            custom=self.custom,
+            bindings=bindings,
         )
 
     @property
@@ -334,7 +346,7 @@ class Contract:
         ...     "require": {"op": "equals", "left": "x", "right": 1}}]})
         Traceback (most recent call last):
         ...
-        agent_asserts.contract.problems.ContractError: assertions[0].require.left: 'x' is not bound (bound: none)
+        agent_asserts.contract.problems.ContractError: assertions[0].require.left: 'x' is not ...
         """
         from agent_asserts.contract.parse import parse_contract
 

@@ -11,7 +11,9 @@ scan. An ``on`` field an item does not record matches nothing: attribution needs
 >>> left = Bound("mutations", False, tuple(m), ("e0",), tuple(m), (0,), (), 1)
 >>> right = Bound("audits", False, tuple(a), ("e1",), tuple(a), (1,), (), 1)
 >>> print(has_matching(left, right, ("operation_ref", "actor_ref"), None)[0].reason)
-no 'audits' item has the same operation_ref, actor_ref; closest e1 differs on operation_ref (expected 'op-7', got 'op-8')
+... # doctest: +NORMALIZE_WHITESPACE
+no 'audits' item has the same operation_ref, actor_ref;
+closest e1 differs on operation_ref (expected 'op-7', got 'op-8')
 """
 
 from __future__ import annotations
@@ -24,7 +26,14 @@ from typing import Any
 from agent_asserts._missing import MISSING
 from agent_asserts.contract.bindings import Bound, Unavailable
 from agent_asserts.contract.durations import format_within
-from agent_asserts.contract.paths import SET_FIELDS, field_value, hash_key, parse_item_path
+from agent_asserts.contract.paths import (
+    EVENT_FIELDS,
+    SET_FIELDS,
+    field_value,
+    hash_key,
+    parse_item_path,
+)
+from agent_asserts.record import Event
 from agent_asserts.contract.verdicts import ItemVerdict
 from agent_asserts.matching import Mismatch, render
 
@@ -35,27 +44,55 @@ Key = tuple[Any, ...]
 
 
 class _Keys:
-    """Reads the ``on`` key of items: raw values (for messages) and hashable keys."""
+    """Reads the ``on`` fields of items: raw values (for messages) and hashable keys."""
 
     def __init__(self, on: Sequence[str]) -> None:
         self.on = tuple(on)
         self.parts = [() if f in SET_FIELDS else parse_item_path(f) for f in self.on]
+        self.direct = all(f in EVENT_FIELDS or f in SET_FIELDS for f in self.on)
+        self.sets = [f in SET_FIELDS for f in self.on]
 
     def raw(self, item: Any) -> list[Any]:
+        """The field values (``MISSING`` where the item records none)."""
+        if self.direct and type(item) is Event:
+            values = []
+            for field in self.on:
+                if field in SET_FIELDS:
+                    refs = item.entity_refs
+                    values.append(frozenset(refs) if refs else MISSING)
+                else:
+                    value = getattr(item, field)
+                    values.append(MISSING if value is None else value)
+            return values
         values = []
         for field, parts in zip(self.on, self.parts, strict=True):
             value = field_value(item, field, parts)
             values.append(MISSING if value is None else value)
         return values
 
+    def hashed(self, item: Any) -> list[Any]:
+        """Per field, the hashable key, or ``MISSING`` where the item records none."""
+        if not (self.direct and type(item) is Event):
+            return [v if v is MISSING else hash_key(v) for v in self.raw(item)]
+        out: list[Any] = []
+        for field, is_set in zip(self.on, self.sets, strict=True):  # the fast path for events
+            if is_set:
+                refs = item.entity_refs
+                out.append(frozenset(refs) if refs else MISSING)
+            else:
+                value = getattr(item, field)
+                out.append(MISSING if value is None else hash_key(value))
+        return out
+
     def key(self, item: Any) -> tuple[Key | None, str | None]:
         """The hashable key, or None and the first field the item does not record."""
-        out = []
-        for field, value in zip(self.on, self.raw(item), strict=True):
-            if value is MISSING:
-                return None, field
-            out.append(hash_key(value))
-        return tuple(out), None
+        return self.key_of(self.hashed(item))
+
+    def key_of(self, hashed: list[Any]) -> tuple[Key | None, str | None]:
+        """:meth:`key` from already hashed values."""
+        if MISSING in hashed:
+            return None, self.on[next(i for i, v in enumerate(hashed) if v is MISSING)]
+        return tuple(hashed), None
 
 
 def _shown(value: Any) -> str:
@@ -72,9 +109,12 @@ def _times(bound: Bound, op: str) -> list[float]:
         else:
             times.append(float(t))
     if missing:
-        shown = ", ".join(missing[:10]) + (f", … and {len(missing) - 10} more" if len(missing) > 10 else "")
+        shown = ", ".join(missing[:10]) + (
+            f", … and {len(missing) - 10} more" if len(missing) > 10 else ""
+        )
         raise Unavailable(
-            f"{op} needs monotonic_time on every event; {bound.name!r} has events without one: {shown}"
+            f"{op} needs monotonic_time on every event; {bound.name!r} has events without "
+            f"one: {shown}"
         )
     return times
 
@@ -82,10 +122,10 @@ def _times(bound: Bound, op: str) -> list[float]:
 class _Closest:
     """Finds, for a left key with no exact match, the right item sharing the most fields."""
 
-    def __init__(self, keys: _Keys, right: Bound) -> None:
+    def __init__(self, keys: _Keys, right: Bound, hashed: list[list[Any]]) -> None:
         self.keys = keys
         self.right = right
-        self.raw = [keys.raw(item) for item in right.items]
+        self.hashed = hashed
         n = len(keys.on)
         sizes = range(n - 1, 0, -1) if n <= MAX_SUBSET_FIELDS else [1]
         self.subsets = [s for size in sizes for s in itertools.combinations(range(n), size)]
@@ -95,9 +135,10 @@ class _Closest:
         table = self.index.get(subset)
         if table is None:
             table = {}
-            for i, values in enumerate(self.raw):
-                if all(values[j] is not MISSING for j in subset):
-                    table.setdefault(tuple(hash_key(values[j]) for j in subset), i)
+            for i, values in enumerate(self.hashed):
+                key = tuple(values[j] for j in subset)
+                if MISSING not in key:
+                    table.setdefault(key, i)
             self.index[subset] = table
         return table
 
@@ -110,10 +151,11 @@ class _Closest:
             hit = self._table(subset).get(tuple(hash_key(values[j]) for j in subset))
             if hit is None:
                 continue
-            other = self.raw[hit]
+            other = self.keys.raw(self.right.items[hit])
             mismatches = [
-                Mismatch(f"$.{field}", mine, theirs,
-                         f"expected {_shown(mine)}, got {_shown(theirs)}")
+                Mismatch(
+                    f"$.{field}", mine, theirs, f"expected {_shown(mine)}, got {_shown(theirs)}"
+                )
                 for field, mine, theirs in zip(self.keys.on, values, other, strict=True)
                 if theirs is MISSING or hash_key(mine) != hash_key(theirs)
             ]
@@ -123,9 +165,11 @@ class _Closest:
             )
             cid = self.right.labels[hit]
             return ItemVerdict(
-                label, False,
+                label,
+                False,
                 f"no {name!r} item has the same {fields}; closest {cid} differs on {differs}",
-                mismatches, cid,
+                mismatches,
+                cid,
             )
         return ItemVerdict(label, False, f"no {name!r} item shares any of {fields} with it")
 
@@ -142,9 +186,10 @@ def has_matching(
     keys = _Keys(on)
     left_times = _times(left, "has_matching with within") if within is not None else []
     right_times = _times(right, "has_matching with within") if within is not None else []
+    hashed = [keys.hashed(item) for item in right.items]
     index: dict[Key, list[int]] = {}
-    for i, item in enumerate(right.items):
-        key, _ = keys.key(item)
+    for i, values in enumerate(hashed):
+        key, _ = keys.key_of(values)
         if key is not None:
             index.setdefault(key, []).append(i)
     if within is not None:
@@ -156,43 +201,48 @@ def has_matching(
         label = left.labels[n]
         key, lacking = keys.key(item)
         if key is None:
-            out.append(ItemVerdict(label, False, f"it records no {lacking}, so no {right.name!r} item can match it"))
+            out.append(
+                ItemVerdict(
+                    label, False, f"it records no {lacking}, so no {right.name!r} item can match it"
+                )
+            )
             continue
-        bucket = index.get(key)
-        if bucket is None:
-            closest = closest or _Closest(keys, right)
+        found = index.get(key)
+        if found is None:
+            closest = closest or _Closest(keys, right, hashed)
             out.append(closest.explain(label, keys.raw(item)))
         elif within is None:
-            out.append(ItemVerdict(label, True, closest=right.labels[bucket[0]]))
+            out.append(ItemVerdict(label, True, closest=right.labels[found[0]]))
         else:
-            out.append(_nearest(label, left_times[n], bucket, right_times, right, within))
+            out.append(_nearest(label, left_times[n], found, right_times, right, within))
     return out
 
 
-def _nearest(label: str, t: float, bucket: list[int], times: list[float], right: Bound,
-             within: float) -> ItemVerdict:
+def _nearest(
+    label: str, t: float, bucket: list[int], times: list[float], right: Bound, within: float
+) -> ItemVerdict:
     ordered = [times[i] for i in bucket]
-    at = bisect.bisect_left(ordered, t)
-    best = min(
-        (j for j in (at - 1, at) if 0 <= j < len(bucket)), key=lambda j: abs(ordered[j] - t)
-    )
+    best = bisect.bisect_left(ordered, t)  # the first at or after t; the one before may be nearer
+    if best == len(ordered) or (best > 0 and t - ordered[best - 1] <= ordered[best] - t):
+        best -= 1
     distance = abs(ordered[best] - t)
     cid = right.labels[bucket[best]]
     if distance <= within:
         return ItemVerdict(label, True, closest=cid)
-    reason = (f"the nearest {right.name!r} item with the same keys, {cid}, is {distance:g}s away "
-              f"(more than {format_within(within)})")
-    mismatch = Mismatch("$.monotonic_time", f"within {format_within(within)} of {t:g}",
-                        ordered[best], reason)
+    reason = (
+        f"the nearest {right.name!r} item with the same keys, {cid}, is {distance:g}s away "
+        f"(more than {format_within(within)})"
+    )
+    mismatch = Mismatch(
+        "$.monotonic_time", f"within {format_within(within)} of {t:g}", ordered[best], reason
+    )
     return ItemVerdict(label, False, reason, (mismatch,), cid)
 
 
 def _grouped(keys: _Keys | None, right: Bound) -> dict[Key, list[int]]:
     groups: dict[Key, list[int]] = {}
     for i, item in enumerate(right.items):
-        key: Key | None = ()
-        if keys is not None:
-            key, _ = keys.key(item)
+        key: Key | None = () if keys is None else keys.key(item)[0]
         if key is not None:
             groups.setdefault(key, []).append(i)
     return groups
@@ -208,27 +258,33 @@ def precedes(left: Bound, right: Bound, on: Sequence[str]) -> list[ItemVerdict]:
     out: list[ItemVerdict] = []
     for n, item in enumerate(left.items):
         label = left.labels[n]
-        key: Key | None = ()
+        wanted: Key | None = ()
         if keys is not None:
-            key, lacking = keys.key(item)
-            if key is None:
+            wanted, lacking = keys.key(item)
+            if wanted is None:
                 out.append(ItemVerdict(label, False, f"it records no {lacking}"))
                 continue
-        found = last.get(key) if key is not None else None
+        found = last.get(wanted) if wanted is not None else None
         if found is None:
             out.append(ItemVerdict(label, False, f"no {right.name!r} item{same} exists"))
         elif (right.positions[found] or 0) > (left.positions[n] or 0):
             out.append(ItemVerdict(label, True, closest=right.labels[found]))
         else:
             cid = right.labels[found]
-            out.append(ItemVerdict(
-                label, False, f"no {right.name!r} item{same} occurs after it (the last one is {cid})",
-                closest=cid,
-            ))
+            out.append(
+                ItemVerdict(
+                    label,
+                    False,
+                    f"no {right.name!r} item{same} occurs after it (the last one is {cid})",
+                    closest=cid,
+                )
+            )
     return out
 
 
-def follows_within(left: Bound, right: Bound, on: Sequence[str], within: float) -> list[ItemVerdict]:
+def follows_within(
+    left: Bound, right: Bound, on: Sequence[str], within: float
+) -> list[ItemVerdict]:
     """Each left event is followed (in record order) by some right event (with equal ``on``)
     whose ``monotonic_time`` is at most ``within`` seconds later.
 
@@ -251,13 +307,13 @@ def follows_within(left: Bound, right: Bound, on: Sequence[str], within: float) 
     out: list[ItemVerdict] = []
     for n, item in enumerate(left.items):
         label = left.labels[n]
-        key: Key | None = ()
+        wanted: Key | None = ()
         if keys is not None:
-            key, lacking = keys.key(item)
-            if key is None:
+            wanted, lacking = keys.key(item)
+            if wanted is None:
                 out.append(ItemVerdict(label, False, f"it records no {lacking}"))
                 continue
-        table = tables.get(key) if key is not None else None
+        table = tables.get(wanted) if wanted is not None else None
         at = -1 if table is None else bisect.bisect_right(table[0], left.positions[n] or 0)
         if table is None or at >= len(table[0]):
             out.append(ItemVerdict(label, False, f"no {right.name!r} item{same} follows it"))
@@ -268,9 +324,16 @@ def follows_within(left: Bound, right: Bound, on: Sequence[str], within: float) 
         if delay <= within:
             out.append(ItemVerdict(label, True, closest=cid))
         else:
-            reason = f"the earliest {right.name!r} item{same} after it, {cid}, follows after {delay:g}s (more than {bound})"
-            mismatch = Mismatch("$.monotonic_time", f"at most {left_times[n] + within:g}",
-                                right_times[first], reason)
+            reason = (
+                f"the earliest {right.name!r} item{same} after it, {cid}, follows after "
+                f"{delay:g}s (more than {bound})"
+            )
+            mismatch = Mismatch(
+                "$.monotonic_time",
+                f"at most {left_times[n] + within:g}",
+                right_times[first],
+                reason,
+            )
             out.append(ItemVerdict(label, False, reason, (mismatch,), cid))
     return out
 

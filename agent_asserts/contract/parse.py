@@ -12,13 +12,13 @@ True
 >>> print(p.error())
 2 problems in the contract:
   require.left: 'x' is not bound (bound: none)
-  require.op: must be one of 'equals', 'contains', 'matches_schema', 'count_at_most', 'precedes', 'follows_within', 'has_matching', 'matcher' (got 'eqals'; did you mean 'equals'?)
+  require.op: must be one of 'equals', 'contains', ... (got 'eqals'; did you mean 'equals'?)
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar
 
 from agent_asserts._missing import MISSING
 from agent_asserts.contract.grammar import (
@@ -48,7 +48,11 @@ from agent_asserts.contract.validate import (
     shape_of,
 )
 
-_YAML11 = " (YAML 1.1 reads a bare on: as true: quote it, or load the file with agent_asserts.loaders)"
+T = TypeVar("T")
+
+_YAML11 = (
+    " (YAML 1.1 reads a bare on: as true: quote it, or load the file with agent_asserts.loaders)"
+)
 
 
 def _mapping(p: Problems, value: Any, path: tuple[str | int, ...], what: str) -> bool:
@@ -63,7 +67,9 @@ def _mapping(p: Problems, value: Any, path: tuple[str | int, ...], what: str) ->
     return False
 
 
-def _keys(p: Problems, data: Mapping[str, Any], allowed: Sequence[str], required: Sequence[str]) -> None:
+def _keys(
+    p: Problems, data: Mapping[str, Any], allowed: Sequence[str], required: Sequence[str]
+) -> None:
     for key in required:
         if key not in data:
             p.add((), f"required key {key!r} missing")
@@ -72,7 +78,7 @@ def _keys(p: Problems, data: Mapping[str, Any], allowed: Sequence[str], required
             p.unknown_key((), key, allowed)
 
 
-def _built(p: Problems, before: int, build: Any) -> Any:
+def _built(p: Problems, before: int, build: Callable[[], T]) -> T | None:
     """``build()`` when no problem was added since ``before``; its own problems otherwise."""
     if len(p) > before:
         return None
@@ -95,12 +101,20 @@ def parse_binding(p: Problems, name: str, data: Any) -> Binding | None:
     if where is not None and source == "trace" and isinstance(where, Mapping):
         where = _convert(p.at("where"), where)
     check_binding(
-        p, name=name, source=source, where=where, path=data.get("path"),
+        p,
+        name=name,
+        source=source,
+        where=where,
+        path=data.get("path"),
         extract=data.get("extract"),
     )
-    return _built(p, before, lambda: Binding(
-        name, source, where=where, path=data.get("path"), extract=data.get("extract")
-    ))
+    return _built(
+        p,
+        before,
+        lambda: Binding(
+            name, source, where=where, path=data.get("path"), extract=data.get("extract")
+        ),
+    )
 
 
 def _convert(p: Problems, value: Any) -> Any:
@@ -130,7 +144,9 @@ def _right(p: Problems, data: Mapping[str, Any]) -> Any:
     return _convert(p.at("right"), right)
 
 
-def parse_requirement(p: Problems, data: Any, shapes: Mapping[str, Shape | None]) -> Requirement | None:
+def parse_requirement(
+    p: Problems, data: Any, shapes: Mapping[str, Shape | None]
+) -> Requirement | None:
     """One ``require`` (``p`` is positioned at it); names are checked against ``shapes``."""
     before = len(p)
     if not _mapping(p, data, (), "require"):
@@ -175,9 +191,8 @@ def parse_assertion(
     required = ("bind", "require") if default_id is not None else ("id", "bind", "require")
     _keys(p, data, (*ASSERTION_KEYS, *extra_keys), required)
     ident = data.get("id", default_id)
-    if not isinstance(ident, str) or not ident:
-        if "id" in data:
-            p.add(("id",), f"must be a non-empty string (got {ident!r})")
+    if (not isinstance(ident, str) or not ident) and "id" in data:
+        p.add(("id",), f"must be a non-empty string (got {ident!r})")
     severity = data.get("severity", "high")
     if severity not in SEVERITIES:
         p.add(("severity",), bad_choice(severity, SEVERITIES))
@@ -189,9 +204,20 @@ def parse_assertion(
     if "require" in data:
         require = parse_requirement(p.at("require"), data["require"], shapes)
     when = _parse_when(p.at("when"), data["when"], shapes) if "when" in data else None
-    return _built(p, before, lambda: ContractAssertion(
-        ident, bindings, require, when=when, severity=severity, allow_empty=allow_empty,
-    ))
+    if require is None:
+        return None
+    return _built(
+        p,
+        before,
+        lambda: ContractAssertion(
+            ident,
+            bindings,
+            require,
+            when=when,
+            severity=severity,
+            allow_empty=allow_empty,
+        ),
+    )
 
 
 def _parse_when(p: Problems, data: Any, outer: Mapping[str, Shape | None]) -> Condition | None:
@@ -203,6 +229,8 @@ def _parse_when(p: Problems, data: Any, outer: Mapping[str, Shape | None]) -> Co
     require = None
     if "require" in data:
         require = parse_requirement(p.at("require"), data["require"], {**outer, **shapes})
+    if require is None:
+        return None
     return _built(p, before, lambda: Condition(require, bindings))
 
 
@@ -230,7 +258,10 @@ def parse_contract(p: Problems, data: Any, *, default_name: str | None = None) -
         for index, item in enumerate(items):
             ident = item.get("id") if isinstance(item, Mapping) else None
             if isinstance(ident, str) and ident in seen:
-                p.add(("assertions", index, "id"), f"{ident!r} is used twice (also assertions[{seen[ident]}])")
+                p.add(
+                    ("assertions", index, "id"),
+                    f"{ident!r} is used twice (also assertions[{seen[ident]}])",
+                )
             elif isinstance(ident, str):
                 seen[ident] = index
     else:

@@ -30,11 +30,22 @@ _DOTTED = re.compile(r"[^.\[\]]+|\[\d+\]")
 _WHOLE = re.compile(r"[^.\[\]]+(?:\.[^.\[\]]+|\[\d+\])*\Z")
 _SET = re.compile(r"set\((.*)\)\Z", re.DOTALL)
 SET_FIELDS = frozenset({"entity_ref", "entity_refs"})
-_EVENT_FIELDS = frozenset(
+EVENT_FIELDS = frozenset(
     {
-        "event_id", "wall_time", "monotonic_time", "actor_ref", "surface", "audience", "turn",
-        "phase", "kind", "event_type", "operation_ref", "correlation_id",
-        "caused_by_event_id", "status",
+        "event_id",
+        "wall_time",
+        "monotonic_time",
+        "actor_ref",
+        "surface",
+        "audience",
+        "turn",
+        "phase",
+        "kind",
+        "event_type",
+        "operation_ref",
+        "correlation_id",
+        "caused_by_event_id",
+        "status",
     }
 )
 
@@ -166,7 +177,7 @@ def field_value(item: Any, field: str, parts: ItemPath) -> Any:
     if isinstance(item, Event):
         if field in SET_FIELDS:
             return frozenset(item.entity_refs) if item.entity_refs else MISSING
-        if field in _EVENT_FIELDS:
+        if field in EVENT_FIELDS:
             return getattr(item, field)
     elif field in SET_FIELDS and isinstance(item, Mapping):
         refs = item.get("entity_refs", MISSING)
@@ -182,7 +193,10 @@ def hash_key(value: Any) -> Any:
     >>> hash_key(True) == hash_key(1), hash_key(2) == hash_key(2.0), hash_key({"a": [1]})
     (False, True, ('json', '{"a": [1]}'))
     """
-    if isinstance(value, bool):
+    kind = type(value)
+    if kind is str or kind is int or kind is float or kind is frozenset:
+        return value
+    if kind is bool:
         return ("bool", value)
     if value is None or isinstance(value, str | int | float | frozenset):
         return value
@@ -193,6 +207,7 @@ def hash_key(value: Any) -> Any:
 
 
 __all__ = [
+    "EVENT_FIELDS",
     "SET_FIELDS",
     "Extract",
     "ItemPath",

@@ -60,7 +60,9 @@ def describe(req: Requirement, right: Any) -> str:
     if op == "count_at_most":
         return f"has at most {right} items"
     if op == "precedes":
-        return f"occurs before some {req.right!r} item" + (f" with the same {', '.join(req.on)}" if req.on else "")
+        return f"occurs before some {req.right!r} item" + (
+            f" with the same {', '.join(req.on)}" if req.on else ""
+        )
     if op == "follows_within":
         same = f" with the same {', '.join(req.on)}" if req.on else ""
         return f"is followed by some {req.right!r} item{same}{within}"
@@ -112,8 +114,14 @@ def _schema_mismatches(validator: Any, form: Any) -> list[Mismatch]:
     return found
 
 
-def value_verdict(req: Requirement, right: Any, form: Any, label: str,
-                  closest: str | None = None, validator: Any = None) -> ItemVerdict:
+def value_verdict(
+    req: Requirement,
+    right: Any,
+    form: Any,
+    label: str,
+    closest: str | None = None,
+    validator: Any = None,
+) -> ItemVerdict:
     """Test one item (its dict form ``form``) against ``right``.
 
     Raises:
@@ -132,7 +140,9 @@ def value_verdict(req: Requirement, right: Any, form: Any, label: str,
     return _from_mismatches(label, found, closest)
 
 
-def _custom(req: Requirement, right: Any, form: Any, label: str, closest: str | None) -> ItemVerdict:
+def _custom(
+    req: Requirement, right: Any, form: Any, label: str, closest: str | None
+) -> ItemVerdict:
     name = req.custom or ""
     fn = get_matcher(name)
     if fn is None:

@@ -87,7 +87,9 @@ def shape_of(source: Any, extract: Any) -> Shape | None:
         return None
 
 
-def check_binding(p: Problems, *, name: Any, source: Any, where: Any, path: Any, extract: Any) -> None:
+def check_binding(
+    p: Problems, *, name: Any, source: Any, where: Any, path: Any, extract: Any
+) -> None:
     """Problems of one binding (paths relative to the binding's mapping).
 
     >>> p = Problems(); check_binding(p, name="s", source="final_state", where=None,
@@ -154,7 +156,9 @@ def _check_delta_where(p: Problems, where: Mapping[str, Any]) -> None:
                     p.add(("where", "op"), bad_choice(op, DELTA_OPS))
 
 
-def _bound(p: Problems, key: tuple[str | int, ...], name: Any, bindings: Mapping[str, Any] | None) -> bool:
+def _bound(
+    p: Problems, key: tuple[str | int, ...], name: Any, bindings: Mapping[str, Any] | None
+) -> bool:
     if not isinstance(name, str) or not name:
         p.add(key, f"must be a binding name (got {name!r})")
         return False
@@ -196,7 +200,9 @@ def check_requirement(
         if quantifier not in QUANTIFIERS:
             p.add(("quantifier",), bad_choice(quantifier, QUANTIFIERS))
         elif op == "count_at_most":
-            p.add(("quantifier",), "does not apply to count_at_most (it counts the whole selection)")
+            p.add(
+                ("quantifier",), "does not apply to count_at_most (it counts the whole selection)"
+            )
         elif left_shape is not None and left_shape.single:
             p.add(
                 ("quantifier",),
@@ -215,10 +221,12 @@ def check_requirement(
                     f"{op} compares events in time: {name!r} must be a trace binding without "
                     f"extract (or with first/last)",
                 )
-    if op == "count_at_most" and left_shape is not None and left_shape.extract is not None:
-        if left_shape.extract.single:
-            p.add(("left",), f"count_at_most counts a selection; {left!r} is one value "
-                             f"({left_shape.describe()})")
+    extract = None if left_shape is None else left_shape.extract
+    if op == "count_at_most" and left_shape is not None and extract is not None and extract.single:
+        p.add(
+            ("left",),
+            f"count_at_most counts a selection; {left!r} is one value ({left_shape.describe()})",
+        )
 
 
 def _check_right(
@@ -238,9 +246,12 @@ def _check_right(
             p.add(("right",), f"must be a whole number >= 0 (got {right!r})")
     elif op == "matches_schema":
         _check_schema(p, right)
-    elif op == "matcher" and matcher in JUDGED_MATCHERS:
-        if not isinstance(right, str) or not right.strip():
-            p.add(("right",), f"must be the criterion text for the judge (got {right!r})")
+    elif op == "matcher" and matcher in JUDGED_MATCHERS and not _text(right):
+        p.add(("right",), f"must be the criterion text for the judge (got {right!r})")
+
+
+def _text(value: Any) -> bool:
+    return isinstance(value, str) and bool(value.strip())
 
 
 def _check_schema(p: Problems, schema: Any) -> None:
@@ -255,7 +266,10 @@ def _check_schema(p: Problems, schema: Any) -> None:
         jsonschema.validators.validator_for(schema).check_schema(schema)
     except jsonschema.SchemaError as exc:
         where = "".join(f"[{part!r}]" for part in exc.path)
-        p.add(("right",), f"is not a valid JSON Schema: {exc.message}{' at ' + where if where else ''}")
+        p.add(
+            ("right",),
+            f"is not a valid JSON Schema: {exc.message}{' at ' + where if where else ''}",
+        )
 
 
 def _check_on(p: Problems, op: str, on: Any) -> None:
@@ -291,8 +305,11 @@ def _check_within(p: Problems, op: str, within: Any) -> None:
         return
     if within is None:
         if op == "follows_within":
-            p.add((), "required key 'within' missing (follows_within needs a time bound)",
-                  key="within")
+            p.add(
+                (),
+                "required key 'within' missing (follows_within needs a time bound)",
+                key="within",
+            )
         return
     if op not in ("follows_within", "has_matching"):
         p.add(("within",), f"does not apply to {op} (only follows_within and has_matching)")
@@ -304,7 +321,11 @@ def _check_within(p: Problems, op: str, within: Any) -> None:
 
 
 def _check_matcher(
-    p: Problems, op: str, matcher: Any, grounding: Any, custom: Any,
+    p: Problems,
+    op: str,
+    matcher: Any,
+    grounding: Any,
+    custom: Any,
     bindings: Mapping[str, Any] | None,
 ) -> None:
     if op != "matcher":
@@ -313,8 +334,7 @@ def _check_matcher(
                 p.add((key,), f"does not apply to {op} (only op: matcher)")
         return
     if matcher is None:
-        p.add((), f"required key 'matcher' missing (one of {', '.join(MATCHERS)})",
-              key="matcher")
+        p.add((), f"required key 'matcher' missing (one of {', '.join(MATCHERS)})", key="matcher")
         return
     if matcher not in MATCHERS:
         p.add(("matcher",), bad_choice(matcher, MATCHERS))
@@ -323,8 +343,10 @@ def _check_matcher(
         if grounding is UNCHECKED:
             pass
         elif not grounding or isinstance(grounding, str) or not isinstance(grounding, Sequence):
-            p.add(("grounding",), f"grounded_semantic needs grounding: [binding names] "
-                                  f"(got {grounding!r})")
+            p.add(
+                ("grounding",),
+                f"grounded_semantic needs grounding: [binding names] (got {grounding!r})",
+            )
         else:
             for index, name in enumerate(grounding):
                 _bound(p, ("grounding", index), name, bindings)
@@ -332,10 +354,12 @@ def _check_matcher(
         p.add(("grounding",), "applies only to matcher: grounded_semantic")
     if matcher == "custom":
         if not isinstance(custom, str) or not custom:
-            p.add(("custom",) if custom is not None else (),
-                  "matcher: custom needs custom: <name given to register_matcher>"
-                  + ("" if custom is None else f" (got {custom!r})"),
-                  key=None if custom is not None else "custom")
+            p.add(
+                ("custom",) if custom is not None else (),
+                "matcher: custom needs custom: <name given to register_matcher>"
+                + ("" if custom is None else f" (got {custom!r})"),
+                key=None if custom is not None else "custom",
+            )
     elif custom is not None:
         p.add(("custom",), "applies only to matcher: custom")
 

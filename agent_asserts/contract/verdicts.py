@@ -14,7 +14,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import attrs
@@ -25,6 +25,10 @@ from agent_asserts.matching import Mismatch
 
 LISTED = 10
 """How many violating items a message names (the result's ``observed`` lists all)."""
+
+
+def _mismatches(value: Iterable[Mismatch]) -> tuple[Mismatch, ...]:
+    return tuple(value)
 
 
 @attrs.frozen
@@ -38,7 +42,7 @@ class ItemVerdict:
     label: str
     ok: bool
     reason: str = ""
-    mismatches: tuple[Mismatch, ...] = attrs.field(default=(), converter=tuple)
+    mismatches: tuple[Mismatch, ...] = attrs.field(default=(), converter=_mismatches)
     closest: str | None = None
 
 
@@ -121,21 +125,32 @@ def quantify(
     bad = [v for v in verdicts if not v.ok]
     if quantifier == "every":
         if not bad:
-            return Outcome.of(True, message=f"every item of {name!r} ({total}) {description}",
-                              observed={"items": total, "violations": []})
+            return Outcome.of(
+                True,
+                message=f"every item of {name!r} ({total}) {description}",
+                observed={"items": total, "violations": []},
+            )
         text = f"{len(bad)} of {total} items of {name!r} fail ({description}): {listing(bad)}"
         return Outcome.of(False, message=text, observed=_observed(left, bad), **_first(bad))
     if quantifier == "some":
         if good:
-            text = f"{len(good)} of {total} items of {name!r} {description} ({listing(good, reasons=False)})"
-            return Outcome.of(True, message=text, observed={"items": total, "matched": [v.label for v in good]})
+            named = listing(good, reasons=False)
+            text = f"{len(good)} of {total} items of {name!r} {description} ({named})"
+            return Outcome.of(
+                True, message=text, observed={"items": total, "matched": [v.label for v in good]}
+            )
         text = f"no item of {name!r} ({total}) {description}: {listing(bad)}"
         return Outcome.of(False, message=text, observed=_observed(left, bad), **_first(bad))
     if not good:
-        return Outcome.of(True, message=f"no item of {name!r} ({total}) {description}",
-                          observed={"items": total, "violations": []})
-    text = (f"{len(good)} of {total} items of {name!r} {description}, expected none: "
-            f"{listing(good, reasons=False)}")
+        return Outcome.of(
+            True,
+            message=f"no item of {name!r} ({total}) {description}",
+            observed={"items": total, "violations": []},
+        )
+    text = (
+        f"{len(good)} of {total} items of {name!r} {description}, expected none: "
+        f"{listing(good, reasons=False)}"
+    )
     return Outcome.of(False, message=text, observed=_observed(left, good), closest=good[0].label)
 
 

@@ -47,6 +47,8 @@ def convert(node: Node, spec: TypeSpec, problems: ProblemCollector) -> Any:
         return _list(node, spec, problems)
     if kind == "union":
         return _union(node, spec, problems)
+    if kind == "data":
+        return problems.expect_value(node)
     if kind == "callable":
         problems.add(node, "takes a Python callable and cannot be written in a suite file")
         return None
@@ -104,16 +106,14 @@ def _selector(node: Node, problems: ProblemCollector) -> Any:
         problems.add(node, f"must be a name or a selector mapping (got {describe_value(node)})")
         return None
     import agent_asserts.selectors as selectors
+    from agent_asserts.loaders.selector_data import selector_from_data
 
-    from_data = getattr(selectors, "selector_from_data", None)
-    if from_data is None:
-        problems.add(node, "selector mappings are not supported yet; write a name")
-        return None
+    from_data = getattr(selectors, "selector_from_data", selector_from_data)
     value = problems.matcher_value(node)
     try:
         return from_data(value)
     except (TypeError, ValueError) as exc:
-        problems.add(node, str(exc))
+        report_exception(exc, node, problems)
         return None
 
 
@@ -144,4 +144,19 @@ def _fits(node: Node, spec: TypeSpec) -> bool:
     return spec.kind in ("any", "choice")
 
 
-__all__ = ["convert"]
+def report_exception(exc: Exception, node: Node, problems: ProblemCollector) -> None:
+    """Record ``exc`` at ``node``; an error listing ``problems`` with relative key paths
+    (``OperatorError``, ``ContractError``…) gives one problem each, at its own position."""
+    from agent_asserts.loaders.nodes import descend
+    from agent_asserts.loaders.operators import relative_parts
+
+    found = getattr(exc, "problems", None)
+    if isinstance(found, tuple | list) and found:
+        for item in found:
+            where = descend(node, relative_parts(getattr(item, "path", ())))
+            problems.add(where, str(getattr(item, "message", item)))
+        return
+    problems.add(node, str(exc))
+
+
+__all__ = ["convert", "report_exception"]

@@ -21,7 +21,7 @@ line and column. ``on:`` stays a string key because the loaders read YAML 1.2 sc
 >>> loads("bind: {}\\nrequire: {op: equals, left: x, right: 1}\\n", name="c.yml")
 Traceback (most recent call last):
 ...
-agent_asserts.loaders.errors.LoadError: c.yml:2:33: require.left: 'x' is not bound (bound: none)
+agent_asserts.loaders.errors.LoadError: c.yml:2:29: require.left: 'x' is not bound (bound: none)
 """
 
 from __future__ import annotations
@@ -64,9 +64,7 @@ def detect(data: Any) -> bool:
     return "contract" in data and "checks" not in data and "cases" not in data
 
 
-def place(
-    root: Node, found: Iterable[ContractProblem], problems: ProblemCollector
-) -> None:
+def place(root: Node, found: Iterable[ContractProblem], problems: ProblemCollector) -> None:
     """Add each contract problem to ``problems`` at its position under ``root``."""
     for problem in found:
         node = descend(root, problem.path)
@@ -149,4 +147,12 @@ def check_from_node(node: Node, problems: ProblemCollector) -> ContractCheck | N
 
 register_dialect("contract", detect=detect, build=build, shape=SHAPE)
 
-__all__ = ["SHAPE", "build", "check_from_node", "contract_from_node", "detect", "load_contract", "place"]
+__all__ = [
+    "SHAPE",
+    "build",
+    "check_from_node",
+    "contract_from_node",
+    "detect",
+    "load_contract",
+    "place",
+]

@@ -37,6 +37,7 @@ from agent_asserts.loaders.building import BuildContext
 from agent_asserts.loaders.dialects import register_dialect
 from agent_asserts.loaders.errors import unknown_key_message
 from agent_asserts.loaders.nodes import MappingNode, Node, SequenceNode, from_plain, to_plain
+from agent_asserts.loaders.sop import KEYS as SOP_KEYS
 from agent_asserts.loaders.suite import Case, CheckEntry, Suite
 from agent_asserts.matching import Count, M
 from agent_asserts.record import TrialRecord
@@ -57,19 +58,8 @@ OPERATORS: Final[Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]]] = {
 """Operator → (required keys, optional keys), besides ``type``."""
 
 EVAL_KEYS: Final = ("tags", "steps", "expectations", "tool_expectations", "session_parameters")
-STEP_KEYS: Final = (
-    "goal",
-    "success_criteria",
-    "max_turns",
-    "response_guide",
-    "static_utterance",
-    "inject_variables",
-)
 _STEP_INPUTS: Final = ("response_guide", "static_utterance", "inject_variables")
-_SOP_KEYS: Final = frozenset(
-    ("toolSlug", "toolSlugs", "catalogSlug", "sequence", "assertions", "beforeToolSlug",
-     "criterion", "withinLastNTurns", "contiguous", "pattern", "rubric", "model")
-)
+STEP_KEYS: Final = ("goal", "success_criteria", "max_turns", *_STEP_INPUTS)
 
 
 def _kind(item: Mapping[str, Any]) -> str:
@@ -88,7 +78,7 @@ def detect(data: Any) -> bool:
     if not isinstance(data, list):
         return False
     entries = [item for item in data if isinstance(item, Mapping)]
-    if any(_SOP_KEYS & set(item) for item in entries):
+    if any(SOP_KEYS & set(item) for item in entries):
         return False
     return any(_kind(item) in OPERATORS or "tool" in item for item in entries)
 
@@ -257,7 +247,9 @@ def build(doc: Node, ctx: BuildContext) -> Suite:
         return ctx.suite([])
     suite_name, record = ctx.top_level(mapping)
     if "evals" not in mapping.items:
-        p.check_keys(mapping, required=["tool_expectations"], optional=["name", "record", *EVAL_KEYS])
+        p.check_keys(
+            mapping, required=["tool_expectations"], optional=["name", "record", *EVAL_KEYS]
+        )
         return ctx.suite([build_case(mapping, ctx, suite_name, record)], name=suite_name)
     p.check_keys(mapping, required=["evals"], optional=["name", "record"])
     cases: list[Case] = []
@@ -287,7 +279,7 @@ def read_record(path: Path) -> TrialRecord:
 def _details(case_entry: CheckEntry, node: Mapping[str, Any]) -> str:
     shown = {k: v for k, v in node.items() if k not in ("type", "tool")}
     name = case_entry.name or case_entry.check.default_name()
-    return f"[tool] {name}" + (f" {json.dumps(shown, sort_keys=True)}" if shown else "")
+    return f"[tool] {name}" + (f" {json.dumps(shown, sort_keys=True, default=str)}" if shown else "")
 
 
 def apply_to_result(test_case: Mapping[str, Any], result: dict[str, Any]) -> list[dict[str, Any]]:
@@ -325,6 +317,8 @@ def apply_to_result(test_case: Mapping[str, Any], result: dict[str, Any]) -> lis
 
     raw = {"tool_expectations": test_case["tool_expectations"]}
     doc = from_plain(raw, file="<test_case>")
+    if not isinstance(doc, MappingNode):  # pragma: no cover - a dict always gives a mapping
+        raise TypeError("a test case must be a mapping")
     ctx = BuildContext.for_source(None, dialect="cxas", file="<test_case>")
     case = build_case(doc, ctx, str(test_case.get("name", "test_case")), None)
     ctx.problems.raise_if_any()
@@ -337,12 +331,14 @@ def apply_to_result(test_case: Mapping[str, Any], result: dict[str, Any]) -> lis
         found = evaluation.results[-1]
         item = items[i - 1] if i else {"type": "trace_parsed"}
         notes = "; ".join(str(m) for m in found.mismatches[:3])
-        rows.append({
-            "operator": str(item.get("type", "trace_parsed")),
-            "expectation": _details(entry, item),
-            "status": "Not Met" if found.failed else "Met",
-            "justification": found.message + (f" ({notes})" if notes else ""),
-        })
+        rows.append(
+            {
+                "operator": str(item.get("type", "trace_parsed")),
+                "expectation": _details(entry, item),
+                "status": "Not Met" if found.failed else "Met",
+                "justification": found.message + (f" ({notes})" if notes else ""),
+            }
+        )
     kept = [r for r in result.get("expectation_details") or [] if not _is_tool_row(r)]
     result["expectation_details"] = kept + rows
     result.setdefault("judge_passed", bool(result.get("passed", False)))

@@ -21,8 +21,15 @@ import attrs
 from agent_asserts.checks import lifecycle, memory, messages, sequencing, tools, turns
 from agent_asserts.checks.base import Check
 from agent_asserts.loaders.collector import ProblemCollector
-from agent_asserts.loaders.errors import choice_list, unknown_key_message
-from agent_asserts.loaders.nodes import MappingNode, Node, ScalarNode, describe_value, to_plain
+from agent_asserts.loaders.errors import unknown_key_message
+from agent_asserts.loaders.nodes import (
+    MappingNode,
+    Node,
+    ScalarNode,
+    SequenceNode,
+    describe_value,
+    to_plain,
+)
 from agent_asserts.loaders.suite import CheckEntry
 from agent_asserts.matching import M
 from agent_asserts.selector_kinds import Selector, ToolSelector
@@ -208,7 +215,7 @@ def _messages(key: str, node: Node, p: ProblemCollector) -> messages.MessageChec
     before = len(p)
     p.check_keys(body, optional=MESSAGE_FIELDS)
     if not set(body.items) & set(MESSAGE_FIELDS):
-        p.add(body, f"set at least one of {choice_list(list(MESSAGE_FIELDS))}")
+        p.add(body, "set at least one of " + ", ".join(repr(f) for f in MESSAGE_FIELDS))
     utter = p.expect_str(body.get("utter_name"), non_empty=True)
     pattern = p.expect_str(body.get("text_matches"), non_empty=True)
     if pattern is not None:
@@ -232,10 +239,13 @@ def _within(node: Node, p: ProblemCollector) -> Check | None:
     ordered = p.expect_bool(body.get("ordered"))
     calls: list[ToolSelector] = []
     items = p.expect_list(body.get("calls")) or []
-    if "calls" in body.items and len(items) < 2 and len(p) == before:
+    if isinstance(body.get("calls"), SequenceNode) and len(items) < 2:
         p.add(body.items["calls"], f"needs at least two calls (got {len(items)})")
     for item in items:
-        found = _only_key(item, p, ("tool_executed",), "a call")
+        found = _only_key(item, p, ASSERTION_KEYS, "a call")
+        if found is not None and found[0] != "tool_executed":
+            p.add(item, f"a call is a 'tool_executed' entry (got {found[0]!r})")
+            continue
         fields = None if found is None else tool_fields(found[1], p)
         if fields is not None and fields["name"] in LIFECYCLE_TOOLS:
             message = (
@@ -259,8 +269,8 @@ def _step(node: Node, p: ProblemCollector) -> Selector | None:
         return None
     key, body = found
     if key not in SEQUENCE_STEPS:
-        allowed = ", ".join(SEQUENCE_STEPS)
-        p.add(node, f"{key} is not allowed inside sequencing (allowed: {allowed})")
+        allowed = "skill, ordered-block, tool_executed, memory_was_set, memory_was_cleared"
+        p.add(node, f"{key} is not allowed inside sequencing (steps are {allowed} or bot_uttered)")
         return None
     if key in LIFECYCLE:
         check = _lifecycle(key, body, p)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from agent_asserts.loaders.arguments import convert
+from agent_asserts.loaders.arguments import convert, report_exception
 from agent_asserts.loaders.collector import ProblemCollector
 from agent_asserts.loaders.errors import suggest, unknown_key_message
 from agent_asserts.loaders.nodes import INVALID, MappingNode, Node, ScalarNode, SequenceNode
@@ -167,7 +167,7 @@ def read_arguments(
     required = [p.name for p in sig.params if p.required]
     if args is None or (isinstance(args, ScalarNode) and args.value is None):
         given: dict[str, Node] = {}
-    elif isinstance(args, MappingNode) and not is_operator(args):
+    elif isinstance(args, MappingNode) and not is_operator(args) and not _data_value(sig):
         problems.check_keys(
             args,
             required=[n for n in required if n in sig.keywords],
@@ -188,6 +188,14 @@ def read_arguments(
         if name not in given:
             problems.add(args or where, f"missing argument {name!r} ({_call_shape(sig)})")
     return _convert_all(sig, given, problems)
+
+
+def _data_value(sig: Signature) -> bool:
+    """True when a mapping is the (only) positional value, not keywords (``contract:``)."""
+    if len(sig.positional) != 1 or sig.varargs is not None:
+        return False
+    param = sig.param(sig.positional[0])
+    return param is not None and param.spec.kind == "data"
 
 
 def _positional(sig: Signature, args: SequenceNode, problems: ProblemCollector) -> dict[str, Node]:
@@ -234,7 +242,7 @@ def construct(
     try:
         return sig.cls(*args, **kwargs)
     except (TypeError, ValueError) as exc:
-        problems.add(where, str(exc))
+        report_exception(exc, where, problems)
         return None
 
 

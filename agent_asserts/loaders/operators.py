@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from agent_asserts.loaders.nodes import MappingNode, Node, PathPart, descend, to_plain
+from agent_asserts.loaders.nodes import MappingNode, Node, PathPart, to_plain
 
 if TYPE_CHECKING:
     from agent_asserts.loaders.collector import ProblemCollector
@@ -52,15 +52,13 @@ def matcher_value(node: Node, problems: ProblemCollector) -> Any:
     arguments, invalid regexes, operators mixed with plain keys) is added to ``problems`` at
     the position it names; the returned value is then ``None``.
     """
+    from agent_asserts.loaders.arguments import report_exception
     from agent_asserts.matching import OperatorError, from_data
 
     try:
         return from_data(to_plain(node))
-    except OperatorError as exc:
-        for problem in exc.problems:
-            problems.add(descend(node, relative_parts(problem.path)), problem.message)
-    except (TypeError, ValueError) as exc:
-        problems.add(node, str(exc))
+    except (OperatorError, TypeError, ValueError) as exc:
+        report_exception(exc, node, problems)
     return None
 
 

@@ -53,6 +53,8 @@ def type_schema(spec: TypeSpec) -> dict[str, Any]:
         out = {"$ref": f"#/$defs/{spec.kind}"}
     elif spec.kind == "list":
         out = {"type": "array", "items": type_schema(spec.item or TypeSpec("any"))}
+    elif spec.kind == "data":
+        out = {"type": "object"}
     elif spec.kind == "union":
         out = {"anyOf": [type_schema(option) for option in spec.options]}
     else:

@@ -9,6 +9,7 @@ and in the schema with no loader change. A field's type becomes a :class:`TypeSp
 * ``Count`` — an int or ``{at_least: n}`` / ``{at_most: n}`` / ``{between: [a, b]}``
 * ``Selector`` — a string (tool name or kind) or a selector mapping
 * ``tuple[X, ...]`` — a list; ``X | None`` — nullable; callables — Python only
+* another class of the library — its plain data form (the check's converter reads it)
 
 >>> from agent_asserts.checks.tools import CalledTool
 >>> sig = signature(CalledTool)
@@ -39,7 +40,9 @@ class TypeSpec:
     """The YAML shape of one field type.
 
     ``kind`` is one of ``str``, ``int``, ``float``, ``bool``, ``choice``, ``any``, ``count``,
-    ``selector``, ``list`` (of ``item``), ``union`` (of ``options``) or ``callable``.
+    ``selector``, ``list`` (of ``item``), ``union`` (of ``options``), ``callable``, or
+    ``data``: an object of the library (a contract assertion…) given in its plain data form,
+    which the check's own converter reads.
     """
 
     kind: str
@@ -163,6 +166,8 @@ def type_spec(hint: Any) -> TypeSpec:
             return TypeSpec("count")
         if issubclass(hint, Selector):
             return TypeSpec("selector")
+        if hint.__module__.startswith("agent_asserts."):
+            return TypeSpec("data")
     return TypeSpec("any")
 
 

@@ -63,7 +63,8 @@ _OP_KEYS: Final = {
     "contains": ("value",),
     "not_in": ("values",),
 }
-_SOP_KEYS: Final = frozenset(key for req, opt in TYPES.values() for key in (*req, *opt))
+KEYS: Final = frozenset(key for req, opt in TYPES.values() for key in (*req, *opt))
+"""Every key an SOP evaluator may have (used to tell SOP documents from cxas ones)."""
 
 
 def default_resolver(catalog_slug: str | None, tool_slug: str) -> str:
@@ -92,7 +93,7 @@ def detect(data: Any) -> bool:
         return False
     entries = [item for item in data if isinstance(item, Mapping)]
     sop_only = set(TYPES) - {"tool_called"}
-    return any(_SOP_KEYS & set(item) or _kind(item) in sop_only for item in entries)
+    return any(KEYS & set(item) or _kind(item) in sop_only for item in entries)
 
 
 def field_path(field: str) -> tuple[str, ...]:
@@ -201,7 +202,9 @@ def _scalars(node: Node | None, ctx: BuildContext, *, many: bool) -> Any:
         value = item.value if isinstance(item, ScalarNode) else None
         if value is None or not isinstance(value, str | int | float):
             wording = "is required (got null)" if isinstance(item, ScalarNode) else None
-            p.add(item, wording or f"must be a string, number or boolean (got {describe_value(item)})")
+            p.add(
+                item, wording or f"must be a string, number or boolean (got {describe_value(item)})"
+            )
             return None
         values.append(value)
     return values if many else values[0]
@@ -256,10 +259,17 @@ def _build(kind: str, node: MappingNode, ctx: BuildContext) -> list[tuple[Check,
     catalog = p.expect_str(node.get("catalogSlug"), non_empty=True)
 
     def name(slug: str) -> str:
-        resolved = "|".join(resolver(catalog, part) for part in slug.split("|"))
-        if not isinstance(resolved, str) or not resolved:
-            raise ValueError(f"tool_resolver returned {resolved!r} for {slug!r}")
-        return resolved
+        names = []
+        for part in slug.split("|"):
+            try:
+                resolved = resolver(catalog, part)
+            except Exception as exc:
+                text = f"tool_resolver raised {type(exc).__name__} for {part!r}: {exc}"
+                raise ValueError(text) from None
+            if not isinstance(resolved, str) or not resolved:
+                raise ValueError(f"tool_resolver returned {resolved!r} for {part!r}")
+            names.append(resolved)
+        return "|".join(names)
 
     if kind == "llm_judge":
         criterion = p.expect_str(node.get("criterion"), non_empty=True)
@@ -273,8 +283,8 @@ def _build(kind: str, node: MappingNode, ctx: BuildContext) -> list[tuple[Check,
         contiguous = p.expect_bool(node.get("contiguous"))
         if steps is None:
             return []
-        check = ToolOrder(*(name(s) for s in steps), contiguous=bool(contiguous))
-        return [(check, "tool_sequence")]
+        order = ToolOrder(*(name(s) for s in steps), contiguous=bool(contiguous))
+        return [(order, "tool_sequence")]
     if kind == "no_tool_called":
         slugs = _slugs(node.get("toolSlugs"), ctx, many=True) or []
         return [(NotCalledTool(name(s)), f"no_tool_called:{s}") for s in slugs]
@@ -287,8 +297,8 @@ def _build(kind: str, node: MappingNode, ctx: BuildContext) -> list[tuple[Check,
         turns = p.expect_int(node.get("withinLastNTurns"), minimum=1)
         if not found or pattern is None:
             return []
-        check: Check = ConfirmationRequested(name(found[0]), pattern, turns or 4)
-        return [(check, f"{kind}:{found[0]}")]
+        confirm = ConfirmationRequested(name(found[0]), pattern, turns or 4)
+        return [(confirm, f"{kind}:{found[0]}")]
     ops = INPUT_OPS if kind == "tool_input_contains" else OUTPUT_OPS
     fields = _fields(node.get("assertions"), ops, ctx) if kind != "tool_called" else {}
     if not found or fields is None:
@@ -352,6 +362,7 @@ register_dialect(
 
 __all__ = [
     "INPUT_OPS",
+    "KEYS",
     "OUTPUT_OPS",
     "TYPES",
     "build",

@@ -151,9 +151,12 @@ def _timeline(row: ReportRow, anchor: str, record: TrialRecord) -> list[str]:
             f'{esc(event.event_id)}</span><span class="aa-turn">{turn}</span><span class="aa-kind">'
             f'{esc(kind)}</span><span class="aa-desc">{esc(describe_event(event))}</span>'
         )
-        for name, role, failed in notes:
-            tone = "" if failed else " aa-cite-ok"
-            out.append(f'<span class="aa-cite{tone}">{esc(role)} of {esc(name)}</span>')
+        for role in ("closest", "evidence"):
+            names = [name for name, r, _ in notes if r == role]
+            if names:
+                tone = "" if any(f for _, r, f in notes if r == role) else " aa-cite-ok"
+                listed = ", ".join(esc(n) for n in dict.fromkeys(names))
+                out.append(f'<span class="aa-cite{tone}">{role} of {listed}</span>')
         out.append("</li>")
     out.append("</ol></details>")
     delta = record.delta

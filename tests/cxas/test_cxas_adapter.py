@@ -7,8 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from agent_asserts.record import DelegationPayload, MessagePayload, RecordError, ToolCallPayload
-from agent_asserts.record import TrialRecord
+from agent_asserts.record import (
+    DelegationPayload,
+    MessagePayload,
+    RecordError,
+    ToolCallPayload,
+    TrialRecord,
+)
 from agent_asserts.record.adapters import ces
 
 TRACE = [
@@ -95,14 +100,18 @@ def test_the_record_round_trips() -> None:
 
 
 def test_responses_pair_with_the_most_recent_unpaired_call_of_their_name() -> None:
-    rec = ces.to_record(result([
-        "Tool Call: lookup with args {'id': 1}",
-        "Tool Call: lookup with args {'id': 2}",
-        "Tool Call: other with args {}",
-        "Tool Response: lookup with result {'n': 2}",
-        "Tool Response: lookup with result {'n': 1}",
-        "Tool Response: lookup with result {'n': 3}",
-    ]))
+    rec = ces.to_record(
+        result(
+            [
+                "Tool Call: lookup with args {'id': 1}",
+                "Tool Call: lookup with args {'id': 2}",
+                "Tool Call: other with args {}",
+                "Tool Response: lookup with result {'n': 2}",
+                "Tool Response: lookup with result {'n': 1}",
+                "Tool Response: lookup with result {'n': 3}",
+            ]
+        )
+    )
     calls = [e.payload for e in rec.tool_calls]
     assert [(c.name, c.arguments, c.result) for c in calls] == [
         ("lookup", {"id": 1}, {"n": 1}),
@@ -120,20 +129,27 @@ def test_responses_pair_with_the_most_recent_unpaired_call_of_their_name() -> No
 @pytest.mark.parametrize(
     ("line", "reason"),
     [
-        ("Tool Call: pay with args {'amount': Decimal('2')}",
-         "call arguments: not a Python literal (malformed node or string on line 1: "
-         "<ast.Call object at"),
+        (
+            "Tool Call: pay with args {'amount': Decimal('2')}",
+            "call arguments: not a Python literal (malformed node or string on line 1: "
+            "<ast.Call object at",
+        ),
         ("Tool Call: pay with args {'a': {1, 2}}", "call arguments: {1, 2} is not JSON data"),
-        ("Tool Call: pay with args {(1, 2): 'x'}",
-         "call arguments: the key (1, 2) is not a JSON key"),
+        (
+            "Tool Call: pay with args {(1, 2): 'x'}",
+            "call arguments: the key (1, 2) is not a JSON key",
+        ),
         ("Tool Call: pay with args {'a': 1e999}", "call arguments: inf is not a JSON number"),
         ("Tool Response: pay", "a tool response reads 'NAME with result VALUE'"),
         ("Tool Response: pay with result {'a': 1", "response result: not a Python literal ("),
         ("Custom Payload: {'a': __import__('os')}", "custom payload: not a Python literal ("),
         ("Agent Transfer: Transferred to ", "an agent transfer names no agent"),
         ("Tool Call:  with args {}", "a tool call needs a tool name"),
-        ("Something else: 42", "not a CES trace line (expected one of 'User Query:', 'User:', "
-         "'Agent Text:', 'Tool Call:', 'Tool Response:', 'Agent Transfer:', 'Custom Payload:')"),
+        (
+            "Something else: 42",
+            "not a CES trace line (expected one of 'User Query:', 'User:', "
+            "'Agent Text:', 'Tool Call:', 'Tool Response:', 'Agent Transfer:', 'Custom Payload:')",
+        ),
     ],
 )
 def test_undecodable_lines_become_parse_errors(line: str, reason: str) -> None:
@@ -155,11 +171,15 @@ def test_literal_eval_never_runs_code(tmp_path: Path) -> None:
 
 
 def test_labels_with_notes_and_agents() -> None:
-    rec = ces.to_record(result([
-        "Agent Text (Diag): hello",
-        "Tool Call [Session Closeout Agent]: end_session",
-        "Agent Transfer: Billing Agent",
-    ]))
+    rec = ces.to_record(
+        result(
+            [
+                "Agent Text (Diag): hello",
+                "Tool Call [Session Closeout Agent]: end_session",
+                "Agent Transfer: Billing Agent",
+            ]
+        )
+    )
     payloads = [e.payload for e in rec.events]
     assert isinstance(payloads[0], MessagePayload)
     assert payloads[0].extra["note"] == "Diag"
@@ -172,13 +192,17 @@ def test_labels_with_notes_and_agents() -> None:
 def test_missing_or_malformed_traces() -> None:
     rec = ces.to_record({"name": "x", "passed": False, "error": "quota exceeded"})
     assert rec.events == () and rec.surfaces == frozenset()
-    assert [str(e) for e in rec.parse_errors] == ["detailed_trace: the result has no detailed_trace"]
+    assert [str(e) for e in rec.parse_errors] == [
+        "detailed_trace: the result has no detailed_trace"
+    ]
     assert rec.errors == ("quota exceeded",)
     assert rec.metadata == {"name": "x", "passed": False, "error": "quota exceeded"}
     rec = ces.to_record({"detailed_trace": "User Query: hi"})
     assert [e.reason for e in rec.parse_errors] == ["detailed_trace must be a list of strings"]
     rec = ces.to_record({"detailed_trace": ["User Query: hi", 7]})
-    assert [str(e) for e in rec.parse_errors] == ["detailed_trace[1]: a trace entry must be a string"]
+    assert [str(e) for e in rec.parse_errors] == [
+        "detailed_trace[1]: a trace entry must be a string"
+    ]
     with pytest.raises(RecordError, match="a CES result must be a mapping"):
         ces.to_record(["User Query: hi"])  # type: ignore[arg-type]
 
@@ -211,8 +235,15 @@ def _lines(trace: list[object]) -> set[str]:
     "trace",
     [
         TRACE,
-        ["Tool Response: x with result 1", "Tool Call: x", "Tool Response: x with result 2",
-         "garbage", "Tool Call: y with args {", 3, "Agent Text: a\nb\nTool Call: z"],
+        [
+            "Tool Response: x with result 1",
+            "Tool Call: x",
+            "Tool Response: x with result 2",
+            "garbage",
+            "Tool Call: y with args {",
+            3,
+            "Agent Text: a\nb\nTool Call: z",
+        ],
         ["User Query: a\n\nUser Query: b", "Custom Payload: [1, (2, 3)]", "Custom Payload: {1}"],
     ],
 )

@@ -1,4 +1,5 @@
 """Ten broken cxas files: every problem of each is reported at once, with its position."""
+# ruff: noqa: E501 - the expected problem texts are whole lines
 
 from __future__ import annotations
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import copy
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -33,15 +35,17 @@ def status(entry: dict[str, Any], record: TrialRecord) -> str:
 
 
 def test_operators_build_the_fluent_check_classes() -> None:
-    (case,) = load([
-        {"type": "tool_called", "tool": "a", "min": 2},
-        {"type": "tool_not_called", "tool": "b", "before": "a"},
-        {"type": "tool_output", "tool": "a", "result": {"x": 1}},
-        {"type": "every_call", "tool": "a", "result": {"x": 1}},
-        {"type": "followed_by", "tool": "a", "next": {"tool": "b", "args": {"y": 2}}},
-        {"type": "terminal_tool", "tool": "z"},
-        {"type": "handoff", "tool": "transfer_to_human", "args": {"queue": "billing"}},
-    ]).cases
+    (case,) = load(
+        [
+            {"type": "tool_called", "tool": "a", "min": 2},
+            {"type": "tool_not_called", "tool": "b", "before": "a"},
+            {"type": "tool_output", "tool": "a", "result": {"x": 1}},
+            {"type": "every_call", "tool": "a", "result": {"x": 1}},
+            {"type": "followed_by", "tool": "a", "next": {"tool": "b", "args": {"y": 2}}},
+            {"type": "terminal_tool", "tool": "z"},
+            {"type": "handoff", "tool": "transfer_to_human", "args": {"queue": "billing"}},
+        ]
+    ).cases
     checks = case.checks[1:]
     assert checks[0] == CalledTool("a", count=Count.at_least(2))
     assert checks[1] == NotCalledTool("b", before="a")
@@ -218,7 +222,11 @@ def test_apply_to_result_rows_and_verdict() -> None:
     ]
     assert result["expectation_details"][0]["expectation"] == "polite"
     assert result["expectation_details"][1:] == rows
-    assert (result["passed"], result["judge_passed"], result["expectations"]) == (False, True, "4/5")
+    assert (result["passed"], result["judge_passed"], result["expectations"]) == (
+        False,
+        True,
+        "4/5",
+    )
 
 
 def test_apply_to_result_is_idempotent() -> None:
@@ -252,9 +260,7 @@ def test_apply_to_result_on_a_failed_simulation() -> None:
     assert rows[0]["justification"] == (
         "1 trace item could not be parsed: detailed_trace: the result has no detailed_trace"
     )
-    assert rows[1]["justification"] == (
-        "the record has no 'tool_call' surface (recorded: nothing)"
-    )
+    assert rows[1]["justification"] == ("the record has no 'tool_call' surface (recorded: nothing)")
     assert result["passed"] is False
 
 
@@ -269,3 +275,27 @@ def test_trace_parse_errors_gate_the_case() -> None:
         ("end_session", Status.FAIL),
     ]
     assert result.verdict.value == "failed"
+
+
+def test_record_files_may_be_ces_results_or_canonical_records(tmp_path: Path) -> None:
+    (tmp_path / "sim.json").write_text(json.dumps(ces_result()))
+    (tmp_path / "run.json").write_text(json.dumps(tools("lookup").to_dict()))
+    (tmp_path / "suite.yaml").write_text(
+        "record: sim.json\n"
+        "evals:\n"
+        "  - name: from_ces\n"
+        "    tool_expectations: [{type: terminal_tool, tool: end_session}]\n"
+        "  - name: from_record\n"
+        "    record: run.json\n"
+        "    tool_expectations: [{type: tool_called, tool: lookup}]\n"
+        "  - name: missing\n"
+        "    record: nowhere.json\n"
+        "    tool_expectations: []\n"
+    )
+    results = load(tmp_path / "suite.yaml").evaluate_all()
+    assert [(r.name, r.verdict.value) for r in results] == [
+        ("from_ces", "passed"),
+        ("from_record", "passed"),
+        ("missing", "failed"),
+    ]
+    assert results[2].error is not None and "nowhere.json" in results[2].error

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -110,8 +111,10 @@ GOOD_TRACE = [
     "Agent Text: ITEM-42 is available. Shall I place the order for 1?",
     "User: yes please",
     "User Query: yes please\n"
-    "Tool Call: create_order with args {'item_id': 'ITEM-42', 'quantity': 1.0, 'confirmed': 'True'}\n"
-    "Tool Response: create_order with result {'result': {'is_scheduled': True, 'order_id': 'O-7'}}\n"
+    "Tool Call: create_order with args "
+    "{'item_id': 'ITEM-42', 'quantity': 1.0, 'confirmed': 'True'}\n"
+    "Tool Response: create_order with result "
+    "{'result': {'is_scheduled': True, 'order_id': 'O-7'}}\n"
     "Agent Text: Your order O-7 is placed. Goodbye!\n"
     "Tool Call: end_session with args {'status': 'completed'}",
 ]
@@ -210,8 +213,11 @@ def test_the_full_specification_fails_on_a_bad_run() -> None:
     )
 
 
-OPERATOR_EXAMPLES: list[tuple[str, str, list[tuple[str, Any, Any]], list[tuple[str, Any, Any]],
-                              dict[str, tuple[str, str]]]] = [
+OPERATOR_EXAMPLES: list[
+    tuple[
+        str, str, list[tuple[str, Any, Any]], list[tuple[str, Any, Any]], dict[str, tuple[str, str]]
+    ]
+] = [
     (
         "tool_called",
         """
@@ -238,10 +244,15 @@ OPERATOR_EXAMPLES: list[tuple[str, str, list[tuple[str, Any, Any]], list[tuple[s
     result:
       status: "available"
 """,
-        [("check_availability", {}, {"result": {"status": "available"}}), ("create_order", {}, None)],
+        [
+            ("check_availability", {}, {"result": {"status": "available"}}),
+            ("create_order", {}, None),
+        ],
         [("create_order", {}, None), ("cancel_order", {}, None)],
-        {"tool_not_called:cancel_order": ("pass", "fail"),
-         "tool_not_called:create_order": ("pass", "fail")},
+        {
+            "tool_not_called:cancel_order": ("pass", "fail"),
+            "tool_not_called:create_order": ("pass", "fail"),
+        },
     ),
     (
         "tool_input",
@@ -290,8 +301,14 @@ OPERATOR_EXAMPLES: list[tuple[str, str, list[tuple[str, Any, Any]], list[tuple[s
   args:
     verified: true
 """,
-        [("update_profile", {"verified": True}, None), ("update_profile", {"verified": "True"}, None)],
-        [("update_profile", {"verified": True}, None), ("update_profile", {"verified": "no"}, None)],
+        [
+            ("update_profile", {"verified": True}, None),
+            ("update_profile", {"verified": "True"}, None),
+        ],
+        [
+            ("update_profile", {"verified": True}, None),
+            ("update_profile", {"verified": "no"}, None),
+        ],
         {"every_call:update_profile": ("pass", "fail")},
     ),
     (
@@ -366,9 +383,7 @@ def test_the_python_api_example() -> None:
         "name": "account_lookup_sim",
         "passed": True,
         "expectations": "1/1",
-        "expectation_details": [
-            {"expectation": "polite", "status": "Met", "justification": "yes"}
-        ],
+        "expectation_details": [{"expectation": "polite", "status": "Met", "justification": "yes"}],
         "detailed_trace": [
             "Tool Call: lookup_account with args {'account_id': '1'}",
             "Tool Call: end_session with args {}",
@@ -390,3 +405,18 @@ def test_the_python_api_example() -> None:
         ("last_tool", "Not Met"),
     ]
     assert (bad["passed"], bad["judge_passed"], bad["expectations"]) == (False, True, "2/4")
+
+
+def test_native_round_trip() -> None:
+    suite = loads(SPEC)
+    native = loads(json.dumps(suite.to_dict()), dialect="native")
+    assert native.cases[0].checks == suite.cases[0].checks
+    assert native.cases[0].metadata == suite.cases[0].metadata
+    for trace in (GOOD_TRACE, BAD_TRACE):
+        record = ces.to_record({"detailed_trace": trace})
+        for judge in (None, stub_judge):
+            ours = suite.evaluate(record, judge=judge)[0]
+            theirs = native.evaluate(record, judge=judge)[0]
+            assert [(r.name, r.status, r.severity, r.message) for r in theirs.results] == [
+                (r.name, r.status, r.severity, r.message) for r in ours.results
+            ]

@@ -19,7 +19,7 @@ import pytest
 import agent_asserts.loaders.dialects as dialects
 from agent_asserts.loaders import LoadError, load
 
-pytest.importorskip("yaml")
+yaml = pytest.importorskip("yaml")
 
 BROKEN = Path(__file__).parent / "data" / "broken"
 FILES = sorted(p for p in BROKEN.iterdir() if p.suffix in (".yml", ".json"))
@@ -43,8 +43,11 @@ def test_there_are_enough_broken_files() -> None:
 
 
 @pytest.mark.usefixtures("pinned_dialects")
+@pytest.mark.parametrize("loader", ["default", "pure-python"])
 @pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])
-def test_complete_error_text(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_complete_error_text(path: Path, loader: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    if loader == "pure-python":  # the same text without libyaml
+        monkeypatch.delattr(yaml, "CSafeLoader", raising=False)
     monkeypatch.chdir(BROKEN)
     with pytest.raises(LoadError) as info:
         load(path.name)

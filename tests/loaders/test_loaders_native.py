@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -79,6 +80,51 @@ class TestArgumentForms:
             "efficiency",
             "budget",
         )
+
+
+class TestSelectors:
+    def test_strings_and_mappings(self) -> None:
+        from agent_asserts.selectors import on
+
+        lines = [
+            "checks:",
+            "  - not_called_tool: {name: c, before: {tool: i, arguments: {n: {$gt: 1}}}}",
+            "  - sequencing:",
+            "    - {memory_set: {name: a.b, value: 1}}",
+            "    - {skill_activated: {skill_id: x}}",
+            "    - lookup",
+            "    - {ordered_block_entered: {skill_id: s, block_id: b}}",
+            "  - event: {selector: {event: {kind: audit, operation_ref: op-7}}}",
+            "  - followed_by: [a, {subagent: researcher}]",
+            "  - not_event: {selector: {memory_cleared: a.b}}",
+            "  - event_order: [{message: {actor: user}}, tool_call]",
+        ]
+        suite = loads("\n".join(lines))
+        checks = suite.cases[0].checks
+        assert checks[0].before == on.tool("i", arguments={"n": M.gt(1)})
+        assert checks[1].selectors == (
+            on.memory_set("a.b", 1),
+            on.skill("activated", "x"),
+            "lookup",
+            on.block("entered", "s", "b"),
+        )
+        assert checks[2].selector == on.event("audit", operation_ref="op-7")
+        assert checks[3].next == on.subagent("researcher")
+        assert load(suite.to_dict()) == suite
+
+    def test_selector_problems(self) -> None:
+        text = (
+            "checks:\n  - sequencing: [{tol: x}, {memory_set: {nam: x}}, {tool: x, argumnts: 1}, 3]"
+        )
+        with pytest.raises(LoadError) as info:
+            loads(text)
+        assert str(info.value).splitlines() == [
+            "<string>:2:18: checks[0].sequencing[0]: unknown selector 'tol' (did you mean 'tool'?)",
+            "<string>:2:28: checks[0].sequencing[1]: unknown key 'nam' (did you mean 'name'?)",
+            "<string>:2:52: checks[0].sequencing[2]: "
+            "unknown key 'argumnts' (did you mean 'arguments'?)",
+            "<string>:2:76: checks[0].sequencing[3]: must be a name or a selector mapping (got 3)",
+        ]
 
 
 class TestExpect:
@@ -235,6 +281,21 @@ class TestLoadApi:
         doc = to_plain(parse_file(EXAMPLES / "all-checks.suite.yml"))
         used = {next(iter(e)) if isinstance(e, dict) else e for e in doc["checks"]}
         assert set(check_signatures()) - used == set()
+
+    def test_json_file_without_pyyaml(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        monkeypatch.setitem(sys.modules, "yaml", None)  # import yaml now raises ImportError
+        path = tmp_path / "s.json"
+        path.write_text('{"checks": [{"max_steps": "5"}, {"used_no_tools": null}]}')
+        with pytest.raises(LoadError) as info:
+            load(path)
+        assert str(info.value) == f"{path}: checks[0].max_steps: must be an integer (got '5')"
+        path.write_text('{"checks": [{"max_steps": 5}]}')
+        assert load(path).cases[0].checks == (MaxSteps(5),)
+        assert loads('{"checks": ["succeeded"]}').cases[0].entries[0].check.method == "succeeded"
+        with pytest.raises(ImportError, match="PyYAML"):
+            loads("checks: [succeeded]")
 
     def test_suite_equality_ignores_source(self) -> None:
         a = loads("checks: [succeeded]")

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agent_asserts import EvalContext, MISSING, RecordError, TrialRecord
+from agent_asserts import MISSING, EvalContext, RecordError, TrialRecord
 from agent_asserts.record import (
     BlockPayload,
     Button,
@@ -251,7 +251,9 @@ def test_mixed_lines_file_conserves_every_row() -> None:
 _scalar = st.one_of(st.none(), st.booleans(), st.integers(), st.text(max_size=5))
 _json = st.recursive(
     _scalar,
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3)
+    ),
     max_leaves=6,
 )
 _types = st.sampled_from(

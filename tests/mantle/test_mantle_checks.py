@@ -87,9 +87,7 @@ def test_lifecycle_failure_carries_the_closest_event() -> None:
         "skill 'card_replace' was not cancelled at step 'autonomous' (2 skill events; closest e1)"
     )
     assert out.closest == "e1"
-    assert [str(m) for m in out.mismatches] == [
-        "$.step_id: expected 'autonomous', got 'confirm'"
-    ]
+    assert [str(m) for m in out.mismatches] == ["$.step_id: expected 'autonomous', got 'confirm'"]
 
 
 def test_lifecycle_surfaces() -> None:
@@ -321,7 +319,7 @@ def test_tools_within_one_turn_arguments() -> None:
         ToolsWithinOneTurn("A", allow_extra_calls=True)
     with pytest.raises(TypeError, match="'allow_extra_calls' must be a bool"):
         ToolsWithinOneTurn("A", "B", allow_extra_calls=None)  # type: ignore[arg-type]
-    with pytest.raises(TypeError, match="on.tool"):
+    with pytest.raises(TypeError, match=r"on\.tool"):
         ToolsWithinOneTurn("A", on.skill("activated", "x"), allow_extra_calls=True)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="not one string"):
         ToolsWithinOneTurn("A", "B", allow_extra_calls=True, ignore="listen")

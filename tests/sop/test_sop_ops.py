@@ -34,8 +34,15 @@ def field(kind: str, spec: dict[str, Any], value: Any) -> str:
 
 @pytest.mark.parametrize(
     ("value", "expected"),
-    [(0, "pass"), (False, "pass"), ("", "pass"), ([], "pass"), ("x", "pass"),
-     (None, "fail"), (MISSING_FIELD, "fail")],
+    [
+        (0, "pass"),
+        (False, "pass"),
+        ("", "pass"),
+        ([], "pass"),
+        ("x", "pass"),
+        (None, "fail"),
+        (MISSING_FIELD, "fail"),
+    ],
 )
 def test_exists(value: Any, expected: str) -> None:
     for kind in ("tool_input_contains", "tool_output_contains"):
@@ -122,8 +129,12 @@ def test_dotted_paths_and_json_pointers() -> None:
         "/a.b/c": {"op": "equals", "value": "2"},
     }
     assert one("tool_input_contains", assertions, arguments).status.value == "pass"
-    assert nest([(field_path(k), op_matcher(v["op"], v.get("value", v.get("pattern"))))
-                 for k, v in assertions.items()]) == {
+    assert nest(
+        [
+            (field_path(k), op_matcher(v["op"], v.get("value", v.get("pattern"))))
+            for k, v in assertions.items()
+        ]
+    ) == {
         "address": M.all_of(
             M.not_in(None),
             {"zip": M.regex("^\\d{5}$"), "geo": {"lat": M.any_of(M.lt(2), M.json(M.lt(2)))}},
@@ -138,8 +149,11 @@ def test_dotted_paths_and_json_pointers() -> None:
 
 
 def test_one_call_must_satisfy_every_assertion_and_failures_list_the_closest_call() -> None:
-    assertions = {"a": {"op": "equals", "value": 1}, "b": {"op": "equals", "value": 2},
-                  "c": {"op": "exists"}}
+    assertions = {
+        "a": {"op": "equals", "value": 1},
+        "b": {"op": "equals", "value": 2},
+        "c": {"op": "exists"},
+    }
     split = one("tool_input_contains", assertions, {"a": 1, "b": 0, "c": 1}, {"a": 0, "b": 2})
     assert split.status.value == "fail"
     assert split.closest == "e0"
@@ -155,8 +169,10 @@ def test_one_call_must_satisfy_every_assertion_and_failures_list_the_closest_cal
 
 def test_the_catalog_resolver() -> None:
     assert default_resolver("shopify", "get_order") == "shopify_get_order"
-    doc = [{"type": "tool_called", "toolSlug": "get_order", "catalogSlug": "shopify"},
-           {"type": "tool_called", "toolSlug": "get_order"}]
+    doc = [
+        {"type": "tool_called", "toolSlug": "get_order", "catalogSlug": "shopify"},
+        {"type": "tool_called", "toolSlug": "get_order"},
+    ]
     seen: list[tuple[str | None, str]] = []
 
     def resolver(catalog: str | None, slug: str) -> str:
@@ -177,11 +193,21 @@ def test_a_resolver_that_fails_is_a_load_problem() -> None:
 
     with pytest.raises(LoadError) as caught:
         load([{"type": "tool_called", "toolSlug": "a", "catalogSlug": "zz"}], tool_resolver=broken)
-    assert str(caught.value) == "<data>: [0]: unknown catalog 'zz'"
+    assert str(caught.value) == (
+        "<data>: [0]: tool_resolver raised ValueError for 'a': unknown catalog 'zz'"
+    )
+    with pytest.raises(LoadError) as caught:
+        load([{"type": "tool_called", "toolSlug": "a"}], tool_resolver=lambda c, s: None)
+    assert str(caught.value) == "<data>: [0]: tool_resolver returned None for 'a'"
 
 
-SEQUENCE = [{"type": "tool_sequence", "sequence": ["get_order|look_up_order",
-                                                   "set_delivery_address"], "contiguous": True}]
+SEQUENCE = [
+    {
+        "type": "tool_sequence",
+        "sequence": ["get_order|look_up_order", "set_delivery_address"],
+        "contiguous": True,
+    }
+]
 
 
 @pytest.mark.parametrize(

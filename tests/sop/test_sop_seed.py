@@ -57,13 +57,15 @@ def test_tool_called_with_a_catalog() -> None:
     assert statuses(run(doc, calls(("shopify_get_order", {}, None)))) == {
         "tool_called:get_order": "pass"
     }
-    assert statuses(run(doc, calls(("get_order", {}, None)))) == {
-        "tool_called:get_order": "fail"
-    }
+    assert statuses(run(doc, calls(("get_order", {}, None)))) == {"tool_called:get_order": "fail"}
 
 
 SEQUENCE = [
-    {"type": "tool_sequence", "sequence": ["get_order", "set_delivery_address"], "contiguous": False}
+    {
+        "type": "tool_sequence",
+        "sequence": ["get_order", "set_delivery_address"],
+        "contiguous": False,
+    }
 ]
 
 
@@ -82,14 +84,24 @@ def test_tool_sequence() -> None:
 
 
 def test_tool_sequence_with_alternatives() -> None:
-    doc = [{"type": "tool_sequence", "sequence": ["get_order|look_up_order", "set_delivery_address"],
-            "contiguous": True, "catalogSlug": "shop"}]
+    doc = [
+        {
+            "type": "tool_sequence",
+            "sequence": ["get_order|look_up_order", "set_delivery_address"],
+            "contiguous": True,
+            "catalogSlug": "shop",
+        }
+    ]
     assert loads(json.dumps(doc)).cases[0].checks == (
-        ToolOrder("shop_get_order|shop_look_up_order", "shop_set_delivery_address", contiguous=True),
+        ToolOrder(
+            "shop_get_order|shop_look_up_order", "shop_set_delivery_address", contiguous=True
+        ),
     )
     good = calls(("shop_look_up_order", {}, None), ("shop_set_delivery_address", {}, None))
     assert statuses(run(doc, good)) == {"tool_sequence": "pass"}
-    bad = calls(("shop_get_order", {}, None), ("x", {}, None), ("shop_set_delivery_address", {}, None))
+    bad = calls(
+        ("shop_get_order", {}, None), ("x", {}, None), ("shop_set_delivery_address", {}, None)
+    )
     assert statuses(run(doc, bad)) == {"tool_sequence": "fail"}
 
 
@@ -122,10 +134,9 @@ def test_tool_input_contains() -> None:
     )
     good = {"order_id": 0, "country": "US", "order_number": "#1001", "quantity": "2", "total": 99.5}
     bad = {"order_id": None, "country": "CA", "order_number": "1001", "quantity": 0, "total": "x"}
-    assert statuses(run(INPUT, calls(("set_delivery_address", bad, None),
-                                     ("set_delivery_address", good, None)))) == {
-        "tool_input_contains:set_delivery_address": "pass"
-    }
+    assert statuses(
+        run(INPUT, calls(("set_delivery_address", bad, None), ("set_delivery_address", good, None)))
+    ) == {"tool_input_contains:set_delivery_address": "pass"}
     result = run(INPUT, calls(("set_delivery_address", bad, None)))
     assert statuses(result) == {"tool_input_contains:set_delivery_address": "fail"}
     assert [m.path for m in result.results[0].mismatches] == [
@@ -152,8 +163,7 @@ OUTPUT = [
 
 
 def test_tool_output_contains() -> None:
-    good = {"id": 7, "financial_status": "paid", "tags": "vip, repeat",
-            "fulfillment_status": None}
+    good = {"id": 7, "financial_status": "paid", "tags": "vip, repeat", "fulfillment_status": None}
     bad = {"id": 7, "financial_status": "paid", "tags": "repeat", "fulfillment_status": "shipped"}
     assert statuses(run(OUTPUT, calls(("get_order", {}, good)))) == {
         "tool_output_contains:get_order": "pass"
@@ -252,9 +262,41 @@ def test_llm_judge(full: bool) -> None:
 
 
 def test_a_whole_procedure_under_checks() -> None:
-    doc = {"name": "delivery_change", "checks": [*SEQUENCE, *CONFIRM, *JUDGE,
-                                                {"type": "no_tool_called", "toolSlugs": ["refund"]}]}
+    doc = {
+        "name": "delivery_change",
+        "checks": [
+            *SEQUENCE,
+            *CONFIRM,
+            *JUDGE,
+            {"type": "no_tool_called", "toolSlugs": ["refund"]},
+        ],
+    }
     suite = loads(json.dumps(doc))
     assert (suite.name, [c.name for c in suite.cases]) == ("delivery_change", ["delivery_change"])
     result = suite.evaluate(conversation(True), judge=stub_judge)[0]
     assert set(statuses(result).values()) == {"pass"}
+
+
+def test_native_round_trip() -> None:
+    doc = {
+        "name": "procedure",
+        "checks": [
+            *SEQUENCE,
+            *CONFIRM,
+            *JUDGE,
+            *INPUT,
+            *OUTPUT,
+            {"type": "no_tool_called", "toolSlugs": ["refund", "complete_cart"]},
+            {"type": "tool_called", "toolSlug": "get_order", "catalogSlug": "shop"},
+        ],
+    }
+    suite = loads(json.dumps(doc))
+    native = loads(json.dumps(suite.to_dict()), dialect="native")
+    assert native.cases[0].checks == suite.cases[0].checks
+    for record in (conversation(True), conversation(False)):
+        for judge in (None, stub_judge):
+            ours = suite.evaluate(record, judge=judge)[0]
+            theirs = native.evaluate(record, judge=judge)[0]
+            assert [(r.name, r.status, r.severity, r.message) for r in theirs.results] == [
+                (r.name, r.status, r.severity, r.message) for r in ours.results
+            ]

@@ -30,8 +30,10 @@ key of the result dict is kept in ``record.metadata``; ``error`` also goes to ``
 ...     "Agent Text: It is available.",
 ... ]})
 >>> call = rec.tool_calls[0].payload
->>> call.name, call.arguments, call.result, call.extra["trace_lines"]
-('check_availability', {'item_id': 'ITEM-42'}, {'result': {'status': 'available'}}, ['detailed_trace[1]', 'detailed_trace[2]'])
+>>> call.name, call.arguments, call.result
+('check_availability', {'item_id': 'ITEM-42'}, {'result': {'status': 'available'}})
+>>> call.extra["trace_lines"]
+['detailed_trace[1]', 'detailed_trace[2]']
 >>> rec.reply, rec.metadata, rec.parse_errors
 ('It is available.', {'passed': True}, ())
 """

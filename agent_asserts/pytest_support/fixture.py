@@ -1,0 +1,58 @@
+"""The ``agent_eval`` fixture: a factory of evaluation contexts tied to the running test.
+
+>>> from agent_asserts.testing import DEMO_RECORD
+>>> coerce_record(DEMO_RECORD).reply
+'Refund issued for order A1049'
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import Any
+
+import pytest
+
+from agent_asserts.context import EvalContext
+from agent_asserts.pytest_plugin import CONTEXTS
+from agent_asserts.record import TrialRecord
+
+
+def coerce_record(record: TrialRecord | Mapping[str, Any] | str | os.PathLike[str]) -> TrialRecord:
+    """A record from a record, its canonical dict, or a path to a JSON record file."""
+    from agent_asserts.batch import load_record
+
+    return load_record(record)
+
+
+class EvalFactory:
+    """``agent_eval(record, *, judge=None, name=None) -> EvalContext``.
+
+    Each call makes a new context (several per test are allowed); the first is named after
+    the test, the next ones ``<test>#2``, ``<test>#3``… unless ``name`` is given. When the
+    test body returns, every context's case decides the test outcome.
+    """
+
+    def __init__(self, node: pytest.Item) -> None:
+        self._node = node
+
+    def __call__(
+        self,
+        record: TrialRecord | Mapping[str, Any] | str | os.PathLike[str],
+        *,
+        judge: Any = None,
+        name: str | None = None,
+    ) -> EvalContext:
+        contexts = self._node.stash.setdefault(CONTEXTS, [])
+        trial = coerce_record(record)
+        if name is None:
+            name = self._node.name if not contexts else f"{self._node.name}#{len(contexts) + 1}"
+        ctx = EvalContext(trial, judge=judge, name=name)
+        contexts.append((ctx, trial))
+        return ctx
+
+    def __repr__(self) -> str:
+        return f"<agent_eval for {self._node.nodeid}>"
+
+
+__all__ = ["EvalFactory", "coerce_record"]

@@ -1,0 +1,104 @@
+"""Suite files as test items (opt-in with the ini option ``agent_asserts_suites``).
+
+Each case of each suite file matching one of the globs (relative to the rootdir, ``**``
+allowed) becomes one test item named after the case; the case runs on the record its file
+names (``record:``). A file that does not load becomes one failing item, ``load_error``, whose
+failure text is the :class:`~agent_asserts.loaders.LoadError` with every problem and its
+position; the session goes on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from agent_asserts.pytest_plugin import RESULTS
+from agent_asserts.pytest_support.outcome import CaseEntry
+
+if TYPE_CHECKING:
+    from agent_asserts.loaders import Case
+
+_MATCHED = pytest.StashKey[frozenset[Path]]()
+
+
+def matched_files(config: pytest.Config, patterns: Sequence[str]) -> frozenset[Path]:
+    """Every file the globs match under the rootdir (computed once per session)."""
+    found = config.stash.get(_MATCHED, None)
+    if found is None:
+        root = config.rootpath
+        found = frozenset(
+            p.resolve() for pattern in patterns for p in root.glob(pattern) if p.is_file()
+        )
+        config.stash[_MATCHED] = found
+    return found
+
+
+def collect_suite_file(
+    file_path: Path, parent: pytest.Collector, patterns: Sequence[str]
+) -> SuiteFile | None:
+    """The collector of ``file_path`` when one of the globs matches it, else None."""
+    if file_path.suffix == ".py" or file_path.resolve() not in matched_files(
+        parent.config, patterns
+    ):
+        return None
+    suite_file: SuiteFile = SuiteFile.from_parent(parent, path=file_path)
+    return suite_file
+
+
+class SuiteFile(pytest.File):
+    """A suite file: one :class:`SuiteItem` per case, or one :class:`LoadErrorItem`."""
+
+    def collect(self) -> Iterator[pytest.Item]:
+        from agent_asserts.loaders import LoadError, load
+
+        try:
+            suite = load(self.path)
+        except Exception as exc:  # a broken file is one failing item, never a crash
+            message = str(exc) if isinstance(exc, LoadError) else f"{type(exc).__name__}: {exc}"
+            yield LoadErrorItem.from_parent(self, name="load_error", message=message)
+            return
+        seen: dict[str, int] = {}
+        for case in suite.cases:
+            seen[case.name] = seen.get(case.name, 0) + 1
+            name = case.name if seen[case.name] == 1 else f"{case.name}[{seen[case.name]}]"
+            yield SuiteItem.from_parent(self, name=name, case=case)
+
+
+class SuiteItem(pytest.Item):
+    """One case of a suite file, run on the record its file names."""
+
+    def __init__(self, *, case: Case, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.case = case
+
+    def runtest(self) -> None:
+        try:
+            record = self.case.load_record()
+        except Exception as exc:
+            where = f" {self.case.record_path}" if self.case.record_path is not None else ""
+            pytest.fail(f"cannot load the record{where}: {exc}", pytrace=False)
+        result = self.case.evaluate(record)
+        self.stash.setdefault(RESULTS, []).append(CaseEntry(result, record))
+
+    def reportinfo(self) -> tuple[Path, int | None, str]:
+        return self.path, None, f"agent_asserts case {self.name}"
+
+
+class LoadErrorItem(pytest.Item):
+    """The one failing item of a suite file that could not be loaded."""
+
+    def __init__(self, *, message: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.message = message
+
+    def runtest(self) -> None:
+        pytest.fail(f"cannot load the suite {self.path.name}:\n{self.message}", pytrace=False)
+
+    def reportinfo(self) -> tuple[Path, int | None, str]:
+        return self.path, None, "agent_asserts suite file"
+
+
+__all__ = ["LoadErrorItem", "SuiteFile", "SuiteItem", "collect_suite_file", "matched_files"]
