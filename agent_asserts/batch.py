@@ -289,9 +289,9 @@ def evaluate_many(
         from agent_asserts.loaders import load
 
         target = load(target, judge=judge)
+    if max_in_flight is not None and (isinstance(max_in_flight, bool) or max_in_flight < 1):
+        raise ValueError(f"'max_in_flight' must be an int >= 1 (got {max_in_flight!r})")
     limit = max_in_flight or (2 * _workers(executor) if executor is not None else 1)
-    if limit < 1:
-        raise ValueError(f"'max_in_flight' must be >= 1 (got {max_in_flight!r})")
     sources: list[str | None] = []
     originals: list[TrialRecord | None] = []
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import abc
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from agent_asserts._missing import MISSING
 from agent_asserts.checks import (
@@ -303,7 +303,12 @@ class StateMethods(_Recorder):
     """The world state: what changed between the initial and the final state."""
 
     def changed(
-        self, path: str, *, before: Any = ANY, after: Any = ANY, op: str | None = None
+        self,
+        path: str,
+        *,
+        before: Any = ANY,
+        after: Any = ANY,
+        op: Literal["added", "removed", "changed"] | None = None,
     ) -> AssertionHandle:
         """A delta entry at ``path`` (added, removed or changed; narrow with ``op``)."""
         return self.record_check(state.Changed(path, before=before, after=after, op=op))

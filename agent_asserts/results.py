@@ -135,6 +135,15 @@ class LogEntry:
         return f"{self.message} {dict(self.context)}" if self.context else self.message
 
 
+def as_tuple(items: Iterable[Any]) -> tuple[Any, ...]:
+    """attrs converter: any iterable to a tuple (typed for mypy, unlike ``tuple`` itself).
+
+    >>> as_tuple([1, 2])
+    (1, 2)
+    """
+    return tuple(items)
+
+
 def _score_validator(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
     _check_unit_interval(attribute.name, value)
 
@@ -161,9 +170,9 @@ class AssertionResult:
     message: str = ""
     expected: Any = None
     observed: Any = None
-    mismatches: tuple[Any, ...] = attrs.field(default=(), converter=tuple)
+    mismatches: tuple[Any, ...] = attrs.field(default=(), converter=as_tuple)
     closest: str | None = None
-    evidence: tuple[Any, ...] = attrs.field(default=(), converter=tuple)
+    evidence: tuple[Any, ...] = attrs.field(default=(), converter=as_tuple)
     evaluator: EvaluatorInfo = attrs.field(factory=EvaluatorInfo)
     description: str = ""
     score_decides: bool = True
@@ -289,10 +298,10 @@ class CaseResult:
 
     name: str
     verdict: Verdict = attrs.field(converter=Verdict)
-    results: tuple[AssertionResult, ...] = attrs.field(default=(), converter=tuple)
+    results: tuple[AssertionResult, ...] = attrs.field(default=(), converter=as_tuple)
     error: str | None = None
     skip_reason: str | None = None
-    logs: tuple[LogEntry, ...] = attrs.field(default=(), converter=tuple)
+    logs: tuple[LogEntry, ...] = attrs.field(default=(), converter=as_tuple)
     metadata: Mapping[str, Any] = attrs.field(factory=dict)
 
     @property

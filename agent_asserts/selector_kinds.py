@@ -9,7 +9,7 @@
 from __future__ import annotations
 
 import abc
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
 import attrs
@@ -216,6 +216,10 @@ def _as_button(value: Any) -> Button:
     raise ValueError(f"a button is {{'title': ..., 'payload': ... (optional)}} (got {value!r})")
 
 
+def _as_buttons(values: Iterable[Any] | None) -> tuple[Button, ...] | None:
+    return None if values is None else tuple(_as_button(x) for x in values)
+
+
 @attrs.frozen(repr=False)
 class MessageSelector(Selector):
     """Messages by speaker (``actor``; None for any), text, response name and buttons.
@@ -233,7 +237,7 @@ class MessageSelector(Selector):
     utter_name: str | None = None
     buttons: tuple[Button, ...] | None = attrs.field(
         default=None,
-        converter=lambda b: None if b is None else tuple(_as_button(x) for x in b),
+        converter=_as_buttons,
     )
     _text: Matcher | None = attrs.field(init=False, eq=False)
 

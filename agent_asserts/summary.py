@@ -97,9 +97,8 @@ def result_title(result: AssertionResult) -> str:
 def result_block(result: AssertionResult, indent: str = "  ") -> list[str]:
     """The lines that explain one failed result."""
     inner = indent + "  "
-    lines = [
-        f"{indent}{_WORD.get(result.status, 'FAILED')} [{result.severity.value}] {result_title(result)}"
-    ]
+    word = _WORD.get(result.status, "FAILED")
+    lines = [f"{indent}{word} [{result.severity.value}] {result_title(result)}"]
     if result.evaluated and (result.threshold is not None or 0.0 < result.score < 1.0):
         need = 1.0 if result.threshold is None else result.threshold
         lines.append(f"{inner}score {result.score:.2f}, needs {need:.2f}")

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import abc
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 import attrs
 
 from agent_asserts._missing import MISSING
-from agent_asserts.results import Severity, Status
+from agent_asserts.results import Severity, Status, as_tuple
 
 if TYPE_CHECKING:
     from agent_asserts.judges import Judge
@@ -40,8 +40,8 @@ class Outcome:
     message: str = ""
     expected: Any = None
     observed: Any = None
-    evidence: tuple[Any, ...] = attrs.field(default=(), converter=tuple)
-    mismatches: tuple[Mismatch, ...] = attrs.field(default=(), converter=tuple)
+    evidence: tuple[Any, ...] = attrs.field(default=(), converter=as_tuple)
+    mismatches: tuple[Mismatch, ...] = attrs.field(default=(), converter=as_tuple)
     closest: str | None = None
     details: Mapping[str, Any] = attrs.field(factory=dict)
 
@@ -145,13 +145,13 @@ class Check(abc.ABC):
         without such a field.)
         """
         out: dict[str, Any] = {}
-        for field in attrs.fields(type(self)):
+        for field in attrs.fields(cast(Any, type(self))):
             if not field.init or field.name.startswith("_"):
                 continue
             value = getattr(self, field.name)
             default = field.default
             if isinstance(default, attrs.Factory):  # type: ignore[arg-type]
-                default = default.factory()  # type: ignore[call-arg]
+                default = default.factory()
             if (
                 field.name == self.varargs
                 or field.name in self.positional

@@ -38,19 +38,18 @@ class ValueCheck(Check):
         label = self.source.label()
         return MISSING if label is None else label
 
-    def evaluate(self, record: TrialRecord | None) -> Outcome:  # type: ignore[override]
+    def evaluate(self, record: TrialRecord | None) -> Outcome:
         try:
             value = self.source.resolve(record)
         except Unavailable as exc:
             return Outcome.invalid(str(exc))
-        evidence = () if self.source.label() is None else (self.source.label(),)
+        label = self.source.label()
+        evidence: tuple[str, ...] = () if label is None else (label,)
         if value is MISSING:
             outcome = self.test(value)
             if outcome.status.value == "pass":
                 return attrs.evolve(outcome, evidence=evidence)
-            return Outcome.invalid(
-                f"the path {self.source.label()!r} does not exist", evidence=evidence
-            )
+            return Outcome.invalid(f"the path {label!r} does not exist", evidence=evidence)
         return attrs.evolve(self.test(value), evidence=evidence)
 
     @abc.abstractmethod

@@ -55,7 +55,7 @@ def _dedupe(evidence: Iterable[Any]) -> tuple[Any, ...]:
     return tuple(out)
 
 
-def _count(left: Bound, limit: int, description: str) -> Outcome:
+def _count(left: Bound, limit: int) -> Outcome:
     if left.single:
         value = left.items[0] if left.items else MISSING
         if value is MISSING:
@@ -67,8 +67,9 @@ def _count(left: Bound, limit: int, description: str) -> Outcome:
         size, names = len(value), ""
     else:
         size = len(left.items)
-        names = f" ({listing([ItemVerdict(label, False) for label in left.labels], reasons=False)})"
-    text = f"{left.name!r} has {size} items{names}; {description.replace('has ', '')}"
+        listed = listing([ItemVerdict(label, False) for label in left.labels], reasons=False)
+        names = f" ({listed})" if left.items else ""
+    text = f"{left.name!r} has {size} items{names}, expected at most {limit}"
     return Outcome.of(size <= limit, message=text, expected=limit, observed=size)
 
 
@@ -129,7 +130,7 @@ def evaluate_requirement(
         left = bound[req.left]
         description = describe(req, right)
         if req.op == "count_at_most":
-            outcome = _count(left, int(req.right), description)
+            outcome = _count(left, int(req.right))
         else:
             outcome = empty_outcome(left, req.effective_quantifier, allow_empty) or _judge_items(
                 req, bound, right, judge, details, description

@@ -97,14 +97,14 @@ def parse_binding(p: Problems, name: str, data: Any) -> Binding | None:
         return None
     _keys(p, data, BINDING_KEYS, ("from",))
     source = data.get("from")
-    where = data.get("where")
+    raw_where = where = data.get("where")
     if where is not None and source == "trace" and isinstance(where, Mapping):
         where = _convert(p.at("where"), where)
     check_binding(
         p,
         name=name,
         source=source,
-        where=where,
+        where=raw_where if where is UNCHECKED else where,  # its keys are still checked
         path=data.get("path"),
         extract=data.get("extract"),
     )
@@ -198,7 +198,8 @@ def parse_assertion(
         p.add(("severity",), bad_choice(severity, SEVERITIES))
     allow_empty = data.get("allow_empty", False)
     if not isinstance(allow_empty, bool):
-        p.add(("allow_empty",), f"must be true or false (got {allow_empty!r})")
+        hint = "; only true and false are booleans" if isinstance(allow_empty, str) else ""
+        p.add(("allow_empty",), f"must be true or false (got {allow_empty!r}{hint})")
     bindings, shapes = _parse_bind(p.at("bind"), data.get("bind", {}))
     require = None
     if "require" in data:

@@ -17,7 +17,6 @@ when built in Python.
 
 from __future__ import annotations
 
-import importlib.util
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
@@ -258,9 +257,10 @@ def _check_schema(p: Problems, schema: Any) -> None:
     if not isinstance(schema, Mapping | bool):
         p.add(("right",), f"must be a JSON Schema (a mapping) (got {schema!r})")
         return
-    if importlib.util.find_spec("jsonschema") is None:
+    try:
+        import jsonschema
+    except ImportError:
         return  # checked when evaluated: the result is then invalid, naming the extra
-    import jsonschema
 
     try:
         jsonschema.validators.validator_for(schema).check_schema(schema)

@@ -83,7 +83,7 @@ def detect(data: Any) -> bool:
     return any(_kind(item) in OPERATORS or "tool" in item for item in entries)
 
 
-def lenient(value: Any) -> Any:
+def _lenient(value: Any) -> Any:
     """``M.lenient(value)``, or None for an absent value."""
     return None if value is None else M.lenient(value)
 
@@ -102,7 +102,7 @@ def _tool_selector(node: Node | None, ctx: BuildContext, keys: tuple[str, ...]) 
     result = _value(node.get("result"), ctx) if "result" in keys else None
     if name is None:
         return None
-    return on.tool(name, arguments=lenient(arguments), result=lenient(result))
+    return on.tool(name, arguments=_lenient(arguments), result=_lenient(result))
 
 
 def _value(node: Node | None, ctx: BuildContext, *, mapping: bool = False) -> Any:
@@ -124,8 +124,8 @@ def _build_check(op: str, node: MappingNode, ctx: BuildContext, start: int) -> C
         return node.get(key) if key in allowed else None
 
     tool = p.expect_str(get("tool"), non_empty=True)
-    args = lenient(_value(get("args"), ctx, mapping=True))
-    result = lenient(_value(get("result"), ctx))
+    args = _lenient(_value(get("args"), ctx, mapping=True))
+    result = _lenient(_value(get("result"), ctx))
     least = p.expect_int(get("min"), minimum=1)
     count = Count.at_least(1 if least is None else least)
     before = _tool_selector(get("before"), ctx, ("args", "result"))
@@ -152,7 +152,15 @@ def _build_check(op: str, node: MappingNode, ctx: BuildContext, start: int) -> C
 
 
 def operator_entry(node: Node, ctx: BuildContext) -> CheckEntry | None:
-    """One ``tool_expectations`` item as a check entry named ``{type}:{tool}``."""
+    """One ``tool_expectations`` item as a check entry named ``{type}:{tool}`` (or None, with
+    its problems added to ``ctx.problems``).
+
+    >>> from agent_asserts.loaders.nodes import from_plain
+    >>> ctx = BuildContext.for_source(None, dialect="cxas")
+    >>> entry = operator_entry(from_plain({"type": "terminal_tool", "tool": "end_session"}), ctx)
+    >>> entry.name, entry.check
+    ('terminal_tool:end_session', TerminalTool(name='end_session'))
+    """
     p = ctx.problems
     mapping = p.expect_mapping(node)
     if mapping is None:
@@ -218,7 +226,7 @@ def _steps(node: Node | None, ctx: BuildContext, meta: dict[str, Any]) -> list[C
     return entries
 
 
-def build_case(node: MappingNode, ctx: BuildContext, name: str, record: Path | None) -> Case:
+def _build_case(node: MappingNode, ctx: BuildContext, name: str, record: Path | None) -> Case:
     """One eval (already key-checked) as a :class:`Case`."""
     p = ctx.problems
     meta: dict[str, Any] = {}
@@ -237,11 +245,18 @@ def build_case(node: MappingNode, ctx: BuildContext, name: str, record: Path | N
 
 
 def build(doc: Node, ctx: BuildContext) -> Suite:
-    """Build the suite of a cxas document (see the module documentation)."""
+    """Build the suite of a cxas document (see the module documentation).
+
+    >>> from agent_asserts.loaders.nodes import from_plain
+    >>> ctx = BuildContext.for_source(None, dialect="cxas", default_name="orders")
+    >>> suite = build(from_plain({"evals": [{"name": "a"}, {"name": "b"}]}), ctx)
+    >>> suite.name, [case.name for case in suite.cases]
+    ('orders', ['a', 'b'])
+    """
     p = ctx.problems
     if isinstance(doc, SequenceNode):
         bare = MappingNode(doc.file, doc.line, doc.col, (), {"tool_expectations": doc}, {})
-        return ctx.suite([build_case(bare, ctx, ctx.default_name, None)])
+        return ctx.suite([_build_case(bare, ctx, ctx.default_name, None)])
     mapping = p.expect_mapping(doc)
     if mapping is None:
         return ctx.suite([])
@@ -250,7 +265,7 @@ def build(doc: Node, ctx: BuildContext) -> Suite:
         p.check_keys(
             mapping, required=["tool_expectations"], optional=["name", "record", *EVAL_KEYS]
         )
-        return ctx.suite([build_case(mapping, ctx, suite_name, record)], name=suite_name)
+        return ctx.suite([_build_case(mapping, ctx, suite_name, record)], name=suite_name)
     p.check_keys(mapping, required=["evals"], optional=["name", "record"])
     cases: list[Case] = []
     for item in p.expect_list(mapping.get("evals"), non_empty=True) or []:
@@ -260,12 +275,19 @@ def build(doc: Node, ctx: BuildContext) -> Suite:
         p.check_keys(entry, required=["name"], optional=["record", *EVAL_KEYS])
         name = p.expect_str(entry.get("name"), non_empty=True) or ""
         own = ctx.record_path(entry.get("record")) if "record" in entry.items else record
-        cases.append(build_case(entry, ctx, name, own))
+        cases.append(_build_case(entry, ctx, name, own))
     return ctx.suite(cases, name=suite_name)
 
 
 def read_record(path: Path) -> TrialRecord:
-    """A record file: a CES simulation result (``detailed_trace``) or a canonical record."""
+    """Read a record file: a CES simulation result (``detailed_trace``) or a canonical record.
+
+    >>> import json, pathlib, tempfile
+    >>> file = pathlib.Path(tempfile.mkdtemp()) / "sim.json"
+    >>> _ = file.write_text(json.dumps({"detailed_trace": ["Tool Call: end_session"]}))
+    >>> read_record(file).tool_calls[0].payload.name
+    'end_session'
+    """
     from agent_asserts.record.adapters import ces
 
     with open(path, encoding="utf-8-sig") as handle:
@@ -279,7 +301,9 @@ def read_record(path: Path) -> TrialRecord:
 def _details(case_entry: CheckEntry, node: Mapping[str, Any]) -> str:
     shown = {k: v for k, v in node.items() if k not in ("type", "tool")}
     name = case_entry.name or case_entry.check.default_name()
-    return f"[tool] {name}" + (f" {json.dumps(shown, sort_keys=True, default=str)}" if shown else "")
+    return f"[tool] {name}" + (
+        f" {json.dumps(shown, sort_keys=True, default=str)}" if shown else ""
+    )
 
 
 def apply_to_result(test_case: Mapping[str, Any], result: dict[str, Any]) -> list[dict[str, Any]]:
@@ -320,7 +344,7 @@ def apply_to_result(test_case: Mapping[str, Any], result: dict[str, Any]) -> lis
     if not isinstance(doc, MappingNode):  # pragma: no cover - a dict always gives a mapping
         raise TypeError("a test case must be a mapping")
     ctx = BuildContext.for_source(None, dialect="cxas", file="<test_case>")
-    case = build_case(doc, ctx, str(test_case.get("name", "test_case")), None)
+    case = _build_case(doc, ctx, str(test_case.get("name", "test_case")), None)
     ctx.problems.raise_if_any()
     items: Sequence[Any] = test_case["tool_expectations"]
     entries = [e for e in case.entries if not isinstance(e.check, JudgeCheck)]

@@ -47,6 +47,7 @@ from agent_asserts.loaders.mantle_assertions import (
 from agent_asserts.loaders.nodes import Node, SequenceNode, to_plain
 from agent_asserts.loaders.suite import Case, CheckEntry, Suite
 from agent_asserts.record import TrialRecord
+from agent_asserts.results import CaseResult
 
 SHAPE: Final = (
     "'scenario:' with 'goals: {criteria, assertions}', or a bare 'assertions:' (or 'goals:') "
@@ -109,7 +110,7 @@ class MantleCase(Case):
 
     initial_memory: Mapping[str, Any] | None = attrs.field(default=None, kw_only=True)
 
-    def evaluate(self, record: TrialRecord, *, judge: Any = None) -> Any:
+    def evaluate(self, record: TrialRecord, *, judge: Any = None) -> CaseResult:
         """Run every entry on ``record`` (with the initial memory applied)."""
         return super().evaluate(with_initial_memory(record, self.initial_memory), judge=judge)
 
@@ -124,9 +125,13 @@ def _case(
 ) -> MantleCase:
     fields: dict[str, Any] = {"entries": tuple(entries), "metadata": metadata or {}}
     return MantleCase(
-        name, record_path=record, judge=ctx.judge, record_reader=read_record,
-        initial_memory=slots, **fields,
-    )  # fmt: skip
+        name,
+        record_path=record,
+        judge=ctx.judge,
+        record_reader=read_record,
+        initial_memory=slots,
+        **fields,
+    )
 
 
 def _goals(node: Node | None, ctx: BuildContext) -> list[CheckEntry]:

@@ -32,7 +32,12 @@ from agent_asserts.loaders.nodes import (
 )
 from agent_asserts.loaders.suite import CheckEntry
 from agent_asserts.matching import M
-from agent_asserts.selector_kinds import Selector, ToolSelector
+from agent_asserts.selector_kinds import (
+    MemoryClearedSelector,
+    MemorySetSelector,
+    Selector,
+    ToolSelector,
+)
 
 LIFECYCLE: Final[dict[str, type[lifecycle.LifecycleCheck]]] = {
     cls.method: cls
@@ -70,8 +75,13 @@ ASSERTION_KEYS: Final = (
 )
 """Every assertion key of a Mantle scenario."""
 
-SEQUENCE_STEPS: Final = (*LIFECYCLE, "tool_executed", "memory_was_set", "memory_was_cleared",
-                         "bot_uttered")  # fmt: skip
+SEQUENCE_STEPS: Final = (
+    *LIFECYCLE,
+    "tool_executed",
+    "memory_was_set",
+    "memory_was_cleared",
+    "bot_uttered",
+)
 """Keys allowed as a ``sequencing`` step."""
 
 LIFECYCLE_TOOLS: Final = (
@@ -282,11 +292,9 @@ def _step(node: Node, p: ProblemCollector) -> Selector | None:
         said = _messages(key, body, p)
         return None if said is None else said.selector()
     if not isinstance(body, ScalarNode) or not isinstance(body.value, str) or not body.value:
-        p.add(body, f"inside sequencing, {key} takes the key name as a string "
-                    f"(got {describe_value(body)})")  # fmt: skip
+        got = describe_value(body)
+        p.add(body, f"inside sequencing, {key} takes the key name as a string (got {got})")
         return None
-    from agent_asserts.selector_kinds import MemoryClearedSelector, MemorySetSelector
-
     if key == "memory_was_set":
         return MemorySetSelector(body.value)
     return MemoryClearedSelector(body.value)

@@ -311,7 +311,16 @@ def _build(kind: str, node: MappingNode, ctx: BuildContext) -> list[tuple[Check,
 
 
 def entries_of(node: Node, ctx: BuildContext) -> list[CheckEntry]:
-    """The check entries of one SOP entry (``no_tool_called`` gives one per slug)."""
+    """The check entries of one SOP entry (``no_tool_called`` gives one per slug); problems
+    go to ``ctx.problems``.
+
+    >>> from agent_asserts.loaders.nodes import from_plain
+    >>> ctx = BuildContext.for_source(None, dialect="sop")
+    >>> node = from_plain({"type": "no_tool_called", "toolSlugs": ["refund", "cancel"]})
+    >>> [(e.name, e.check) for e in entries_of(node, ctx)]  # doctest: +NORMALIZE_WHITESPACE
+    [('no_tool_called:refund', NotCalledTool(name='refund', arguments=None, before=None)),
+     ('no_tool_called:cancel', NotCalledTool(name='cancel', arguments=None, before=None))]
+    """
     p = ctx.problems
     mapping = p.expect_mapping(node)
     if mapping is None:
@@ -339,7 +348,15 @@ def entries_of(node: Node, ctx: BuildContext) -> list[CheckEntry]:
 
 
 def build(doc: Node, ctx: BuildContext) -> Suite:
-    """Build the one-case suite of an SOP document."""
+    """Build the one-case suite of an SOP document (a list, or a mapping with ``checks:``).
+
+    >>> from agent_asserts.loaders.nodes import from_plain
+    >>> ctx = BuildContext.for_source(None, dialect="sop")
+    >>> doc = from_plain({"name": "p", "checks": [{"type": "tool_called", "toolSlug": "a"}]})
+    >>> suite = build(doc, ctx)
+    >>> suite.name, suite.cases[0].name, suite.cases[0].checks
+    ('p', 'p', (CalledTool(name='a', ...),))
+    """
     p = ctx.problems
     name, record = ctx.default_name, None
     items = doc

@@ -151,7 +151,7 @@ def test_count_at_most_counts_the_whole_selection(size: int, limit: int, status:
     assert result.observed == size
     if status is Status.FAIL:
         ids = ", ".join(f"L{i}" for i in range(size))
-        assert result.message == f"'items' has {size} items ({ids}); at most {limit} items"
+        assert result.message == f"'items' has {size} items ({ids}), expected at most {limit}"
 
 
 @pytest.mark.parametrize("allow_empty", [False, True])

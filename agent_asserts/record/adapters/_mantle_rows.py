@@ -119,19 +119,33 @@ RESERVED: Final[Mapping[str, tuple[str, ...]]] = {
     "message": ("text", "utter_name", "buttons"),
     "memory": ("name", "value"),
     "tool_call": (
-        "name", "arguments", "result", "is_error", "source", "mcp_server", "skill_id",
-        "call_id", "error_message",
+        "name",
+        "arguments",
+        "result",
+        "is_error",
+        "source",
+        "mcp_server",
+        "skill_id",
+        "call_id",
+        "error_message",
     ),
     "skill": ("skill_id", "step_id"),
     "ordered_block": ("skill_id", "block_id", "step_id"),
-}  # fmt: skip
+}
 """Canonical payload keys per kind: a Mantle field of that name kept in ``extra`` gets a
 ``mantle_`` prefix, so it never reads back as the typed field."""
 
 _TOOL_FIELDS: Final = (
-    "tool_name", "source", "is_error", "arguments", "result", "skill_id", "mcp_server",
-    "error_message", "call_id",
-)  # fmt: skip
+    "tool_name",
+    "source",
+    "is_error",
+    "arguments",
+    "result",
+    "skill_id",
+    "mcp_server",
+    "error_message",
+    "call_id",
+)
 
 
 def _extra(

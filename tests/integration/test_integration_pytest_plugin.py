@@ -1,0 +1,237 @@
+"""The pytest plugin, run in inner sessions with pytester: fixture, outcomes, summary, reports."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+
+import pytest
+
+pytest_plugins = ["pytester"]
+
+VERDICT_TESTS = """
+from agent_asserts.testing import demo_record
+
+def test_passed(agent_eval):
+    agent_eval(demo_record()).called_tool("refunds_lookup")
+
+def test_failed(agent_eval):
+    ctx = agent_eval(demo_record())
+    ctx.called_tool("refunds_issue", arguments={"amount": 40})
+
+def test_scored(agent_eval):
+    ctx = agent_eval(demo_record())
+    ctx.called_tool("refunds_lookup")
+    ctx.max_steps(1).soft()
+
+def test_skipped(agent_eval):
+    agent_eval(demo_record()).skip("no sandbox")
+"""
+
+
+def test_each_verdict_gives_its_test_outcome(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(test_verdicts=VERDICT_TESTS)
+    result = pytester.runpytest("-rs")
+    result.assert_outcomes(passed=2, failed=1, skipped=1)
+    result.stdout.fnmatch_lines(
+        [
+            "*_ test_failed _*",
+            "FAILED test_failed: 1 check: 1 failed; score 0.00",
+            "  FAILED [gate] called_tool('refunds_issue', arguments={'amount': 40})",
+            "    matched 0 tool calls",
+            "    closest candidate: event e3",
+            "      $.arguments.amount: expected 40, got 42",
+            "*= agent_asserts =*",
+            "4 cases: 1 passed, 1 failed, 1 scored, 1 skipped; pass rate 25.0%",
+            "1 soft failure; mean score *",
+            "FAILED test_verdicts.py::test_failed: score 0.00; failed: called_tool(*",
+            "SCORED test_verdicts.py::test_scored: score 0.50; soft failures: max_steps(1)",
+            "SKIPPED test_verdicts.py::test_skipped: no sandbox",
+            "SKIPPED [1] test_verdicts.py:*: no sandbox",
+        ]
+    )
+    assert "Traceback" not in result.stdout.str()
+
+
+def test_require_skip_and_several_contexts(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(
+        """
+        from agent_asserts.testing import demo_record
+
+        def test_require(agent_eval):
+            ctx = agent_eval(demo_record())
+            ctx.require("has a reply", ctx.record.reply is None, "the agent replied")
+            raise RuntimeError("never reached")
+
+        def test_skip_after_checks(agent_eval):
+            ctx = agent_eval(demo_record())
+            ctx.called_tool("refunds_lookup")
+            ctx.skip("sandbox down")
+
+        def test_two_contexts(agent_eval):
+            first = agent_eval(demo_record())
+            second = agent_eval(demo_record(), name="second")
+            first.called_tool("refunds_lookup")
+            second.used_no_tools()
+            assert (first.name, second.name) == ("test_two_contexts", "second")
+
+        def test_third_context_named_after_the_test(agent_eval):
+            agent_eval(demo_record()); agent_eval(demo_record())
+            assert agent_eval(demo_record()).name.endswith("#3")
+
+        def test_foreign_error_keeps_its_traceback(agent_eval):
+            agent_eval(demo_record()).called_tool("refunds_lookup")
+            assert 1 == 2, "plain assert"
+        """
+    )
+    result = pytester.runpytest()
+    result.assert_outcomes(passed=1, failed=3, skipped=1)
+    text = result.stdout.str()
+    assert "never reached" not in text
+    result.stdout.fnmatch_lines(
+        [
+            "FAILED test_require: 1 check: 1 failed; score 0.00",
+            "  FAILED [gate] has a reply: check('has a reply')",
+            "    the agent replied",
+        ]
+    )
+    result.stdout.fnmatch_lines(["FAILED second: 1 check: 1 failed; score 0.00"])
+    result.stdout.fnmatch_lines(["E       AssertionError: plain assert"])
+    result.stdout.fnmatch_lines(["*test_foreign_error_keeps_its_traceback*error: AssertionError*"])
+
+
+def test_assert_passed(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(
+        """
+        import unittest
+        from agent_asserts import run_case
+        from agent_asserts.assertions import assert_passed
+        from agent_asserts.testing import demo_record
+
+        def test_fails():
+            assert_passed(run_case(demo_record(), lambda ctx: ctx.max_steps(2), name="budget"))
+
+        def test_scored_passes():
+            assert_passed(run_case(demo_record(), lambda ctx: ctx.max_steps(2).soft()))
+
+        def test_scored_fails_when_asked():
+            case = run_case(demo_record(), lambda ctx: ctx.max_steps(2).soft(), name="strict")
+            assert_passed(case, fail_on_scored=True)
+
+        def test_skips():
+            assert_passed(run_case(demo_record(), lambda ctx: ctx.skip("later"), name="s"))
+
+        class TestUnittest(unittest.TestCase):
+            def test_in_unittest(self):
+                assert_passed(run_case(demo_record(), lambda ctx: ctx.max_steps(2), name="u"))
+        """
+    )
+    result = pytester.runpytest("-rs")
+    result.assert_outcomes(passed=1, failed=3, skipped=1)
+    result.stdout.fnmatch_lines(["FAILED budget: 1 check: 1 failed; score 0.00"])
+    result.stdout.fnmatch_lines(["SCORED strict: 1 check: 1 failed; score 0.00"])
+    result.stdout.fnmatch_lines(["SKIPPED [1] test_assert_passed.py:*: later"])
+    result.stdout.fnmatch_lines(["*CaseFailed: FAILED u: 1 check: 1 failed*"])
+
+
+def test_a_session_without_agent_asserts_is_untouched(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(
+        """
+        import sys
+
+        def test_plain():
+            loaded = sorted(m for m in sys.modules if m.startswith("agent_asserts"))
+            assert loaded == ["agent_asserts", "agent_asserts._version",
+                              "agent_asserts.pytest_plugin"], loaded
+            assert "yaml" not in sys.modules
+
+        def test_skip():
+            import pytest
+            pytest.skip("own skip")
+        """
+    )
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    result.assert_outcomes(passed=1, skipped=1)
+    assert "agent_asserts" not in result.stdout.str()
+
+
+def test_junitxml_gets_verdicts_and_scores_as_properties(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(test_verdicts=VERDICT_TESTS)
+    result = pytester.runpytest("--junitxml=junit.xml")
+    result.assert_outcomes(passed=2, failed=1, skipped=1)
+    root = ET.parse(pytester.path / "junit.xml").getroot()
+    props = {
+        case.get("name"): [(p.get("name"), p.get("value")) for p in case.iter("property")]
+        for case in root.iter("testcase")
+    }
+    assert props["test_scored"] == [
+        ("agent_asserts.case", "test_scored"),
+        ("agent_asserts.verdict", "scored"),
+        ("agent_asserts.score", "0.5000"),
+    ]
+    assert ("agent_asserts.verdict", "skipped") in props["test_skipped"]
+    failure = next(c for c in root.iter("testcase") if c.get("name") == "test_failed").find(
+        "failure"
+    )
+    assert failure is not None and failure.text is not None
+    assert failure.text.startswith("FAILED test_failed: 1 check: 1 failed")
+
+
+@pytest.mark.parametrize("name", ["r.json", "r.xml", "r.html", "r.md", "r.txt"])
+def test_report_option_writes_every_format(pytester: pytest.Pytester, name: str) -> None:
+    pytester.makepyfile(test_verdicts=VERDICT_TESTS)
+    result = pytester.runpytest(f"--agent-asserts-report=out/{name}")
+    result.assert_outcomes(passed=2, failed=1, skipped=1)
+    path = pytester.path / "out" / name
+    result.stdout.fnmatch_lines([f"report written to {path}"])
+    text = path.read_text(encoding="utf-8")
+    assert text.count("test_verdicts.py::test_") >= 4 or name == "r.txt"
+    if name == "r.json":
+        doc = json.loads(text)
+        assert doc["summary"]["cases"] == 4 and doc["records"][0]["data"]["events"]
+    if name == "r.html":
+        assert text.count('class="aa-case"') == 4 and "aa-events" in text
+    if name == "r.txt":
+        assert text.endswith("4 cases: 1 passed, 1 failed, 1 scored, 1 skipped; pass rate 25.0%")
+
+
+def test_report_option_with_a_bad_extension_is_reported_not_raised(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makepyfile(test_verdicts=VERDICT_TESTS)
+    result = pytester.runpytest("--agent-asserts-report=r.pdf")
+    result.assert_outcomes(passed=2, failed=1, skipped=1)
+    result.stdout.fnmatch_lines(["could not write the report r.pdf: cannot tell the report*"])
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+
+
+def test_works_under_xdist(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(test_verdicts=VERDICT_TESTS)
+    pytester.makepyfile(
+        test_more="""
+        from agent_asserts.testing import demo_record
+
+        def test_more_passed(agent_eval):
+            agent_eval(demo_record()).called_tool("refunds_issue")
+
+        def test_more_scored(agent_eval):
+            agent_eval(demo_record()).max_tool_calls(1).soft()
+        """
+    )
+    result = pytester.runpytest_subprocess(
+        "-n", "2", "-p", "no:cacheprovider", "--agent-asserts-report=r.json", "--junitxml=j.xml"
+    )
+    result.assert_outcomes(passed=4, failed=1, skipped=1)
+    result.stdout.fnmatch_lines(
+        [
+            "*= agent_asserts =*",
+            "6 cases: 2 passed, 1 failed, 2 scored, 1 skipped; pass rate 33.3%",
+        ]
+    )
+    doc = json.loads((pytester.path / "r.json").read_text(encoding="utf-8"))
+    verdicts = sorted(c["verdict"] for c in doc["cases"])
+    assert verdicts == ["failed", "passed", "passed", "scored", "scored", "skipped"]
+    assert all(r["data"] is not None for r in doc["records"])
+    root = ET.parse(pytester.path / "j.xml").getroot()
+    scores = [p.get("value") for p in root.iter("property") if p.get("name") == "agent_asserts.score"]
+    assert len(scores) == 5
