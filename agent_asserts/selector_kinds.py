@@ -23,9 +23,8 @@ from agent_asserts.record import (
     ToolCallPayload,
     TrialRecord,
 )
+from agent_asserts.record.payloads import BLOCK_TRANSITIONS, SKILL_TRANSITIONS
 
-SKILL_TRANSITIONS = ("activated", "completed", "cancelled", "interrupted", "resumed")
-BLOCK_TRANSITIONS = ("entered", "completed", "cancelled", "interrupted", "resumed")
 ENVELOPE_FILTERS = (
     "event_id",
     "actor_ref",
