@@ -2,8 +2,8 @@
 
 The first line holds the verdict, the case name, the tally and the score; then one block per
 failed or soft-failed result with its message, the closest candidate event, the mismatch
-paths with expected and actual values, and (without mismatches) the expected and observed
-values. Rendering never raises, whatever the values' ``repr`` does.
+paths with expected and actual values, and (without mismatches or a message) the expected and
+observed values. Rendering never raises, whatever the values' ``repr`` does.
 
 >>> from agent_asserts import run_case
 >>> from agent_asserts.testing import demo_record
@@ -12,8 +12,6 @@ values. Rendering never raises, whatever the values' ``repr`` does.
 FAILED refund: 1 check: 1 failed; score 0.00
   FAILED [gate] called_tool('refunds_lookup', count=2)
     matched 1 tool calls
-    expected: 'exactly 2'
-    got: 1
 """
 
 from __future__ import annotations
@@ -109,21 +107,12 @@ def result_block(result: AssertionResult, indent: str = "  ") -> list[str]:
     if result.mismatches:
         pad = inner + ("  " if result.closest is not None else "")
         lines.extend(pad + _mismatch_text(m) for m in result.mismatches)
-    elif result.status is Status.FAIL and not _message_says_it(result):
+    elif result.status is Status.FAIL and not result.message:
         if result.expected is not None:
             lines.append(f"{inner}expected: {_render(result.expected)}")
         if result.observed is not None:
             lines.append(f"{inner}got: {_render(result.observed)}")
     return lines
-
-
-def _message_says_it(result: AssertionResult) -> bool:
-    """True when the message already quotes the expected and observed values."""
-    wanted = [v for v in (result.expected, result.observed) if v is not None]
-    if not wanted:
-        return True
-    plain = [str(v) if isinstance(v, int | float) else _render(v) for v in wanted]
-    return all(text in result.message for text in plain)
 
 
 def _mismatch_text(mismatch: Any) -> str:

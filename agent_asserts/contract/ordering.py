@@ -171,6 +171,9 @@ class _Closest:
                 mismatches,
                 cid,
             )
+        if len(values) == 1:
+            shown = _shown(values[0])
+            return ItemVerdict(label, False, f"no {name!r} item has the same {fields} ({shown})")
         return ItemVerdict(label, False, f"no {name!r} item shares any of {fields} with it")
 
 

@@ -63,7 +63,8 @@ def _mapping(p: Problems, value: Any, path: tuple[str | int, ...], what: str) ->
                 p.add(path, f"keys must be strings (got {key!r}){hint}", key=str(key))
         return True
     got = "a list" if isinstance(value, list | tuple) else repr(value)
-    p.add(path, f"{what} must be a mapping (got {got})")
+    subject = "" if p.prefix or path else f"{what} "
+    p.add(path, f"{subject}must be a mapping (got {got})")
     return False
 
 

@@ -12,6 +12,7 @@ bool is its own type, so ``True`` never equals ``1``; a list and a tuple are bot
 from __future__ import annotations
 
 import numbers
+import types
 from collections.abc import Mapping
 from typing import Any, Final
 
@@ -150,7 +151,13 @@ def render(value: object, limit: int = MAX_RENDER) -> str:
     ...         raise RuntimeError("no")
     >>> render(Broken())
     '<Broken object (repr failed: RuntimeError)>'
+    >>> render(lambda v: v), render(len)
+    ('<lambda>', 'len')
     """
+    if isinstance(value, types.FunctionType | types.BuiltinFunctionType | types.MethodType):
+        # Functions by name: their default repr carries a memory address, which would make
+        # messages differ from run to run.
+        return getattr(value, "__name__", None) or "<function>"
     try:
         text = repr(value)
     except Exception as exc:

@@ -83,7 +83,7 @@ def conclude(item: pytest.Item, exc: BaseException | None) -> None:
     skipped = [e.case for e in cases if e.case.verdict is Verdict.SKIPPED]
     if skipped:
         _skip(skipped[0].skip_reason or f"case {skipped[0].name!r} was skipped")
-    if isinstance(exc, RequirementFailed):  # a require() outside any agent_eval context
+    if isinstance(exc, RequirementFailed | CaseFailed):  # e.g. assert_passed(fail_on_scored)
         pytest.fail(str(exc), pytrace=False)
     if isinstance(exc, Skipped | CaseSkipped):
         _skip(str(exc))

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -18,39 +17,81 @@ DATA = Path(__file__).parent / "data"
 
 BROKEN: dict[str, list[str]] = {
     "bad_binding.yml": [
-        "{file}:2:21: bind.mutations.from: must be one of 'trace', 'initial_state', 'final_state', 'delta' (got 'traces'; did you mean 'trace'?)",
+        (
+            "{file}:2:21: bind.mutations.from: must be one of 'trace', 'initial_state', "
+            "'final_state', 'delta' (got 'traces'; did you mean 'trace'?)"
+        ),
         "{file}:3:33: bind.audits.where: unknown key 'kindd' (did you mean 'kind'?)",
-        "{file}:3:71: bind.audits.where.payload.text.$regx: unknown operator '$regx' (did you mean '$regex'?)",
+        (
+            "{file}:3:71: bind.audits.where.payload.text.$regx: unknown operator '$regx' "
+            "(did you mean '$regex'?)"
+        ),
     ],
     "bad_paths.yml": [
-        "{file}:2:57: bind.ids.extract: set() takes a path such as 'set(payload.order_id)' (got 'set()')",
-        "{file}:3:38: bind.state.path: JSON Pointer must be '' or start with '/' (got 'orders/A1049')",
-        "{file}:3:61: bind.state.extract: does not apply to initial_state (a state binding is one value)',
-        "{file}:4:48: require.right: must be a whole number >= 0 (got -1)',
-        "{file}:4:60: require.within: does not apply to count_at_most (only follows_within and has_matching)',
+        (
+            "{file}:2:57: bind.ids.extract: set() takes a path such as "
+            "'set(payload.order_id)' (got 'set()')"
+        ),
+        (
+            "{file}:3:38: bind.state.path: JSON Pointer must be '' or start with '/' (got "
+            "'orders/A1049')"
+        ),
+        (
+            "{file}:3:61: bind.state.extract: does not apply to initial_state (a state "
+            "binding is one value)"
+        ),
+        "{file}:4:48: require.right: must be a whole number >= 0 (got -1)",
+        (
+            "{file}:4:60: require.within: does not apply to count_at_most (only "
+            "follows_within and has_matching)"
+        ),
     ],
     "bad_quantifier.yml": [
-        "{file}:4:15: require.quantifier: must be one of 'every', 'some', 'none' (got 'all')",
+        ("{file}:4:15: require.quantifier: must be one of 'every', 'some', 'none' (got 'all')"),
     ],
     "bad_within.yml": [
-        "{file}:8:11: require.within: must be a duration such as '500ms', '2s', '1.5m' or a number of seconds (got '2 sec')",
+        (
+            "{file}:8:11: require.within: must be a duration such as '500ms', '2s', '1.5m' "
+            "or a number of seconds (got '2 sec')"
+        ),
     ],
     "duplicate_ids.yml": [
-        "{file}:4:15: assertions[0].severity: must be one of 'critical', 'high', 'medium', 'low' (got 'urgent')",
+        (
+            "{file}:4:15: assertions[0].severity: must be one of 'critical', 'high', "
+            "'medium', 'low' (got 'urgent')"
+        ),
         "{file}:7:9: assertions[1].id: 'refunded' is used twice (also assertions[0])",
-        "{file}:8:18: assertions[1].allow_empty: must be true or false (got 'yes'; only true and false are booleans)",
+        (
+            "{file}:8:18: assertions[1].allow_empty: must be true or false (got 'yes'; only "
+            "true and false are booleans)"
+        ),
     ],
     "missing_on.json": [
-        "{file}:10:18: assertions[0].require.on: has_matching needs on: [fields] (the fields that must be equal)',
-        "{file}:10:71: assertions[0].require.right: has_matching compares events in time: 'audits' must be a trace binding without extract (or with first/last)",
+        (
+            "{file}:10:18: assertions[0].require.on: has_matching needs on: [fields] (the "
+            "fields that must be equal)"
+        ),
+        (
+            "{file}:10:71: assertions[0].require.right: has_matching compares events in "
+            "time: 'audits' must be a trace binding without extract (or with first/last)"
+        ),
     ],
     "quantifier_on_value.yml": [
-        "{file}:5:15: require.quantifier: applies to selections; 'status' is one value (a final_state path)",
-        "{file}:8:18: require.right.$bind: 'cuont' is not bound (bound: 'count', 'status')",
+        (
+            "{file}:5:15: require.quantifier: applies to selections; 'status' is one value "
+            "(a final_state path)"
+        ),
+        ("{file}:8:18: require.right.$bind: 'cuont' is not bound (bound: 'count', 'status')"),
     ],
     "unbound_left.yml": [
-        "{file}:9:13: assertions[0].require.left: 'mutatons' is not bound (bound: 'audits', 'mutations')",
-        "{file}:10:14: assertions[0].require.right: 'audit' is not bound (bound: 'audits', 'mutations')",
+        (
+            "{file}:9:13: assertions[0].require.left: 'mutatons' is not bound (bound: "
+            "'audits', 'mutations')"
+        ),
+        (
+            "{file}:10:14: assertions[0].require.right: 'audit' is not bound (bound: "
+            "'audits', 'mutations')"
+        ),
     ],
     "unknown_keys.yml": [
         "{file}:4:5: assertions[0]: unknown key 'severty' (did you mean 'severity'?)",
@@ -58,7 +99,11 @@ BROKEN: dict[str, list[str]] = {
         "{file}:10:7: assertions[0].require: unknown key 'rigth' (did you mean 'right'?)",
     ],
     "unknown_op.yml": [
-        "{file}:6:19: assertions[0].require.op: must be one of 'equals', 'contains', 'matches_schema', 'count_at_most', 'precedes', 'follows_within', 'has_matching', 'matcher' (got 'equal'; did you mean 'equals'?)",
+        (
+            "{file}:6:19: assertions[0].require.op: must be one of 'equals', 'contains', "
+            "'matches_schema', 'count_at_most', 'precedes', 'follows_within', "
+            "'has_matching', 'matcher' (got 'equal'; did you mean 'equals'?)"
+        ),
     ],
 }
 
@@ -103,11 +148,23 @@ assertions:
 
 RUN = {
     "events": [
-        {"kind": "mutation", "operation_ref": "op-7", "actor_ref": "agent",
-         "entity_refs": ["order:A1049"], "status": "succeeded", "monotonic_time": 1.0,
-         "payload": {}},
-        {"kind": "audit", "operation_ref": "op-7", "actor_ref": "agent",
-         "entity_refs": ["order:A1049"], "monotonic_time": 1.2, "payload": {"text": "refund"}},
+        {
+            "kind": "mutation",
+            "operation_ref": "op-7",
+            "actor_ref": "agent",
+            "entity_refs": ["order:A1049"],
+            "status": "succeeded",
+            "monotonic_time": 1.0,
+            "payload": {},
+        },
+        {
+            "kind": "audit",
+            "operation_ref": "op-7",
+            "actor_ref": "agent",
+            "entity_refs": ["order:A1049"],
+            "monotonic_time": 1.2,
+            "payload": {"text": "refund"},
+        },
     ]
 }
 
@@ -140,9 +197,11 @@ def test_on_stays_a_string_key_in_yaml(audit_file: Path) -> None:
 
 
 def test_a_yaml_1_1_reader_turning_on_into_true_is_named() -> None:
-    data = {"bind": {"a": {"from": "trace"}, "b": {"from": "trace"}},
-            "require": {"op": "has_matching", "left": "a", "right": "b", True: ["x"]}}
-    with pytest.raises(ValueError, match="YAML 1.1 reads a bare on: as true"):
+    data = {
+        "bind": {"a": {"from": "trace"}, "b": {"from": "trace"}},
+        "require": {"op": "has_matching", "left": "a", "right": "b", True: ["x"]},
+    }
+    with pytest.raises(ValueError, match=r"YAML 1\.1 reads a bare on: as true"):
         Contract.from_dict(data)
 
 
@@ -159,16 +218,22 @@ def test_evaluate_contract_and_ctx_contract_accept_a_file(audit_file: Path) -> N
 
 def test_bare_assertion_is_named_after_the_file_stem(tmp_path: Path) -> None:
     path = tmp_path / "refund_state.yml"
-    path.write_text("bind: {s: {from: final_state, path: /a}}\n"
-                    "require: {op: equals, left: s, right: 1}\n")
+    path.write_text(
+        "bind: {s: {from: final_state, path: /a}}\nrequire: {op: equals, left: s, right: 1}\n"
+    )
     (result,) = evaluate_contract(TrialRecord.from_dict({"final_state": {"a": 1}}), path)
     assert (result.name, result.status.value) == ("refund_state", "pass")
 
 
-def test_mantle_assertions_are_not_taken_for_a_contract() -> None:
-    suite = loads("assertions:\n  - bind: {}\n    require: {op: equals, left: x, right: 1}\n",
-                  name="c.yml", dialect="contract")
-    assert suite.dialect == "contract"
+def test_assertions_with_bind_and_require_are_detected_as_a_contract() -> None:
+    text = (
+        "assertions:\n"
+        "  - id: a\n"
+        "    bind: {s: {from: final_state, path: /a}}\n"
+        "    require: {op: equals, left: s, right: 1}\n"
+    )
+    suite = loads(text, name="c.yml")
+    assert (suite.dialect, suite.name) == ("contract", "c")
 
 
 def test_dict_round_trip_keeps_every_key() -> None:
@@ -185,8 +250,19 @@ def load_contract_text(text: str) -> Contract:
 
 def _native_supports_contract() -> bool:
     try:
-        load({"checks": [{"contract": {"id": "a", "bind": {},
-                                       "require": {"op": "equals", "left": "a", "right": 1}}}]})
+        load(
+            {
+                "checks": [
+                    {
+                        "contract": {
+                            "id": "a",
+                            "bind": {},
+                            "require": {"op": "equals", "left": "a", "right": 1},
+                        }
+                    }
+                ]
+            }
+        )
     except LoadError as exc:
         return "is not bound" in str(exc)
     return True
@@ -194,7 +270,9 @@ def _native_supports_contract() -> bool:
 
 def test_native_round_trip_gives_the_same_results(audit_file: Path) -> None:
     if not _native_supports_contract():
-        pytest.skip("the native dialect does not read contract: entries yet (ContractCheck.from_node)")
+        pytest.skip(
+            "the native dialect does not read contract: entries yet (ContractCheck.from_node)"
+        )
     suite = load(audit_file)
     native = suite.to_dict()
     again = load(native, dialect="native")

@@ -55,7 +55,9 @@ def _custom_matcher() -> Any:
     unregister_matcher("same_text")
 
 
-def _value_case(relation: str, flags: tuple[str, ...]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+def _value_case(
+    relation: str, flags: tuple[str, ...]
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     keys, good, bad = VALUE_RELATIONS[relation]
     events = [
         {"event_id": f"L{i}", "kind": "item", "payload": {"v": good if f == "good" else bad}}
@@ -65,16 +67,32 @@ def _value_case(relation: str, flags: tuple[str, ...]) -> tuple[list[dict[str, A
     return events, {"bind": bind, "require": dict(keys)}
 
 
-def _selection_case(relation: str, flags: tuple[str, ...]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+def _selection_case(
+    relation: str, flags: tuple[str, ...]
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     events: list[dict[str, Any]] = []
     require: dict[str, Any] = {"op": relation, "right": "others"}
     if relation == "has_matching":
         for i, f in enumerate(flags):
             op = f"op-{i}" if f == "good" else f"op-x{i}"
-            events.append({"event_id": f"L{i}", "kind": "item", "operation_ref": op,
-                           "actor_ref": "agent", "payload": {}})
-            events.append({"event_id": f"R{i}", "kind": "other", "operation_ref": f"op-{i}",
-                           "actor_ref": "agent", "payload": {}})
+            events.append(
+                {
+                    "event_id": f"L{i}",
+                    "kind": "item",
+                    "operation_ref": op,
+                    "actor_ref": "agent",
+                    "payload": {},
+                }
+            )
+            events.append(
+                {
+                    "event_id": f"R{i}",
+                    "kind": "other",
+                    "operation_ref": f"op-{i}",
+                    "actor_ref": "agent",
+                    "payload": {},
+                }
+            )
         require["on"] = ["operation_ref", "actor_ref"]
     elif relation == "precedes":  # good items come before the right event, bad ones after it
         goods = [i for i, f in enumerate(flags) if f == "good"]
@@ -137,8 +155,13 @@ def test_relation_quantifier_selection_status(relation: str, quantifier: str, sh
 
 @pytest.mark.parametrize(
     ("size", "limit", "status"),
-    [(0, 0, Status.PASS), (1, 1, Status.PASS), (1, 0, Status.FAIL), (3, 3, Status.PASS),
-     (3, 2, Status.FAIL)],
+    [
+        (0, 0, Status.PASS),
+        (1, 1, Status.PASS),
+        (1, 0, Status.FAIL),
+        (3, 3, Status.PASS),
+        (3, 2, Status.FAIL),
+    ],
 )
 def test_count_at_most_counts_the_whole_selection(size: int, limit: int, status: Status) -> None:
     events = [{"event_id": f"L{i}", "kind": "item", "payload": {}} for i in range(size)]
@@ -159,13 +182,19 @@ def test_count_at_most_counts_the_whole_selection(size: int, limit: int, status:
 def test_allow_empty(quantifier: str, allow_empty: bool) -> None:
     contract = {
         "contract": "c",
-        "assertions": [{
-            "id": "a",
-            "allow_empty": allow_empty,
-            "bind": {"mutations": {"from": "trace", "where": {"kind": "mutation"}}},
-            "require": {"op": "contains", "left": "mutations", "right": "x",
-                        "quantifier": quantifier},
-        }],
+        "assertions": [
+            {
+                "id": "a",
+                "allow_empty": allow_empty,
+                "bind": {"mutations": {"from": "trace", "where": {"kind": "mutation"}}},
+                "require": {
+                    "op": "contains",
+                    "left": "mutations",
+                    "right": "x",
+                    "quantifier": quantifier,
+                },
+            }
+        ],
     }
     (result,) = evaluate_contract(TrialRecord.from_dict({"events": []}), contract)
     passes = allow_empty or quantifier == "none"

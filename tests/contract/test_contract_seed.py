@@ -132,7 +132,12 @@ STATE_AND_MESSAGE = {
                     "extract": "payload.text",
                 }
             },
-            "require": {"quantifier": "some", "op": "contains", "left": "replies", "right": "A1049"},
+            "require": {
+                "quantifier": "some",
+                "op": "contains",
+                "left": "replies",
+                "right": "A1049",
+            },
         },
     ],
 }

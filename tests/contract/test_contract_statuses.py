@@ -105,8 +105,12 @@ def test_matches_schema_names_the_failing_path() -> None:
 
 def test_not_applicable_when_the_condition_does_not_pass() -> None:
     when = {
-        "bind": {"refunds": {"from": "trace", "where": {"kind": "tool_call",
-                                                        "payload": {"name": "cancel"}}}},
+        "bind": {
+            "refunds": {
+                "from": "trace",
+                "where": {"kind": "tool_call", "payload": {"name": "cancel"}},
+            }
+        },
         "require": {"op": "contains", "left": "refunds", "right": "x", "quantifier": "none"},
     }
     require = {"op": "equals", "left": "s", "right": "cancelled"}
@@ -121,8 +125,9 @@ def test_not_applicable_when_the_condition_does_not_pass() -> None:
 
 def test_a_condition_that_cannot_be_evaluated_makes_the_assertion_invalid() -> None:
     when = {"require": {"op": "equals", "left": "s", "right": "refunded"}}
-    result = _one(_rec(final_state=None), STATUS, {"op": "equals", "left": "s", "right": "x"},
-                  when=when)
+    result = _one(
+        _rec(final_state=None), STATUS, {"op": "equals", "left": "s", "right": "x"}, when=when
+    )
     assert result.status is Status.INVALID
     assert result.message == "when: the record has no final state (binding 's')"
 
@@ -134,8 +139,13 @@ def test_evaluator_error_when_a_custom_matcher_raises() -> None:
     register_matcher("broken", broken)
     try:
         bind = {"m": {"from": "trace", "where": {"kind": "message"}}}
-        require = {"op": "matcher", "matcher": "custom", "custom": "broken", "left": "m",
-                   "right": None}
+        require = {
+            "op": "matcher",
+            "matcher": "custom",
+            "custom": "broken",
+            "left": "m",
+            "right": None,
+        }
         result = _one(_rec(), bind, require)
     finally:
         unregister_matcher("broken")
@@ -160,10 +170,19 @@ def test_custom_matcher_must_return_a_bool_and_be_registered() -> None:
 
 
 def test_semantic_matchers_need_a_judge_and_judge_errors_gate() -> None:
-    bind = {"replies": {"from": "trace", "where": {"kind": "message", "actor_ref": "agent"},
-                        "extract": "payload.text"}}
-    require = {"op": "matcher", "matcher": "semantic", "left": "replies",
-               "right": "the reply confirms the refund"}
+    bind = {
+        "replies": {
+            "from": "trace",
+            "where": {"kind": "message", "actor_ref": "agent"},
+            "extract": "payload.text",
+        }
+    }
+    require = {
+        "op": "matcher",
+        "matcher": "semantic",
+        "left": "replies",
+        "right": "the reply confirms the refund",
+    }
     record = _rec()
     no_judge = _one(record, bind, require, severity="low")
     assert no_judge.status is Status.INVALID
@@ -172,8 +191,10 @@ def test_semantic_matchers_need_a_judge_and_judge_errors_gate() -> None:
     def raising(request: Any) -> Any:
         raise RuntimeError("quota")
 
-    contract = {"contract": "c", "assertions": [
-        {"id": "a", "severity": "low", "bind": bind, "require": require}]}
+    contract = {
+        "contract": "c",
+        "assertions": [{"id": "a", "severity": "low", "bind": bind, "require": require}],
+    }
     (error,) = evaluate_contract(record, contract, judge=raising)
     assert error.status is Status.EVALUATOR_ERROR
     assert error.severity is Severity.GATE  # a judge error gates whatever the severity said
@@ -194,8 +215,13 @@ def test_grounded_semantic_shows_the_judge_only_the_grounding() -> None:
         "replies": {"from": "trace", "where": {"kind": "message", "actor_ref": "agent"}},
         "calls": {"from": "trace", "where": {"kind": "tool_call"}},
     }
-    require = {"op": "matcher", "matcher": "grounded_semantic", "left": "replies",
-               "right": "the reply states what the tool did", "grounding": ["calls"]}
+    require = {
+        "op": "matcher",
+        "matcher": "grounded_semantic",
+        "left": "replies",
+        "right": "the reply states what the tool did",
+        "grounding": ["calls"],
+    }
     contract = {"contract": "c", "assertions": [{"id": "a", "bind": bind, "require": require}]}
     (result,) = evaluate_contract(_rec(), contract, judge=judge)
     assert result.status is Status.FAIL
@@ -209,11 +235,20 @@ def test_grounded_semantic_shows_the_judge_only_the_grounding() -> None:
 
 def test_delta_bindings_filter_by_path_prefix_and_op() -> None:
     bind = {"changes": {"from": "delta", "where": {"path": "/orders"}, "extract": "path"}}
-    result = _one(_rec(), bind, {"op": "matcher", "matcher": "structural", "left": "changes",
-                                 "right": {"$regex": "^/orders/A1/"}})
+    result = _one(
+        _rec(),
+        bind,
+        {
+            "op": "matcher",
+            "matcher": "structural",
+            "left": "changes",
+            "right": {"$regex": "^/orders/A1/"},
+        },
+    )
     assert result.status is Status.FAIL
-    assert result.message.endswith("added /orders/B2: $: expected a match of '^/orders/A1/', "
-                                   "got '/orders/B2'")
+    assert result.message.endswith(
+        "added /orders/B2: $: expected a match of '^/orders/A1/', got '/orders/B2'"
+    )
     assert result.evidence == (
         {"path": "/orders/A1/status", "op": "changed", "before": "paid", "after": "refunded"},
         {"path": "/orders/B2", "op": "added", "after": {"x": 1}},
@@ -226,7 +261,11 @@ def test_delta_bindings_filter_by_path_prefix_and_op() -> None:
 
 def test_bind_refers_to_another_binding() -> None:
     bind = {
-        "asked": {"from": "trace", "where": {"kind": "tool_call"}, "extract": "payload.arguments.id"},
+        "asked": {
+            "from": "trace",
+            "where": {"kind": "tool_call"},
+            "extract": "payload.arguments.id",
+        },
         "first": {"from": "trace", "where": {"kind": "tool_call"}, "extract": "first"},
         "ids": {"from": "initial_state", "path": "/orders"},
     }
@@ -234,8 +273,11 @@ def test_bind_refers_to_another_binding() -> None:
     assert result.status is Status.FAIL  # a mapping contains a key, not a list of keys
     same = _one(_rec(), bind, {"op": "equals", "left": "asked", "right": "A1"})
     assert same.status is Status.PASS
-    size = _one(_rec(), {"n": {"from": "final_state", "path": "/orders"}},
-                {"op": "count_at_most", "left": "n", "right": 1})
+    size = _one(
+        _rec(),
+        {"n": {"from": "final_state", "path": "/orders"}},
+        {"op": "count_at_most", "left": "n", "right": 1},
+    )
     assert size.status is Status.FAIL
     assert size.message == "'n' has 2 items, expected at most 1"
 
@@ -246,15 +288,27 @@ def test_single_values_from_first_last_and_count() -> None:
         "last": {"from": "trace", "where": {"kind": "message"}, "extract": "last"},
         "n": {"from": "trace", "where": {"kind": "message"}, "extract": "count"},
     }
-    assert _one(_rec(), bind, {"op": "matcher", "matcher": "structural", "left": "first",
-                               "right": {"actor_ref": "user"}}).status is Status.PASS
+    assert (
+        _one(
+            _rec(),
+            bind,
+            {
+                "op": "matcher",
+                "matcher": "structural",
+                "left": "first",
+                "right": {"actor_ref": "user"},
+            },
+        ).status
+        is Status.PASS
+    )
     last = _one(_rec(), bind, {"op": "precedes", "left": "first", "right": "last"})
     assert last.status is Status.PASS
     count = _one(_rec(), bind, {"op": "equals", "left": "n", "right": 3})
     assert count.status is Status.FAIL
     assert count.message == "'n' (count of 'n') fails (equals 3): $: expected 3, got 2"
-    empty = {"f": {"from": "trace", "where": {"kind": "tool_call", "status": "x"},
-                   "extract": "first"}}
+    empty = {
+        "f": {"from": "trace", "where": {"kind": "tool_call", "status": "x"}, "extract": "first"}
+    }
     missing = _one(_rec(), empty, {"op": "equals", "left": "f", "right": 1})
     assert missing.status is Status.FAIL
     assert missing.message == "selection 'f' is empty, so it has no item to test"
