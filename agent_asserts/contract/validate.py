@@ -234,7 +234,8 @@ def _check_right(
     if right is UNCHECKED:
         return
     if right is MISSING:
-        p.add((), "required key 'right' missing", key="right")
+        if not (op == "matcher" and matcher == "custom"):  # a custom matcher may need none
+            p.add((), "required key 'right' missing", key="right")
         return
     if op in SELECTION_OPS:
         _bound(p, ("right",), right, bindings)

@@ -7,7 +7,25 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
+# Imported here so pytester's in-process sessions (which restore sys.modules after each run)
+# find them loaded instead of importing and assertion-rewriting them again on every run.
+import agent_asserts.batch
+import agent_asserts.pytest_support.fixture
+import agent_asserts.pytest_support.session
+import agent_asserts.pytest_support.suites
+import agent_asserts.report.html_report
+import agent_asserts.report.json_report
+import agent_asserts.report.junit
+import agent_asserts.report.markdown
+import agent_asserts.report.text
+import agent_asserts.testing  # noqa: F401
+
 pytest_plugins = ["pytester"]
+QUIET = ("-p", "no:cacheprovider", "-p", "no:hypothesispytest")  # nothing to re-import per run
+
+
+def run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
+    return pytester.runpytest(*QUIET, *args)
 
 VERDICT_TESTS = """
 from agent_asserts.testing import demo_record
@@ -31,7 +49,7 @@ def test_skipped(agent_eval):
 
 def test_each_verdict_gives_its_test_outcome(pytester: pytest.Pytester) -> None:
     pytester.makepyfile(test_verdicts=VERDICT_TESTS)
-    result = pytester.runpytest("-rs")
+    result = run(pytester, "-rs")
     result.assert_outcomes(passed=2, failed=1, skipped=1)
     result.stdout.fnmatch_lines(
         [
@@ -84,7 +102,7 @@ def test_require_skip_and_several_contexts(pytester: pytest.Pytester) -> None:
             assert 1 == 2, "plain assert"
         """
     )
-    result = pytester.runpytest()
+    result = run(pytester)
     result.assert_outcomes(passed=1, failed=3, skipped=1)
     text = result.stdout.str()
     assert "never reached" not in text
@@ -126,7 +144,7 @@ def test_assert_passed(pytester: pytest.Pytester) -> None:
                 assert_passed(run_case(demo_record(), lambda ctx: ctx.max_steps(2), name="u"))
         """
     )
-    result = pytester.runpytest("-rs")
+    result = run(pytester, "-rs")
     result.assert_outcomes(passed=1, failed=3, skipped=1)
     result.stdout.fnmatch_lines(["FAILED budget: 1 check: 1 failed; score 0.00"])
     result.stdout.fnmatch_lines(["SCORED strict: 1 check: 1 failed; score 0.00"])
@@ -134,32 +152,43 @@ def test_assert_passed(pytester: pytest.Pytester) -> None:
     result.stdout.fnmatch_lines(["*CaseFailed: FAILED u: 1 check: 1 failed*"])
 
 
-def test_a_session_without_agent_asserts_is_untouched(pytester: pytest.Pytester) -> None:
+def test_an_unrelated_session_is_untouched(pytester: pytest.Pytester) -> None:
     pytester.makepyfile(
-        """
+        test_plain="""
         import sys
 
         def test_plain():
-            loaded = sorted(m for m in sys.modules if m.startswith("agent_asserts"))
-            assert loaded == ["agent_asserts", "agent_asserts._version",
-                              "agent_asserts.pytest_plugin"], loaded
+            loaded = {m for m in sys.modules if m.startswith("agent_asserts")}
+            light = {"agent_asserts", "agent_asserts._version", "agent_asserts.pytest_plugin"}
+            assert loaded <= light, loaded
             assert "yaml" not in sys.modules
 
         def test_skip():
             import pytest
             pytest.skip("own skip")
+
+        def test_fail():
+            assert 1 == 2
         """
     )
-    result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
-    result.assert_outcomes(passed=1, skipped=1)
-    assert [line for line in result.outlines if "agent_asserts" in line] == [
-        line for line in result.outlines if line.startswith("rootdir:")
-    ]
+    result = pytester.runpytest_subprocess(*QUIET, "-rA")
+    result.assert_outcomes(passed=1, skipped=1, failed=1)
+    without = pytester.runpytest_subprocess(*QUIET, "-rA", "-p", "no:agent_asserts")
+
+    def comparable(lines: list[str]) -> list[str]:
+        return [
+            line
+            for line in lines
+            if not line.startswith(("plugins:", "running:", "=====")) and "basetemp" not in line
+        ]
+
+    assert comparable(result.outlines) == comparable(without.outlines)
+    assert not [line for line in result.outlines if "agent_asserts" in line]
 
 
 def test_junitxml_gets_verdicts_and_scores_as_properties(pytester: pytest.Pytester) -> None:
     pytester.makepyfile(test_verdicts=VERDICT_TESTS)
-    result = pytester.runpytest("--junitxml=junit.xml")
+    result = run(pytester, "--junitxml=junit.xml")
     result.assert_outcomes(passed=2, failed=1, skipped=1)
     root = ET.parse(pytester.path / "junit.xml").getroot()
     props = {
@@ -182,7 +211,7 @@ def test_junitxml_gets_verdicts_and_scores_as_properties(pytester: pytest.Pytest
 @pytest.mark.parametrize("name", ["r.json", "r.xml", "r.html", "r.md", "r.txt"])
 def test_report_option_writes_every_format(pytester: pytest.Pytester, name: str) -> None:
     pytester.makepyfile(test_verdicts=VERDICT_TESTS)
-    result = pytester.runpytest(f"--agent-asserts-report=out/{name}")
+    result = run(pytester, f"--agent-asserts-report=out/{name}")
     result.assert_outcomes(passed=2, failed=1, skipped=1)
     path = pytester.path / "out" / name
     result.stdout.fnmatch_lines([f"report written to {path}"])
@@ -201,7 +230,7 @@ def test_report_option_with_a_bad_extension_is_reported_not_raised(
     pytester: pytest.Pytester,
 ) -> None:
     pytester.makepyfile(test_verdicts=VERDICT_TESTS)
-    result = pytester.runpytest("--agent-asserts-report=r.pdf")
+    result = run(pytester, "--agent-asserts-report=r.pdf")
     result.assert_outcomes(passed=2, failed=1, skipped=1)
     result.stdout.fnmatch_lines(["could not write the report r.pdf: cannot tell the report*"])
     assert result.ret == pytest.ExitCode.TESTS_FAILED
@@ -221,7 +250,7 @@ def test_works_under_xdist(pytester: pytest.Pytester) -> None:
         """
     )
     result = pytester.runpytest_subprocess(
-        "-n", "2", "-p", "no:cacheprovider", "--agent-asserts-report=r.json", "--junitxml=j.xml"
+        "-n", "2", *QUIET, "--agent-asserts-report=r.json", "--junitxml=j.xml"
     )
     result.assert_outcomes(passed=4, failed=1, skipped=1)
     result.stdout.fnmatch_lines(

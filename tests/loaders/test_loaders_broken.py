@@ -15,11 +15,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
 import agent_asserts.loaders.dialects as dialects
 from agent_asserts.loaders import LoadError, load
-
-yaml = pytest.importorskip("yaml")
 
 BROKEN = Path(__file__).parent / "data" / "broken"
 FILES = sorted(p for p in BROKEN.iterdir() if p.suffix in (".yml", ".json"))

@@ -20,8 +20,6 @@ from agent_asserts.matching import Count, M
 from agent_asserts.results import Severity, Verdict
 from agent_asserts.testing import demo_record
 
-pytest.importorskip("yaml")
-
 EXAMPLES = Path(__file__).parents[2] / "docs" / "examples"
 
 

@@ -10,8 +10,6 @@ from agent_asserts.loaders.operators import is_operator, matcher_value, relative
 from agent_asserts.loaders.source import parse_text
 from agent_asserts.matching import M
 
-pytest.importorskip("yaml")
-
 
 @pytest.mark.parametrize(
     ("text", "expected"),

@@ -6,11 +6,10 @@ import json
 from pathlib import Path
 
 import pytest
+import yaml
 
 from agent_asserts.loaders import load, loads
 from agent_asserts.testing import demo_record
-
-yaml = pytest.importorskip("yaml")
 
 EXAMPLES = Path(__file__).parents[2] / "docs" / "examples"
 SUITES = sorted(p for p in EXAMPLES.iterdir() if ".suite." in p.name)

@@ -4,15 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import jsonschema
 import pytest
 
 from agent_asserts.loaders.native_entries import check_signatures
 from agent_asserts.loaders.nodes import to_plain
 from agent_asserts.loaders.schema import SCHEMA_PATH, load_schema, native_schema, schema_text
 from agent_asserts.loaders.source import parse_file
-
-jsonschema = pytest.importorskip("jsonschema")
-pytest.importorskip("yaml")
 
 ROOT = Path(__file__).parents[2]
 EXAMPLES = sorted(p for p in (ROOT / "docs" / "examples").iterdir() if ".suite." in p.name)

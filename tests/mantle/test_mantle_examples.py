@@ -238,3 +238,42 @@ def test_tool_executed_arguments_use_strict_deep_equality() -> None:
     assert status({"flag": True}) == "fail"  # an absent key never equals null
     assert status({"x": None, "flag": "true"}) == "fail"
     assert status({"x": None, "flag": 1}) == "fail"
+
+
+def test_pinned_semantics_through_the_dialect() -> None:
+    suite = load(
+        {
+            "assertions": [
+                {"tools_within_one_turn": {"allow_extra_calls": False, "calls": [
+                    {"tool_executed": {"tool_name": "A", "source": "local"}},
+                    {"tool_executed": {"tool_name": "A", "source": "local", "arguments": {"x": 1}}},
+                ]}},
+                {"bot_did_not_utter": {"text_matches": "Cannot"}},
+                {"memory_was_set": [{"name": "p.flag", "value": True}]},
+                {"memory_was_not_set": [{"name": "p.v", "value": "x"}]},
+                {"tool_executed": {"tool_name": "submit", "source": "local"}},
+            ]
+        }
+    )  # fmt: skip
+    rec = mantle.to_record(
+        [
+            user("/session_start"),
+            tool("submit", "mcp", mcp_server="bank"),
+            user("go"),
+            tool("A", arguments={"x": 1}),
+            tool("listen"),
+            tool("A", arguments={"x": 2}),
+            bot("Sorry, I cannot help"),
+            memory("p.flag", 1),
+            memory("p.v", "x"),
+            memory("p.v", "y"),
+        ]
+    )
+    results = [(r.name, r.status.value) for r in suite.evaluate(rec)[0].results]
+    assert results == [
+        ("tools_within_one_turn", "pass"),
+        ("bot_did_not_utter", "pass"),
+        ("memory_was_set:p.flag", "fail"),
+        ("memory_was_not_set:p.v", "pass"),
+        ("tool_executed:submit", "fail"),
+    ]
