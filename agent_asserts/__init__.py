@@ -20,6 +20,7 @@ from agent_asserts._version import __version__
 if TYPE_CHECKING:
     from agent_asserts._missing import MISSING
     from agent_asserts.context import EvalContext
+    from agent_asserts.contract import evaluate_contract, register_matcher
     from agent_asserts.handles import AssertionHandle, ValueExpectation
     from agent_asserts.matching import ANY, Count, M, Mismatch, explain, matches
     from agent_asserts.record import (
@@ -54,6 +55,8 @@ if TYPE_CHECKING:
 _EXPORTS: dict[str, str] = {
     "MISSING": "agent_asserts._missing",
     "EvalContext": "agent_asserts.context",
+    "evaluate_contract": "agent_asserts.contract",
+    "register_matcher": "agent_asserts.contract",
     "AssertionHandle": "agent_asserts.handles",
     "ValueExpectation": "agent_asserts.handles",
     "ANY": "agent_asserts.matching",
@@ -135,9 +138,11 @@ __all__ = [
     "ValueExpectation",
     "Verdict",
     "__version__",
+    "evaluate_contract",
     "explain",
     "matches",
     "on",
+    "register_matcher",
     "run_case",
     "run_trials",
 ]

@@ -8,13 +8,13 @@
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 import attrs
 
 from agent_asserts._missing import MISSING
+from agent_asserts._suggest import did_you_mean
 from agent_asserts.matching import M, Matcher, Mismatch, as_matcher, render
 from agent_asserts.record import (
     BlockPayload,
@@ -303,8 +303,7 @@ class EventSelector(Selector):
         matchers: dict[str, Matcher] = {}
         for key, value in self.filters.items():
             if key not in ENVELOPE_FILTERS:
-                close = difflib.get_close_matches(key, ENVELOPE_FILTERS, n=1)
-                hint = f" (did you mean {close[0]!r}?)" if close else ""
+                hint = did_you_mean(key, ENVELOPE_FILTERS)
                 raise ValueError(f"unknown event filter {key!r}{hint}")
             matchers[key] = as_matcher(value)
         object.__setattr__(self, "_matchers", matchers)

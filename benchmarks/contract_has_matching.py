@@ -23,7 +23,10 @@ CONTRACT = {
             "id": "every-mutation-audited",
             "severity": "critical",
             "bind": {
-                "mutations": {"from": "trace", "where": {"kind": "mutation", "status": "succeeded"}},
+                "mutations": {
+                    "from": "trace",
+                    "where": {"kind": "mutation", "status": "succeeded"},
+                },
                 "audits": {"from": "trace", "where": {"kind": "audit"}},
             },
             "require": {
@@ -44,15 +47,30 @@ def build_record(n: int) -> TrialRecord:
     events: list[Event] = []
     for i in range(n):
         t = i * 0.01
-        common = {"actor_ref": f"agent-{i % 7}", "entity_refs": (f"order:A{i}",)}
+        actor, refs = f"agent-{i % 7}", (f"order:A{i}",)
         events.append(
-            Event("mutation", {"amount": i}, f"m{i}", operation_ref=f"op-{i}", status="succeeded",
-                  monotonic_time=t, **common)  # type: ignore[arg-type]
+            Event(
+                "mutation",
+                {"amount": i},
+                f"m{i}",
+                operation_ref=f"op-{i}",
+                status="succeeded",
+                monotonic_time=t,
+                actor_ref=actor,
+                entity_refs=refs,
+            )
         )
         op = f"op-{i}" if i % 10_000 else f"op-x{i}"
         events.append(
-            Event("audit", {"text": "refund"}, f"a{i}", operation_ref=op, monotonic_time=t + 0.5,
-                  **common)  # type: ignore[arg-type]
+            Event(
+                "audit",
+                {"text": "refund"},
+                f"a{i}",
+                operation_ref=op,
+                monotonic_time=t + 0.5,
+                actor_ref=actor,
+                entity_refs=refs,
+            )
         )
     return TrialRecord(events=events, surfaces=["mutation", "audit"])
 
@@ -67,8 +85,10 @@ def main(n: int) -> float:
     elapsed = time.perf_counter() - start
     violations = len(result.observed["violations"])
     print(f"record of {2 * n:,} events built in {built:.2f} s (not part of the measure)")
-    print(f"has_matching {n:,} mutations x {n:,} audits: {elapsed:.2f} s "
-          f"({result.status.value}, {violations} violations)")
+    print(
+        f"has_matching {n:,} mutations x {n:,} audits: {elapsed:.2f} s "
+        f"({result.status.value}, {violations} violations)"
+    )
     print(result.message[:160] + ("…" if len(result.message) > 160 else ""))
     return elapsed
 

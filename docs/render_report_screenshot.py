@@ -27,11 +27,17 @@ CHROMIUM_FLAGS = (
 )  # fmt: skip
 
 
-def refund_run(order: str, amount: int, *, steps: int = 4, issued: int | None = None) -> TrialRecord:
+def refund_run(
+    order: str, amount: int, *, steps: int = 4, issued: int | None = None
+) -> TrialRecord:
     """One recorded refund run; ``issued`` is the amount the agent actually refunded."""
     b = TrialRecord.builder(initial_state={"orders": {order: {"status": "paid", "amount": amount}}})
     b.user(f"Please refund order {order}")
-    b.tool("refunds_lookup", arguments={"orderId": order}, result={"refundable": True, "amount": amount})
+    b.tool(
+        "refunds_lookup",
+        arguments={"orderId": order},
+        result={"refundable": True, "amount": amount},
+    )
     b.memory_set("refund.order_id", order)
     b.tool("refunds_issue", arguments={"orderId": order, "amount": issued or amount},
            result={"refund_id": "R-" + order[1:]})  # fmt: skip

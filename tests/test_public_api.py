@@ -19,7 +19,7 @@ PUBLIC = {
     "Status", "Severity", "Verdict", "AssertionResult", "CaseResult", "run_case",
     "RequirementFailed", "Skipped",
     # later issues
-    "run_trials", "TrialsResult",
+    "run_trials", "TrialsResult", "evaluate_contract", "register_matcher",
     "__version__",
 }  # fmt: skip
 

@@ -32,8 +32,6 @@ from agent_asserts.results import Severity
 
 if TYPE_CHECKING:
     from agent_asserts.judges import Judge
-    from agent_asserts.loaders.collector import ProblemCollector
-    from agent_asserts.loaders.nodes import Node
     from agent_asserts.record import TrialRecord
 
 
@@ -87,13 +85,6 @@ class ContractCheck(Check):
         if assertion is None:  # pragma: no cover - None always comes with a problem
             raise p.error()
         return cls(assertion)
-
-    @classmethod
-    def from_node(cls, node: Node, problems: ProblemCollector) -> ContractCheck | None:
-        """The check for a native ``contract:`` entry, its problems placed at their positions."""
-        from agent_asserts.loaders.contract import check_from_node
-
-        return check_from_node(node, problems)
 
     def default_name(self) -> str:
         """The assertion's ``id``."""

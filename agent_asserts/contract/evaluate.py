@@ -29,8 +29,7 @@ from agent_asserts.contract.ordering import follows_within, has_matching, preced
 from agent_asserts.contract.relations import (
     EvaluatorFailed,
     describe,
-    schema_validator,
-    value_verdict,
+    value_tester,
 )
 from agent_asserts.contract.verdicts import ItemVerdict, empty_outcome, listing, quantify
 from agent_asserts.results import Status
@@ -103,9 +102,9 @@ def _verdicts(
         verdicts, info = judged_verdicts(req, left, grounding, judge)
         details["evaluator"] = info
         return verdicts
-    validator = schema_validator(right) if req.op == "matches_schema" else None
+    test = value_tester(req, right)
     return [
-        value_verdict(req, right, form, label, label if event is not None else None, validator)
+        test(form, label, label if event is not None else None)
         for form, label, event in zip(left.forms(), left.labels, left.events, strict=True)
     ]
 

@@ -33,9 +33,9 @@ from agent_asserts.contract.paths import (
     hash_key,
     parse_item_path,
 )
-from agent_asserts.record import Event
 from agent_asserts.contract.verdicts import ItemVerdict
 from agent_asserts.matching import Mismatch, render
+from agent_asserts.record import Event
 
 MAX_SUBSET_FIELDS = 6
 """Up to this many ``on`` fields, the closest candidate is the one sharing the most fields."""
@@ -195,9 +195,11 @@ def has_matching(
         key, _ = keys.key_of(values)
         if key is not None:
             index.setdefault(key, []).append(i)
+    ordered: dict[Key, list[float]] = {}  # per key, the times of its bucket, sorted once
     if within is not None:
-        for bucket in index.values():
+        for key, bucket in index.items():
             bucket.sort(key=right_times.__getitem__)
+            ordered[key] = [right_times[i] for i in bucket]
     closest: _Closest | None = None
     out: list[ItemVerdict] = []
     for n, item in enumerate(left.items):
@@ -217,14 +219,13 @@ def has_matching(
         elif within is None:
             out.append(ItemVerdict(label, True, closest=right.labels[found[0]]))
         else:
-            out.append(_nearest(label, left_times[n], found, right_times, right, within))
+            out.append(_nearest(label, left_times[n], found, ordered[key], right, within))
     return out
 
 
 def _nearest(
-    label: str, t: float, bucket: list[int], times: list[float], right: Bound, within: float
+    label: str, t: float, bucket: list[int], ordered: list[float], right: Bound, within: float
 ) -> ItemVerdict:
-    ordered = [times[i] for i in bucket]
     best = bisect.bisect_left(ordered, t)  # the first at or after t; the one before may be nearer
     if best == len(ordered) or (best > 0 and t - ordered[best - 1] <= ordered[best] - t):
         best -= 1

@@ -5,13 +5,15 @@ the value of a ``{$bind: name}`` binding); the verdict names what the item lacke
 mismatch paths into it (``$.payload.text: …``).
 
 >>> from agent_asserts.contract.model import Requirement
->>> v = value_verdict(Requirement("contains", "m", "A1049"), "A1049", "Refund for B7", "e4")
+>>> test = value_tester(Requirement("contains", "m", "A1049"), "A1049")
+>>> v = test("Refund for B7", "e4", None)
 >>> v.ok, v.reason
 (False, "$: expected a value containing 'A1049', got 'Refund for B7'")
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from agent_asserts.contract.bindings import Unavailable
@@ -114,36 +116,42 @@ def _schema_mismatches(validator: Any, form: Any) -> list[Mismatch]:
     return found
 
 
-def value_verdict(
-    req: Requirement,
-    right: Any,
-    form: Any,
-    label: str,
-    closest: str | None = None,
-    validator: Any = None,
-) -> ItemVerdict:
-    """Test one item (its dict form ``form``) against ``right``.
+Tester = Callable[[Any, str, "str | None"], ItemVerdict]
+"""Tests one item: ``(form, label, closest) -> ItemVerdict``."""
+
+
+def value_tester(req: Requirement, right: Any) -> Tester:
+    """The per-item test of a value relation, built once for the whole selection.
 
     Raises:
-        Unavailable: An unregistered custom matcher.
-        EvaluatorFailed: The custom matcher raised or returned something not a bool, or a
-            ``M.satisfies`` predicate raised.
+        Unavailable: ``matches_schema`` without jsonschema, or an unregistered custom matcher.
+
+    The returned test raises :class:`EvaluatorFailed` when a custom matcher raises or returns
+    something not a bool, or a ``M.satisfies`` predicate raises.
     """
     if req.op == "matches_schema":
-        return _from_mismatches(label, _schema_mismatches(validator, form), closest)
+        validator = schema_validator(right)
+
+        def schema_test(form: Any, label: str, closest: str | None) -> ItemVerdict:
+            return _from_mismatches(label, _schema_mismatches(validator, form), closest)
+
+        return schema_test
     if req.op == "matcher" and req.matcher == "custom":
-        return _custom(req, right, form, label, closest)
-    try:
-        found = _matcher(req, right).explain(form)
-    except Exception as exc:
-        raise EvaluatorFailed(f"a matcher raised {type(exc).__name__}: {exc} ({label})") from exc
-    return _from_mismatches(label, found, closest)
+        return _custom(req.custom or "", right)
+    matcher = _matcher(req, right)
+
+    def test(form: Any, label: str, closest: str | None) -> ItemVerdict:
+        try:
+            found = matcher.explain(form)
+        except Exception as exc:
+            message = f"a matcher raised {type(exc).__name__}: {exc} ({label})"
+            raise EvaluatorFailed(message) from exc
+        return _from_mismatches(label, found, closest)
+
+    return test
 
 
-def _custom(
-    req: Requirement, right: Any, form: Any, label: str, closest: str | None
-) -> ItemVerdict:
-    name = req.custom or ""
+def _custom(name: str, right: Any) -> Tester:
     fn = get_matcher(name)
     if fn is None:
         known = ", ".join(repr(n) for n in registered_matchers()) or "none"
@@ -151,26 +159,32 @@ def _custom(
             f"no custom matcher is registered as {name!r} (registered: {known}); "
             f"call register_matcher({name!r}, fn)"
         )
-    try:
-        answer = fn(form, right)
-    except Exception as exc:
-        raise EvaluatorFailed(
-            f"custom matcher {name!r} raised {type(exc).__name__}: {exc} ({label})"
-        ) from exc
-    if not isinstance(answer, bool):
-        raise EvaluatorFailed(
-            f"custom matcher {name!r} returned {answer!r} for {label}; it must return True or False"
-        )
-    if answer:
-        return ItemVerdict(label, True, closest=closest)
-    reason = f"custom matcher {name!r} returned False"
-    return ItemVerdict(label, False, reason, (Mismatch("$", right, form, reason),), closest)
+
+    def test(form: Any, label: str, closest: str | None) -> ItemVerdict:
+        try:
+            answer = fn(form, right)
+        except Exception as exc:
+            raise EvaluatorFailed(
+                f"custom matcher {name!r} raised {type(exc).__name__}: {exc} ({label})"
+            ) from exc
+        if not isinstance(answer, bool):
+            raise EvaluatorFailed(
+                f"custom matcher {name!r} returned {answer!r} for {label}; "
+                f"it must return True or False"
+            )
+        if answer:
+            return ItemVerdict(label, True, closest=closest)
+        reason = f"custom matcher {name!r} returned False"
+        return ItemVerdict(label, False, reason, (Mismatch("$", right, form, reason),), closest)
+
+    return test
 
 
 __all__ = [
     "JSONSCHEMA_MISSING",
     "EvaluatorFailed",
+    "Tester",
     "describe",
     "schema_validator",
-    "value_verdict",
+    "value_tester",
 ]

@@ -31,7 +31,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from agent_asserts.contract.parse import parse_assertion, parse_contract
+from agent_asserts.contract.parse import parse_contract
 from agent_asserts.contract.problems import ContractProblem, Problems, format_path
 from agent_asserts.loaders.building import BuildContext
 from agent_asserts.loaders.collector import ProblemCollector
@@ -40,7 +40,6 @@ from agent_asserts.loaders.nodes import INVALID, MappingNode, Node, ScalarNode, 
 from agent_asserts.loaders.suite import Case, CheckEntry, Suite
 
 if TYPE_CHECKING:
-    from agent_asserts.checks.contract import ContractCheck
     from agent_asserts.contract.model import Contract
 
 SHAPE = "`contract:` with `assertions:` entries of `bind`/`require`, or one bare `{bind, require}`"
@@ -103,10 +102,9 @@ def build(doc: Node, ctx: BuildContext) -> Suite:
     contract = contract_from_node(doc, ctx.problems, default_name=ctx.default_name)
     if contract is None:
         return ctx.suite(())
-    entries = [
-        CheckEntry(ContractCheck(a), name=a.id, severity=a.gate_severity)
-        for a in contract.assertions
-    ]
+    # name and severity come from the check itself (its id and severity_for), so the native
+    # form of an entry is just ``- contract: {...}``
+    entries = [CheckEntry(ContractCheck(a)) for a in contract.assertions]
     case = Case(contract.name, tuple(entries), record, judge=ctx.judge)
     return ctx.suite([case], name=contract.name)
 
@@ -135,22 +133,11 @@ def load_contract(path: str | os.PathLike[str]) -> Contract:
     return contract
 
 
-def check_from_node(node: Node, problems: ProblemCollector) -> ContractCheck | None:
-    """A :class:`ContractCheck` for one assertion mapping (the native ``contract:`` entry)."""
-    from agent_asserts.checks.contract import ContractCheck
-
-    found = Problems()
-    assertion = parse_assertion(found, to_plain(node), default_id=None)
-    place(node, found.problems, problems)
-    return None if assertion is None else ContractCheck(assertion)
-
-
 register_dialect("contract", detect=detect, build=build, shape=SHAPE)
 
 __all__ = [
     "SHAPE",
     "build",
-    "check_from_node",
     "contract_from_node",
     "detect",
     "load_contract",

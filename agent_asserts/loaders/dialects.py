@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from agent_asserts.loaders.errors import suggest
+from agent_asserts._suggest import did_you_mean
 from agent_asserts.loaders.nodes import Node, to_plain
 
 if TYPE_CHECKING:
@@ -94,8 +94,7 @@ def get_dialect(name: str) -> Dialect:
         if dialect.name == name:
             return dialect
     names = [d.name for d in known]
-    close = suggest(name, names)
-    hint = f" (did you mean {close!r}?)" if close else ""
+    hint = did_you_mean(name, names)
     raise ValueError(f"unknown dialect {name!r}{hint}; known: {', '.join(names)}")
 
 

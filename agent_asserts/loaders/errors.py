@@ -15,10 +15,11 @@ s.yml:4:7: checks[1]: unknown key 'nme' (did you mean 'name'?)
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable, Sequence
 
 import attrs
+
+from agent_asserts._suggest import closest_word
 
 
 @attrs.frozen
@@ -88,8 +89,7 @@ def suggest(word: str, choices: Iterable[str]) -> str | None:
     >>> suggest("zzz", ["tool_name"]) is None
     True
     """
-    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
-    return close[0] if close else None
+    return closest_word(word, choices)
 
 
 def unknown_key_message(key: str, allowed: Sequence[str], *, what: str = "key") -> str:

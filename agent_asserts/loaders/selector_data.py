@@ -22,7 +22,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from agent_asserts.loaders.errors import suggest, unknown_key_message
+from agent_asserts._suggest import did_you_mean
+from agent_asserts.loaders.errors import unknown_key_message
 
 _FORMS = ("tool", "message", "memory_set", "memory_cleared", "subagent", "event")
 
@@ -53,9 +54,7 @@ def selector_from_data(data: Mapping[str, Any]) -> Any:
         raise ValueError(f"a selector mapping has one key, one of {', '.join(_kinds())}")
     ((key, body),) = data.items()
     if key not in _kinds():
-        close = suggest(key, _kinds())
-        hint = f" (did you mean {close!r}?)" if close else ""
-        raise ValueError(f"unknown selector {key!r}{hint}")
+        raise ValueError(f"unknown selector {key!r}{did_you_mean(key, _kinds())}")
     if key == "memory_cleared":
         return on.memory_cleared(body)
     named = {"memory_set": on.memory_set, "subagent": on.subagent}

@@ -15,13 +15,13 @@ agent_asserts.matching.operators.OperatorError: $betwen: unknown operator '$betw
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, Final
 
 import attrs
 
+from agent_asserts._suggest import did_you_mean
 from agent_asserts.matching.base import Matcher
 from agent_asserts.matching.data import unescape_key, value_to_data
 from agent_asserts.matching.namespace import M
@@ -105,11 +105,6 @@ class OperatorError(ValueError):
         super().__init__(text)
 
 
-def _suggest(word: str, choices: Sequence[str]) -> str:
-    close = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
-    return f" (did you mean {close[0]!r}?)" if close else ""
-
-
 def _flag(name: str, factory: Callable[[], Matcher]) -> Builder:
     def build(arg: Any) -> Matcher:
         if arg is not True:
@@ -174,7 +169,7 @@ def _approx(arg: Any) -> Matcher:
         )
     for key in arg:
         if key not in _APPROX_KEYS:
-            hint = _suggest(str(key), _APPROX_KEYS)
+            hint = did_you_mean(str(key), _APPROX_KEYS)
             raise OperatorError(f"unknown $approx key {key!r}{hint}", (key,))
     for key in _APPROX_KEYS:
         if key in arg and not (is_number(arg[key]) or (key != "value" and arg[key] is None)):
@@ -263,7 +258,7 @@ def _convert_operator(
         if name == "$satisfies":
             message = "M.satisfies(...) takes a Python callable and has no YAML/JSON form"
         else:
-            message = f"unknown operator {name!r}{_suggest(name, list(OPERATORS))}"
+            message = f"unknown operator {name!r}{did_you_mean(name, OPERATORS)}"
         problems.append(OperatorProblem(here, message))
         return _FAILED
     arg = _convert(obj[name], here, problems)

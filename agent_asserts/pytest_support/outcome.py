@@ -72,9 +72,8 @@ def conclude(item: pytest.Item, exc: BaseException | None) -> None:
     Returns without raising when the test should keep its own outcome (it passed, or a
     foreign exception is already on its way).
     """
-    already = len(item.stash.get(RESULTS, []))
     cases = finished_cases(item, exc)
-    item.user_properties.extend(properties(cases[already:]))
+    item.user_properties.extend(properties(cases))
     if exc is not None and not isinstance(exc, _OWN):
         return
     failed = [e.case for e in cases if e.case.verdict is Verdict.FAILED]

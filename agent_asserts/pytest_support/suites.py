@@ -84,7 +84,7 @@ class SuiteItem(pytest.Item):
         self.stash.setdefault(RESULTS, []).append(CaseEntry(result, record))
 
     def reportinfo(self) -> tuple[Path, int | None, str]:
-        return self.path, None, f"agent_asserts case {self.name}"
+        return self.path, None, self.name
 
 
 class LoadErrorItem(pytest.Item):
@@ -98,7 +98,7 @@ class LoadErrorItem(pytest.Item):
         pytest.fail(f"cannot load the suite {self.path.name}:\n{self.message}", pytrace=False)
 
     def reportinfo(self) -> tuple[Path, int | None, str]:
-        return self.path, None, "agent_asserts suite file"
+        return self.path, None, self.name
 
 
 __all__ = ["LoadErrorItem", "SuiteFile", "SuiteItem", "collect_suite_file", "matched_files"]

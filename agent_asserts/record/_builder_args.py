@@ -12,10 +12,10 @@ ValueError: 'source' must be one of 'local', 'mcp' (got 'remote')
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable, Mapping
 from typing import Any, Final, TypedDict
 
+from agent_asserts._suggest import did_you_mean
 from agent_asserts.record._checks import json_copy, must_be_int, must_be_number, must_be_str, one_of
 from agent_asserts.record.payloads import Button
 
@@ -129,12 +129,10 @@ def check_envelope(
     """
     for key in envelope:
         if key not in ENVELOPE_KEYS or key in fixed:
-            hint = ""
-            close = difflib.get_close_matches(key, ENVELOPE_KEYS, n=1, cutoff=0.5)
             if key in fixed:
                 hint = f" ({method}() sets {key!r} itself)"
-            elif close:
-                hint = f" (did you mean {close[0]!r}?)"
+            else:
+                hint = did_you_mean(key, ENVELOPE_KEYS, cutoff=0.5)
             raise TypeError(f"{method}() got an unexpected keyword argument {key!r}{hint}")
     fields = dict(envelope)
     for key in _STR_KEYS:

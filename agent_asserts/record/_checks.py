@@ -12,10 +12,11 @@ False
 from __future__ import annotations
 
 import contextlib
-import difflib
 import gc
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Final
+
+from agent_asserts._suggest import did_you_mean
 
 _MAX_REPR = 60
 
@@ -79,9 +80,7 @@ def unknown_key(key: Any, known: Iterable[str]) -> str:
     'unknown key'
     """
     if isinstance(key, str):
-        close = difflib.get_close_matches(key, list(known), n=1, cutoff=0.5)
-        if close:
-            return f"unknown key (did you mean {close[0]!r}?)"
+        return "unknown key" + did_you_mean(key, known, cutoff=0.5)
     return "unknown key"
 
 

@@ -182,13 +182,18 @@ def test_contract_file_loads_as_one_case_with_its_record(audit_file: Path) -> No
     assert suite.dialect == "contract"
     assert suite.name == "refunds are audited"
     (case,) = suite.cases
-    assert [(e.name, e.severity.value if e.severity else None) for e in case.entries] == [
-        ("every-mutation-audited", "gate"),
-        ("at-most-one-refund", "soft"),
+    assert [e.check.default_name() for e in case.entries] == [
+        "every-mutation-audited",
+        "at-most-one-refund",
     ]
     (result,) = suite.evaluate_all()
     assert result.verdict.value == "passed"
-    assert [r.name for r in result.results] == ["every-mutation-audited", "at-most-one-refund"]
+    assert [(r.name, r.severity.value) for r in result.results] == [
+        ("every-mutation-audited", "gate"),
+        ("at-most-one-refund", "soft"),
+    ]
+    failing = suite.evaluate(TrialRecord.from_dict({"events": RUN["events"][:1]}))[0]
+    assert failing.verdict.value == "failed"
 
 
 def test_on_stays_a_string_key_in_yaml(audit_file: Path) -> None:
@@ -248,31 +253,7 @@ def load_contract_text(text: str) -> Contract:
     return Contract(suite.name, [e.check.assertion for e in suite.cases[0].entries])  # type: ignore[attr-defined]
 
 
-def _native_supports_contract() -> bool:
-    try:
-        load(
-            {
-                "checks": [
-                    {
-                        "contract": {
-                            "id": "a",
-                            "bind": {},
-                            "require": {"op": "equals", "left": "a", "right": 1},
-                        }
-                    }
-                ]
-            }
-        )
-    except LoadError as exc:
-        return "is not bound" in str(exc)
-    return True
-
-
 def test_native_round_trip_gives_the_same_results(audit_file: Path) -> None:
-    if not _native_supports_contract():
-        pytest.skip(
-            "the native dialect does not read contract: entries yet (ContractCheck.from_node)"
-        )
     suite = load(audit_file)
     native = suite.to_dict()
     again = load(native, dialect="native")
@@ -281,3 +262,19 @@ def test_native_round_trip_gives_the_same_results(audit_file: Path) -> None:
     second = [r.to_dict() for r in again.evaluate(record)[0].results]
     assert first == second
     assert [r["status"] for r in first] == ["fail", "pass"]
+
+
+def test_a_native_contract_entry_reports_problems_at_their_positions() -> None:
+    text = (
+        "checks:\n"
+        "  - contract:\n"
+        "      id: a\n"
+        "      bind: {}\n"
+        "      require: {op: equals, left: x, right: 1}\n"
+    )
+    with pytest.raises(LoadError) as caught:
+        loads(text, name="n.yml")
+    assert (
+        str(caught.value)
+        == "n.yml:5:35: checks[0].contract.require.left: 'x' is not bound (bound: none)"
+    )

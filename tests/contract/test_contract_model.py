@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 
 from agent_asserts.contract import (
-    BindRef,
     Binding,
+    BindRef,
     Condition,
     Contract,
     ContractAssertion,
@@ -44,8 +44,12 @@ def test_python_objects_round_trip_through_the_dict_form() -> None:
             ContractAssertion(
                 "refund-amount",
                 bind=[
-                    Binding("calls", "trace", where={"payload": {"name": M.regex("^refund")}},
-                            extract="payload.arguments.amount"),
+                    Binding(
+                        "calls",
+                        "trace",
+                        where={"payload": {"name": M.regex("^refund")}},
+                        extract="payload.arguments.amount",
+                    ),
                     Binding("limit", "initial_state", path="/limits/refund"),
                     Binding("changes", "delta", where={"path": "/orders", "op": ["changed"]}),
                 ],
@@ -56,8 +60,10 @@ def test_python_objects_round_trip_through_the_dict_form() -> None:
             ),
             ContractAssertion(
                 "same-as-limit",
-                bind=[Binding("calls", "trace", extract="set(payload.amount)"),
-                      Binding("limit", "initial_state", path="/limits/refund")],
+                bind=[
+                    Binding("calls", "trace", extract="set(payload.amount)"),
+                    Binding("limit", "initial_state", path="/limits/refund"),
+                ],
                 require=Requirement("contains", "calls", BindRef("limit"), quantifier="none"),
             ),
         ],
@@ -74,8 +80,12 @@ def test_python_objects_round_trip_through_the_dict_form() -> None:
 
 def test_severity_words_map_to_gate_and_soft() -> None:
     words = {w: _assertion(severity=w).gate_severity for w in ("critical", "high", "medium", "low")}
-    assert words == {"critical": Severity.GATE, "high": Severity.GATE,
-                     "medium": Severity.SOFT, "low": Severity.SOFT}
+    assert words == {
+        "critical": Severity.GATE,
+        "high": Severity.GATE,
+        "medium": Severity.SOFT,
+        "low": Severity.SOFT,
+    }
     assert _assertion().severity == "high"
 
 
@@ -100,14 +110,25 @@ def test_from_dict_collects_every_problem_of_a_contract() -> None:
             {
                 "id": "a",
                 "severity": "urgent",
-                "bind": {"mutations": {"from": "trace", "where": {"knd": "mutation"}},
-                         "audits": {"from": "trace"}},
-                "require": {"op": "has_matching", "left": "mutatons", "right": "audits",
-                            "on": ["operation_ref"], "within": "2 sec", "quantifer": "every"},
+                "bind": {
+                    "mutations": {"from": "trace", "where": {"knd": "mutation"}},
+                    "audits": {"from": "trace"},
+                },
+                "require": {
+                    "op": "has_matching",
+                    "left": "mutatons",
+                    "right": "audits",
+                    "on": ["operation_ref"],
+                    "within": "2 sec",
+                    "quantifer": "every",
+                },
             },
             {"id": "b", "bind": [], "require": {"op": "precedes", "left": "x"}},
-            {"id": "c", "bind": {"s": {"from": "final_state", "path": "/a"}},
-             "require": {"op": "matcher", "left": "s", "right": 1, "matcher": "fuzzy"}},
+            {
+                "id": "c",
+                "bind": {"s": {"from": "final_state", "path": "/a"}},
+                "require": {"op": "matcher", "left": "s", "right": 1, "matcher": "fuzzy"},
+            },
         ],
     }
     with pytest.raises(ContractError) as caught:
@@ -132,27 +153,47 @@ def test_from_dict_collects_every_problem_of_a_contract() -> None:
 @pytest.mark.parametrize(
     ("require", "message"),
     [
-        ({"op": "equals", "left": "s", "right": 1, "on": ["a"]},
-         "require.on: does not apply to equals (only has_matching, precedes, follows_within)"),
-        ({"op": "has_matching", "left": "s", "right": "t", "on": ["a", "a"]},
-         "require.on[1]: 'a' is listed twice"),
-        ({"op": "follows_within", "left": "s", "right": "t"},
-         "require: required key 'within' missing (follows_within needs a time bound)"),
-        ({"op": "count_at_most", "left": "s", "right": 1, "quantifier": "every"},
-         "require.quantifier: does not apply to count_at_most (it counts the whole selection)"),
-        ({"op": "matcher", "left": "s", "right": 1, "matcher": "custom"},
-         "require: matcher: custom needs custom: <name given to register_matcher>"),
-        ({"op": "matcher", "left": "s", "right": 1, "matcher": "semantic"},
-         "require.right: must be the criterion text for the judge (got 1)"),
-        ({"op": "matcher", "left": "s", "right": "x", "matcher": "grounded_semantic"},
-         "require.grounding: grounded_semantic needs grounding: [binding names] (got None)"),
-        ({"op": "matches_schema", "left": "s", "right": {"type": "strin"}},
-         "require.right: is not a valid JSON Schema: 'strin' is not valid under any of the "
-         "given schemas at ['type']"),
-        ({"op": "equals", "left": "s", "right": {"$gt": "x"}},
-         "require.right.$gt: $gt takes a number (got 'x')"),
-        ({"op": "equals", "left": "s", "right": 1, "grounding": ["t"]},
-         "require.grounding: does not apply to equals (only op: matcher)"),
+        (
+            {"op": "equals", "left": "s", "right": 1, "on": ["a"]},
+            "require.on: does not apply to equals (only has_matching, precedes, follows_within)",
+        ),
+        (
+            {"op": "has_matching", "left": "s", "right": "t", "on": ["a", "a"]},
+            "require.on[1]: 'a' is listed twice",
+        ),
+        (
+            {"op": "follows_within", "left": "s", "right": "t"},
+            "require: required key 'within' missing (follows_within needs a time bound)",
+        ),
+        (
+            {"op": "count_at_most", "left": "s", "right": 1, "quantifier": "every"},
+            "require.quantifier: does not apply to count_at_most (it counts the whole selection)",
+        ),
+        (
+            {"op": "matcher", "left": "s", "right": 1, "matcher": "custom"},
+            "require: matcher: custom needs custom: <name given to register_matcher>",
+        ),
+        (
+            {"op": "matcher", "left": "s", "right": 1, "matcher": "semantic"},
+            "require.right: must be the criterion text for the judge (got 1)",
+        ),
+        (
+            {"op": "matcher", "left": "s", "right": "x", "matcher": "grounded_semantic"},
+            "require.grounding: grounded_semantic needs grounding: [binding names] (got None)",
+        ),
+        (
+            {"op": "matches_schema", "left": "s", "right": {"type": "strin"}},
+            "require.right: is not a valid JSON Schema: 'strin' is not valid under any of the "
+            "given schemas at ['type']",
+        ),
+        (
+            {"op": "equals", "left": "s", "right": {"$gt": "x"}},
+            "require.right.$gt: $gt takes a number (got 'x')",
+        ),
+        (
+            {"op": "equals", "left": "s", "right": 1, "grounding": ["t"]},
+            "require.grounding: does not apply to equals (only op: matcher)",
+        ),
     ],
 )
 def test_requirement_rules(require: dict[str, Any], message: str) -> None:
@@ -163,8 +204,10 @@ def test_requirement_rules(require: dict[str, Any], message: str) -> None:
 
 
 def test_bare_form_and_names() -> None:
-    bare = {"bind": {"n": {"from": "trace", "extract": "count"}},
-            "require": {"op": "equals", "left": "n", "right": 0}}
+    bare = {
+        "bind": {"n": {"from": "trace", "extract": "count"}},
+        "require": {"op": "equals", "left": "n", "right": 0},
+    }
     assert Contract.from_dict(bare).assertions[0].id == "contract"
     assert Contract.from_dict(bare, name="audit").assertions[0].id == "audit"
     named = Contract.from_dict({"contract": "refunds", **bare})

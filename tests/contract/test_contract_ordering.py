@@ -48,7 +48,9 @@ def test_an_unrecorded_on_field_matches_nothing() -> None:
     events = [_ev("m", "a"), _ev("x", "b")]
     result = _check(events, {"op": "has_matching", "on": ["operation_ref"]})
     assert result.status is Status.FAIL
-    assert result.message.endswith("m: it records no operation_ref, so no 'right' item can match it")
+    assert result.message.endswith(
+        "m: it records no operation_ref, so no 'right' item can match it"
+    )
 
 
 def test_closest_candidate_names_every_differing_field() -> None:
@@ -57,8 +59,9 @@ def test_closest_candidate_names_every_differing_field() -> None:
         _ev("x", "b", operation_ref="op-2", actor_ref="agent", correlation_id="c9"),
         _ev("y", "b", operation_ref="op-1", actor_ref="bot", correlation_id="c1"),
     ]
-    result = _check(events, {"op": "has_matching",
-                             "on": ["operation_ref", "actor_ref", "correlation_id"]})
+    result = _check(
+        events, {"op": "has_matching", "on": ["operation_ref", "actor_ref", "correlation_id"]}
+    )
     assert result.closest == "y"
     assert result.message.endswith("closest y differs on actor_ref (expected 'agent', got 'bot')")
     empty = _check(events[:1], {"op": "has_matching", "on": ["operation_ref"]})
@@ -77,7 +80,10 @@ def test_has_matching_on_payload_paths_uses_json_equality() -> None:
 
 
 def test_has_matching_within_needs_times() -> None:
-    events = [_ev("m", "a", operation_ref="o", monotonic_time=1.0), _ev("x", "b", operation_ref="o")]
+    events = [
+        _ev("m", "a", operation_ref="o", monotonic_time=1.0),
+        _ev("x", "b", operation_ref="o"),
+    ]
     result = _check(events, {"op": "has_matching", "on": ["operation_ref"], "within": "1s"})
     assert result.status is Status.INVALID
     assert result.message == (
@@ -98,10 +104,13 @@ def test_precedes_uses_record_order_and_optional_keys() -> None:
     keyed = _check(events, {"op": "precedes", "on": ["correlation_id"]})
     assert keyed.status is Status.FAIL
     assert keyed.message.endswith("a2: no 'right' item with the same correlation_id exists")
-    late = _check([*events, _ev("a3", "a", correlation_id="c1")],
-                  {"op": "precedes", "on": ["correlation_id"]})
-    assert "a3: no 'right' item with the same correlation_id occurs after it (the last one is b2)" \
+    late = _check(
+        [*events, _ev("a3", "a", correlation_id="c1")], {"op": "precedes", "on": ["correlation_id"]}
+    )
+    assert (
+        "a3: no 'right' item with the same correlation_id occurs after it (the last one is b2)"
         in late.message
+    )
 
 
 def test_follows_within_is_inclusive_and_only_counts_later_events() -> None:
@@ -152,3 +161,20 @@ def test_cost_is_linear_in_the_two_selections(op: str, monkeypatch: pytest.Monke
         require["within"] = "1s"
     assert _check(events, require).status is Status.PASS
     assert calls["n"] <= 2 * n  # one key per item on each side: no nested scan
+
+
+@pytest.mark.parametrize("op", ["has_matching", "precedes", "follows_within"])
+def test_one_shared_key_stays_linear(op: str) -> None:
+    import time
+
+    n = 20_000
+    events = []
+    for i in range(n):
+        events.append(_ev(f"a{i}", "a", actor_ref="agent", monotonic_time=float(i)))
+        events.append(_ev(f"b{i}", "b", actor_ref="agent", monotonic_time=i + 0.5))
+    require: dict[str, Any] = {"op": op, "on": ["actor_ref"]}
+    if op != "precedes":
+        require["within"] = 1
+    start = time.perf_counter()
+    assert _check(events, require).status is Status.PASS
+    assert time.perf_counter() - start < 10  # a nested scan would take minutes

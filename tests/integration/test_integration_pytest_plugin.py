@@ -27,6 +27,7 @@ QUIET = ("-p", "no:cacheprovider", "-p", "no:hypothesispytest")  # nothing to re
 def run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
     return pytester.runpytest(*QUIET, *args)
 
+
 VERDICT_TESTS = """
 from agent_asserts.testing import demo_record
 
@@ -234,35 +235,3 @@ def test_report_option_with_a_bad_extension_is_reported_not_raised(
     result.assert_outcomes(passed=2, failed=1, skipped=1)
     result.stdout.fnmatch_lines(["could not write the report r.pdf: cannot tell the report*"])
     assert result.ret == pytest.ExitCode.TESTS_FAILED
-
-
-def test_works_under_xdist(pytester: pytest.Pytester) -> None:
-    pytester.makepyfile(test_verdicts=VERDICT_TESTS)
-    pytester.makepyfile(
-        test_more="""
-        from agent_asserts.testing import demo_record
-
-        def test_more_passed(agent_eval):
-            agent_eval(demo_record()).called_tool("refunds_issue")
-
-        def test_more_scored(agent_eval):
-            agent_eval(demo_record()).max_tool_calls(1).soft()
-        """
-    )
-    result = pytester.runpytest_subprocess(
-        "-n", "2", *QUIET, "--agent-asserts-report=r.json", "--junitxml=j.xml"
-    )
-    result.assert_outcomes(passed=4, failed=1, skipped=1)
-    result.stdout.fnmatch_lines(
-        [
-            "*= agent_asserts =*",
-            "6 cases: 2 passed, 1 failed, 2 scored, 1 skipped; pass rate 33.3%",
-        ]
-    )
-    doc = json.loads((pytester.path / "r.json").read_text(encoding="utf-8"))
-    verdicts = sorted(c["verdict"] for c in doc["cases"])
-    assert verdicts == ["failed", "passed", "passed", "scored", "scored", "skipped"]
-    assert all(r["data"] is not None for r in doc["records"])
-    root = ET.parse(pytester.path / "j.xml").getroot()
-    scores = [p.get("value") for p in root.iter("property") if p.get("name") == "agent_asserts.score"]
-    assert len(scores) == 5

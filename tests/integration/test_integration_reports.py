@@ -101,8 +101,9 @@ def test_html_report_structure() -> None:
     assert [a["data-verdict"] for a, _ in rows] == ["failed", "scored", "skipped", "passed"]
     assert [("open" in a) for a, _ in rows] == [True, True, True, False]
     filters = tree.find("input", "aa-f")
-    assert [a["id"] for a, _ in filters] == [f"aa-{v}" for v in
-                                              ("all", "failed", "scored", "skipped", "passed")]
+    assert [a["id"] for a, _ in filters] == [
+        f"aa-{v}" for v in ("all", "failed", "scored", "skipped", "passed")
+    ]
     assert {a["for"] for a, _ in tree.find("label", "aa-fl")} == {a["id"] for a, _ in filters}
     failed_body = rows[0][1]
     assert "$.arguments.amount" in failed_body and "expected 40, got 42" in failed_body
@@ -111,8 +112,9 @@ def test_html_report_structure() -> None:
     cited = [a["id"] for a, _ in tree.find("li", "aa-cited-failed") if "id" in a]
     assert "aa-c0-e3" in cited
     links = {a["href"] for a, _ in tree.find("a", "aa-ev-link")}
-    assert "#aa-c0-e3" in links and all(h and h[1:] in {a.get("id") for _, a, _ in tree.elements}
-                                        for h in links)
+    assert "#aa-c0-e3" in links and all(
+        h and h[1:] in {a.get("id") for _, a, _ in tree.elements} for h in links
+    )
     assert any("changed /orders/A1049/status" in text for _, text in tree.find("li"))
 
 
@@ -134,8 +136,15 @@ def test_html_never_crashes_on_broken_values() -> None:
         def __repr__(self) -> str:
             raise RuntimeError("no repr")
 
-    bad = AssertionResult(name="x", status="fail", score=0.0, expected=Broken(), observed=Broken(),
-                          evidence=(Broken(),), mismatches=(Broken(),))
+    bad = AssertionResult(
+        name="x",
+        status="fail",
+        score=0.0,
+        expected=Broken(),
+        observed=Broken(),
+        evidence=(Broken(),),
+        mismatches=(Broken(),),
+    )
     case = CaseResult("broken", "failed", results=(bad,))
     tree = parse(render_html([case]))
     assert "repr failed" in "".join(tree.text)
@@ -157,8 +166,15 @@ def test_json_report_is_lossless_and_documented_shape(tmp_path: Path) -> None:
     doc = json.loads(path.read_text(encoding="utf-8"))
     assert set(doc) == {"schema_version", "generator", "title", "summary", "records", "cases"}
     assert doc["schema_version"] == 1
-    assert doc["summary"] == {"cases": 4, "failed": 1, "scored": 1, "skipped": 1, "passed": 1,
-                              "pass_rate": 0.25, "score": doc["summary"]["score"]}
+    assert doc["summary"] == {
+        "cases": 4,
+        "failed": 1,
+        "scored": 1,
+        "skipped": 1,
+        "passed": 1,
+        "pass_rate": 0.25,
+        "score": doc["summary"]["score"],
+    }
     assert [c["record"] for c in doc["cases"]] == [0, 0, 1, 2]
     assert doc["records"][0]["data"] == records[0].to_dict()
     rows = read_json_report(path)
@@ -206,7 +222,10 @@ def test_markdown_report() -> None:
     cases, _ = cases_and_records()
     text = render(cases, "markdown", sources=["a|b.json", None, None, None])
     lines = text.splitlines()
-    assert lines[0] == "## agent_asserts: 4 cases: 1 passed, 1 failed, 1 scored, 1 skipped; pass rate 25.0%"
+    assert (
+        lines[0]
+        == "## agent_asserts: 4 cases: 1 passed, 1 failed, 1 scored, 1 skipped; pass rate 25.0%"
+    )
     table = [line for line in lines if line.startswith("| ")]
     assert len(table) == 2 + 4 and table[2].startswith("| ❌ failed | &lt;script&gt;")
     assert "a\\|b.json" in table[2]
@@ -224,7 +243,12 @@ def test_text_report_and_formats() -> None:
     assert text.endswith("4 cases: 1 passed, 1 failed, 1 scored, 1 skipped; pass rate 25.0%")
     assert "\x1b[1;31mFAILED" in render(cases, "text", color=True)
     assert [format_for_path(p) for p in ("a.json", "a.xml", "a.html", "a.md", "a.txt")] == [
-        "json", "junit", "html", "markdown", "text"]
+        "json",
+        "junit",
+        "html",
+        "markdown",
+        "text",
+    ]
     with pytest.raises(ValueError, match="cannot tell the report format"):
         format_for_path("a.pdf")
     with pytest.raises(ValueError, match="unknown report format"):
@@ -243,4 +267,3 @@ def test_empty_reports_render(tmp_path: Path) -> None:
     for name in ("r.json", "r.xml", "r.html", "r.md", "r.txt"):
         assert write_report(tmp_path / name, []).stat().st_size > 0
     assert parse(render_html([])).find("p", "aa-empty")
-
