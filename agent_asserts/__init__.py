@@ -19,6 +19,8 @@ from agent_asserts._version import __version__
 
 if TYPE_CHECKING:
     from agent_asserts._missing import MISSING
+    from agent_asserts.assertions import assert_passed
+    from agent_asserts.batch import BatchResult, evaluate_many
     from agent_asserts.context import EvalContext
     from agent_asserts.contract import evaluate_contract, register_matcher
     from agent_asserts.handles import AssertionHandle, ValueExpectation
@@ -55,6 +57,9 @@ if TYPE_CHECKING:
 _EXPORTS: dict[str, str] = {
     "MISSING": "agent_asserts._missing",
     "EvalContext": "agent_asserts.context",
+    "assert_passed": "agent_asserts.assertions",
+    "evaluate_many": "agent_asserts.batch",
+    "BatchResult": "agent_asserts.batch",
     "evaluate_contract": "agent_asserts.contract",
     "register_matcher": "agent_asserts.contract",
     "AssertionHandle": "agent_asserts.handles",
@@ -111,6 +116,7 @@ __all__ = [
     "MISSING",
     "AssertionHandle",
     "AssertionResult",
+    "BatchResult",
     "BlockPayload",
     "Button",
     "CaseResult",
@@ -138,7 +144,9 @@ __all__ = [
     "ValueExpectation",
     "Verdict",
     "__version__",
+    "assert_passed",
     "evaluate_contract",
+    "evaluate_many",
     "explain",
     "matches",
     "on",

@@ -94,10 +94,21 @@ class Selector(abc.ABC):
         events = record.events
         return [i for i in self.candidates(record) if self.matches(events[i])]
 
-    def closest(self, record: TrialRecord) -> tuple[Event, list[Mismatch]] | None:
-        """The candidate with the fewest mismatches (earliest on ties), or None."""
+    def closest(
+        self, record: TrialRecord, positions: Iterable[int] | None = None
+    ) -> tuple[Event, list[Mismatch]] | None:
+        """The event with the fewest mismatches (earliest on ties), or None when there is none.
+
+        Args:
+            record: The record.
+            positions: The events to choose from; by default the selector's candidates.
+
+        >>> rec = TrialRecord.builder().tool("a", arguments={"x": 1}).tool("a").build()
+        >>> ToolSelector("a", arguments={"x": 2}).closest(rec, [1])[0].event_id
+        'e1'
+        """
         best: tuple[Event, list[Mismatch]] | None = None
-        for i in self.candidates(record):
+        for i in self.candidates(record) if positions is None else positions:
             event = record.events[i]
             found = self.explain(event)
             if best is None or len(found) < len(best[1]):

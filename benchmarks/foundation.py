@@ -176,7 +176,7 @@ def suite() -> list[tuple[str, Callable[[EvalContext], Any]]]:
     return items
 
 
-def best_of(fn: Callable[[], Any], *, repeat: int = 5, budget: float = 0.2) -> float:
+def best_of(fn: Callable[[], Any], *, repeat: int = 9, budget: float = 0.3) -> float:
     """Best per-call time in seconds over ``repeat`` rounds of enough calls to fill ``budget``."""
     t0 = time.perf_counter()
     fn()

@@ -20,6 +20,7 @@ PUBLIC = {
     "RequirementFailed", "Skipped",
     # later issues
     "run_trials", "TrialsResult", "evaluate_contract", "register_matcher",
+    "evaluate_many", "BatchResult", "assert_passed",
     "__version__",
 }  # fmt: skip
 

@@ -21,15 +21,16 @@ import attrs
 from agent_asserts._missing import MISSING
 from agent_asserts.checks.base import Check, Outcome, missing_surface
 from agent_asserts.checks.registry import register
-from agent_asserts.checks.sequencing import find_in_order, order_outcome, step_label
-from agent_asserts.checks.tools import (
-    closest_miss,
+from agent_asserts.checks.selection import (
+    closest_fields,
+    count_outcome,
     count_validator,
     event_ids,
     id_list,
     selector_surface,
     selector_validator,
 )
+from agent_asserts.checks.sequencing import find_in_order, order_outcome, step_label
 from agent_asserts.matching import Count, Mismatch
 from agent_asserts.matching.values import plural
 from agent_asserts.selector_kinds import EventSelector, Selector, SubagentSelector
@@ -93,21 +94,7 @@ class CalledSubagent(Check):
             f"matched {plural(len(matched), 'delegation')} to {self.name!r} "
             f"(expected {count.describe()})"
         )
-        fields: dict[str, Any] = {
-            "message": text,
-            "expected": count.describe(),
-            "observed": len(matched),
-        }
-        if count.matches(len(matched)):
-            return Outcome.of(True, evidence=event_ids(record, matched), **fields)
-        closest = closest_miss(record, self._selector, matched)
-        evidence = event_ids(record, matched or self._selector.candidates(record))
-        if closest is None:
-            return Outcome.of(False, evidence=evidence, **fields)
-        event, mismatches = closest
-        return Outcome.of(
-            False, evidence=evidence, closest=event.event_id, mismatches=mismatches, **fields
-        )
+        return count_outcome(record, self._selector, count, matched, message=text)
 
 
 @register
@@ -184,16 +171,8 @@ class EventCheck(Check):
                 **fields,
             )
         closest = self._selector.closest(record)
-        if closest is None:
-            return Outcome.of(False, **fields)
-        event, mismatches = closest
-        return Outcome.of(
-            False,
-            evidence=(event.event_id,),
-            closest=event.event_id,
-            mismatches=mismatches,
-            **fields,
-        )
+        evidence = () if closest is None else (closest[0].event_id,)
+        return Outcome.of(False, evidence=evidence, **closest_fields(closest), **fields)
 
 
 @register

@@ -30,7 +30,7 @@ import attrs
 
 from agent_asserts.checks.base import Check, Outcome, missing_surface
 from agent_asserts.checks.registry import register
-from agent_asserts.checks.tools import event_ids, id_list
+from agent_asserts.checks.selection import event_ids, id_list
 from agent_asserts.matching.values import plural
 from agent_asserts.selector_kinds import BlockSelector, Selector, SkillSelector
 

@@ -28,7 +28,7 @@ import attrs
 from agent_asserts._missing import MISSING
 from agent_asserts.checks.base import Check, Outcome, missing_surface
 from agent_asserts.checks.registry import register
-from agent_asserts.checks.tools import event_ids, id_list
+from agent_asserts.checks.selection import closest_fields, event_ids, id_list
 from agent_asserts.matching import Matcher, render
 from agent_asserts.record import MemoryPayload
 from agent_asserts.selector_kinds import MemoryClearedSelector, MemorySetSelector
@@ -103,14 +103,12 @@ class MemoryWasSet(_MemoryCheck):
             return Outcome.of(False, message=f"{self.name!r} was never written", observed=0)
         closest = self._writes.closest(record)
         text = f"{self.name!r} was written {_times(len(writes))}, never{with_value}"
-        fields: dict[str, Any] = {}
         if closest is not None:
-            event, mismatches = closest
-            text += f" (closest {event.event_id})"
-            fields = {"closest": event.event_id, "mismatches": mismatches}
+            text += f" (closest {closest[0].event_id})"
         values = [_written(record, p) for p in writes]
+        evidence = event_ids(record, writes)
         return Outcome.of(
-            False, message=text, evidence=event_ids(record, writes), observed=values, **fields
+            False, message=text, evidence=evidence, observed=values, **closest_fields(closest)
         )
 
 

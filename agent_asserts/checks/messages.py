@@ -25,7 +25,7 @@ import attrs
 
 from agent_asserts.checks.base import Check, Outcome, missing_surface
 from agent_asserts.checks.registry import register
-from agent_asserts.checks.tools import event_ids, id_list
+from agent_asserts.checks.selection import closest_fields, event_ids, id_list
 from agent_asserts.matching import M, Matcher
 from agent_asserts.matching.values import plural
 from agent_asserts.record import Button
@@ -135,20 +135,16 @@ class BotUttered(MessageCheck):
         said = self.agent_messages(record)
         if not said:
             return Outcome.of(False, message="the agent sent no message", observed=0)
-        events = record.events
-        best = min(said, key=lambda p: len(self._selector.explain(events[p])))
-        mismatches = self._selector.explain(events[best])
-        closest = events[best].event_id
+        closest = closest_fields(self._selector.closest(record, said))
         text = "no agent message matched all given fields "
-        text += f"({plural(len(said), 'agent message')}; closest {closest})"
+        text += f"({plural(len(said), 'agent message')}; closest {closest.get('closest')})"
         return Outcome.of(
             False,
             message=text,
             observed=0,
             evidence=event_ids(record, said),
-            closest=closest,
-            mismatches=mismatches,
             details=details,
+            **closest,
         )
 
 

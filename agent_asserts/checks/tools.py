@@ -12,7 +12,6 @@ could match, and is ``invalid`` when the record's harness did not record tool ca
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
@@ -20,6 +19,14 @@ import attrs
 from agent_asserts.checks.base import Check, Outcome, missing_surface
 from agent_asserts.checks.cost import non_negative_int
 from agent_asserts.checks.registry import register
+from agent_asserts.checks.selection import (
+    count_outcome,
+    count_validator,
+    event_ids,
+    id_list,
+    selector_surface,
+    selector_validator,
+)
 from agent_asserts.matching import Count
 from agent_asserts.matching.values import plural
 from agent_asserts.record import ToolCallPayload
@@ -27,98 +34,7 @@ from agent_asserts.selector_kinds import Selector, ToolSelector
 from agent_asserts.selectors import as_selector
 
 if TYPE_CHECKING:
-    from agent_asserts.matching import Mismatch
-    from agent_asserts.record import Event, TrialRecord
-
-
-def event_ids(record: TrialRecord, positions: Iterable[int]) -> tuple[str, ...]:
-    """The event ids at ``positions`` of ``record.events``, in the given order.
-
-    >>> from agent_asserts.record import TrialRecord
-    >>> event_ids(TrialRecord.builder().tool("a").tool("b").build(), [1])
-    ('e1',)
-    """
-    events = record.events
-    return tuple(events[i].event_id for i in positions)
-
-
-def count_validator(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
-    """attrs validator: ``None`` (at least one), a whole number >= 0, or a ``Count``."""
-    if value is None or isinstance(value, Count):
-        return
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"'{attribute.name}' must be an int, a Count or None (got {value!r})")
-    if value < 0:
-        raise ValueError(f"'{attribute.name}' must be >= 0 (got {value!r})")
-
-
-def selector_validator(default: str) -> Any:
-    """attrs validator factory: None, a selector, or a string read as a tool name or kind."""
-
-    def validate(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
-        if value is None:
-            return
-        if not isinstance(value, Selector | str):
-            what = "a tool name" if default == "tool" else "an event kind"
-            raise TypeError(
-                f"'{attribute.name}' must be a selector (on.*) or {what} (got {value!r})"
-            )
-        as_selector(value, default=default)  # validates tool names / kinds when built
-
-    return validate
-
-
-def selector_surface(record: TrialRecord, *selectors: Selector) -> Outcome | None:
-    """``INVALID`` when a kind the selectors read was not recorded, else None.
-
-    >>> from agent_asserts.record import TrialRecord
-    >>> rec = TrialRecord.from_dict({"events": [], "surfaces": ["message"]})
-    >>> selector_surface(rec, ToolSelector("a")).status.value
-    'invalid'
-    """
-    kinds = [s.index_kind for s in selectors if s.index_kind is not None]
-    return missing_surface(record, *dict.fromkeys(kinds))
-
-
-def closest_miss(
-    record: TrialRecord, selector: Selector, matched: Sequence[int]
-) -> tuple[Event, list[Mismatch]] | None:
-    """Among the selector's candidates that did *not* match, the one with the fewest
-    mismatches (earliest on ties); None when every candidate matched or there is none.
-
-    >>> from agent_asserts.record import TrialRecord
-    >>> rec = TrialRecord.builder().tool("a", arguments={"x": 1}).tool("a").build()
-    >>> event, found = closest_miss(rec, ToolSelector("a", arguments={"x": 1}), [0])
-    >>> event.event_id, [m.path for m in found]
-    ('e1', ['$.arguments.x'])
-    """
-    skip = set(matched)
-    best: tuple[Event, list[Mismatch]] | None = None
-    for position in selector.candidates(record):
-        if position in skip:
-            continue
-        event = record.events[position]
-        found = selector.explain(event)
-        if found and (best is None or len(found) < len(best[1])):
-            best = (event, found)
-    return best
-
-
-def tool_name(record: TrialRecord, position: int) -> str:
-    """The name of the tool call at ``position`` (``'?'`` for a non-tool event)."""
-    payload = record.events[position].payload
-    return payload.name if isinstance(payload, ToolCallPayload) else "?"
-
-
-def id_list(ids: Sequence[str], limit: int = 5) -> str:
-    """``e1, e4, e9`` with ``…`` past ``limit`` ids.
-
-    >>> id_list(["e1", "e2"]), id_list([f"e{i}" for i in range(7)], limit=2)
-    ('e1, e2', 'e0, e1, … (7 in all)')
-    """
-    if len(ids) <= limit:
-        return ", ".join(ids)
-    return ", ".join(ids[:limit]) + f", … ({len(ids)} in all)"
+    from agent_asserts.record import TrialRecord
 
 
 @register
@@ -171,23 +87,14 @@ class CalledTool(Check):
         invalid = missing_surface(record, "tool_call")
         if invalid is not None:
             return invalid
-        count = Count.of(self.count)
         matched = self._selector.select(record)
-        fields: dict[str, Any] = {
-            "message": f"matched {len(matched)} tool calls",
-            "expected": count.describe(),
-            "observed": len(matched),
-            "details": {"selector": repr(self._selector)},
-        }
-        if count.matches(len(matched)):
-            return Outcome.of(True, evidence=event_ids(record, matched), **fields)
-        closest = closest_miss(record, self._selector, matched)
-        evidence = event_ids(record, matched or self._selector.candidates(record))
-        if closest is None:
-            return Outcome.of(False, evidence=evidence, **fields)
-        event, mismatches = closest
-        return Outcome.of(
-            False, evidence=evidence, closest=event.event_id, mismatches=mismatches, **fields
+        return count_outcome(
+            record,
+            self._selector,
+            Count.of(self.count),
+            matched,
+            message=f"matched {len(matched)} tool calls",
+            details={"selector": repr(self._selector)},
         )
 
 
@@ -360,9 +267,4 @@ __all__ = [
     "NoFailedActions",
     "NotCalledTool",
     "UsedNoTools",
-    "closest_miss",
-    "count_validator",
-    "event_ids",
-    "selector_surface",
-    "selector_validator",
 ]

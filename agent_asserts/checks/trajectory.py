@@ -21,7 +21,7 @@ import attrs
 from agent_asserts.checks.base import Check, Outcome, missing_surface
 from agent_asserts.checks.outcome import regex_validator
 from agent_asserts.checks.registry import register
-from agent_asserts.checks.tools import (
+from agent_asserts.checks.selection import (
     event_ids,
     id_list,
     selector_surface,

@@ -32,8 +32,8 @@ import attrs
 
 from agent_asserts.checks.base import Check, Outcome, missing_surface
 from agent_asserts.checks.registry import register
+from agent_asserts.checks.selection import event_ids, id_list, tool_name
 from agent_asserts.checks.sequencing import step_label
-from agent_asserts.checks.tools import event_ids, id_list, tool_name
 from agent_asserts.matching.bipartite import maximum_matching
 from agent_asserts.selector_kinds import Selector, ToolSelector
 from agent_asserts.selectors import as_selector

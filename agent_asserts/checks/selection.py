@@ -1,0 +1,175 @@
+"""What the check families share about selected events: argument validators, evidence ids,
+the "closest candidate" of a failure and the count-versus-``Count`` verdict.
+
+>>> from agent_asserts.record import TrialRecord
+>>> rec = TrialRecord.builder().tool("a", arguments={"x": 1}).tool("a").build()
+>>> out = count_outcome(rec, ToolSelector("a", arguments={"x": 2}), Count.of(None))
+>>> out.status.value, out.closest, [str(m) for m in out.mismatches]
+('fail', 'e0', ['$.arguments.x: expected 2, got 1'])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from agent_asserts.checks.base import Outcome, missing_surface
+from agent_asserts.matching import Count
+from agent_asserts.record import ToolCallPayload
+from agent_asserts.selector_kinds import Selector
+from agent_asserts.selectors import as_selector
+
+if TYPE_CHECKING:
+    from agent_asserts.matching import Mismatch
+    from agent_asserts.record import Event, TrialRecord
+
+
+def count_validator(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
+    """attrs validator: ``None`` (at least one), a whole number >= 0, or a ``Count``."""
+    if value is None or isinstance(value, Count):
+        return
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"'{attribute.name}' must be an int, a Count or None (got {value!r})")
+    if value < 0:
+        raise ValueError(f"'{attribute.name}' must be >= 0 (got {value!r})")
+
+
+def selector_validator(default: str) -> Any:
+    """attrs validator factory: None, a selector, or a string read as a tool name or kind."""
+
+    def validate(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
+        if value is None:
+            return
+        if not isinstance(value, Selector | str):
+            what = "a tool name" if default == "tool" else "an event kind"
+            raise TypeError(
+                f"'{attribute.name}' must be a selector (on.*) or {what} (got {value!r})"
+            )
+        as_selector(value, default=default)  # validates tool names / kinds when built
+
+    return validate
+
+
+def selector_surface(record: TrialRecord, *selectors: Selector) -> Outcome | None:
+    """``INVALID`` when a kind the selectors read was not recorded, else None.
+
+    >>> from agent_asserts.record import TrialRecord
+    >>> rec = TrialRecord.from_dict({"events": [], "surfaces": ["message"]})
+    >>> selector_surface(rec, ToolSelector("a")).status.value
+    'invalid'
+    """
+    kinds = [s.index_kind for s in selectors if s.index_kind is not None]
+    return missing_surface(record, *dict.fromkeys(kinds))
+
+
+def event_ids(record: TrialRecord, positions: Iterable[int]) -> tuple[str, ...]:
+    """The event ids at ``positions`` of ``record.events``, in the given order.
+
+    >>> from agent_asserts.record import TrialRecord
+    >>> event_ids(TrialRecord.builder().tool("a").tool("b").build(), [1])
+    ('e1',)
+    """
+    events = record.events
+    return tuple(events[i].event_id for i in positions)
+
+
+def id_list(ids: Sequence[str], limit: int = 5) -> str:
+    """``e1, e4, e9`` with ``…`` past ``limit`` ids.
+
+    >>> id_list(["e1", "e2"]), id_list([f"e{i}" for i in range(7)], limit=2)
+    ('e1, e2', 'e0, e1, … (7 in all)')
+    """
+    if len(ids) <= limit:
+        return ", ".join(ids)
+    return ", ".join(ids[:limit]) + f", … ({len(ids)} in all)"
+
+
+def tool_name(record: TrialRecord, position: int) -> str:
+    """The name of the tool call at ``position`` (``'?'`` for a non-tool event).
+
+    >>> from agent_asserts.record import TrialRecord
+    >>> tool_name(TrialRecord.builder().tool("a").user("hi").build(), 1)
+    '?'
+    """
+    payload = record.events[position].payload
+    return payload.name if isinstance(payload, ToolCallPayload) else "?"
+
+
+def closest_miss(
+    record: TrialRecord, selector: Selector, matched: Sequence[int]
+) -> tuple[Event, list[Mismatch]] | None:
+    """Among the selector's candidates that did *not* match, the one with the fewest
+    mismatches (earliest on ties); None when every candidate matched or there is none.
+
+    >>> from agent_asserts.record import TrialRecord
+    >>> rec = TrialRecord.builder().tool("a", arguments={"x": 1}).tool("a").build()
+    >>> event, found = closest_miss(rec, ToolSelector("a", arguments={"x": 1}), [0])
+    >>> event.event_id, [m.path for m in found]
+    ('e1', ['$.arguments.x'])
+    """
+    skip = set(matched)
+    return selector.closest(record, [p for p in selector.candidates(record) if p not in skip])
+
+
+def closest_fields(closest: tuple[Event, list[Mismatch]] | None) -> dict[str, Any]:
+    """The ``closest`` and ``mismatches`` fields of a failed ``Outcome`` (none for None).
+
+    >>> closest_fields(None)
+    {}
+    """
+    if closest is None:
+        return {}
+    event, mismatches = closest
+    return {"closest": event.event_id, "mismatches": mismatches}
+
+
+def count_outcome(
+    record: TrialRecord,
+    selector: Selector,
+    count: Count,
+    matched: Sequence[int] | None = None,
+    **fields: Any,
+) -> Outcome:
+    """Pass when the number of events ``selector`` picks satisfies ``count``.
+
+    ``expected`` and ``observed`` are the count and the number matched; the evidence is the
+    matched events (on a failure with none, the candidates), and a failure carries the
+    closest candidate that did not match.
+
+    Args:
+        record: The record.
+        selector: Which events count.
+        count: How many there must be.
+        matched: The positions ``selector`` picks, when the caller has them already.
+        **fields: More ``Outcome`` fields (``message``, ``details``).
+
+    Returns:
+        The outcome.
+
+    >>> from agent_asserts.record import TrialRecord
+    >>> rec = TrialRecord.builder().tool("a").build()
+    >>> count_outcome(rec, ToolSelector("a"), Count.of(1), message="one call").status.value
+    'pass'
+    """
+    matched = selector.select(record) if matched is None else matched
+    fields = {"expected": count.describe(), "observed": len(matched), **fields}
+    if count.matches(len(matched)):
+        return Outcome.of(True, evidence=event_ids(record, matched), **fields)
+    evidence = event_ids(record, matched or selector.candidates(record))
+    closest = closest_miss(record, selector, matched)
+    return Outcome.of(False, evidence=evidence, **closest_fields(closest), **fields)
+
+
+__all__ = [
+    "closest_fields",
+    "closest_miss",
+    "count_outcome",
+    "count_validator",
+    "event_ids",
+    "id_list",
+    "selector_surface",
+    "selector_validator",
+    "tool_name",
+]
