@@ -53,12 +53,25 @@ def _error_text(what: str, exc: BaseException) -> str:
     return f"{what} raised {type(exc).__name__}: {exc}"
 
 
-def _selector_primary(value: Selector | str) -> str:
-    if isinstance(value, str):
-        return value
-    if isinstance(value, EventSelector) and value.kind is not None:
-        return value.kind
-    return value.describe()
+@attrs.frozen
+class _KindSelectorCheck(Check):
+    """A check whose first argument is a selector, or a plain string read as an event kind."""
+
+    selector: Selector | str = attrs.field(validator=selector_validator("kind"))
+    _selector: Selector = attrs.field(init=False, eq=False, repr=False)
+
+    positional: ClassVar[tuple[str, ...]] = ("selector",)
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "_selector", as_selector(self.selector, default="kind"))
+
+    def primary(self) -> Any:
+        """The kind (``event:audit``), else the selector's description."""
+        if isinstance(self.selector, str):
+            return self.selector
+        if isinstance(self.selector, EventSelector) and self.selector.kind is not None:
+            return self.selector.kind
+        return self.selector.describe()
 
 
 @register
@@ -99,7 +112,7 @@ class CalledSubagent(Check):
 
 @register
 @attrs.frozen
-class EventCheck(Check):
+class EventCheck(_KindSelectorCheck):
     """The number of events matching ``selector`` (and ``predicate``) satisfies ``count``.
 
     ``selector`` is a selector or a kind; ``predicate`` is a Python callable on the
@@ -113,21 +126,12 @@ class EventCheck(Check):
     ('event:audit', "matched 1 event on.event('audit') (expected at least 1)")
     """
 
-    selector: Selector | str = attrs.field(validator=selector_validator("kind"))
     predicate: Callable[[Event], Any] | None = attrs.field(
         default=None, validator=attrs.validators.optional(_callable_validator)
     )
     count: int | Count | None = attrs.field(default=None, validator=count_validator)
-    _selector: Selector = attrs.field(init=False, eq=False, repr=False)
 
     method: ClassVar[str] = "event"
-    positional: ClassVar[tuple[str, ...]] = ("selector",)
-
-    def __attrs_post_init__(self) -> None:
-        object.__setattr__(self, "_selector", as_selector(self.selector, default="kind"))
-
-    def primary(self) -> Any:
-        return _selector_primary(self.selector)
 
     def evaluate(self, record: TrialRecord) -> Outcome:
         invalid = selector_surface(record, self._selector)
@@ -177,7 +181,7 @@ class EventCheck(Check):
 
 @register
 @attrs.frozen
-class NotEvent(Check):
+class NotEvent(_KindSelectorCheck):
     """No event matches ``selector`` (a selector or a kind).
 
     >>> from agent_asserts.record import TrialRecord
@@ -185,17 +189,7 @@ class NotEvent(Check):
     "no event matched on.event('ui_event')"
     """
 
-    selector: Selector | str = attrs.field(validator=selector_validator("kind"))
-    _selector: Selector = attrs.field(init=False, eq=False, repr=False)
-
     method: ClassVar[str] = "not_event"
-    positional: ClassVar[tuple[str, ...]] = ("selector",)
-
-    def __attrs_post_init__(self) -> None:
-        object.__setattr__(self, "_selector", as_selector(self.selector, default="kind"))
-
-    def primary(self) -> Any:
-        return _selector_primary(self.selector)
 
     def evaluate(self, record: TrialRecord) -> Outcome:
         invalid = selector_surface(record, self._selector)

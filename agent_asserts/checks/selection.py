@@ -2,8 +2,9 @@
 the "closest candidate" of a failure and the count-versus-``Count`` verdict.
 
 >>> from agent_asserts.record import TrialRecord
+>>> from agent_asserts.selectors import on
 >>> rec = TrialRecord.builder().tool("a", arguments={"x": 1}).tool("a").build()
->>> out = count_outcome(rec, ToolSelector("a", arguments={"x": 2}), Count.of(None))
+>>> out = count_outcome(rec, on.tool("a", arguments={"x": 2}), Count.of(None))
 >>> out.status.value, out.closest, [str(m) for m in out.mismatches]
 ('fail', 'e0', ['$.arguments.x: expected 2, got 1'])
 """
@@ -56,8 +57,9 @@ def selector_surface(record: TrialRecord, *selectors: Selector) -> Outcome | Non
     """``INVALID`` when a kind the selectors read was not recorded, else None.
 
     >>> from agent_asserts.record import TrialRecord
+    >>> from agent_asserts.selectors import on
     >>> rec = TrialRecord.from_dict({"events": [], "surfaces": ["message"]})
-    >>> selector_surface(rec, ToolSelector("a")).status.value
+    >>> selector_surface(rec, on.tool("a")).status.value
     'invalid'
     """
     kinds = [s.index_kind for s in selectors if s.index_kind is not None]
@@ -104,8 +106,9 @@ def closest_miss(
     mismatches (earliest on ties); None when every candidate matched or there is none.
 
     >>> from agent_asserts.record import TrialRecord
+    >>> from agent_asserts.selectors import on
     >>> rec = TrialRecord.builder().tool("a", arguments={"x": 1}).tool("a").build()
-    >>> event, found = closest_miss(rec, ToolSelector("a", arguments={"x": 1}), [0])
+    >>> event, found = closest_miss(rec, on.tool("a", arguments={"x": 1}), [0])
     >>> event.event_id, [m.path for m in found]
     ('e1', ['$.arguments.x'])
     """
@@ -149,8 +152,9 @@ def count_outcome(
         The outcome.
 
     >>> from agent_asserts.record import TrialRecord
+    >>> from agent_asserts.selectors import on
     >>> rec = TrialRecord.builder().tool("a").build()
-    >>> count_outcome(rec, ToolSelector("a"), Count.of(1), message="one call").status.value
+    >>> count_outcome(rec, on.tool("a"), Count.of(1), message="one call").status.value
     'pass'
     """
     matched = selector.select(record) if matched is None else matched
