@@ -1,4 +1,4 @@
-"""Selectors for memory, skill and ordered-block lifecycles, delegations and any event.
+"""Selectors for memory, skill and ordered-block lifecycles and delegations.
 
 >>> from agent_asserts.record import TrialRecord
 >>> rec = TrialRecord.builder().memory_set("refund.order_id", "A1").build()
@@ -14,8 +14,7 @@ from typing import Any, ClassVar
 import attrs
 
 from agent_asserts._missing import MISSING
-from agent_asserts._suggest import did_you_mean
-from agent_asserts.matching import M, Matcher, Mismatch, as_matcher, render
+from agent_asserts.matching import M, Matcher, Mismatch
 from agent_asserts.record import (
     BlockPayload,
     DelegationPayload,
@@ -24,15 +23,8 @@ from agent_asserts.record import (
     SkillPayload,
     TrialRecord,
 )
-from agent_asserts.selector_kinds import (
-    BLOCK_TRANSITIONS,
-    ENVELOPE_FILTERS,
-    SKILL_TRANSITIONS,
-    Selector,
-    _check_choice,
-    _mismatch,
-    call_repr,
-)
+from agent_asserts.record.payloads import BLOCK_TRANSITIONS, SKILL_TRANSITIONS
+from agent_asserts.selector_base import Selector, _check_choice, _mismatch, call_repr
 
 
 @attrs.frozen(repr=False)
@@ -279,94 +271,8 @@ class SubagentSelector(Selector):
         return {"subagent": {"name": self.name, "status": self.status}}
 
 
-def _payload_data(event: Event) -> Any:
-    payload = event.payload
-    to_dict = getattr(payload, "to_dict", None)
-    return to_dict() if callable(to_dict) else payload
-
-
-@attrs.frozen(repr=False)
-class EventSelector(Selector):
-    """Events by kind, event type and envelope fields; ``payload`` matches partially,
-    ``entity_ref`` is membership in ``entity_refs``.
-
-    >>> EventSelector(kind="audit", filters={"operation_ref": "op-7"})
-    on.event('audit', operation_ref='op-7')
-    """
-
-    kind: str | None = None
-    event_type: str | None = None
-    filters: Mapping[str, Any] = attrs.field(factory=dict, converter=dict)
-    _matchers: dict[str, Matcher] = attrs.field(init=False, eq=False)
-
-    def __attrs_post_init__(self) -> None:
-        matchers: dict[str, Matcher] = {}
-        for key, value in self.filters.items():
-            if key not in ENVELOPE_FILTERS:
-                hint = did_you_mean(key, ENVELOPE_FILTERS)
-                raise ValueError(f"unknown event filter {key!r}{hint}")
-            matchers[key] = as_matcher(value)
-        object.__setattr__(self, "_matchers", matchers)
-
-    @property
-    def index_kind(self) -> str | None:  # type: ignore[override]
-        return self.kind
-
-    def __repr__(self) -> str:
-        args = [self.kind] if self.kind is not None else []
-        kwargs: dict[str, Any] = {} if self.kind is not None else {"kind": None}
-        kwargs["event_type"] = self.event_type
-        kwargs.update(self.filters)
-        return call_repr("on.event", args, kwargs)
-
-    def matches(self, event: Event) -> bool:
-        if self.kind is not None and event.kind != self.kind:
-            return False
-        if self.event_type is not None and event.event_type != self.event_type:
-            return False
-        return all(self._field_matches(event, k, m) for k, m in self._matchers.items())
-
-    @staticmethod
-    def _field_matches(event: Event, key: str, matcher: Matcher) -> bool:
-        if key == "entity_ref":
-            return any(matcher.matches(ref) for ref in event.entity_refs)
-        if key == "payload":
-            return matcher.matches(_payload_data(event))
-        return matcher.matches(getattr(event, key))
-
-    def explain(self, event: Event) -> list[Mismatch]:
-        found: list[Mismatch] = []
-        if self.kind is not None and event.kind != self.kind:
-            found.append(_mismatch("$.kind", self.kind, event.kind))
-        if self.event_type is not None and event.event_type != self.event_type:
-            found.append(_mismatch("$.event_type", self.event_type, event.event_type))
-        for key, matcher in self._matchers.items():
-            if key == "entity_ref":
-                if not self._field_matches(event, key, matcher):
-                    refs = list(event.entity_refs)
-                    reason = f"expected an entity ref {matcher.describe()}, got {render(refs)}"
-                    found.append(Mismatch("$.entity_refs", matcher, refs, reason))
-            elif key == "payload":
-                found += matcher.explain(_payload_data(event), "$.payload")
-            else:
-                found += matcher.explain(getattr(event, key), f"$.{key}")
-        return found
-
-    def to_data(self) -> Any:
-        from agent_asserts.matching import value_to_data
-
-        body: dict[str, Any] = {}
-        if self.kind is not None:
-            body["kind"] = self.kind
-        if self.event_type is not None:
-            body["event_type"] = self.event_type
-        body.update({k: value_to_data(v) for k, v in self.filters.items()})
-        return {"event": body}
-
-
 __all__ = [
     "BlockSelector",
-    "EventSelector",
     "MemoryClearedSelector",
     "MemorySetSelector",
     "SkillSelector",

@@ -1,4 +1,7 @@
-"""The concrete selectors behind ``on.*`` (see :mod:`agent_asserts.selectors`).
+"""The concrete selectors behind ``on.*`` (see :mod:`agent_asserts.selectors`): tool calls and
+messages here; memory, lifecycles and delegations in :mod:`agent_asserts.selector_events`;
+the base and ``on.event`` in :mod:`agent_asserts.selector_base`. Every one of them is importable
+from this module.
 
 >>> from agent_asserts.record import TrialRecord
 >>> rec = TrialRecord.builder().tool("lookup", arguments={"id": 1}).build()
@@ -8,14 +11,13 @@
 
 from __future__ import annotations
 
-import abc
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
 import attrs
 
 from agent_asserts._missing import MISSING
-from agent_asserts.matching import M, Matcher, Mismatch, as_matcher, render
+from agent_asserts.matching import M, Matcher, Mismatch, render
 from agent_asserts.record import (
     Button,
     Event,
@@ -24,102 +26,22 @@ from agent_asserts.record import (
     TrialRecord,
 )
 from agent_asserts.record.payloads import BLOCK_TRANSITIONS, SKILL_TRANSITIONS
-
-ENVELOPE_FILTERS = (
-    "event_id",
-    "actor_ref",
-    "surface",
-    "audience",
-    "turn",
-    "phase",
-    "entity_ref",
-    "operation_ref",
-    "correlation_id",
-    "caused_by_event_id",
-    "status",
-    "payload",
+from agent_asserts.selector_base import (
+    ENVELOPE_FILTERS,
+    EventSelector,
+    Selector,
+    _check_choice,
+    _mismatch,
+    _optional_matcher,
+    call_repr,
 )
-
-
-def call_repr(prefix: str, args: Sequence[Any], kwargs: Mapping[str, Any]) -> str:
-    """``prefix(arg, key=value)`` with values rendered like Python literals.
-
-    >>> call_repr("on.tool", ["a"], {"arguments": {"x": 1}, "source": None})
-    "on.tool('a', arguments={'x': 1})"
-    """
-    parts = [render(a) for a in args]
-    parts += [f"{k}={render(v)}" for k, v in kwargs.items() if v is not None and v is not MISSING]
-    return f"{prefix}({', '.join(parts)})"
-
-
-def _optional_matcher(value: Any) -> Matcher | None:
-    return None if value is None else as_matcher(value)
-
-
-def _check_choice(name: str, value: Any, choices: Sequence[str]) -> None:
-    if value not in choices:
-        allowed = ", ".join(repr(c) for c in choices)
-        raise ValueError(f"'{name}' must be one of {allowed} (got {value!r})")
-
-
-def _mismatch(path: str, expected: Any, actual: Any) -> Mismatch:
-    return Mismatch(path, expected, actual, f"expected {render(expected)}, got {render(actual)}")
-
-
-class Selector(abc.ABC):
-    """Which events a check reads. Subclasses are frozen attrs classes."""
-
-    index_kind: ClassVar[str | None] = None
-
-    def candidates(self, record: TrialRecord) -> Sequence[int]:
-        """Positions that could match, from the narrowest index available."""
-        if self.index_kind is None:
-            return range(len(record.events))
-        return record.positions_of_kind(self.index_kind)
-
-    @abc.abstractmethod
-    def matches(self, event: Event) -> bool:
-        """True when ``event`` is selected."""
-
-    @abc.abstractmethod
-    def explain(self, event: Event) -> list[Mismatch]:
-        """Why ``event`` is not selected (empty when it is)."""
-
-    @abc.abstractmethod
-    def to_data(self) -> Any:
-        """The YAML/JSON form of the selector."""
-
-    def select(self, record: TrialRecord) -> list[int]:
-        """Positions of the selected events, in record order."""
-        events = record.events
-        return [i for i in self.candidates(record) if self.matches(events[i])]
-
-    def closest(
-        self, record: TrialRecord, positions: Iterable[int] | None = None
-    ) -> tuple[Event, list[Mismatch]] | None:
-        """The event with the fewest mismatches (earliest on ties), or None when there is none.
-
-        Args:
-            record: The record.
-            positions: The events to choose from; by default the selector's candidates.
-
-        >>> rec = TrialRecord.builder().tool("a", arguments={"x": 1}).tool("a").build()
-        >>> ToolSelector("a", arguments={"x": 2}).closest(rec, [1])[0].event_id
-        'e1'
-        """
-        best: tuple[Event, list[Mismatch]] | None = None
-        for i in self.candidates(record) if positions is None else positions:
-            event = record.events[i]
-            found = self.explain(event)
-            if best is None or len(found) < len(best[1]):
-                best = (event, found)
-                if not found:
-                    break
-        return best
-
-    def describe(self) -> str:
-        """Human-readable form, the same as ``repr``."""
-        return repr(self)
+from agent_asserts.selector_events import (
+    BlockSelector,
+    MemoryClearedSelector,
+    MemorySetSelector,
+    SkillSelector,
+    SubagentSelector,
+)
 
 
 @attrs.frozen(repr=False)
@@ -314,15 +236,6 @@ def _button_data(button: Button) -> dict[str, Any]:
 def _button_matches(want: Button, have: Button) -> bool:
     return want.title == have.title and (want.payload is None or want.payload == have.payload)
 
-
-from agent_asserts.selector_events import (  # noqa: E402 - re-exported, defined below the base
-    BlockSelector,
-    EventSelector,
-    MemoryClearedSelector,
-    MemorySetSelector,
-    SkillSelector,
-    SubagentSelector,
-)
 
 __all__ = [
     "BLOCK_TRANSITIONS",

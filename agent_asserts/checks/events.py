@@ -30,7 +30,7 @@ from agent_asserts.checks.selection import (
     selector_surface,
     selector_validator,
 )
-from agent_asserts.checks.sequencing import find_in_order, order_outcome, step_label
+from agent_asserts.checks.sequencing import Sequencing
 from agent_asserts.matching import Count, Mismatch
 from agent_asserts.matching.values import plural
 from agent_asserts.selector_kinds import EventSelector, Selector, SubagentSelector
@@ -206,41 +206,24 @@ class NotEvent(_KindSelectorCheck):
 
 @register
 @attrs.frozen(init=False)
-class EventOrder(Check):
+class EventOrder(Sequencing):
     """Events matching the selectors occur in this order (strings are kinds).
 
-    Same search as ``sequencing``: each step strictly after the previous step's event.
-    ``event_order()`` without selectors is a ``ValueError``.
+    ``sequencing`` with kinds for plain strings: each step strictly after the previous step's
+    event. ``event_order()`` without selectors is a ``ValueError``.
 
     >>> from agent_asserts.record import TrialRecord
     >>> rec = TrialRecord.builder().event("audit").event("mutation").build()
     >>> EventOrder("mutation", "audit").evaluate(rec).message
     "step 2 'audit' was not found after e1 (step 1 'mutation')"
+    >>> EventOrder()
+    Traceback (most recent call last):
+    ...
+    ValueError: event_order() needs at least one selector: a check that checks nothing
     """
 
-    selectors: tuple[Selector | str, ...]
-    _steps: tuple[Selector, ...] = attrs.field(init=False, eq=False, repr=False)
-
     method: ClassVar[str] = "event_order"
-    varargs: ClassVar[str | None] = "selectors"
-
-    def __init__(self, *selectors: Selector | str) -> None:
-        self.__attrs_init__(selectors=tuple(selectors))
-
-    def __attrs_post_init__(self) -> None:
-        if not self.selectors:
-            raise ValueError(
-                "event_order() needs at least one selector: a check that checks nothing"
-            )
-        steps = tuple(as_selector(s, default="kind") for s in self.selectors)
-        object.__setattr__(self, "_steps", steps)
-
-    def evaluate(self, record: TrialRecord) -> Outcome:
-        invalid = selector_surface(record, *self._steps)
-        if invalid is not None:
-            return invalid
-        result = find_in_order(record, self._steps)
-        return order_outcome(record, [step_label(s) for s in self.selectors], result)
+    step_default: ClassVar[str] = "kind"
 
 
 @register

@@ -30,7 +30,7 @@ import attrs
 
 from agent_asserts.checks.base import Check, Outcome, missing_surface
 from agent_asserts.checks.registry import register
-from agent_asserts.checks.selection import event_ids, id_list
+from agent_asserts.checks.selection import closest_fields, event_ids, id_list
 from agent_asserts.matching.values import plural
 from agent_asserts.selector_kinds import BlockSelector, Selector, SkillSelector
 
@@ -87,20 +87,15 @@ class LifecycleCheck(Check):
         candidates = record.positions_of_kind(self.kind)
         noun = "skill event" if self.kind == "skill" else "ordered-block event"
         seen = plural(len(candidates), noun)
-        closest = selector.closest(record)
-        if closest is None:
-            text = f"{self.subject()} was not {self.transition}{at} ({seen})"
-            return Outcome.of(False, message=text, observed=0, details=details)
-        event, mismatches = closest
-        text = f"{self.subject()} was not {self.transition}{at} ({seen}; closest {event.event_id})"
+        closest = selector.closest(record)  # None only when there is no candidate
+        near = "" if closest is None else f"; closest {closest[0].event_id}"
         return Outcome.of(
             False,
-            message=text,
+            message=f"{self.subject()} was not {self.transition}{at} ({seen}{near})",
             observed=0,
             evidence=event_ids(record, candidates),
-            closest=event.event_id,
-            mismatches=mismatches,
             details=details,
+            **closest_fields(closest),
         )
 
 

@@ -19,6 +19,7 @@ FAMILIES = (
     "outcome",
     "tools",
     "trajectory",
+    "confirmation",
     "events",
     "sequencing",
     "cost",

@@ -2,7 +2,9 @@
 ``terminal_tool``, ``ended_session``, ``trace_parsed``, ``confirmation_requested``.
 
 A tool that was never called makes ``every_call``, ``followed_by`` and ``terminal_tool`` pass
-with a message saying so, and ``confirmation_requested`` ``not_applicable``.
+with a message saying so, and ``confirmation_requested`` ``not_applicable``
+(``ConfirmationRequested`` lives in :mod:`agent_asserts.checks.confirmation`; it is
+re-exported here).
 
 >>> from agent_asserts.record import TrialRecord
 >>> rec = TrialRecord.builder().tool("end_session").tool("lookup").build()
@@ -13,13 +15,12 @@ with a message saying so, and ``confirmation_requested`` ``not_applicable``.
 from __future__ import annotations
 
 import bisect
-import re
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
 from agent_asserts.checks.base import Check, Outcome, missing_surface
-from agent_asserts.checks.outcome import regex_validator
+from agent_asserts.checks.confirmation import ConfirmationRequested
 from agent_asserts.checks.registry import register
 from agent_asserts.checks.selection import (
     event_ids,
@@ -30,7 +31,6 @@ from agent_asserts.checks.selection import (
 )
 from agent_asserts.matching import render
 from agent_asserts.matching.values import plural
-from agent_asserts.record import MessagePayload
 from agent_asserts.selector_kinds import Selector, ToolSelector
 from agent_asserts.selectors import as_selector
 
@@ -285,100 +285,6 @@ class TraceParsed(Check):
         shown = "; ".join(errors[:5]) + ("; …" if len(errors) > 5 else "")
         text = f"{plural(len(errors), 'trace item')} could not be parsed: {shown}"
         return Outcome.of(False, message=text, evidence=tuple(errors), observed=len(errors))
-
-
-def _positive_int(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"'{attribute.name}' must be an int (got {value!r})")
-    if value < 1:
-        raise ValueError(f"'{attribute.name}' must be >= 1 (got {value!r})")
-
-
-@register
-@attrs.frozen
-class ConfirmationRequested(Check):
-    """Before every call of ``before_tool``, an agent message matching ``pattern`` (regex
-    search) came in the ``within_last_n_turns`` turns that end with the call's turn.
-
-    ``not_applicable`` when the tool never ran. The message quotes the messages looked at.
-
-    >>> from agent_asserts.record import TrialRecord
-    >>> rec = (
-    ...     TrialRecord.builder()
-    ...     .user("buy it").agent("Shall I place the order?")
-    ...     .user("yes").tool("create_order")
-    ...     .build()
-    ... )
-    >>> ConfirmationRequested("create_order", "(?i)shall i").evaluate(rec).status.value
-    'pass'
-    """
-
-    before_tool: str
-    pattern: str = attrs.field(validator=regex_validator)
-    within_last_n_turns: int = attrs.field(default=4, validator=_positive_int)
-    _selector: ToolSelector = attrs.field(init=False, eq=False, repr=False)
-
-    method: ClassVar[str] = "confirmation_requested"
-    positional: ClassVar[tuple[str, ...]] = ("before_tool", "pattern")
-
-    def __attrs_post_init__(self) -> None:
-        object.__setattr__(self, "_selector", ToolSelector(self.before_tool))
-
-    def evaluate(self, record: TrialRecord) -> Outcome:
-        invalid = missing_surface(record, "tool_call", "message")
-        if invalid is not None:
-            return invalid
-        calls = self._selector.candidates(record)
-        if not calls:
-            return Outcome.not_applicable(f"{self.before_tool!r} never ran")
-        events = record.events
-        agent = [p for p in record.positions_of_kind("message") if events[p].actor_ref == "agent"]
-        confirmed: dict[str, str] = {}
-        failures: list[str] = []
-        evidence: list[str] = []
-        for call in calls:
-            turn = events[call].turn or 0
-            low = max(turn - self.within_last_n_turns + 1, 0)
-            window = [
-                p
-                for p in agent[: bisect.bisect_left(agent, call)]
-                if low <= (events[p].turn or 0) <= turn
-            ]
-            hit = next((p for p in reversed(window) if self._confirms(events[p].payload)), None)
-            call_id = events[call].event_id
-            if hit is not None:
-                confirmed[call_id] = events[hit].event_id
-                evidence += [events[hit].event_id, call_id]
-                continue
-            looked = ", ".join(
-                f"{render(_text(events[p].payload))} ({events[p].event_id})" for p in window
-            )
-            failures.append(
-                f"call {call_id} (turn {turn}) has no agent message matching "
-                f"{render(self.pattern)} in turns {low}..{turn} before it; "
-                f"looked at: {looked or 'no agent messages'}"
-            )
-            evidence += [call_id, *(events[p].event_id for p in window)]
-        evidence_ids = tuple(dict.fromkeys(evidence))
-        if failures:
-            return Outcome.of(
-                False,
-                message="; ".join(failures),
-                evidence=evidence_ids,
-                details={"confirmed": confirmed},
-            )
-        quoted = ", ".join(f"{c} after {m}" for c, m in confirmed.items())
-        text = f"every call of {self.before_tool!r} was confirmed: {quoted}"
-        return Outcome.of(
-            True, message=text, evidence=evidence_ids, details={"confirmed": confirmed}
-        )
-
-    def _confirms(self, payload: Any) -> bool:
-        return re.search(self.pattern, _text(payload)) is not None
-
-
-def _text(payload: Any) -> str:
-    return payload.text if isinstance(payload, MessagePayload) else ""
 
 
 __all__ = [

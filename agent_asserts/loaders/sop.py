@@ -27,17 +27,23 @@ from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 from agent_asserts.checks.base import Check
+from agent_asserts.checks.confirmation import ConfirmationRequested
 from agent_asserts.checks.semantic import JudgeCheck
 from agent_asserts.checks.sequencing import ToolOrder
 from agent_asserts.checks.tools import CalledTool, NotCalledTool
-from agent_asserts.checks.trajectory import ConfirmationRequested
 from agent_asserts.loaders.building import BuildContext
 from agent_asserts.loaders.dialects import register_dialect
-from agent_asserts.loaders.errors import choice_list, unknown_key_message
-from agent_asserts.loaders.nodes import MappingNode, Node, ScalarNode, describe_value
+from agent_asserts.loaders.errors import unknown_key_message
+from agent_asserts.loaders.nodes import MappingNode, Node
+from agent_asserts.loaders.sop_fields import (
+    INPUT_OPS,
+    OUTPUT_OPS,
+    field_matchers,
+    field_path,
+    nest,
+    op_matcher,
+)
 from agent_asserts.loaders.suite import Case, CheckEntry, Suite
-from agent_asserts.matching import M, Matcher
-from agent_asserts.record import parse_pointer
 
 Resolver = Callable[[str | None, str], str]
 
@@ -52,17 +58,6 @@ TYPES: Final[Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]]] = {
 }
 """Type → (required keys, optional keys), besides ``type``."""
 
-INPUT_OPS: Final = ("exists", "equals", "matches", "gt", "lt")
-OUTPUT_OPS: Final = ("exists", "equals", "contains", "not_in")
-_OP_KEYS: Final = {
-    "exists": (),
-    "equals": ("value",),
-    "matches": ("pattern",),
-    "gt": ("value",),
-    "lt": ("value",),
-    "contains": ("value",),
-    "not_in": ("values",),
-}
 KEYS: Final = frozenset(key for req, opt in TYPES.values() for key in (*req, *opt))
 """Every key an SOP evaluator may have (used to tell SOP documents from cxas ones)."""
 
@@ -94,145 +89,6 @@ def detect(data: Any) -> bool:
     entries = [item for item in data if isinstance(item, Mapping)]
     sop_only = set(TYPES) - {"tool_called"}
     return any(KEYS & set(item) or _kind(item) in sop_only for item in entries)
-
-
-def field_path(field: str) -> tuple[str, ...]:
-    """The keys a field name leads through: dotted, or a JSON Pointer when it starts with ``/``.
-
-    >>> field_path("address.zip"), field_path("/dotted.key/x"), field_path("plain")
-    (('address', 'zip'), ('dotted.key', 'x'), ('plain',))
-    """
-    parts = parse_pointer(field) if field.startswith("/") else tuple(field.split("."))
-    if not parts or any(not part for part in parts):
-        raise ValueError(f"invalid field path {field!r} (an empty key)")
-    return parts
-
-
-def op_matcher(op: str, value: Any) -> Matcher:
-    """The matcher of one SOP assertion operator.
-
-    ``exists``: present and not null; ``equals``: JavaScript ``String()`` forms (``M.loose``);
-    ``matches``: regex search; ``gt``/``lt``: a number, or a string JSON reads as one;
-    ``contains``: substring (or list item); ``not_in``: present and no string form in ``value``.
-
-    >>> op_matcher("gt", 3).matches("4"), op_matcher("exists", None).matches(0)
-    (True, True)
-    """
-    if op == "exists":
-        return M.not_in(None)
-    if op == "equals":
-        return M.loose(value)
-    if op == "matches":
-        return M.regex(value)
-    if op in ("gt", "lt"):
-        bound = M.gt(value) if op == "gt" else M.lt(value)
-        return M.any_of(bound, M.json(bound))
-    if op == "contains":
-        return M.contains(value)
-    if op == "not_in":
-        return M.all_of(~M.absent(), *(~M.loose(v) for v in value))
-    raise ValueError(f"unknown op {op!r}")
-
-
-def nest(assertions: list[tuple[tuple[str, ...], Matcher]]) -> dict[str, Any]:
-    """One nested partial mapping from (path, matcher) pairs; a key that has both its own
-    matchers and nested keys gets ``M.all_of(own…, {nested})``.
-
-    >>> nest([(("a", "b"), M.gt(1)), (("a",), M.not_in(None))])
-    {'a': M.all_of(M.not_in(None), {'b': M.gt(1)})}
-    """
-    own: dict[str, list[Matcher]] = {}
-    children: dict[str, list[tuple[tuple[str, ...], Matcher]]] = {}
-    for path, matcher in assertions:
-        head, rest = path[0], path[1:]
-        if rest:
-            children.setdefault(head, []).append((rest, matcher))
-        else:
-            own.setdefault(head, []).append(matcher)
-        own.setdefault(head, [])
-    out: dict[str, Any] = {}
-    for key, matchers in own.items():
-        parts: list[Any] = list(matchers)
-        if key in children:
-            parts.append(nest(children[key]))
-        out[key] = parts[0] if len(parts) == 1 else M.all_of(*parts)
-    return out
-
-
-def _assertion(node: Node, ops: tuple[str, ...], ctx: BuildContext) -> Matcher | None:
-    p = ctx.problems
-    spec = p.expect_mapping(node)
-    if spec is None:
-        return None
-    if "op" not in spec.items:
-        p.add(spec, "required key 'op' missing")
-        return None
-    op = p.expect_str(spec.get("op"), non_empty=True)
-    if op is None:
-        return None
-    if op not in ops:
-        p.add(spec.get("op"), f"must be {choice_list(ops)} (got {op!r})")
-        return None
-    keys = _OP_KEYS[op]
-    if not p.check_keys(spec, required=["op", *keys]):
-        return None
-    value: Any = None
-    if op in ("equals", "not_in"):
-        value = _scalars(spec.get(keys[0]), ctx, many=op == "not_in")
-    elif op in ("gt", "lt"):
-        value = p.expect_number(spec.get("value"))
-    elif keys:
-        value = p.expect_str(spec.get(keys[0]))
-    if value is None and keys:
-        return None
-    try:
-        return op_matcher(op, value)
-    except (TypeError, ValueError) as exc:
-        p.add(spec.get(keys[0]) if keys else spec, str(exc))
-        return None
-
-
-def _scalars(node: Node | None, ctx: BuildContext, *, many: bool) -> Any:
-    p = ctx.problems
-    items = p.expect_list(node, non_empty=True) if many else [] if node is None else [node]
-    if items is None:
-        return None
-    values = []
-    for item in items:
-        value = item.value if isinstance(item, ScalarNode) else None
-        if value is None or not isinstance(value, str | int | float):
-            wording = "is required (got null)" if isinstance(item, ScalarNode) else None
-            p.add(
-                item, wording or f"must be a string, number or boolean (got {describe_value(item)})"
-            )
-            return None
-        values.append(value)
-    return values if many else values[0]
-
-
-def _fields(node: Node | None, ops: tuple[str, ...], ctx: BuildContext) -> dict[str, Any] | None:
-    p = ctx.problems
-    mapping = p.expect_mapping(node)
-    if mapping is None:
-        return None
-    if not mapping.items:
-        p.add(mapping, "must not be empty")
-        return None
-    found: list[tuple[tuple[str, ...], Matcher]] = []
-    ok = True
-    for field, spec in mapping.items.items():
-        try:
-            path = field_path(field)
-        except ValueError as exc:
-            p.add_key_problem(mapping, field, str(exc))
-            ok = False
-            continue
-        matcher = _assertion(spec, ops, ctx)
-        if matcher is None:
-            ok = False
-        else:
-            found.append((path, matcher))
-    return nest(found) if ok else None
 
 
 def _slugs(node: Node | None, ctx: BuildContext, *, many: bool = False) -> list[str] | None:
@@ -300,7 +156,7 @@ def _build(kind: str, node: MappingNode, ctx: BuildContext) -> list[tuple[Check,
         confirm = ConfirmationRequested(name(found[0]), pattern, turns or 4)
         return [(confirm, f"{kind}:{found[0]}")]
     ops = INPUT_OPS if kind == "tool_input_contains" else OUTPUT_OPS
-    fields = _fields(node.get("assertions"), ops, ctx) if kind != "tool_called" else {}
+    fields = field_matchers(node.get("assertions"), ops, ctx) if kind != "tool_called" else {}
     if not found or fields is None:
         return []
     if kind == "tool_called":

@@ -16,8 +16,18 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Final, TypedDict
 
 from agent_asserts._suggest import did_you_mean
-from agent_asserts.record._checks import json_copy, must_be_int, must_be_number, must_be_str, one_of
-from agent_asserts.record.payloads import Button
+from agent_asserts.record._checks import (
+    json_copy,
+    must_be_int,
+    must_be_list,
+    must_be_number,
+    must_be_str,
+    one_of,
+)
+from agent_asserts.record._payload_decode import decode_payload
+from agent_asserts.record.event import STR_ENVELOPE_FIELDS
+from agent_asserts.record.payloads import PAYLOAD_TYPES, Button, Payload
+from agent_asserts.record.usage import Usage
 
 
 class CommonEnvelope(TypedDict, total=False):
@@ -56,17 +66,7 @@ class Envelope(StatusEnvelope, total=False):
 
 
 ENVELOPE_KEYS: Final = tuple(sorted(Envelope.__optional_keys__))
-_STR_KEYS: Final = (
-    "event_type",
-    "actor_ref",
-    "surface",
-    "audience",
-    "phase",
-    "operation_ref",
-    "correlation_id",
-    "caused_by_event_id",
-    "status",
-)
+_STR_KEYS: Final = ("event_type", *STR_ENVELOPE_FIELDS)
 
 
 def check(name: str, message: str | None) -> None:
@@ -103,6 +103,63 @@ def as_button(value: Any) -> Button:
         f"'buttons' items must be Button objects or {{'title': ..., 'payload': ...}} mappings"
         f" (got {value!r})"
     )
+
+
+def as_payload(kind: str, payload: Any, event_type: str | None) -> Payload:
+    """The payload of ``RecordBuilder.event``: a typed payload of ``kind`` as it is, else a
+    mapping (None is ``{}``) decoded like the payload of a record file.
+
+    >>> as_payload("skill", {"skill_id": "refund"}, "activated")
+    SkillPayload(skill_id='refund', step_id=None, extra={})
+    >>> as_payload("audit", [1], None)
+    Traceback (most recent call last):
+    ...
+    ValueError: 'payload' must be a mapping for kind 'audit' (got [1])
+    """
+    typed = PAYLOAD_TYPES.get(kind)
+    if typed is not None and isinstance(payload, typed):
+        return payload
+    raw = {} if payload is None else payload
+    if not isinstance(raw, Mapping):
+        raise ValueError(f"'payload' must be a mapping for kind {kind!r} (got {raw!r})")
+    problems: list[tuple[str, str]] = []
+    decoded = decode_payload(kind, raw, "payload", problems, event_type)
+    if problems or decoded is None:
+        raise ValueError("; ".join(f"{path!r} {message}" for path, message in problems))
+    return decoded
+
+
+def as_usage(usage: Usage | Mapping[str, int | None] | None) -> Usage | None:
+    """A ``Usage`` from itself, a mapping of token counts, or None.
+
+    >>> as_usage({"input_tokens": 2, "output_tokens": 1})
+    Usage(input_tokens=2, output_tokens=1, total_tokens=3)
+    """
+    if usage is None or isinstance(usage, Usage):
+        return usage
+    if not isinstance(usage, Mapping):
+        raise ValueError(f"'usage' must be a Usage or a mapping (got {usage!r})")
+    for key, count in usage.items():
+        if key not in ("input_tokens", "output_tokens", "total_tokens"):
+            raise ValueError(f"'usage' has an unknown key {key!r}")
+        if count is not None:
+            check(f"usage.{key}", must_be_int(count))
+    return Usage(**usage)
+
+
+def as_surfaces(surfaces: Iterable[str]) -> frozenset[str]:
+    """The recorded surfaces as a set of strings (a lone string is a mistake).
+
+    >>> as_surfaces("message")
+    Traceback (most recent call last):
+    ...
+    ValueError: 'surfaces' must be a list (got 'message')
+    """
+    check("surfaces", must_be_list(surfaces) if isinstance(surfaces, str) else None)
+    found = frozenset(surfaces)
+    for surface in found:
+        check("surfaces", must_be_str(surface))
+    return found
 
 
 def check_envelope(
@@ -161,6 +218,9 @@ __all__ = [
     "StatusEnvelope",
     "as_button",
     "as_json",
+    "as_payload",
+    "as_surfaces",
+    "as_usage",
     "check",
     "check_envelope",
     "choice",

@@ -22,11 +22,10 @@ import attrs
 
 from agent_asserts._missing import MISSING
 from agent_asserts.record._checks import NotJSON, fast_copy, scalar_types
-from agent_asserts.record.event import ENVELOPE_FIELDS, Event
+from agent_asserts.record.event import ENVELOPE_FIELDS, STR_ENVELOPE_FIELDS, Event
 from agent_asserts.record.payloads import (
-    BLOCK_TRANSITIONS,
-    MEMORY_EVENT_TYPES,
-    SKILL_TRANSITIONS,
+    KIND_EVENT_TYPES,
+    PAYLOAD_KEYS,
     BlockPayload,
     DelegationPayload,
     MemoryPayload,
@@ -36,24 +35,14 @@ from agent_asserts.record.payloads import (
 )
 
 _ENVELOPE_SET: Final = frozenset(ENVELOPE_FIELDS)
-_STR_SET: Final = frozenset(
-    {
-        "actor_ref",
-        "surface",
-        "audience",
-        "phase",
-        "operation_ref",
-        "correlation_id",
-        "caused_by_event_id",
-        "status",
-    }
-)
+_STR_SET: Final = frozenset(STR_ENVELOPE_FIELDS)
+# the fast path takes the common fields only (no buttons, no optional tool fields)
 _MESSAGE_KEYS: Final = frozenset({"text", "utter_name"})
 _TOOL_KEYS: Final = frozenset({"name", "arguments", "result", "is_error", "source"})
-_MEMORY_KEYS: Final = frozenset({"name", "value"})
-_SKILL_KEYS: Final = frozenset({"skill_id", "step_id"})
-_BLOCK_KEYS: Final = frozenset({"skill_id", "block_id", "step_id"})
-_DELEGATION_KEYS: Final = frozenset({"subagent", "output"})
+_MEMORY_KEYS: Final = frozenset(PAYLOAD_KEYS["memory"])
+_SKILL_KEYS: Final = frozenset(PAYLOAD_KEYS["skill"])
+_BLOCK_KEYS: Final = frozenset(PAYLOAD_KEYS["ordered_block"])
+_DELEGATION_KEYS: Final = frozenset(PAYLOAD_KEYS["delegation"])
 _SCALARS: Final = scalar_types()
 
 # Event has no validators or converters, so filling its slots directly is equivalent to
@@ -154,11 +143,6 @@ _PAYLOADS: Final[dict[str, Callable[[dict[str, Any], Any], Any]]] = {
     "ordered_block": _block,
     "delegation": _delegation,
 }
-_EVENT_TYPES: Final[dict[str, tuple[str, ...]]] = {
-    "memory": MEMORY_EVENT_TYPES,
-    "skill": SKILL_TRANSITIONS,
-    "ordered_block": BLOCK_TRANSITIONS,
-}
 
 
 def fast_event(raw: Any, position: int, tracker: Any, seen: dict[str, int]) -> Event | None:
@@ -192,11 +176,11 @@ def _fast_event(raw: Any, position: int, tracker: Any, seen: dict[str, int]) -> 
         return None
     event_type = get("event_type")
     if event_type is None:
-        if kind in _EVENT_TYPES:
+        if kind in KIND_EVENT_TYPES:
             return None
         if kind == "delegation":
             event_type = "completed"
-    elif type(event_type) is not str or event_type not in _EVENT_TYPES.get(kind, (event_type,)):
+    elif type(event_type) is not str or event_type not in KIND_EVENT_TYPES.get(kind, (event_type,)):
         return None
     for name, value in raw.items():
         if value is not None and type(value) is not str and name in _STR_SET:

@@ -26,6 +26,7 @@ from agent_asserts.record._checks import (
     unknown_key,
 )
 from agent_asserts.record.payloads import (
+    PAYLOAD_KEYS,
     TOOL_SOURCES,
     BlockPayload,
     Button,
@@ -41,25 +42,13 @@ Problems = list[tuple[str, str]]
 _MISSING_FIELD: Final = "required field missing"
 
 _BUTTON_KEYS: Final = frozenset({"title", "payload"})
-_MESSAGE_KEYS: Final = frozenset({"text", "utter_name", "buttons"})
-_TOOL_KEYS: Final = frozenset(
-    {
-        "name",
-        "arguments",
-        "result",
-        "is_error",
-        "source",
-        "mcp_server",
-        "skill_id",
-        "call_id",
-        "error_message",
-    }
-)
+_MESSAGE_KEYS: Final = frozenset(PAYLOAD_KEYS["message"])
+_TOOL_KEYS: Final = frozenset(PAYLOAD_KEYS["tool_call"])
 _TOOL_COMMON: Final = frozenset({"name", "arguments", "result", "is_error", "source"})
-_MEMORY_KEYS: Final = frozenset({"name", "value"})
-_SKILL_KEYS: Final = frozenset({"skill_id", "step_id"})
-_BLOCK_KEYS: Final = frozenset({"skill_id", "block_id", "step_id"})
-_DELEGATION_KEYS: Final = frozenset({"subagent", "output"})
+_MEMORY_KEYS: Final = frozenset(PAYLOAD_KEYS["memory"])
+_SKILL_KEYS: Final = frozenset(PAYLOAD_KEYS["skill"])
+_BLOCK_KEYS: Final = frozenset(PAYLOAD_KEYS["ordered_block"])
+_DELEGATION_KEYS: Final = frozenset(PAYLOAD_KEYS["delegation"])
 
 
 def _extra(raw: Mapping[str, Any], known: frozenset[str], path: str, problems: Problems) -> Any:

@@ -25,6 +25,9 @@ from agent_asserts.record._builder_args import (
     StatusEnvelope,
     as_button,
     as_json,
+    as_payload,
+    as_surfaces,
+    as_usage,
     check,
     check_envelope,
     choice,
@@ -32,15 +35,12 @@ from agent_asserts.record._builder_args import (
 from agent_asserts.record._checks import (
     must_be_bool,
     must_be_int,
-    must_be_list,
     must_be_str,
 )
-from agent_asserts.record._payload_decode import decode_payload
 from agent_asserts.record.event import Event
 from agent_asserts.record.payloads import (
     BLOCK_TRANSITIONS,
-    MEMORY_EVENT_TYPES,
-    PAYLOAD_TYPES,
+    KIND_EVENT_TYPES,
     SKILL_TRANSITIONS,
     TOOL_SOURCES,
     BlockPayload,
@@ -319,26 +319,12 @@ class RecordBuilder:
         check("kind", must_be_str(kind, non_empty=True))
         if event_type is not None:
             check("event_type", must_be_str(event_type))
-        allowed = {"memory": MEMORY_EVENT_TYPES, "skill": SKILL_TRANSITIONS}.get(kind)
-        if kind == "ordered_block":
-            allowed = BLOCK_TRANSITIONS
+        allowed = KIND_EVENT_TYPES.get(kind)
         if allowed is not None:
             event_type = choice("event_type", event_type, allowed)
         elif kind == "delegation" and event_type is None:
             event_type = "completed"
-        typed = PAYLOAD_TYPES.get(kind)
-        value: Payload
-        if typed is not None and isinstance(payload, typed):
-            value = payload
-        else:
-            raw = {} if payload is None else payload
-            if not isinstance(raw, Mapping):
-                raise ValueError(f"'payload' must be a mapping for kind {kind!r} (got {raw!r})")
-            problems: list[tuple[str, str]] = []
-            decoded = decode_payload(kind, raw, "payload", problems, event_type)
-            if problems or decoded is None:
-                raise ValueError("; ".join(f"{path!r} {message}" for path, message in problems))
-            value = decoded
+        value = as_payload(kind, payload, event_type)
         return self._add(
             "event", kind, value, envelope, event_type=event_type, fixed=("event_type",)
         )
@@ -368,21 +354,9 @@ class RecordBuilder:
             check("reply", must_be_str(reply))
         if steps is not None:
             check("steps", must_be_int(steps))
-        if usage is not None and not isinstance(usage, Usage):
-            if not isinstance(usage, Mapping):
-                raise ValueError(f"'usage' must be a Usage or a mapping (got {usage!r})")
-            for key, count in usage.items():
-                if key not in ("input_tokens", "output_tokens", "total_tokens"):
-                    raise ValueError(f"'usage' has an unknown key {key!r}")
-                if count is not None:
-                    check(f"usage.{key}", must_be_int(count))
-            usage = Usage(**usage)
+        usage = as_usage(usage)
         errors = as_json("errors", list(errors))
-        if surfaces is not None:
-            check("surfaces", must_be_list(surfaces) if isinstance(surfaces, str) else None)
-            surfaces = frozenset(surfaces)
-            for surface in surfaces:
-                check("surfaces", must_be_str(surface))
+        surfaces = None if surfaces is None else as_surfaces(surfaces)
         return TrialRecord(
             events=tuple(self._events),
             initial_state=self._initial_state,

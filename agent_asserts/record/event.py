@@ -36,6 +36,18 @@ ENVELOPE_FIELDS: Final = (
 )
 """The keys of an event in its canonical JSON form, in canonical order."""
 
+STR_ENVELOPE_FIELDS: Final = (
+    "actor_ref",
+    "surface",
+    "audience",
+    "phase",
+    "operation_ref",
+    "correlation_id",
+    "caused_by_event_id",
+    "status",
+)
+"""The envelope fields that hold a string or null (``event_id`` and ``event_type`` apart)."""
+
 
 @attrs.frozen
 class Event:
@@ -120,4 +132,4 @@ class Event:
         return out
 
 
-__all__ = ["ENVELOPE_FIELDS", "Event"]
+__all__ = ["ENVELOPE_FIELDS", "STR_ENVELOPE_FIELDS", "Event"]

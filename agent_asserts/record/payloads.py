@@ -252,6 +252,23 @@ PAYLOAD_TYPES: Final[Mapping[str, type[TypedPayload]]] = {
 }
 """The typed payload class of each known kind."""
 
+PAYLOAD_KEYS: Final[Mapping[str, tuple[str, ...]]] = {
+    kind: tuple(field.name for field in attrs.fields(cls) if field.name != "extra")
+    for kind, cls in PAYLOAD_TYPES.items()
+}
+"""The keys of each typed payload in its canonical JSON form (its fields but ``extra``).
+
+>>> PAYLOAD_KEYS["skill"]
+('skill_id', 'step_id')
+"""
+
+KIND_EVENT_TYPES: Final[Mapping[str, tuple[str, ...]]] = {
+    "memory": MEMORY_EVENT_TYPES,
+    "skill": SKILL_TRANSITIONS,
+    "ordered_block": BLOCK_TRANSITIONS,
+}
+"""The event types of the kinds that constrain them (any other kind takes any string)."""
+
 
 def payload_to_dict(payload: Payload) -> dict[str, Any]:
     """The canonical JSON form of any payload.
@@ -274,7 +291,9 @@ def payload_to_dict(payload: Payload) -> dict[str, Any]:
 
 __all__ = [
     "BLOCK_TRANSITIONS",
+    "KIND_EVENT_TYPES",
     "MEMORY_EVENT_TYPES",
+    "PAYLOAD_KEYS",
     "PAYLOAD_TYPES",
     "SKILL_TRANSITIONS",
     "TOOL_SOURCES",

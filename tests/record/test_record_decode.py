@@ -10,8 +10,8 @@ from hypothesis import given
 from record_strategies import event_dicts
 
 from agent_asserts.record import Problem, RecordError, TrialRecord
+from agent_asserts.record._event_decode import decode_event as _decode_event
 from agent_asserts.record._fast import fast_event
-from agent_asserts.record.decode import _decode_event
 from agent_asserts.record.turns import TurnTracker
 
 

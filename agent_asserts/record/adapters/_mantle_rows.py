@@ -22,6 +22,7 @@ from agent_asserts._missing import MISSING
 from agent_asserts.record.event import Event
 from agent_asserts.record.payloads import (
     BLOCK_TRANSITIONS,
+    PAYLOAD_KEYS,
     PAYLOAD_TYPES,
     SKILL_TRANSITIONS,
     TOOL_SOURCES,
@@ -116,21 +117,8 @@ def _buttons(data: Any) -> tuple[Button, ...]:
 
 
 RESERVED: Final[Mapping[str, tuple[str, ...]]] = {
-    "message": ("text", "utter_name", "buttons"),
-    "memory": ("name", "value"),
-    "tool_call": (
-        "name",
-        "arguments",
-        "result",
-        "is_error",
-        "source",
-        "mcp_server",
-        "skill_id",
-        "call_id",
-        "error_message",
-    ),
-    "skill": ("skill_id", "step_id"),
-    "ordered_block": ("skill_id", "block_id", "step_id"),
+    kind: PAYLOAD_KEYS[kind]
+    for kind in ("message", "memory", "tool_call", "skill", "ordered_block")
 }
 """Canonical payload keys per kind: a Mantle field of that name kept in ``extra`` gets a
 ``mantle_`` prefix, so it never reads back as the typed field."""

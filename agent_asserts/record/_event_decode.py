@@ -1,0 +1,231 @@
+"""Decoding of the ``events`` list of a record (part of :mod:`agent_asserts.record.decode`).
+
+Each event first takes the fast path (:mod:`agent_asserts.record._fast`); an event it does not
+accept is decoded here thoroughly, with every problem collected as a ``(path, message)`` pair.
+Payloads are decoded by :mod:`agent_asserts.record._payload_decode`.
+
+>>> [e.kind for e in decode_events([{"kind": "audit"}, {"kind": "audit", "turn": 2}], [])]
+['audit', 'audit']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final
+
+from agent_asserts._missing import MISSING
+from agent_asserts.record._checks import (
+    child,
+    must_be_int,
+    must_be_list,
+    must_be_number,
+    must_be_object,
+    must_be_str,
+    one_of,
+    paused_gc,
+    unknown_key,
+)
+from agent_asserts.record._fast import fast_event
+from agent_asserts.record._payload_decode import Problems, decode_payload
+from agent_asserts.record.event import ENVELOPE_FIELDS, STR_ENVELOPE_FIELDS, Event
+from agent_asserts.record.payloads import KIND_EVENT_TYPES
+from agent_asserts.record.turns import TurnTracker, opens_turn
+
+_ENVELOPE_SET: Final = frozenset(ENVELOPE_FIELDS)
+_STR_SET: Final = frozenset(STR_ENVELOPE_FIELDS)
+_MISSING_FIELD: Final = "required field missing"
+_NOT_FREE: Final = frozenset({*KIND_EVENT_TYPES, "delegation"})
+
+
+def unknown_keys(raw: Mapping[Any, Any], known: Any, path: str, problems: Problems) -> None:
+    """Add an "unknown key" problem (with a suggestion) for each key of ``raw`` not in ``known``.
+
+    >>> problems: Problems = []
+    >>> unknown_keys({"knd": 1}, ("kind",), "$", problems); problems
+    [('$.knd', "unknown key (did you mean 'kind'?)")]
+    """
+    for key in raw:
+        if key not in known:
+            problems.append((child(path, key), unknown_key(key, sorted(known))))
+
+
+def _check_event_type(kind: Any, event_type: Any, path: str, problems: Problems) -> Any:
+    allowed = KIND_EVENT_TYPES.get(kind) if type(kind) is str else None
+    if event_type is None:
+        if allowed is not None:
+            problems.append((child(path, "event_type"), _MISSING_FIELD))
+        return "completed" if kind == "delegation" else None
+    if type(event_type) is not str and (message := must_be_str(event_type)) is not None:
+        problems.append((child(path, "event_type"), message))
+    elif allowed is not None and event_type not in allowed:
+        problems.append(
+            (
+                child(path, "event_type"),
+                f"must be one of {one_of(allowed)} for kind {kind!r} (got {event_type!r})",
+            )
+        )
+    return event_type
+
+
+def decode_event(
+    raw: Any,
+    position: int,
+    problems: Problems,
+    tracker: TurnTracker,
+    seen: dict[str, int],
+) -> Event | None:
+    """Decode one event thoroughly, adding every problem it has; None when it has any.
+
+    Args:
+        raw: The event object.
+        position: Its index in ``events``.
+        problems: Where problems are appended as ``(path, message)``.
+        tracker: The turn tracker of this pass.
+        seen: Event ids seen so far, with their positions.
+
+    Returns:
+        The event, or None.
+
+    >>> problems: Problems = []
+    >>> raw = {"kind": "skill", "payload": {"skill_id": "a"}}
+    >>> decode_event(raw, 0, problems, TurnTracker(), {})
+    >>> problems
+    [('$.events[0].event_type', 'required field missing')]
+    """
+    path = f"$.events[{position}]"
+    if not isinstance(raw, Mapping):
+        problems.append((path, must_be_object(raw) or ""))
+        return None
+    before = len(problems)
+    if not raw.keys() <= _ENVELOPE_SET:
+        unknown_keys(raw, _ENVELOPE_SET, path, problems)
+    get = raw.get
+    event_id = get("event_id")
+    if event_id is None:
+        event_id = f"e{position}"
+        assigned = " (assigned by position)"
+    else:
+        assigned = ""
+        if (message := must_be_str(event_id, non_empty=True)) is not None:
+            problems.append((child(path, "event_id"), message))
+            event_id = None
+    if event_id is not None:
+        first = seen.setdefault(event_id, position)
+        if first != position:
+            problems.append(
+                (
+                    child(path, "event_id"),
+                    f"duplicate event id {event_id!r}{assigned}"
+                    f" (already used by $.events[{first}])",
+                )
+            )
+    wall_time = get("wall_time")
+    if wall_time is not None and type(wall_time) is not str and must_be_number(wall_time):
+        problems.append(
+            (child(path, "wall_time"), f"must be a string or a number (got {wall_time!r})")
+        )
+    monotonic_time = get("monotonic_time")
+    if monotonic_time is not None and (message := must_be_number(monotonic_time)) is not None:
+        problems.append((child(path, "monotonic_time"), message))
+    for name, value in raw.items():
+        if (
+            value is not None
+            and type(value) is not str
+            and name in _STR_SET
+            and (message := must_be_str(value))
+        ):
+            problems.append((child(path, name), message))
+    turn = get("turn")
+    if turn is not None and (message := must_be_int(turn)) is not None:
+        problems.append((child(path, "turn"), message))
+        turn = None
+    kind = get("kind", MISSING)
+    if kind is MISSING:
+        problems.append((child(path, "kind"), _MISSING_FIELD))
+    elif type(kind) is not str or not kind:
+        problems.append((child(path, "kind"), must_be_str(kind, non_empty=True) or ""))
+    event_type = get("event_type")
+    if not (
+        type(kind) is str
+        and kind not in _NOT_FREE
+        and (event_type is None or type(event_type) is str)
+    ):
+        event_type = _check_event_type(kind, event_type, path, problems)
+    entity_refs: tuple[str, ...] = ()
+    raw_refs = get("entity_refs")
+    if raw_refs is not None:
+        rpath = child(path, "entity_refs")
+        if (message := must_be_list(raw_refs)) is not None:
+            problems.append((rpath, message))
+        else:
+            for i, ref in enumerate(raw_refs):
+                if (message := must_be_str(ref)) is not None:
+                    problems.append((child(rpath, i), message))
+            entity_refs = tuple(raw_refs)
+    raw_payload = get("payload", MISSING)
+    ppath = path + ".payload"
+    payload: Any = None
+    if raw_payload is MISSING:
+        raw_payload = {}
+    if type(raw_payload) is not dict and (message := must_be_object(raw_payload)) is not None:
+        problems.append((ppath, message))
+    elif type(kind) is str and kind:
+        payload = decode_payload(kind, raw_payload, ppath, problems, event_type)
+    if len(problems) != before:
+        return None
+    actor_ref = get("actor_ref")
+    opens = kind == "message" and actor_ref == "user" and opens_turn(kind, actor_ref, payload)
+    return Event(
+        kind,
+        payload,
+        event_id,  # type: ignore[arg-type]
+        event_type,
+        wall_time,
+        monotonic_time,
+        actor_ref,
+        get("surface"),
+        get("audience"),
+        tracker.assign(turn, opens),
+        get("phase"),
+        entity_refs,
+        get("operation_ref"),
+        get("correlation_id"),
+        get("caused_by_event_id"),
+        get("status"),
+    )
+
+
+def decode_events(raw: Any, problems: Problems) -> tuple[Event, ...]:
+    """Decode the ``events`` list: ids assigned, turns derived, every problem collected.
+
+    Args:
+        raw: The value of ``events``.
+        problems: Where problems are appended as ``(path, message)``.
+
+    Returns:
+        The events (incomplete when problems were found).
+
+    >>> raw = [{"kind": "message", "actor_ref": "user", "payload": {"text": "hi"}}]
+    >>> events = decode_events(raw, [])
+    >>> events[0].event_id, events[0].turn
+    ('e0', 1)
+    """
+    if (message := must_be_list(raw)) is not None:
+        problems.append(("$.events", message))
+        return ()
+    tracker = TurnTracker()
+    seen: dict[str, int] = {}
+    out: list[Event] = []
+    append = out.append
+    with paused_gc():
+        for position, item in enumerate(raw):
+            event = fast_event(item, position, tracker, seen)
+            if event is None:
+                event = decode_event(item, position, problems, tracker, seen)
+                if event is None:
+                    continue
+            append(event)
+    return tuple(out)
+
+
+__all__ = ["decode_event", "decode_events", "unknown_keys"]

@@ -1,0 +1,209 @@
+"""The selector protocol, its shared helpers, and the generic selector ``on.event``.
+
+:class:`Selector` is the base of every ``on.*`` selector (the concrete ones are in
+:mod:`agent_asserts.selector_kinds` and :mod:`agent_asserts.selector_events`, which both build
+on this module). :class:`EventSelector` picks any event by kind, event type and envelope
+fields.
+
+>>> from agent_asserts.record import TrialRecord
+>>> rec = TrialRecord.builder().event("audit", operation_ref="op-7").build()
+>>> EventSelector(kind="audit", filters={"operation_ref": "op-7"}).select(rec)
+[0]
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, ClassVar
+
+import attrs
+
+from agent_asserts._missing import MISSING
+from agent_asserts._suggest import did_you_mean
+from agent_asserts.matching import Matcher, Mismatch, as_matcher, render
+from agent_asserts.record import Event, TrialRecord
+
+ENVELOPE_FILTERS = (
+    "event_id",
+    "actor_ref",
+    "surface",
+    "audience",
+    "turn",
+    "phase",
+    "entity_ref",
+    "operation_ref",
+    "correlation_id",
+    "caused_by_event_id",
+    "status",
+    "payload",
+)
+
+
+def call_repr(prefix: str, args: Sequence[Any], kwargs: Mapping[str, Any]) -> str:
+    """``prefix(arg, key=value)`` with values rendered like Python literals.
+
+    >>> call_repr("on.tool", ["a"], {"arguments": {"x": 1}, "source": None})
+    "on.tool('a', arguments={'x': 1})"
+    """
+    parts = [render(a) for a in args]
+    parts += [f"{k}={render(v)}" for k, v in kwargs.items() if v is not None and v is not MISSING]
+    return f"{prefix}({', '.join(parts)})"
+
+
+def _optional_matcher(value: Any) -> Matcher | None:
+    return None if value is None else as_matcher(value)
+
+
+def _check_choice(name: str, value: Any, choices: Sequence[str]) -> None:
+    if value not in choices:
+        allowed = ", ".join(repr(c) for c in choices)
+        raise ValueError(f"'{name}' must be one of {allowed} (got {value!r})")
+
+
+def _mismatch(path: str, expected: Any, actual: Any) -> Mismatch:
+    return Mismatch(path, expected, actual, f"expected {render(expected)}, got {render(actual)}")
+
+
+class Selector(abc.ABC):
+    """Which events a check reads. Subclasses are frozen attrs classes."""
+
+    index_kind: ClassVar[str | None] = None
+
+    def candidates(self, record: TrialRecord) -> Sequence[int]:
+        """Positions that could match, from the narrowest index available."""
+        if self.index_kind is None:
+            return range(len(record.events))
+        return record.positions_of_kind(self.index_kind)
+
+    @abc.abstractmethod
+    def matches(self, event: Event) -> bool:
+        """True when ``event`` is selected."""
+
+    @abc.abstractmethod
+    def explain(self, event: Event) -> list[Mismatch]:
+        """Why ``event`` is not selected (empty when it is)."""
+
+    @abc.abstractmethod
+    def to_data(self) -> Any:
+        """The YAML/JSON form of the selector."""
+
+    def select(self, record: TrialRecord) -> list[int]:
+        """Positions of the selected events, in record order."""
+        events = record.events
+        return [i for i in self.candidates(record) if self.matches(events[i])]
+
+    def closest(
+        self, record: TrialRecord, positions: Iterable[int] | None = None
+    ) -> tuple[Event, list[Mismatch]] | None:
+        """The event with the fewest mismatches (earliest on ties), or None when there is none.
+
+        Args:
+            record: The record.
+            positions: The events to choose from; by default the selector's candidates.
+
+        >>> rec = TrialRecord.builder().event("audit").event("audit", phase="x").build()
+        >>> EventSelector("audit", filters={"phase": "x"}).closest(rec, [0])[0].event_id
+        'e0'
+        """
+        best: tuple[Event, list[Mismatch]] | None = None
+        for i in self.candidates(record) if positions is None else positions:
+            event = record.events[i]
+            found = self.explain(event)
+            if best is None or len(found) < len(best[1]):
+                best = (event, found)
+                if not found:
+                    break
+        return best
+
+    def describe(self) -> str:
+        """Human-readable form, the same as ``repr``."""
+        return repr(self)
+
+
+def _payload_data(event: Event) -> Any:
+    payload = event.payload
+    to_dict = getattr(payload, "to_dict", None)
+    return to_dict() if callable(to_dict) else payload
+
+
+@attrs.frozen(repr=False)
+class EventSelector(Selector):
+    """Events by kind, event type and envelope fields; ``payload`` matches partially,
+    ``entity_ref`` is membership in ``entity_refs``.
+
+    >>> EventSelector(kind="audit", filters={"operation_ref": "op-7"})
+    on.event('audit', operation_ref='op-7')
+    """
+
+    kind: str | None = None
+    event_type: str | None = None
+    filters: Mapping[str, Any] = attrs.field(factory=dict, converter=dict)
+    _matchers: dict[str, Matcher] = attrs.field(init=False, eq=False)
+
+    def __attrs_post_init__(self) -> None:
+        matchers: dict[str, Matcher] = {}
+        for key, value in self.filters.items():
+            if key not in ENVELOPE_FILTERS:
+                hint = did_you_mean(key, ENVELOPE_FILTERS)
+                raise ValueError(f"unknown event filter {key!r}{hint}")
+            matchers[key] = as_matcher(value)
+        object.__setattr__(self, "_matchers", matchers)
+
+    @property
+    def index_kind(self) -> str | None:  # type: ignore[override]
+        return self.kind
+
+    def __repr__(self) -> str:
+        args = [self.kind] if self.kind is not None else []
+        kwargs: dict[str, Any] = {} if self.kind is not None else {"kind": None}
+        kwargs["event_type"] = self.event_type
+        kwargs.update(self.filters)
+        return call_repr("on.event", args, kwargs)
+
+    def matches(self, event: Event) -> bool:
+        if self.kind is not None and event.kind != self.kind:
+            return False
+        if self.event_type is not None and event.event_type != self.event_type:
+            return False
+        return all(self._field_matches(event, k, m) for k, m in self._matchers.items())
+
+    @staticmethod
+    def _field_matches(event: Event, key: str, matcher: Matcher) -> bool:
+        if key == "entity_ref":
+            return any(matcher.matches(ref) for ref in event.entity_refs)
+        if key == "payload":
+            return matcher.matches(_payload_data(event))
+        return matcher.matches(getattr(event, key))
+
+    def explain(self, event: Event) -> list[Mismatch]:
+        found: list[Mismatch] = []
+        if self.kind is not None and event.kind != self.kind:
+            found.append(_mismatch("$.kind", self.kind, event.kind))
+        if self.event_type is not None and event.event_type != self.event_type:
+            found.append(_mismatch("$.event_type", self.event_type, event.event_type))
+        for key, matcher in self._matchers.items():
+            if key == "entity_ref":
+                if not self._field_matches(event, key, matcher):
+                    refs = list(event.entity_refs)
+                    reason = f"expected an entity ref {matcher.describe()}, got {render(refs)}"
+                    found.append(Mismatch("$.entity_refs", matcher, refs, reason))
+            elif key == "payload":
+                found += matcher.explain(_payload_data(event), "$.payload")
+            else:
+                found += matcher.explain(getattr(event, key), f"$.{key}")
+        return found
+
+    def to_data(self) -> Any:
+        from agent_asserts.matching import value_to_data
+
+        body: dict[str, Any] = {}
+        if self.kind is not None:
+            body["kind"] = self.kind
+        if self.event_type is not None:
+            body["event_type"] = self.event_type
+        body.update({k: value_to_data(v) for k, v in self.filters.items()})
+        return {"event": body}
+
+
+__all__ = ["ENVELOPE_FILTERS", "EventSelector", "Selector", "call_repr"]
