@@ -262,6 +262,7 @@ class EvalContext(
         ...
         agent_asserts.results.Skipped: no sandbox
         """
+        self.check_deadline()
         self.skip_reason = reason
         raise Skipped(reason)
 

@@ -37,6 +37,14 @@ class AssertionHandle:
         """The current form of the recorded result."""
         return self._ctx.results[self._index]
 
+    def _change(self, change: Callable[[AssertionResult], AssertionResult]) -> None:
+        if self._index < 0:
+            raise LookupError(
+                "no result has been recorded on this value yet: call includes(), equals(), "
+                "matches(), similarity() or satisfies() before gate/soft/at_least/label"
+            )
+        self._ctx._replace(self._index, change)
+
     def gate(self) -> Self:
         """Make a failure of this result fail the case.
 
@@ -45,7 +53,7 @@ class AssertionHandle:
         >>> EvalContext(demo_record()).expect("a").similarity("b").gate().result.severity.value
         'gate'
         """
-        self._ctx._replace(self._index, lambda r: attrs.evolve(r, severity=Severity.GATE))
+        self._change(lambda r: attrs.evolve(r, severity=Severity.GATE))
         return self
 
     def soft(self) -> Self:
@@ -57,7 +65,7 @@ class AssertionHandle:
         'soft'
         """
         if self._index not in self._ctx._forced_gates:
-            self._ctx._replace(self._index, lambda r: attrs.evolve(r, severity=Severity.SOFT))
+            self._change(lambda r: attrs.evolve(r, severity=Severity.SOFT))
         return self
 
     def at_least(self, threshold: float) -> Self:
@@ -69,7 +77,7 @@ class AssertionHandle:
         >>> ctx.expect("kitten").similarity("sitting").at_least(0.5).result.passed
         True
         """
-        self._ctx._replace(self._index, lambda r: r.with_threshold(threshold))
+        self._change(lambda r: r.with_threshold(threshold))
         return self
 
     def label(self, text: str) -> Self:
@@ -82,7 +90,7 @@ class AssertionHandle:
         """
         if not isinstance(text, str):
             raise TypeError(f"'text' must be a string (got {text!r})")
-        self._ctx._replace(self._index, lambda r: attrs.evolve(r, label=text))
+        self._change(lambda r: attrs.evolve(r, label=text))
         return self
 
     def __repr__(self) -> str:
@@ -109,7 +117,7 @@ class ValueExpectation(AssertionHandle):
     @property
     def result(self) -> AssertionResult:
         if self._index < 0:
-            raise LookupError("no expectation has been recorded on this value yet")
+            raise LookupError("no result has been recorded on this value yet")
         return super().result
 
     def _record(self, check: Any) -> Self:

@@ -132,7 +132,12 @@ class LogEntry:
     context: Mapping[str, Any] = attrs.field(factory=dict)
 
     def __str__(self) -> str:
-        return f"{self.message} {dict(self.context)}" if self.context else self.message
+        if not self.context:
+            return self.message
+        from agent_asserts.matching import render
+
+        items = ", ".join(f"{key!r}: {render(value)}" for key, value in self.context.items())
+        return f"{self.message} {{{items}}}"
 
 
 def as_tuple(items: Iterable[Any]) -> tuple[Any, ...]:
@@ -176,6 +181,15 @@ class AssertionResult:
     evaluator: EvaluatorInfo = attrs.field(factory=EvaluatorInfo)
     description: str = ""
     score_decides: bool = True
+
+    def __attrs_post_init__(self) -> None:
+        if self.evaluated and self.score_decides:
+            limit = 1.0 if self.threshold is None else self.threshold
+            if (self.score >= limit) != (self.status is Status.PASS):
+                raise ValueError(
+                    f"status {self.status.value!r} contradicts score {self.score!r} with "
+                    f"threshold {self.threshold!r} (pass means score >= threshold, 1.0 if None)"
+                )
 
     @property
     def passed(self) -> bool:

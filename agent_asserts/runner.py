@@ -62,6 +62,10 @@ def run_case(
         pass
     except Skipped as exc:
         ctx.skip_reason = exc.reason
+        try:
+            ctx.check_deadline()
+        except CaseTimeout:
+            error = f"CaseTimeout: the case passed its cooperative timeout of {timeout}s"
     except CaseTimeout:
         error = f"CaseTimeout: the case passed its cooperative timeout of {timeout}s"
     except Exception as exc:

@@ -147,3 +147,29 @@ def test_result_names(ctx: EvalContext) -> None:
         "equals:/orders/A1049/status",
         "step_count:4",
     ]
+
+
+def test_handle_methods_before_any_value_expectation_never_touch_other_results(
+    ctx: EvalContext,
+) -> None:
+    ctx.check("critical_gate", False)
+    for change in ("gate", "soft", "label", "at_least"):
+        expectation = ctx.expect("x")
+        method = getattr(expectation, change)
+        args = ("oops",) if change == "label" else (0.0,) if change == "at_least" else ()
+        with pytest.raises(LookupError, match="no result has been recorded on this value yet"):
+            method(*args)
+    assert [(r.name, r.severity, r.label) for r in ctx.results] == [
+        ("critical_gate", Severity.GATE, None)
+    ]
+    assert ctx.verdict() is Verdict.FAILED
+
+
+def test_log_context_with_a_broken_repr_renders() -> None:
+    class Bad:
+        def __repr__(self) -> str:
+            raise RuntimeError("nope")
+
+    ctx = EvalContext(demo_record())
+    ctx.log("x", obj=Bad())
+    assert str(ctx.logs[0]) == "x {'obj': <Bad object (repr failed: RuntimeError)>}"

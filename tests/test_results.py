@@ -108,3 +108,12 @@ def test_case_to_dict_is_json_data() -> None:
 def test_severity_and_status_accept_their_string_values() -> None:
     r = AssertionResult(name="x", status="fail", score=0.0, severity="soft")
     assert r.status is Status.FAIL and r.severity is Severity.SOFT
+
+
+def test_an_evaluated_status_must_agree_with_score_and_threshold() -> None:
+    with pytest.raises(ValueError, match="status 'pass' contradicts score 0.2 with threshold None"):
+        AssertionResult(name="x", status="pass", score=0.2)
+    with pytest.raises(ValueError, match="status 'fail' contradicts score 0.95"):
+        AssertionResult(name="x", status="fail", score=0.95, threshold=0.9)
+    judged = AssertionResult(name="j", status="pass", score=0.2, score_decides=False)
+    assert judged.passed

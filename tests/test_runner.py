@@ -73,3 +73,20 @@ def test_case_name_defaults_to_the_function_name() -> None:
 def test_negative_timeout_is_rejected() -> None:
     with pytest.raises(ValueError, match="'timeout' must be a number of seconds >= 0"):
         run_case(demo_record(), lambda ctx: None, timeout=-1)
+
+
+def test_a_passed_timeout_fails_the_case_even_when_skip_follows() -> None:
+    def sleep_then_skip(ctx: EvalContext) -> None:
+        time.sleep(0.05)
+        ctx.skip("later")
+
+    def skip_then_sleep(ctx: EvalContext) -> None:
+        try:
+            ctx.skip("later")
+        finally:
+            time.sleep(0.05)
+
+    for fn in (sleep_then_skip, skip_then_sleep):
+        result = run_case(demo_record(), fn, timeout=0.01)
+        assert result.verdict is Verdict.FAILED, fn.__name__
+        assert result.error == "CaseTimeout: the case passed its cooperative timeout of 0.01s"

@@ -23,6 +23,7 @@ import attrs
 
 from agent_asserts._missing import MISSING
 from agent_asserts.record import DeltaEntry, Event, parse_pointer
+from agent_asserts.record.event import ENVELOPE_FIELDS
 
 ItemPath = tuple[str | int, ...]
 
@@ -30,24 +31,8 @@ _DOTTED = re.compile(r"[^.\[\]]+|\[\d+\]")
 _WHOLE = re.compile(r"[^.\[\]]+(?:\.[^.\[\]]+|\[\d+\])*\Z")
 _SET = re.compile(r"set\((.*)\)\Z", re.DOTALL)
 SET_FIELDS = frozenset({"entity_ref", "entity_refs"})
-EVENT_FIELDS = frozenset(
-    {
-        "event_id",
-        "wall_time",
-        "monotonic_time",
-        "actor_ref",
-        "surface",
-        "audience",
-        "turn",
-        "phase",
-        "kind",
-        "event_type",
-        "operation_ref",
-        "correlation_id",
-        "caused_by_event_id",
-        "status",
-    }
-)
+EVENT_FIELDS = frozenset(ENVELOPE_FIELDS) - SET_FIELDS - {"payload"}
+"""Envelope fields read straight off an :class:`Event` (``on: [operation_ref]``)."""
 
 
 def parse_item_path(text: str) -> ItemPath:

@@ -11,39 +11,14 @@ assertions[0].require.left: 'mutatons' is not bound
 
 from __future__ import annotations
 
-import difflib
-import re
 from collections.abc import Iterable, Sequence
 
 import attrs
 
-PathPart = str | int
+from agent_asserts._paths import PathPart, format_path
+from agent_asserts._suggest import choice_list, closest_word, unknown_key_message
+
 KeyPath = tuple[PathPart, ...]
-
-_IDENTIFIER = re.compile(r"[A-Za-z_$][A-Za-z0-9_$-]*\Z")
-
-
-def format_path(path: Sequence[PathPart]) -> str:
-    """Write a key path the way the loaders do: ``assertions[0].bind.mutations.where``.
-
-    Args:
-        path: Mapping keys and list indexes from the document root.
-
-    Returns:
-        The text; odd keys are quoted (``bind['my audits']``).
-
-    >>> format_path(("assertions", 0, "bind", "my audits"))
-    "assertions[0].bind['my audits']"
-    """
-    out: list[str] = []
-    for part in path:
-        if isinstance(part, int):
-            out.append(f"[{part}]")
-        elif _IDENTIFIER.match(part):
-            out.append(f".{part}" if out else part)
-        else:
-            out.append(f"[{part!r}]")
-    return "".join(out)
 
 
 @attrs.frozen
@@ -110,7 +85,7 @@ class Problems:
 
     def unknown_key(self, path: KeyPath, key: str, allowed: Sequence[str]) -> None:
         """Record ``unknown key 'x' (did you mean 'y'?)`` for ``key`` of the mapping at ``path``."""
-        self.add(path, unknown_key_message(key, allowed), key=key)
+        self.add(path, unknown_key_message(key, allowed, list_at_most=None), key=key)
 
     def __len__(self) -> int:
         return len(self.problems)
@@ -128,41 +103,15 @@ class Problems:
             raise self.error()
 
 
-def choices(values: Sequence[str]) -> str:
-    """``'a' or 'b'`` / ``one of 'a', 'b', 'c'``.
-
-    >>> choices(["every", "some", "none"])
-    "one of 'every', 'some', 'none'"
-    """
-    shown = [repr(v) for v in values]
-    if len(shown) == 2:
-        return f"{shown[0]} or {shown[1]}"
-    return shown[0] if len(shown) == 1 else "one of " + ", ".join(shown)
-
-
-def unknown_key_message(key: str, allowed: Sequence[str], *, what: str = "key") -> str:
-    """``unknown key 'opp' (did you mean 'op'?)``, else the allowed keys.
-
-    >>> unknown_key_message("opp", ["op", "left"])
-    "unknown key 'opp' (did you mean 'op'?)"
-    """
-    close = difflib.get_close_matches(key, list(allowed), n=1, cutoff=0.6)
-    if close:
-        return f"unknown {what} {key!r} (did you mean {close[0]!r}?)"
-    return f"unknown {what} {key!r} (expected {choices(list(allowed))})"
-
-
 def bad_choice(value: object, allowed: Sequence[str]) -> str:
     """``must be one of … (got 'x')`` with a suggestion for a misspelt word.
 
     >>> bad_choice("evry", ["every", "some", "none"])
     "must be one of 'every', 'some', 'none' (got 'evry'; did you mean 'every'?)"
     """
-    hint = ""
-    if isinstance(value, str):
-        close = difflib.get_close_matches(value, list(allowed), n=1, cutoff=0.6)
-        hint = f"; did you mean {close[0]!r}?" if close else ""
-    return f"must be {choices(list(allowed))} (got {value!r}{hint})"
+    close = closest_word(value, allowed) if isinstance(value, str) else None
+    hint = "" if close is None else f"; did you mean {close!r}?"
+    return f"must be {choice_list(allowed)} (got {value!r}{hint})"
 
 
 __all__ = [
@@ -172,7 +121,5 @@ __all__ = [
     "PathPart",
     "Problems",
     "bad_choice",
-    "choices",
     "format_path",
-    "unknown_key_message",
 ]

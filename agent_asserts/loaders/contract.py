@@ -31,8 +31,9 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from agent_asserts._paths import format_path
 from agent_asserts.contract.parse import parse_contract
-from agent_asserts.contract.problems import ContractProblem, Problems, format_path
+from agent_asserts.contract.problems import ContractProblem, Problems
 from agent_asserts.loaders.building import BuildContext
 from agent_asserts.loaders.collector import ProblemCollector
 from agent_asserts.loaders.dialects import register_dialect

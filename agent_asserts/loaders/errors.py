@@ -15,11 +15,11 @@ s.yml:4:7: checks[1]: unknown key 'nme' (did you mean 'name'?)
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 
 import attrs
 
-from agent_asserts._suggest import closest_word
+from agent_asserts._suggest import choice_list, closest_word, unknown_key_message
 
 
 @attrs.frozen
@@ -90,38 +90,6 @@ def suggest(word: str, choices: Iterable[str]) -> str | None:
     True
     """
     return closest_word(word, choices)
-
-
-def unknown_key_message(key: str, allowed: Sequence[str], *, what: str = "key") -> str:
-    """``unknown key 'x' (did you mean 'y'?)``, or the allowed keys when there are few.
-
-    >>> unknown_key_message("nme", ["name", "record"])
-    "unknown key 'nme' (did you mean 'name'?)"
-    >>> unknown_key_message("zz", ["name", "record"])
-    "unknown key 'zz' (expected 'name' or 'record')"
-    """
-    close = suggest(key, allowed)
-    if close is not None:
-        return f"unknown {what} {key!r} (did you mean {close!r}?)"
-    if 0 < len(allowed) <= 12:
-        return f"unknown {what} {key!r} (expected {choice_list(allowed)})"
-    return f"unknown {what} {key!r}"
-
-
-def choice_list(choices: Sequence[object]) -> str:
-    """``'a'``, ``'a' or 'b'``, or ``one of 'a', 'b', 'c'``.
-
-    >>> choice_list(["local", "mcp"])
-    "'local' or 'mcp'"
-    >>> choice_list(["a", "b", "c"])
-    "one of 'a', 'b', 'c'"
-    """
-    shown = [repr(c) for c in choices]
-    if len(shown) == 1:
-        return shown[0]
-    if len(shown) == 2:
-        return f"{shown[0]} or {shown[1]}"
-    return "one of " + ", ".join(shown)
 
 
 __all__ = ["LoadError", "LoadProblem", "choice_list", "suggest", "unknown_key_message"]

@@ -14,13 +14,12 @@ key points at the key.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any, Final
 
 import attrs
 
-PathPart = str | int
+from agent_asserts._paths import PathPart, format_path
 
 
 class _Invalid:
@@ -34,29 +33,6 @@ INVALID: Final = _Invalid()
 """Stands for a value that could not be read; accessors skip it without a second problem."""
 
 Scalar = str | int | float | bool | None | _Invalid
-
-_IDENTIFIER = re.compile(r"[A-Za-z_$][A-Za-z0-9_$-]*\Z")
-
-
-def format_path(path: tuple[PathPart, ...]) -> str:
-    """``goals.assertions[2].source``; odd keys are quoted (``changed['/a b']``).
-
-    >>> format_path(("goals", "assertions", 2, "tool_executed", "source"))
-    'goals.assertions[2].tool_executed.source'
-    >>> format_path(("state", "/orders/A1", 0))
-    "state['/orders/A1'][0]"
-    >>> format_path(())
-    ''
-    """
-    out: list[str] = []
-    for part in path:
-        if isinstance(part, int):
-            out.append(f"[{part}]")
-        elif _IDENTIFIER.match(part):
-            out.append(f".{part}" if out else part)
-        else:
-            out.append(f"[{part!r}]")
-    return "".join(out)
 
 
 @attrs.frozen
