@@ -58,6 +58,10 @@ def parse_into(
         if json_expected or text.lstrip()[:1] in ("{", "["):
             return read_json(text, problems)
         raise ImportError(YAML_MISSING)
+    if json_expected and text.strip() and not is_json(text):
+        # YAML accepts more than JSON (trailing commas, comments, bare keys): a .json file must
+        # be JSON, with or without the yaml extra, so JSON's own message is reported.
+        return read_json(text, problems)
     attempt = ProblemCollector(problems.file)
     node = read_yaml(text, attempt)
     if node is None and text.strip():

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from agent_asserts.loaders import load
 from agent_asserts.loaders.errors import LoadError
 from agent_asserts.loaders.nodes import MappingNode, ScalarNode, SequenceNode, to_plain
 from agent_asserts.loaders.source import parse_data, parse_file, parse_text
@@ -263,3 +264,20 @@ def test_core_does_not_import_yaml() -> None:
     code = "import sys, agent_asserts; print('yaml' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('{"checks": [{"max_steps": 1,}]}', "bad.json:1:29: invalid JSON: Expecting property name"),
+        ("{checks: [{max_steps: 1}]} # c", "bad.json:1:2: invalid JSON: Expecting property name"),
+    ],
+)
+def test_a_json_file_must_be_json_even_with_the_yaml_extra(
+    tmp_path: Path, text: str, message: str
+) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(LoadError) as info:
+        load(path)
+    assert str(info.value).startswith(str(tmp_path / message))
