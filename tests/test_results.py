@@ -111,9 +111,11 @@ def test_severity_and_status_accept_their_string_values() -> None:
 
 
 def test_an_evaluated_status_must_agree_with_score_and_threshold() -> None:
-    with pytest.raises(ValueError, match="status 'pass' contradicts score 0.2 with threshold None"):
+    with pytest.raises(
+        ValueError, match=r"status 'pass' contradicts score 0\.2 with threshold None"
+    ):
         AssertionResult(name="x", status="pass", score=0.2)
-    with pytest.raises(ValueError, match="status 'fail' contradicts score 0.95"):
+    with pytest.raises(ValueError, match=r"status 'fail' contradicts score 0\.95"):
         AssertionResult(name="x", status="fail", score=0.95, threshold=0.9)
     judged = AssertionResult(name="j", status="pass", score=0.2, score_decides=False)
     assert judged.passed

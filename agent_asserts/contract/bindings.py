@@ -86,50 +86,22 @@ def _extracted(
     evidence: tuple[Any, ...],
 ) -> Bound:
     size = len(items)
-    if extract is None:
-        return Bound(
-            name,
-            False,
-            tuple(items),
-            tuple(labels),
-            tuple(events),
-            tuple(positions),
-            evidence,
-            size,
-        )
-    if extract.kind == "count":
+    if extract is not None and extract.kind == "count":
         return Bound(name, True, (size,), (f"count of {name!r}",), (None,), (None,), evidence, size)
-    if extract.kind in ("first", "last"):
+    if extract is not None and extract.kind in ("first", "last"):
         if not items:
             return Bound(name, True, (), (), (), (), evidence, 0)
         at = 0 if extract.kind == "first" else size - 1
         return Bound(
             name, True, (items[at],), (labels[at],), (events[at],), (positions[at],), evidence, size
         )
-    path = extract.path or ()
-    values: list[Any] = []
-    for item, label in zip(items, labels, strict=True):
-        value = read_path(item_form(item), path)
-        if value is MISSING:
-            raise Unavailable(
-                f"{label} has no value at {_path_text(path)} (extract of binding {name!r})"
-            )
-        values.append(value)
-    if extract.kind == "path":
-        return Bound(
-            name,
-            False,
-            tuple(values),
-            tuple(labels),
-            tuple(events),
-            tuple(positions),
-            evidence,
-            size,
-        )
-    seen: dict[Any, int] = {}
-    for index, value in enumerate(values):
-        seen.setdefault(hash_key(value), index)
-    keep = list(seen.values())
+    values = items if extract is None else _values(name, extract, items, labels)
+    keep: Sequence[int] = range(size)
+    if extract is not None and extract.kind == "set":
+        seen: dict[Any, int] = {}
+        for index, value in enumerate(values):
+            seen.setdefault(hash_key(value), index)
+        keep = list(seen.values())
     return Bound(
         name,
         False,
@@ -140,6 +112,19 @@ def _extracted(
         evidence,
         size,
     )
+
+
+def _values(name: str, extract: Extract, items: list[Any], labels: list[str]) -> list[Any]:
+    path = extract.path or ()
+    values: list[Any] = []
+    for item, label in zip(items, labels, strict=True):
+        value = read_path(item_form(item), path)
+        if value is MISSING:
+            raise Unavailable(
+                f"{label} has no value at {_path_text(path)} (extract of binding {name!r})"
+            )
+        values.append(value)
+    return values
 
 
 def _trace(binding: Binding, record: TrialRecord) -> Bound:

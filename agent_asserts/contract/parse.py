@@ -29,7 +29,6 @@ from agent_asserts.contract.grammar import (
     CONTRACT_KEYS,
     JUDGED_MATCHERS,
     REQUIRE_KEYS,
-    SEVERITIES,
     BindRef,
 )
 from agent_asserts.contract.model import (
@@ -39,12 +38,14 @@ from agent_asserts.contract.model import (
     ContractAssertion,
     Requirement,
 )
-from agent_asserts.contract.problems import ContractError, Problems, bad_choice
+from agent_asserts.contract.problems import ContractError, Problems
 from agent_asserts.contract.validate import (
     UNCHECKED,
     Shape,
+    check_assertion,
     check_binding,
     check_requirement,
+    check_unique_ids,
     shape_of,
 )
 
@@ -192,15 +193,10 @@ def parse_assertion(
     required = ("bind", "require") if default_id is not None else ("id", "bind", "require")
     _keys(p, data, (*ASSERTION_KEYS, *extra_keys), required)
     ident = data.get("id", default_id)
-    if (not isinstance(ident, str) or not ident) and "id" in data:
-        p.add(("id",), f"must be a non-empty string (got {ident!r})")
     severity = data.get("severity", "high")
-    if severity not in SEVERITIES:
-        p.add(("severity",), bad_choice(severity, SEVERITIES))
     allow_empty = data.get("allow_empty", False)
-    if not isinstance(allow_empty, bool):
-        hint = "; only true and false are booleans" if isinstance(allow_empty, str) else ""
-        p.add(("allow_empty",), f"must be true or false (got {allow_empty!r}{hint})")
+    shown_id = ident if "id" in data else UNCHECKED
+    check_assertion(p, ident=shown_id, severity=severity, allow_empty=allow_empty)
     bindings, shapes = _parse_bind(p.at("bind"), data.get("bind", {}))
     require = None
     if "require" in data:
@@ -256,16 +252,7 @@ def parse_contract(p: Problems, data: Any, *, default_name: str | None = None) -
             items = []
         for index, item in enumerate(items):
             assertions.append(parse_assertion(p.at("assertions", index), item, default_id=None))
-        seen: dict[str, int] = {}
-        for index, item in enumerate(items):
-            ident = item.get("id") if isinstance(item, Mapping) else None
-            if isinstance(ident, str) and ident in seen:
-                p.add(
-                    ("assertions", index, "id"),
-                    f"{ident!r} is used twice (also assertions[{seen[ident]}])",
-                )
-            elif isinstance(ident, str):
-                seen[ident] = index
+        check_unique_ids(p, [i.get("id") if isinstance(i, Mapping) else None for i in items])
     else:
         ident = name if isinstance(name, str) and name else "contract"
         assertions.append(

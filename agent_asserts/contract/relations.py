@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from agent_asserts.contract.bindings import Unavailable
 from agent_asserts.contract.durations import format_within
 from agent_asserts.contract.matchers import get_matcher, registered_matchers
-from agent_asserts.contract.verdicts import ItemVerdict
+from agent_asserts.contract.verdicts import ItemVerdict, shortened
 from agent_asserts.matching import M, Matcher, Mismatch, as_matcher, render
 
 if TYPE_CHECKING:
@@ -88,9 +88,7 @@ def _matcher(req: Requirement, right: Any) -> Matcher:
 def _from_mismatches(label: str, found: list[Mismatch], closest: str | None) -> ItemVerdict:
     if not found:
         return ItemVerdict(label, True, closest=closest)
-    shown = "; ".join(str(m) for m in found[:SHOWN_MISMATCHES])
-    more = len(found) - SHOWN_MISMATCHES
-    reason = shown + (f"; … and {more} more" if more > 0 else "")
+    reason = shortened([str(m) for m in found], most=SHOWN_MISMATCHES)
     return ItemVerdict(label, False, reason, found, closest)
 
 

@@ -1,6 +1,7 @@
 """The rules of the grammar, checked once for both the Python objects and the dict form.
 
-Every check function takes the raw values of one part (a binding, a requirement) and adds each
+Every check function takes the raw values of one part (an assertion, a requirement, and a
+binding: see :mod:`agent_asserts.contract.binding_rules`, re-exported here) and adds each
 problem it finds to a :class:`~agent_asserts.contract.problems.Problems` collector, with its
 key path, so a whole contract is reported at once. The attrs objects call the same functions
 when built in Python.
@@ -18,141 +19,58 @@ when built in Python.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Final
-
-import attrs
+from typing import Any
 
 from agent_asserts._missing import MISSING
+from agent_asserts.contract.binding_rules import UNCHECKED, Shape, check_binding, shape_of
 from agent_asserts.contract.durations import parse_within
 from agent_asserts.contract.grammar import (
-    DELTA_OPS,
-    DELTA_WHERE,
     JUDGED_MATCHERS,
     MATCHERS,
     OPS,
     QUANTIFIERS,
     SELECTION_OPS,
-    SOURCES,
-    STATE_SOURCES,
-    TRACE_WHERE,
+    SEVERITIES,
     BindRef,
 )
-from agent_asserts.contract.paths import SET_FIELDS, Extract, parse_extract, parse_item_path
+from agent_asserts.contract.paths import SET_FIELDS, parse_item_path
 from agent_asserts.contract.problems import Problems, bad_choice
-from agent_asserts.record import parse_pointer
-
-UNCHECKED: Final = object()
-"""A value whose problems were already reported (its checks are skipped)."""
 
 
-@attrs.frozen
-class Shape:
-    """What a binding yields: one value or a selection, of events or not.
+def check_assertion(p: Problems, *, ident: Any, severity: Any, allow_empty: Any) -> None:
+    """Problems of an assertion's own fields (``id``, ``severity``, ``allow_empty``).
 
-    >>> Shape("final_state").single, Shape("trace", Extract("first")).events
-    (True, True)
-    """
-
-    source: str
-    extract: Extract | None = None
-
-    @property
-    def single(self) -> bool:
-        """A state path, or ``extract: count | first | last``."""
-        return self.source in STATE_SOURCES or (self.extract is not None and self.extract.single)
-
-    @property
-    def events(self) -> bool:
-        """Trace events (no extract, or ``first``/``last``): they have positions and times."""
-        kind = None if self.extract is None else self.extract.kind
-        return self.source == "trace" and kind in (None, "first", "last")
-
-    def describe(self) -> str:
-        """``a final_state path`` / ``extract: count``."""
-        if self.source in STATE_SOURCES:
-            return f"a {self.source} path"
-        return f"extract: {self.extract.kind if self.extract else 'none'}"
-
-
-def shape_of(source: Any, extract: Any) -> Shape | None:
-    """The shape of raw binding values, or None when they are not valid."""
-    if source not in SOURCES:
-        return None
-    if extract is None or source in STATE_SOURCES:
-        return Shape(source)
-    try:
-        return Shape(source, parse_extract(extract))
-    except (TypeError, ValueError):
-        return None
-
-
-def check_binding(
-    p: Problems, *, name: Any, source: Any, where: Any, path: Any, extract: Any
-) -> None:
-    """Problems of one binding (paths relative to the binding's mapping).
-
-    >>> p = Problems(); check_binding(p, name="s", source="final_state", where=None,
-    ...                               path="orders/A1", extract=None)
+    >>> p = Problems(); check_assertion(p, ident="a", severity="hgh", allow_empty="yes")
     >>> print(p.error())
-    path: JSON Pointer must be '' or start with '/' (got 'orders/A1')
+    2 problems in the contract:
+      severity: must be one of 'critical', 'high', 'medium', 'low' (got 'hgh'; did you mean 'high'?)
+      allow_empty: must be true or false (got 'yes'; only true and false are booleans)
     """
-    if not isinstance(name, str) or not name:
-        p.add((), f"a binding name must be a non-empty string (got {name!r})")
-    if source not in SOURCES:
-        p.add(("from",), bad_choice(source, SOURCES))
-        return
-    if source in STATE_SOURCES:
-        if where:
-            p.add(("where",), f"does not apply to {source} (a state binding reads path:)")
-        if extract is not None:
-            p.add(("extract",), f"does not apply to {source} (a state binding is one value)")
-        if path is not None:
-            _check_pointer(p, ("path",), path)
-        return
-    if path is not None:
-        hint = "filter delta entries with where: {path: ...}" if source == "delta" else "use where:"
-        p.add(("path",), f"does not apply to {source} ({hint})")
-    if extract is not None:
-        try:
-            parse_extract(extract)
-        except (TypeError, ValueError) as exc:
-            p.add(("extract",), str(exc))
-    if where is UNCHECKED or where is None:
-        return
-    if not isinstance(where, Mapping):
-        p.add(("where",), f"must be a mapping (got {where!r})")
-    elif source == "trace":
-        _check_trace_where(p, where)
-    else:
-        _check_delta_where(p, where)
+    if ident is not UNCHECKED and (not isinstance(ident, str) or not ident):
+        p.add(("id",), f"must be a non-empty string (got {ident!r})")
+    if severity not in SEVERITIES:
+        p.add(("severity",), bad_choice(severity, SEVERITIES))
+    if not isinstance(allow_empty, bool):
+        hint = "; only true and false are booleans" if isinstance(allow_empty, str) else ""
+        p.add(("allow_empty",), f"must be true or false (got {allow_empty!r}{hint})")
 
 
-def _check_pointer(p: Problems, path: tuple[str, ...], value: Any) -> None:
-    try:
-        parse_pointer(value)
-    except (TypeError, ValueError) as exc:
-        p.add(path, str(exc))
+def check_unique_ids(p: Problems, ids: Sequence[Any]) -> None:
+    """``'x' is used twice (also assertions[0])`` for each repeated assertion id.
 
-
-def _check_trace_where(p: Problems, where: Mapping[str, Any]) -> None:
-    for key, value in where.items():
-        if key not in TRACE_WHERE:
-            p.unknown_key(("where",), str(key), TRACE_WHERE)
-        elif key in ("kind", "event_type") and not isinstance(value, str):
-            p.add(("where", key), f"must be a string (got {value!r})")
-
-
-def _check_delta_where(p: Problems, where: Mapping[str, Any]) -> None:
-    for key, value in where.items():
-        if key not in DELTA_WHERE:
-            p.unknown_key(("where",), str(key), DELTA_WHERE)
-        elif key == "path":
-            _check_pointer(p, ("where", "path"), value)
-        else:
-            ops = value if isinstance(value, list | tuple) and value else [value]
-            for op in ops:
-                if op not in DELTA_OPS:
-                    p.add(("where", "op"), bad_choice(op, DELTA_OPS))
+    >>> p = Problems(); check_unique_ids(p, ["a", "b", "a"])
+    >>> print(p.error())
+    assertions[2].id: 'a' is used twice (also assertions[0])
+    """
+    seen: dict[str, int] = {}
+    for index, ident in enumerate(ids):
+        if isinstance(ident, str) and ident in seen:
+            p.add(
+                ("assertions", index, "id"),
+                f"{ident!r} is used twice (also assertions[{seen[ident]}])",
+            )
+        elif isinstance(ident, str):
+            seen[ident] = index
 
 
 def _bound(
@@ -365,4 +283,12 @@ def _check_matcher(
         p.add(("custom",), "applies only to matcher: custom")
 
 
-__all__ = ["UNCHECKED", "Shape", "check_binding", "check_requirement", "shape_of"]
+__all__ = [
+    "UNCHECKED",
+    "Shape",
+    "check_assertion",
+    "check_binding",
+    "check_requirement",
+    "check_unique_ids",
+    "shape_of",
+]

@@ -52,14 +52,28 @@ def listing(verdicts: Sequence[ItemVerdict], *, reasons: bool = True) -> str:
     >>> listing([ItemVerdict("e1", False, "x")] * 12, reasons=False)
     'e1, e1, e1, e1, e1, e1, e1, e1, e1, e1, … and 2 more'
     """
-    shown = verdicts[:LISTED]
     if reasons:
-        text = "; ".join(f"{v.label}: {v.reason}" if v.reason else v.label for v in shown)
-    else:
-        text = ", ".join(v.label for v in shown)
-    more = len(verdicts) - len(shown)
-    separator = "; " if reasons else ", "
-    return text + (f"{separator}… and {more} more" if more else "")
+        return shortened([f"{v.label}: {v.reason}" if v.reason else v.label for v in verdicts])
+    return shortened([v.label for v in verdicts], ", ")
+
+
+def shortened(texts: Sequence[str], separator: str = "; ", most: int = LISTED) -> str:
+    """The first ``most`` texts joined, then ``… and N more``.
+
+    Args:
+        texts: What to list.
+        separator: Between two texts.
+        most: How many texts to show at the most.
+
+    Returns:
+        The listing.
+
+    >>> shortened(["e1", "e2", "e3"], ", ", most=2)
+    'e1, e2, … and 1 more'
+    """
+    more = len(texts) - most
+    text = separator.join(texts[:most])
+    return text + (f"{separator}… and {more} more" if more > 0 else "")
 
 
 def _observed(left: Bound, bad: Sequence[ItemVerdict]) -> dict[str, Any]:
@@ -154,4 +168,4 @@ def quantify(
     return Outcome.of(False, message=text, observed=_observed(left, good), closest=good[0].label)
 
 
-__all__ = ["LISTED", "ItemVerdict", "empty_outcome", "listing", "quantify"]
+__all__ = ["LISTED", "ItemVerdict", "empty_outcome", "listing", "quantify", "shortened"]

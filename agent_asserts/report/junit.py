@@ -30,7 +30,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from agent_asserts.report._model import Cases, ReportRow, rows_of
+from agent_asserts.report._model import Cases, ReportRow, rows_of, verdict_counts
 from agent_asserts.results import Verdict
 
 if TYPE_CHECKING:
@@ -91,10 +91,9 @@ def render_junit(
 ) -> str:
     """Render the JUnit XML report (``title`` names the test suite, default ``agent_asserts``)."""
     rows = rows_of(cases, records=records, sources=sources)
-    failures = sum(1 for r in rows if r.case.verdict is Verdict.FAILED)
-    skipped = sum(1 for r in rows if r.case.verdict is Verdict.SKIPPED)
-    counts = {"tests": str(len(rows)), "failures": str(failures), "errors": "0",
-              "skipped": str(skipped)}  # fmt: skip
+    tally = verdict_counts(r.case for r in rows)
+    counts = {"tests": str(len(rows)), "failures": str(tally[Verdict.FAILED]), "errors": "0",
+              "skipped": str(tally[Verdict.SKIPPED])}  # fmt: skip
     name = xml_text(title or "agent_asserts")
     root = ET.Element("testsuites", {"name": name, **counts})
     suite = ET.SubElement(root, "testsuite", {"name": name, **counts, "time": "0.000"})

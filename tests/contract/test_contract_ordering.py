@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-import agent_asserts.contract.ordering as ordering
+import agent_asserts.contract.keys as keys_module
 from agent_asserts.contract import evaluate_contract
 from agent_asserts.record import TrialRecord
 from agent_asserts.results import Status
@@ -144,13 +144,13 @@ def test_follows_within_with_keys() -> None:
 @pytest.mark.parametrize("op", ["has_matching", "precedes", "follows_within"])
 def test_cost_is_linear_in_the_two_selections(op: str, monkeypatch: pytest.MonkeyPatch) -> None:
     calls = {"n": 0}
-    real = ordering.hash_key
+    real = keys_module.hash_key
 
     def counted(value: Any) -> Any:
         calls["n"] += 1
         return real(value)
 
-    monkeypatch.setattr(ordering, "hash_key", counted)
+    monkeypatch.setattr(keys_module, "hash_key", counted)
     n = 2000
     events = []
     for i in range(n):

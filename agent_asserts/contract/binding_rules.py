@@ -1,0 +1,143 @@
+"""The rules of a binding, checked once for both the Python objects and the dict form.
+
+:func:`check_binding` takes the raw values of one binding and adds each problem it finds to a
+:class:`~agent_asserts.contract.problems.Problems` collector, with its key path;
+:class:`Shape` says what a valid binding yields (one value or a selection, of events or not).
+
+>>> shape_of("trace", "count").single, shape_of("trace", None).events
+(True, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final
+
+import attrs
+
+from agent_asserts.contract.grammar import (
+    DELTA_OPS,
+    DELTA_WHERE,
+    SOURCES,
+    STATE_SOURCES,
+    TRACE_WHERE,
+)
+from agent_asserts.contract.paths import Extract, parse_extract
+from agent_asserts.contract.problems import Problems, bad_choice
+from agent_asserts.record import parse_pointer
+
+UNCHECKED: Final = object()
+"""A value whose problems were already reported (its checks are skipped)."""
+
+
+@attrs.frozen
+class Shape:
+    """What a binding yields: one value or a selection, of events or not.
+
+    >>> Shape("final_state").single, Shape("trace", Extract("first")).events
+    (True, True)
+    """
+
+    source: str
+    extract: Extract | None = None
+
+    @property
+    def single(self) -> bool:
+        """A state path, or ``extract: count | first | last``."""
+        return self.source in STATE_SOURCES or (self.extract is not None and self.extract.single)
+
+    @property
+    def events(self) -> bool:
+        """Trace events (no extract, or ``first``/``last``): they have positions and times."""
+        kind = None if self.extract is None else self.extract.kind
+        return self.source == "trace" and kind in (None, "first", "last")
+
+    def describe(self) -> str:
+        """``a final_state path`` / ``extract: count``."""
+        if self.source in STATE_SOURCES:
+            return f"a {self.source} path"
+        return f"extract: {self.extract.kind if self.extract else 'none'}"
+
+
+def shape_of(source: Any, extract: Any) -> Shape | None:
+    """The shape of raw binding values, or None when they are not valid."""
+    if source not in SOURCES:
+        return None
+    if extract is None or source in STATE_SOURCES:
+        return Shape(source)
+    try:
+        return Shape(source, parse_extract(extract))
+    except (TypeError, ValueError):
+        return None
+
+
+def check_binding(
+    p: Problems, *, name: Any, source: Any, where: Any, path: Any, extract: Any
+) -> None:
+    """Problems of one binding (paths relative to the binding's mapping).
+
+    >>> p = Problems(); check_binding(p, name="s", source="final_state", where=None,
+    ...                               path="orders/A1", extract=None)
+    >>> print(p.error())
+    path: JSON Pointer must be '' or start with '/' (got 'orders/A1')
+    """
+    if not isinstance(name, str) or not name:
+        p.add((), f"a binding name must be a non-empty string (got {name!r})")
+    if source not in SOURCES:
+        p.add(("from",), bad_choice(source, SOURCES))
+        return
+    if source in STATE_SOURCES:
+        if where:
+            p.add(("where",), f"does not apply to {source} (a state binding reads path:)")
+        if extract is not None:
+            p.add(("extract",), f"does not apply to {source} (a state binding is one value)")
+        if path is not None:
+            _check_pointer(p, ("path",), path)
+        return
+    if path is not None:
+        hint = "filter delta entries with where: {path: ...}" if source == "delta" else "use where:"
+        p.add(("path",), f"does not apply to {source} ({hint})")
+    if extract is not None:
+        try:
+            parse_extract(extract)
+        except (TypeError, ValueError) as exc:
+            p.add(("extract",), str(exc))
+    if where is UNCHECKED or where is None:
+        return
+    if not isinstance(where, Mapping):
+        p.add(("where",), f"must be a mapping (got {where!r})")
+    elif source == "trace":
+        _check_trace_where(p, where)
+    else:
+        _check_delta_where(p, where)
+
+
+def _check_pointer(p: Problems, path: tuple[str, ...], value: Any) -> None:
+    try:
+        parse_pointer(value)
+    except (TypeError, ValueError) as exc:
+        p.add(path, str(exc))
+
+
+def _check_trace_where(p: Problems, where: Mapping[str, Any]) -> None:
+    for key, value in where.items():
+        if key not in TRACE_WHERE:
+            p.unknown_key(("where",), str(key), TRACE_WHERE)
+        elif key in ("kind", "event_type") and not isinstance(value, str):
+            p.add(("where", key), f"must be a string (got {value!r})")
+
+
+def _check_delta_where(p: Problems, where: Mapping[str, Any]) -> None:
+    for key, value in where.items():
+        if key not in DELTA_WHERE:
+            p.unknown_key(("where",), str(key), DELTA_WHERE)
+        elif key == "path":
+            _check_pointer(p, ("where", "path"), value)
+        else:
+            ops = value if isinstance(value, list | tuple) and value else [value]
+            for op in ops:
+                if op not in DELTA_OPS:
+                    p.add(("where", "op"), bad_choice(op, DELTA_OPS))
+
+
+__all__ = ["UNCHECKED", "Shape", "check_binding", "shape_of"]
