@@ -172,7 +172,14 @@ class EvalContext(
         return self.add_result(result, forced_gate=forced)
 
     def add_result(self, result: AssertionResult, *, forced_gate: bool = False) -> AssertionHandle:
-        """Record an already built result (used by ``check()`` and by the loaders)."""
+        """Record an already built result (used by ``check()`` and by the loaders).
+
+        >>> from agent_asserts import AssertionResult
+        >>> from agent_asserts.testing import demo_record
+        >>> result = AssertionResult(name="manual", status="pass", score=1.0)
+        >>> EvalContext(demo_record()).add_result(result)
+        <AssertionHandle manual pass [gate]>
+        """
         self._results.append(result)
         index = len(self._results) - 1
         if forced_gate:
@@ -183,7 +190,14 @@ class EvalContext(
         self._results[index] = change(self._results[index])
 
     def check_deadline(self) -> None:
-        """Raise :class:`CaseTimeout` once the cooperative deadline has passed."""
+        """Raise :class:`CaseTimeout` once the cooperative deadline has passed.
+
+        >>> from agent_asserts.testing import demo_record
+        >>> EvalContext(demo_record(), deadline=0.0).check_deadline()
+        Traceback (most recent call last):
+        ...
+        agent_asserts.context.CaseTimeout: the case passed its cooperative timeout
+        """
         if self.deadline is not None and time.monotonic() > self.deadline:
             raise CaseTimeout("the case passed its cooperative timeout")
 
@@ -191,20 +205,45 @@ class EvalContext(
 
     @property
     def results(self) -> tuple[AssertionResult, ...]:
-        """Every recorded result, in recording order."""
+        """Every recorded result, in recording order.
+
+        >>> from agent_asserts.testing import demo_record
+        >>> ctx = EvalContext(demo_record()); _ = ctx.succeeded(); _ = ctx.max_steps(5)
+        >>> [r.name for r in ctx.results]
+        ['succeeded', 'max_steps:5']
+        """
         return tuple(self._results)
 
     @property
     def logs(self) -> tuple[LogEntry, ...]:
-        """Every ``log()`` entry."""
+        """Every ``log()`` entry.
+
+        >>> from agent_asserts.testing import demo_record
+        >>> ctx = EvalContext(demo_record()); ctx.log("no sandbox")
+        >>> [entry.message for entry in ctx.logs]
+        ['no sandbox']
+        """
         return tuple(self._logs)
 
     def verdict(self) -> Verdict:
-        """The verdict so far (no error; ``SKIPPED`` once ``skip()`` was called)."""
+        """The verdict so far (no error; ``SKIPPED`` once ``skip()`` was called).
+
+        >>> from agent_asserts.testing import demo_record
+        >>> ctx = EvalContext(demo_record()); _ = ctx.stopped()
+        >>> ctx.verdict()
+        <Verdict.FAILED: 'failed'>
+        """
         return VerdictResolver().resolve(self._results, skipped=self.skip_reason is not None)
 
     def result(self, *, error: str | None = None) -> CaseResult:
-        """The :class:`CaseResult` of this context (``error`` marks an uncaught failure)."""
+        """The :class:`CaseResult` of this context (``error`` marks an uncaught failure).
+
+        >>> from agent_asserts.testing import demo_record
+        >>> ctx = EvalContext(demo_record(), name="refund"); _ = ctx.stopped().soft()
+        >>> r = ctx.result()
+        >>> r.name, r.verdict.value, r.score, ctx.result(error="boom").verdict.value
+        ('refund', 'scored', 0.0, 'failed')
+        """
         verdict = VerdictResolver().resolve(
             self._results, error=error is not None, skipped=self.skip_reason is not None
         )
@@ -309,7 +348,15 @@ class EvalContext(
         threshold: float | None = None,
         model: str | None = None,
     ) -> AssertionHandle:
-        """A semantic check graded by the configured judge (see docs/judges.md)."""
+        """A semantic check graded by the configured judge (see docs/judges.md).
+
+        >>> from agent_asserts.judges import callable_judge
+        >>> from agent_asserts.testing import demo_record
+        >>> ctx = EvalContext(demo_record(), judge=callable_judge(lambda p: "A1049" in p))
+        >>> r = ctx.judge("the reply names the order").result
+        >>> r.name, r.status.value, r.severity.value
+        ('judge:the reply names the order', 'pass', 'soft')
+        """
         from agent_asserts.checks.semantic import JudgeCheck
 
         check = JudgeCheck(

@@ -34,7 +34,13 @@ class AssertionHandle:
 
     @property
     def result(self) -> AssertionResult:
-        """The current form of the recorded result."""
+        """The current form of the recorded result.
+
+        >>> from agent_asserts import EvalContext
+        >>> from agent_asserts.testing import demo_record
+        >>> EvalContext(demo_record()).step_count(4).result.message
+        'expected 4 steps, got 4'
+        """
         return self._ctx.results[self._index]
 
     def _change(self, change: Callable[[AssertionResult], AssertionResult]) -> None:
@@ -116,6 +122,15 @@ class ValueExpectation(AssertionHandle):
 
     @property
     def result(self) -> AssertionResult:
+        """The result of the most recent expectation (``LookupError`` before the first).
+
+        >>> from agent_asserts import EvalContext
+        >>> from agent_asserts.testing import demo_record
+        >>> EvalContext(demo_record()).expect("ok").result
+        Traceback (most recent call last):
+        ...
+        LookupError: no result has been recorded on this value yet
+        """
         if self._index < 0:
             raise LookupError("no result has been recorded on this value yet")
         return super().result
@@ -125,23 +140,58 @@ class ValueExpectation(AssertionHandle):
         return self
 
     def includes(self, expected: Any) -> Self:
-        """Substring of a string, or an element (deeply equal, strict types) of a list."""
+        """Substring of a string, or an element (deeply equal, strict types) of a list.
+
+        >>> from agent_asserts import EvalContext
+        >>> from agent_asserts.testing import demo_record
+        >>> r = EvalContext(demo_record()).expect([1, 2]).includes(True).result
+        >>> r.name, r.passed
+        ('includes', False)
+        """
         return self._record(Includes(self._source, expected))
 
     def equals(self, expected: Any) -> Self:
-        """The default matching rules (partial mappings, strict scalars, matchers)."""
+        """The default matching rules (partial mappings, strict scalars, matchers).
+
+        >>> from agent_asserts import EvalContext
+        >>> from agent_asserts.testing import demo_record
+        >>> ctx = EvalContext(demo_record())
+        >>> ctx.expect({"id": "A1049", "amount": 42}).equals({"id": "A1049"}).result.passed
+        True
+        """
         return self._record(Equals(self._source, expected))
 
     def matches(self, pattern: Any) -> Self:
-        """A regular expression (searched) or a matcher."""
+        """A regular expression (searched) or a matcher.
+
+        >>> from agent_asserts import EvalContext
+        >>> from agent_asserts.testing import demo_record
+        >>> ctx = EvalContext(demo_record())
+        >>> ctx.expect(ctx.record.reply).matches(r"A\\d{4}").result.status.value
+        'pass'
+        """
         return self._record(Matches(self._source, pattern))
 
     def similarity(self, text: str) -> Self:
-        """Levenshtein similarity in characters; soft by default."""
+        """Levenshtein similarity in characters; soft by default.
+
+        >>> from agent_asserts import EvalContext
+        >>> from agent_asserts.testing import demo_record
+        >>> r = EvalContext(demo_record()).expect("kitten").similarity("sitting").result
+        >>> round(r.score, 2), r.passed, r.severity.value
+        (0.57, False, 'soft')
+        """
         return self._record(Similarity(self._source, text))
 
     def satisfies(self, fn: Callable[[Any], bool]) -> Self:
-        """A Python predicate over the value."""
+        """A Python predicate over the value.
+
+        >>> from agent_asserts import EvalContext
+        >>> from agent_asserts.testing import demo_record
+        >>> ctx = EvalContext(demo_record())
+        >>> ctx.state("/orders/A1049/amount").satisfies(lambda v: v > 0).result.passed
+        True
+        """
         return self._record(Satisfies(self._source, fn))
 
     def __repr__(self) -> str:

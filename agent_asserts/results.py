@@ -274,7 +274,13 @@ class VerdictResolver:
     def resolve(
         self, results: Iterable[AssertionResult], *, error: bool = False, skipped: bool = False
     ) -> Verdict:
-        """Apply the table above to ``results``."""
+        """Apply the table above to ``results``.
+
+        >>> gate = AssertionResult(name="g", status="fail", score=0.0)
+        >>> resolve = VerdictResolver().resolve
+        >>> resolve([]), resolve([gate], skipped=True), resolve([], error=True)
+        (<Verdict.PASSED: 'passed'>, <Verdict.FAILED: 'failed'>, <Verdict.FAILED: 'failed'>)
+        """
         if error:
             return Verdict.FAILED
         soft_failed = False
@@ -320,12 +326,21 @@ class CaseResult:
 
     @property
     def score(self) -> float | None:
-        """Mean score of the ``PASS``/``FAIL`` results, ``None`` when there are none."""
+        """Mean score of the ``PASS``/``FAIL`` results, ``None`` when there are none.
+
+        >>> ok = AssertionResult(name="a", status="pass", score=1.0)
+        >>> CaseResult("c", "passed", results=(ok,)).score, CaseResult("c", "passed").score
+        (1.0, None)
+        """
         return mean_score(self.results)
 
     @property
     def passed(self) -> bool:
-        """True when the verdict is ``PASSED``."""
+        """True when the verdict is ``PASSED``.
+
+        >>> CaseResult("c", "passed").passed, CaseResult("c", "scored").passed
+        (True, False)
+        """
         return self.verdict is Verdict.PASSED
 
     def to_dict(self) -> dict[str, Any]:

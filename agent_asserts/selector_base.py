@@ -23,21 +23,15 @@ from agent_asserts._missing import MISSING
 from agent_asserts._suggest import did_you_mean
 from agent_asserts.matching import Matcher, Mismatch, as_matcher, render
 from agent_asserts.record import Event, TrialRecord
+from agent_asserts.record.event import ENVELOPE_FIELDS
 
 ENVELOPE_FILTERS = (
-    "event_id",
-    "actor_ref",
-    "surface",
-    "audience",
-    "turn",
-    "phase",
+    *(field for field in ENVELOPE_FIELDS if field not in ("kind", "event_type")),
     "entity_ref",
-    "operation_ref",
-    "correlation_id",
-    "caused_by_event_id",
-    "status",
-    "payload",
 )
+"""The keyword filters of ``on.event``: every envelope field of the record (``kind`` and
+``event_type`` are its own parameters), plus ``entity_ref`` (membership in ``entity_refs``).
+``entity_refs`` compares the whole list, ``payload`` matches partially."""
 
 
 def call_repr(prefix: str, args: Sequence[Any], kwargs: Mapping[str, Any]) -> str:
@@ -127,13 +121,26 @@ def _payload_data(event: Event) -> Any:
     return to_dict() if callable(to_dict) else payload
 
 
+def _field_value(event: Event, key: str) -> Any:
+    """An envelope field as JSON data (``entity_refs`` as a list, ``payload`` as a dict)."""
+    if key == "payload":
+        return _payload_data(event)
+    if key == "entity_refs":
+        return list(event.entity_refs)
+    return getattr(event, key)
+
+
 @attrs.frozen(repr=False)
 class EventSelector(Selector):
     """Events by kind, event type and envelope fields; ``payload`` matches partially,
-    ``entity_ref`` is membership in ``entity_refs``.
+    ``entity_ref`` is membership in ``entity_refs``, ``entity_refs`` compares the whole list.
 
     >>> EventSelector(kind="audit", filters={"operation_ref": "op-7"})
     on.event('audit', operation_ref='op-7')
+    >>> from agent_asserts.matching import M
+    >>> rec = TrialRecord.builder().event("audit", monotonic_time=12.4).build()
+    >>> EventSelector(filters={"monotonic_time": M.gt(10)}).select(rec)
+    [0]
     """
 
     kind: str | None = None
@@ -172,9 +179,7 @@ class EventSelector(Selector):
     def _field_matches(event: Event, key: str, matcher: Matcher) -> bool:
         if key == "entity_ref":
             return any(matcher.matches(ref) for ref in event.entity_refs)
-        if key == "payload":
-            return matcher.matches(_payload_data(event))
-        return matcher.matches(getattr(event, key))
+        return matcher.matches(_field_value(event, key))
 
     def explain(self, event: Event) -> list[Mismatch]:
         found: list[Mismatch] = []
@@ -188,10 +193,8 @@ class EventSelector(Selector):
                     refs = list(event.entity_refs)
                     reason = f"expected an entity ref {matcher.describe()}, got {render(refs)}"
                     found.append(Mismatch("$.entity_refs", matcher, refs, reason))
-            elif key == "payload":
-                found += matcher.explain(_payload_data(event), "$.payload")
             else:
-                found += matcher.explain(getattr(event, key), f"$.{key}")
+                found += matcher.explain(_field_value(event, key), f"$.{key}")
         return found
 
     def to_data(self) -> Any:

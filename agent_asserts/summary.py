@@ -93,7 +93,13 @@ def result_title(result: AssertionResult) -> str:
 
 
 def result_block(result: AssertionResult, indent: str = "  ") -> list[str]:
-    """The lines that explain one failed result."""
+    """The lines that explain one failed result.
+
+    >>> from agent_asserts import EvalContext
+    >>> from agent_asserts.testing import demo_record
+    >>> result_block(EvalContext(demo_record()).max_steps(2).result)
+    ['  FAILED [gate] max_steps(2)', '    expected at most 2 steps, got 4']
+    """
     inner = indent + "  "
     word = _WORD.get(result.status, "FAILED")
     lines = [f"{indent}{word} [{result.severity.value}] {result_title(result)}"]
@@ -123,7 +129,16 @@ def _mismatch_text(mismatch: Any) -> str:
 
 
 def render_case(case: CaseResult) -> str:
-    """The whole summary (see the module docstring)."""
+    """The whole summary (see the module docstring).
+
+    >>> from agent_asserts import EvalContext
+    >>> from agent_asserts.testing import demo_record
+    >>> ctx = EvalContext(demo_record(), name="refund"); _ = ctx.max_steps(2)
+    >>> print(render_case(ctx.result()))
+    FAILED refund: 1 check: 1 failed; score 0.00
+      FAILED [gate] max_steps(2)
+        expected at most 2 steps, got 4
+    """
     lines = [header(case)]
     if case.error:
         lines.append(f"  error: {case.error}")

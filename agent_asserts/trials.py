@@ -106,7 +106,12 @@ class TrialsResult:
 
     @property
     def passed(self) -> bool:
-        """True when the verdict is ``PASSED``."""
+        """True when the verdict is ``PASSED``.
+
+        >>> runs = [CaseResult("c", "passed"), CaseResult("c", "failed")]
+        >>> TrialsResult.from_cases(runs, pass_rate=0.5).passed
+        True
+        """
         return self.verdict is Verdict.PASSED
 
     def _k(self, k: int, what: str) -> int:

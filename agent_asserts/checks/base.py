@@ -101,7 +101,9 @@ class Check(abc.ABC):
     """Base of every check. Subclasses are ``@attrs.frozen`` and set ``method``.
 
     ``positional`` names the fields a scalar or list given in YAML fills, in order;
-    ``varargs`` names the field that collects ``*args`` of the fluent method.
+    ``varargs`` names the field that collects ``*args`` of the fluent method;
+    ``list_entries`` says that a list given to the method (in Python or YAML) means one
+    check per item (``memory_was_set(["a.x", {"name": "a.y", "value": 1}])``).
     """
 
     method: ClassVar[str] = ""
@@ -109,18 +111,36 @@ class Check(abc.ABC):
     evaluator_type: ClassVar[str] = "deterministic"
     positional: ClassVar[tuple[str, ...]] = ()
     varargs: ClassVar[str | None] = None
+    list_entries: ClassVar[bool] = False
     python_only: ClassVar[bool] = False
 
     @abc.abstractmethod
     def evaluate(self, record: TrialRecord) -> Outcome:
-        """Evaluate over ``record``; never raises for a malformed or incomplete record."""
+        """Evaluate over ``record``; never raises for a malformed or incomplete record.
+
+        >>> from agent_asserts.checks.cost import MaxSteps
+        >>> from agent_asserts.testing import demo_record
+        >>> MaxSteps(2).evaluate(demo_record()).message
+        'expected at most 2 steps, got 4'
+        """
 
     def run(self, record: TrialRecord, *, judge: Judge | None = None) -> Outcome:
-        """Evaluate with the context's services (a judge); plain checks ignore them."""
+        """Evaluate with the context's services (a judge); plain checks ignore them.
+
+        >>> from agent_asserts.checks.cost import MaxSteps
+        >>> from agent_asserts.testing import demo_record
+        >>> MaxSteps(5).run(demo_record(), judge=None).status
+        <Status.PASS: 'pass'>
+        """
         return self.evaluate(record)
 
     def primary(self) -> Any:
-        """The value that names the result after the colon, or ``MISSING`` for none."""
+        """The value that names the result after the colon, or ``MISSING`` for none.
+
+        >>> from agent_asserts.checks.tools import CalledTool, UsedNoTools
+        >>> CalledTool("refunds_issue").primary(), UsedNoTools().primary()
+        ('refunds_issue', MISSING)
+        """
         if self.varargs is None and self.positional:
             return getattr(self, self.positional[0])
         return MISSING
@@ -143,6 +163,10 @@ class Check(abc.ABC):
         (Named so that it never collides with a check field called ``arguments``, as in
         ``called_tool(name, arguments=...)``; ``arguments()`` is kept as an alias for checks
         without such a field.)
+
+        >>> from agent_asserts.checks.tools import CalledTool
+        >>> CalledTool("refunds_issue", arguments={"amount": 42}).given_arguments()
+        {'name': 'refunds_issue', 'arguments': {'amount': 42}}
         """
         out: dict[str, Any] = {}
         for field in attrs.fields(cast(Any, type(self))):

@@ -12,7 +12,6 @@ it reads both the tool calls and the agent's messages.
 from __future__ import annotations
 
 import bisect
-import re
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
@@ -20,9 +19,10 @@ import attrs
 from agent_asserts.checks.base import Check, Outcome, missing_surface
 from agent_asserts.checks.outcome import regex_validator
 from agent_asserts.checks.registry import register
-from agent_asserts.matching import render
+from agent_asserts.checks.selection import AGENT_MESSAGES
+from agent_asserts.matching import M, render
 from agent_asserts.record import MessagePayload
-from agent_asserts.selector_kinds import ToolSelector
+from agent_asserts.selector_kinds import MessageSelector, ToolSelector
 
 if TYPE_CHECKING:
     from agent_asserts.record import TrialRecord
@@ -58,12 +58,16 @@ class ConfirmationRequested(Check):
     pattern: str = attrs.field(validator=regex_validator)
     within_last_n_turns: int = attrs.field(default=4, validator=_positive_int)
     _selector: ToolSelector = attrs.field(init=False, eq=False, repr=False)
+    _confirmation: MessageSelector = attrs.field(init=False, eq=False, repr=False)
 
     method: ClassVar[str] = "confirmation_requested"
     positional: ClassVar[tuple[str, ...]] = ("before_tool", "pattern")
 
     def __attrs_post_init__(self) -> None:
         object.__setattr__(self, "_selector", ToolSelector(self.before_tool))
+        # the shared selector and matcher: on.message(actor="agent", text=M.regex(pattern))
+        confirmation = MessageSelector(actor="agent", text=M.regex(self.pattern))
+        object.__setattr__(self, "_confirmation", confirmation)
 
     def evaluate(self, record: TrialRecord) -> Outcome:
         invalid = missing_surface(record, "tool_call", "message")
@@ -73,7 +77,7 @@ class ConfirmationRequested(Check):
         if not calls:
             return Outcome.not_applicable(f"{self.before_tool!r} never ran")
         events = record.events
-        agent = [p for p in record.positions_of_kind("message") if events[p].actor_ref == "agent"]
+        agent = AGENT_MESSAGES.select(record)
         confirmed: dict[str, str] = {}
         failures: list[str] = []
         evidence: list[str] = []
@@ -85,7 +89,7 @@ class ConfirmationRequested(Check):
                 for p in agent[: bisect.bisect_left(agent, call)]
                 if low <= (events[p].turn or 0) <= turn
             ]
-            hit = next((p for p in reversed(window) if self._confirms(events[p].payload)), None)
+            hit = next((p for p in reversed(window) if self._confirmation.matches(events[p])), None)
             call_id = events[call].event_id
             if hit is not None:
                 confirmed[call_id] = events[hit].event_id
@@ -113,9 +117,6 @@ class ConfirmationRequested(Check):
         return Outcome.of(
             True, message=text, evidence=evidence_ids, details={"confirmed": confirmed}
         )
-
-    def _confirms(self, payload: Any) -> bool:
-        return re.search(self.pattern, _text(payload)) is not None
 
 
 def _text(payload: Any) -> str:

@@ -58,7 +58,14 @@ class ContractCheck(Check):
 
     @property
     def evaluator_type(self) -> str:  # type: ignore[override]
-        """``semantic`` for judged matchers, ``custom`` for custom ones, else deterministic."""
+        """``semantic`` for judged matchers, ``custom`` for custom ones, else deterministic.
+
+        >>> from agent_asserts.contract.api import contract_checks
+        >>> bind = {"s": {"from": "final_state", "path": "/orders/A1049/status"}}
+        >>> require = {"op": "equals", "left": "s", "right": "refunded"}
+        >>> contract_checks({"bind": bind, "require": require})[0].evaluator_type
+        'deterministic'
+        """
         matcher = self.assertion.require.matcher
         if matcher in JUDGED_MATCHERS:
             return "semantic"
@@ -87,11 +94,26 @@ class ContractCheck(Check):
         return cls(assertion)
 
     def default_name(self) -> str:
-        """The assertion's ``id``."""
+        """The assertion's ``id``.
+
+        >>> from agent_asserts.contract.api import contract_checks
+        >>> bind = {"s": {"from": "final_state", "path": "/orders/A1049/status"}}
+        >>> require = {"op": "equals", "left": "s", "right": "refunded"}
+        >>> contract_checks({"id": "refunded", "bind": bind, "require": require})[0].default_name()
+        'refunded'
+        """
         return self.assertion.id
 
     def severity_for(self, judge: Judge | None) -> Severity:
-        """GATE for critical and high assertions, SOFT for medium and low."""
+        """GATE for critical and high assertions, SOFT for medium and low.
+
+        >>> from agent_asserts.contract.api import contract_checks
+        >>> bind = {"s": {"from": "final_state", "path": "/orders/A1049/status"}}
+        >>> require = {"op": "equals", "left": "s", "right": "refunded"}
+        >>> spec = {"severity": "medium", "bind": bind, "require": require}
+        >>> contract_checks(spec)[0].severity_for(None)
+        <Severity.SOFT: 'soft'>
+        """
         return self.assertion.gate_severity
 
     def evaluate(self, record: TrialRecord) -> Outcome:

@@ -23,7 +23,13 @@ if TYPE_CHECKING:
 
 
 def non_negative_int(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
-    """attrs validator: a whole number >= 0 (a bool is not a number here)."""
+    """attrs validator: a whole number >= 0 (a bool is not a number here).
+
+    >>> MaxSteps(-1)
+    Traceback (most recent call last):
+    ...
+    ValueError: 'n' must be >= 0 (got -1)
+    """
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError(f"'{attribute.name}' must be an int (got {value!r})")
     if value < 0:

@@ -39,7 +39,13 @@ if TYPE_CHECKING:
 
 
 def identifier(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
-    """attrs validator: a non-empty string id (``skill_id``, ``block_id``)."""
+    """attrs validator: a non-empty string id (``skill_id``, ``block_id``).
+
+    >>> SkillActivated("")
+    Traceback (most recent call last):
+    ...
+    ValueError: 'skill_id' must not be empty
+    """
     if not isinstance(value, str):
         raise TypeError(f"'{attribute.name}' must be a str (got {value!r})")
     if not value:
@@ -47,7 +53,13 @@ def identifier(instance: object, attribute: attrs.Attribute[Any], value: Any) ->
 
 
 def optional_identifier(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
-    """attrs validator: None or a non-empty string id (``step_id``)."""
+    """attrs validator: None or a non-empty string id (``step_id``).
+
+    >>> SkillCancelled("card_replace", step_id=3)
+    Traceback (most recent call last):
+    ...
+    TypeError: 'step_id' must be a str (got 3)
+    """
     if value is not None:
         identifier(instance, attribute, value)
 
@@ -64,11 +76,19 @@ class LifecycleCheck(Check):
     transition: ClassVar[str] = ""
 
     def selector(self) -> Selector:
-        """The selector of the events this check counts."""
+        """The selector of the events this check counts.
+
+        >>> BlockEntered("card_replace", "main").selector()
+        on.block('entered', 'card_replace', 'main')
+        """
         raise NotImplementedError  # pragma: no cover - every registered subclass overrides
 
     def subject(self) -> str:
-        """``skill 'card_replace'`` or ``ordered block 'main' of skill 'card_replace'``."""
+        """``skill 'card_replace'`` or ``ordered block 'main' of skill 'card_replace'``.
+
+        >>> SkillCompleted("card_replace").subject()
+        "skill 'card_replace'"
+        """
         raise NotImplementedError  # pragma: no cover
 
     def evaluate(self, record: TrialRecord) -> Outcome:

@@ -10,6 +10,9 @@ value is wrapped in ``M.exact``, a matcher is used as it is, and ``None`` (JSON 
   had it (clears do not count as writes);
 * ``memory_was_cleared(name)`` passes on any clear of the key.
 
+Each check class has ``list_entries = True``: a list of names or ``{"name": ..., "value":
+...}`` mappings given to the method means one check per entry (:func:`memory_checks`).
+
 >>> from agent_asserts.record import TrialRecord
 >>> rec = TrialRecord.builder().memory_set("a.flag", 1).memory_clear("a.flag").build()
 >>> MemoryWasSet("a.flag", True).evaluate(rec).message
@@ -21,11 +24,13 @@ value is wrapped in ``M.exact``, a matcher is used as it is, and ``None`` (JSON 
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
 from agent_asserts._missing import MISSING
+from agent_asserts._suggest import did_you_mean
 from agent_asserts.checks.base import Check, Outcome, missing_surface
 from agent_asserts.checks.registry import register
 from agent_asserts.checks.selection import closest_fields, event_ids, id_list
@@ -56,6 +61,7 @@ class _MemoryCheck(Check):
     value: Any = MISSING
     _writes: MemorySetSelector = attrs.field(init=False, eq=False, repr=False)
     positional: ClassVar[tuple[str, ...]] = ("name",)
+    list_entries: ClassVar[bool] = True
 
     def __attrs_post_init__(self) -> None:
         # the selector validates the name and rejects a null value
@@ -164,6 +170,7 @@ class MemoryWasCleared(Check):
     _clears: MemoryClearedSelector = attrs.field(init=False, eq=False, repr=False)
     method: ClassVar[str] = "memory_was_cleared"
     positional: ClassVar[tuple[str, ...]] = ("name",)
+    list_entries: ClassVar[bool] = True
 
     def __attrs_post_init__(self) -> None:
         object.__setattr__(self, "_clears", MemoryClearedSelector(self.name))
@@ -184,4 +191,55 @@ class MemoryWasCleared(Check):
         return Outcome.of(False, message=text, evidence=event_ids(record, writes), observed=0)
 
 
-__all__ = ["MemoryWasCleared", "MemoryWasNotSet", "MemoryWasSet"]
+MemoryEntry = str | Mapping[str, Any]
+"""One entry of a ``memory_was_*`` list: a key name or ``{"name": ..., "value": ...}``."""
+_NO_VALUE = "a clear has no value"
+
+
+def memory_checks(
+    cls: type[_MemoryCheck | MemoryWasCleared],
+    entries: Sequence[MemoryEntry],
+    value: Any = MISSING,
+) -> list[Check]:
+    """One check of ``cls`` per entry of a ``memory_was_*`` list (``ValueError``/``TypeError``
+    naming the entry when one is malformed).
+
+    >>> memory_checks(MemoryWasSet, ["a.x", {"name": "a.y", "value": 1}])
+    [MemoryWasSet(name='a.x', value=MISSING), MemoryWasSet(name='a.y', value=1)]
+    >>> memory_checks(MemoryWasCleared, [{"name": "a.x", "value": 1}])
+    Traceback (most recent call last):
+    ...
+    ValueError: memory_was_cleared entry [0]: 'value' is not allowed (a clear has no value)
+    """
+    method = cls.method
+    if value is not MISSING:
+        raise TypeError(
+            f"{method}() takes 'value' only with a single name; with a list, give each "
+            "value in its entry: {'name': ..., 'value': ...}"
+        )
+    if not entries:
+        raise ValueError(f"{method}([]) needs at least one name")
+    keys = [f.name for f in attrs.fields(cls) if f.init and not f.name.startswith("_")]
+    checks: list[Check] = []
+    for i, entry in enumerate(entries):
+        where = f"{method} entry [{i}]"
+        if isinstance(entry, str):
+            checks.append(cls(entry))
+            continue
+        if not isinstance(entry, Mapping):
+            raise TypeError(
+                f"{where}: must be a name or a mapping {{'name': ..., 'value': ...}} "
+                f"(got {render(entry)})"
+            )
+        for key in entry:
+            if key == "value" and "value" not in keys:
+                raise ValueError(f"{where}: 'value' is not allowed ({_NO_VALUE})")
+            if key not in keys:
+                raise ValueError(f"{where}: unknown key {key!r}{did_you_mean(str(key), keys)}")
+        if "name" not in entry:
+            raise ValueError(f"{where}: required key 'name' missing")
+        checks.append(cls(**entry))
+    return checks
+
+
+__all__ = ["MemoryEntry", "MemoryWasCleared", "MemoryWasNotSet", "MemoryWasSet", "memory_checks"]

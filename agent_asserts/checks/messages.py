@@ -25,8 +25,9 @@ import attrs
 
 from agent_asserts.checks.base import Check, Outcome, missing_surface
 from agent_asserts.checks.registry import register
-from agent_asserts.checks.selection import closest_fields, event_ids, id_list
-from agent_asserts.matching import M, Matcher
+from agent_asserts.checks.selection import AGENT_MESSAGES, closest_fields, event_ids, id_list
+from agent_asserts.matching import Matcher
+from agent_asserts.matching.scalar import compile_regex
 from agent_asserts.matching.values import plural
 from agent_asserts.record import Button
 from agent_asserts.selector_kinds import MessageSelector
@@ -61,12 +62,7 @@ def _buttons(value: Any) -> tuple[dict[str, Any], ...] | None:
 def _text(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
     if value is None or isinstance(value, Matcher):
         return
-    if not isinstance(value, str):
-        raise TypeError(f"'text_matches' must be a regular expression str (got {value!r})")
-    try:
-        M.regex(value)
-    except ValueError as exc:
-        raise ValueError(f"'text_matches' is not a valid regular expression: {exc}") from None
+    compile_regex(value, name="text_matches")
 
 
 def _utter_name(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
@@ -99,13 +95,21 @@ class MessageCheck(Check):
         object.__setattr__(self, "_selector", selector)
 
     def selector(self) -> MessageSelector:
-        """The ``on.message(actor="agent", …)`` selector of the messages this check reads."""
+        """The ``on.message(actor="agent", …)`` selector of the messages this check reads.
+
+        >>> BotUttered(utter_name="utter_refund_done").selector()
+        on.message(actor='agent', utter_name='utter_refund_done')
+        """
         return self._selector
 
     def agent_messages(self, record: TrialRecord) -> list[int]:
-        """Positions of the agent's messages."""
-        events = record.events
-        return [p for p in record.positions_of_kind("message") if events[p].actor_ref == "agent"]
+        """Positions of the agent's messages.
+
+        >>> from agent_asserts.testing import demo_record
+        >>> BotUttered(utter_name="utter_refund_done").agent_messages(demo_record())
+        [4]
+        """
+        return AGENT_MESSAGES.select(record)
 
 
 @register

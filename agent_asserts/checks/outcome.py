@@ -16,7 +16,6 @@ evidence.
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
@@ -24,6 +23,7 @@ import attrs
 from agent_asserts.checks.base import Check, Outcome
 from agent_asserts.checks.registry import register
 from agent_asserts.matching import explain, render
+from agent_asserts.matching.scalar import compile_regex
 
 if TYPE_CHECKING:
     from agent_asserts.record import TrialRecord
@@ -56,15 +56,9 @@ def non_empty_text(instance: object, attribute: attrs.Attribute[Any], value: Any
 
 
 def regex_validator(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
-    """attrs validator: a string that compiles as a regular expression."""
-    if not isinstance(value, str):
-        raise TypeError(f"'{attribute.name}' must be a regular expression str (got {value!r})")
-    try:
-        re.compile(value)
-    except re.error as exc:
-        raise ValueError(
-            f"'{attribute.name}' is not a valid regular expression: {exc} (got {value!r})"
-        ) from None
+    """attrs validator: a string that compiles as a regular expression (the wording of
+    :func:`~agent_asserts.matching.scalar.compile_regex`, shared with ``M.regex``)."""
+    compile_regex(value, name=attribute.name)
 
 
 def _status_outcome(record: TrialRecord, wanted: str) -> Outcome:
@@ -192,7 +186,7 @@ class OutputMatches(Check):
     >>> OutputMatches("(")
     Traceback (most recent call last):
     ...
-    ValueError: 'pattern' is not a valid regular expression: ...
+    ValueError: 'pattern': invalid regular expression '(': ...
     """
 
     pattern: str = attrs.field(validator=regex_validator)
@@ -203,7 +197,7 @@ class OutputMatches(Check):
         reply = record.reply
         if reply is None:
             return Outcome.invalid(NO_REPLY)
-        found = re.search(self.pattern, reply)
+        found = compile_regex(self.pattern).search(reply)
         verb = "matches" if found else "does not match"
         details = {} if found is None else {"match": found.group(0), "span": list(found.span())}
         return Outcome.of(

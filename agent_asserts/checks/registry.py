@@ -58,7 +58,11 @@ def register(cls: C) -> C:
 
 
 def all_checks() -> dict[str, type[Check]]:
-    """Import every family module present and return the method → class table."""
+    """Import every family module present and return the method → class table.
+
+    >>> all_checks()["called_tool"].__name__
+    'CalledTool'
+    """
     for family in FAMILIES:
         try:
             importlib.import_module(f"agent_asserts.checks.{family}")

@@ -19,7 +19,7 @@ import attrs
 from agent_asserts.checks.base import Outcome, missing_surface
 from agent_asserts.matching import Count
 from agent_asserts.record import ToolCallPayload
-from agent_asserts.selector_kinds import Selector
+from agent_asserts.selector_kinds import MessageSelector, Selector
 from agent_asserts.selectors import as_selector
 
 if TYPE_CHECKING:
@@ -27,8 +27,20 @@ if TYPE_CHECKING:
     from agent_asserts.record import Event, TrialRecord
 
 
+AGENT_MESSAGES = MessageSelector(actor="agent")
+"""The agent's messages, ``on.message(actor="agent")``: what ``bot_uttered``,
+``bot_did_not_utter`` and ``confirmation_requested`` read (user messages never count)."""
+
+
 def count_validator(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
-    """attrs validator: ``None`` (at least one), a whole number >= 0, or a ``Count``."""
+    """attrs validator: ``None`` (at least one), a whole number >= 0, or a ``Count``.
+
+    >>> from agent_asserts.checks.tools import CalledTool
+    >>> CalledTool("refunds_issue", count="2")
+    Traceback (most recent call last):
+    ...
+    TypeError: 'count' must be an int, a Count or None (got '2')
+    """
     if value is None or isinstance(value, Count):
         return
     if isinstance(value, bool) or not isinstance(value, int):
@@ -38,7 +50,14 @@ def count_validator(instance: object, attribute: attrs.Attribute[Any], value: An
 
 
 def selector_validator(default: str) -> Any:
-    """attrs validator factory: None, a selector, or a string read as a tool name or kind."""
+    """attrs validator factory: None, a selector, or a string read as a tool name or kind.
+
+    >>> from agent_asserts.checks.tools import NotCalledTool
+    >>> NotCalledTool("refunds_issue", before=3)
+    Traceback (most recent call last):
+    ...
+    TypeError: 'before' must be a selector (on.*) or a tool name (got 3)
+    """
 
     def validate(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
         if value is None:
@@ -167,6 +186,7 @@ def count_outcome(
 
 
 __all__ = [
+    "AGENT_MESSAGES",
     "closest_fields",
     "closest_miss",
     "count_outcome",

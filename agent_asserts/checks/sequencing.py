@@ -49,7 +49,11 @@ class Subsequence:
 
     @property
     def complete(self) -> bool:
-        """True when every step was found."""
+        """True when every step was found.
+
+        >>> Subsequence((0,), missing=1).complete
+        False
+        """
         return self.missing is None
 
 
@@ -58,6 +62,7 @@ def find_in_order(
     steps: Sequence[Selector],
     *,
     lane: Sequence[int] | None = None,
+    within: Sequence[int] | None = None,
 ) -> Subsequence:
     """Find ``steps`` in order, each strictly after the previous one.
 
@@ -66,6 +71,8 @@ def find_in_order(
         steps: One selector per step.
         lane: When given, the steps must be consecutive items of this sorted list of positions
             (``record.positions_of_kind("tool_call")`` for contiguous tool calls).
+        within: When given, only these positions (sorted) are searched, instead of each
+            step's candidates (``tools_within_one_turn`` searches the runs of one turn).
 
     Returns:
         The positions found; on failure the longest prefix found and the missing step.
@@ -76,6 +83,8 @@ def find_in_order(
     Subsequence(positions=(0, 2), missing=None)
     >>> find_in_order(rec, [ToolSelector("b"), ToolSelector("b")])
     Subsequence(positions=(1,), missing=1)
+    >>> find_in_order(rec, [ToolSelector("a")], within=[1, 2])
+    Subsequence(positions=(2,), missing=None)
     """
     if lane is not None:
         return _find_contiguous(record, steps, lane)
@@ -83,7 +92,7 @@ def find_in_order(
     found: list[int] = []
     after = -1
     for k, step in enumerate(steps):
-        candidates = step.candidates(record)
+        candidates = step.candidates(record) if within is None else within
         start = bisect.bisect_right(candidates, after)
         hit = next(
             (p for p in candidates[start:] if step.matches(events[p])),

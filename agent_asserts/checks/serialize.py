@@ -18,7 +18,12 @@ if TYPE_CHECKING:
 
 
 def argument_to_data(value: Any) -> Any:
-    """One argument: counts, selectors and matchers use their own ``to_data``."""
+    """One argument: counts, selectors and matchers use their own ``to_data``.
+
+    >>> from agent_asserts import Count, M, on
+    >>> argument_to_data(Count.at_least(2)), argument_to_data([on.tool("a"), M.regex("^A")])
+    ({'at_least': 2}, [{'tool': 'a'}, {'$regex': '^A'}])
+    """
     from agent_asserts.selectors import Selector
 
     if isinstance(value, Count | Selector):
@@ -29,7 +34,13 @@ def argument_to_data(value: Any) -> Any:
 
 
 def arguments_to_data(check: Check) -> dict[str, Any]:
-    """The check's non-default arguments as a mapping of plain data."""
+    """The check's non-default arguments as a mapping of plain data.
+
+    >>> from agent_asserts import Count
+    >>> from agent_asserts.checks.tools import CalledTool
+    >>> arguments_to_data(CalledTool("refunds_issue", count=Count.at_most(1)))
+    {'name': 'refunds_issue', 'count': {'at_most': 1}}
+    """
     return {key: argument_to_data(value) for key, value in check.given_arguments().items()}
 
 

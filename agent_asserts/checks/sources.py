@@ -42,15 +42,28 @@ class ValueSource(abc.ABC):
 
     @abc.abstractmethod
     def resolve(self, record: TrialRecord | None) -> Any:
-        """The value (``MISSING`` for an absent state path); raises :class:`Unavailable`."""
+        """The value (``MISSING`` for an absent state path); raises :class:`Unavailable`.
+
+        >>> from agent_asserts.testing import demo_record
+        >>> StatePath("/orders/A1049/status", initial=True).resolve(demo_record())
+        'paid'
+        """
 
     @abc.abstractmethod
     def label(self) -> str | None:
-        """What names the result after the colon (``reply``, ``/orders/A1/status``), if any."""
+        """What names the result after the colon (``reply``, ``/orders/A1/status``), if any.
+
+        >>> RecordField("reply").label(), LiteralValue(42).label()
+        ('reply', None)
+        """
 
     @abc.abstractmethod
     def to_data(self) -> dict[str, Any]:
-        """The keys of the native ``expect:`` mapping that name this source."""
+        """The keys of the native ``expect:`` mapping that name this source.
+
+        >>> StatePath("/orders/A1049/status", initial=True).to_data()
+        {'value': '/orders/A1049/status', 'initial': True}
+        """
 
 
 @attrs.frozen

@@ -39,7 +39,13 @@ OPS = ("added", "removed", "changed")
 
 
 def pointer_validator(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
-    """attrs validator: a JSON Pointer (``""`` or ``/a/b``)."""
+    """attrs validator: a JSON Pointer (``""`` or ``/a/b``).
+
+    >>> Unchanged("orders/A1049")
+    Traceback (most recent call last):
+    ...
+    ValueError: 'path' must be a JSON Pointer: JSON Pointer must be '' or start with '/' ...
+    """
     try:
         parse_pointer(value)
     except (TypeError, ValueError) as exc:

@@ -33,7 +33,7 @@ import attrs
 from agent_asserts.checks.base import Check, Outcome, missing_surface
 from agent_asserts.checks.registry import register
 from agent_asserts.checks.selection import event_ids, id_list, tool_name
-from agent_asserts.checks.sequencing import step_label
+from agent_asserts.checks.sequencing import find_in_order, step_label
 from agent_asserts.matching.bipartite import maximum_matching
 from agent_asserts.selector_kinds import Selector, ToolSelector
 from agent_asserts.selectors import as_selector
@@ -158,17 +158,14 @@ class ToolsWithinOneTurn(Check):
         return assigned, why
 
     def _fit_ordered(self, record: TrialRecord, runs: list[int]) -> tuple[list[int], str | None]:
-        events = record.events
-        assigned: list[int] = []
-        start = 0
-        for k, step in enumerate(self._steps):
-            hit = next((j for j in range(start, len(runs)) if step.matches(events[runs[j]])), -1)
-            if hit < 0:
-                where = "" if k == 0 else f" after {events[assigned[-1]].event_id}"
-                return assigned, f"{step_label(self.calls[k])} not found{where}"
-            assigned.append(runs[hit])
-            start = hit + 1
-        return assigned, None
+        # the earliest-match subsequence search of tool_order/sequencing, over this turn's runs
+        found = find_in_order(record, self._steps, within=runs)
+        assigned = list(found.positions)
+        k = found.missing
+        if k is None:
+            return assigned, None
+        where = "" if k == 0 else f" after {record.events[assigned[-1]].event_id}"
+        return assigned, f"{step_label(self.calls[k])} not found{where}"
 
     def _fit_unordered(self, record: TrialRecord, runs: list[int]) -> tuple[list[int], str | None]:
         events = record.events

@@ -54,7 +54,12 @@ class ValueCheck(Check):
 
     @abc.abstractmethod
     def test(self, value: Any) -> Outcome:
-        """Test one resolved value."""
+        """Test one resolved value.
+
+        >>> from agent_asserts.checks.sources import LiteralValue
+        >>> Includes(LiteralValue(None), "Refund").test("Refund issued").status
+        <Status.PASS: 'pass'>
+        """
 
     def describe(self) -> str:
         args = ", ".join(

@@ -19,7 +19,7 @@ from typing import Any, TypeAlias
 
 import attrs
 
-TEMPLATE_VERSION = "judge-prompt/1"
+TEMPLATE_VERSION = "judge-prompt/2"
 """The version of the prompt template and evidence rendering (see :mod:`.prompt`)."""
 
 
@@ -85,7 +85,7 @@ class JudgeRequest:
         event_ids: the ids of the events the evidence holds, in record order.
 
     >>> JudgeRequest("polite", prompt="...").template_version
-    'judge-prompt/1'
+    'judge-prompt/2'
     """
 
     criterion: str

@@ -16,6 +16,8 @@ Count.between(1, 3)
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from typing import Any
 
 from agent_asserts.loaders.collector import ProblemCollector
@@ -24,7 +26,18 @@ from agent_asserts.loaders.signatures import TypeSpec
 
 
 def convert(node: Node, spec: TypeSpec, problems: ProblemCollector) -> Any:
-    """The value of ``node`` as ``spec`` says; on a problem, ``None`` (and the problem added)."""
+    """The value of ``node`` as ``spec`` says; on a problem, ``None`` (and the problem added).
+
+    >>> from agent_asserts.loaders.collector import ProblemCollector
+    >>> from agent_asserts.loaders.signatures import type_spec
+    >>> from agent_asserts.loaders.source import parse_text
+    >>> problems = ProblemCollector("s.yml")
+    >>> spec = type_spec(int)
+    >>> convert(parse_text("3"), spec, problems), convert(parse_text("x"), spec, problems)
+    (3, None)
+    >>> print(problems.error())
+    <string>:1:1: must be an integer (got 'x')
+    """
     if spec.nullable and isinstance(node, ScalarNode) and node.value is None:
         return None
     kind = spec.kind
@@ -146,7 +159,15 @@ def _fits(node: Node, spec: TypeSpec) -> bool:
 
 def report_exception(exc: Exception, node: Node, problems: ProblemCollector) -> None:
     """Record ``exc`` at ``node``; an error listing ``problems`` with relative key paths
-    (``OperatorError``, ``ContractError``…) gives one problem each, at its own position."""
+    (``OperatorError``, ``ContractError``…) gives one problem each, at its own position.
+
+    >>> from agent_asserts.loaders.collector import ProblemCollector
+    >>> from agent_asserts.loaders.source import parse_text
+    >>> problems = ProblemCollector("s.yml")
+    >>> report_exception(ValueError("bad value"), parse_text("{a: 1}").items["a"], problems)
+    >>> print(problems.error())
+    <string>:1:5: a: bad value
+    """
     from agent_asserts.loaders.nodes import descend
     from agent_asserts.loaders.operators import relative_parts
 
@@ -159,4 +180,35 @@ def report_exception(exc: Exception, node: Node, problems: ProblemCollector) -> 
     problems.add(node, str(exc))
 
 
-__all__ = ["convert", "report_exception"]
+def report_at_named_key(
+    exc: Exception,
+    mapping: MappingNode,
+    problems: ProblemCollector,
+    *,
+    aliases: Mapping[str, str] | None = None,
+) -> None:
+    """Record a constructor's error at the key it is about: the argument its message starts
+    with (``'mcp_server' is not allowed …``, the attrs wording), written under ``aliases`` (the
+    dialect's name for a constructor argument) in ``mapping``; otherwise as
+    :func:`report_exception` does, at ``mapping``.
+
+    >>> from agent_asserts.loaders.source import parse_text
+    >>> body = parse_text("{tool_name: a, source: local, mcp_server: b}")
+    >>> problems = ProblemCollector("s.yml")
+    >>> report_at_named_key(ValueError("'mcp_server' is not allowed"), body, problems)
+    >>> print(problems.error())
+    s.yml:1:31: 'mcp_server' is not allowed
+    """
+    text = str(exc)
+    named = _NAMED.match(text)
+    key = None if named is None else (aliases or {}).get(named.group(1), named.group(1))
+    if key is not None and key in mapping.items:
+        problems.add_key_problem(mapping, key, text)
+    else:
+        report_exception(exc, mapping, problems)
+
+
+_NAMED = re.compile(r"'([A-Za-z_][A-Za-z0-9_]*)'")
+
+
+__all__ = ["convert", "report_at_named_key", "report_exception"]

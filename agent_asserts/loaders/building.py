@@ -61,7 +61,12 @@ class BuildContext:
         judge: Any = None,
         tool_resolver: Any = None,
     ) -> BuildContext:
-        """A context for a suite read from ``source`` (a path) or from text/data (None)."""
+        """A context for a suite read from ``source`` (a path) or from text/data (None).
+
+        >>> ctx = BuildContext.for_source("suites/refund.yml", dialect="native")
+        >>> ctx.default_name, ctx.base_dir, BuildContext.for_source(None, dialect="").base_dir
+        ('refund', PosixPath('suites'), None)
+        """
         if source is not None:
             path = Path(source)
             shown = file or os.fspath(source)
@@ -85,7 +90,13 @@ class BuildContext:
         )
 
     def record_path(self, node: Node | None) -> Path | None:
-        """The ``record:`` file named by ``node``, resolved against the suite's directory."""
+        """The ``record:`` file named by ``node``, resolved against the suite's directory.
+
+        >>> from agent_asserts.loaders.source import parse_text
+        >>> ctx = BuildContext.for_source("suites/refund.yml", dialect="native")
+        >>> ctx.record_path(parse_text("runs/ok.json")).as_posix()
+        'suites/runs/ok.json'
+        """
         text = self.problems.expect_str(node, non_empty=True)
         if text is None:
             return None
@@ -95,12 +106,22 @@ class BuildContext:
         return path
 
     def top_level(self, doc: MappingNode) -> tuple[str, Path | None]:
-        """The ``name:`` (default: the file's stem) and ``record:`` of a document."""
+        """The ``name:`` (default: the file's stem) and ``record:`` of a document.
+
+        >>> from agent_asserts.loaders.source import parse_text
+        >>> ctx = BuildContext.for_source("suites/refund.yml", dialect="native")
+        >>> ctx.top_level(parse_text("{checks: [succeeded]}"))
+        ('refund', None)
+        """
         name = self.problems.expect_str(doc.get("name"), non_empty=True)
         return (name or self.default_name, self.record_path(doc.get("record")))
 
     def suite(self, cases: Sequence[Case], *, name: str | None = None) -> Suite:
-        """The :class:`Suite` of this load (problems are raised by the caller)."""
+        """The :class:`Suite` of this load (problems are raised by the caller).
+
+        >>> BuildContext.for_source("suites/refund.yml", dialect="native").suite([])
+        Suite(name='refund', cases=(), source='suites/refund.yml', dialect='native')
+        """
         from agent_asserts.loaders.suite import Suite
 
         return Suite(

@@ -58,7 +58,14 @@ class ProblemCollector:
         return len(self.problems)
 
     def add(self, node: Node | None, message: str) -> None:
-        """Record ``message`` at ``node`` (its position and key path; the document if None)."""
+        """Record ``message`` at ``node`` (its position and key path; the document if None).
+
+        >>> from agent_asserts.loaders.source import parse_text
+        >>> problems = ProblemCollector("s.yml")
+        >>> problems.add(parse_text("{name: 3}").items["name"], "must be a string")
+        >>> print(problems.error())
+        <string>:1:8: name: must be a string
+        """
         if node is None:
             self.problems.append(LoadProblem(self.file, None, None, "", message))
         else:
@@ -66,11 +73,22 @@ class ProblemCollector:
             self.problems.append(problem)
 
     def add_at(self, line: int | None, col: int | None, path: str, message: str) -> None:
-        """Record ``message`` at an explicit position."""
+        """Record ``message`` at an explicit position.
+
+        >>> problems = ProblemCollector("s.yml")
+        >>> problems.add_at(3, 1, "cases", "oops")
+        >>> print(problems.error())
+        s.yml:3:1: cases: oops
+        """
         self.problems.append(LoadProblem(self.file, line, col, path, message))
 
     def error(self) -> LoadError:
-        """A :class:`LoadError` with every problem recorded so far."""
+        """A :class:`LoadError` with every problem recorded so far.
+
+        >>> problems = ProblemCollector("s.yml"); problems.add(None, "empty document")
+        >>> problems.error().problems[0].message
+        'empty document'
+        """
         return LoadError(self.problems)
 
     def raise_if_any(self) -> None:
@@ -92,7 +110,15 @@ class ProblemCollector:
     # -- shapes ------------------------------------------------------------------------------
 
     def expect_mapping(self, node: Node | None) -> MappingNode | None:
-        """``node`` when it is a mapping, else a problem; ``None`` passes through silently."""
+        """``node`` when it is a mapping, else a problem; ``None`` passes through silently.
+
+        >>> from agent_asserts.loaders.source import parse_text
+        >>> problems = ProblemCollector("s.yml")
+        >>> problems.expect_mapping(parse_text("[1]")), problems.expect_mapping(None)
+        (None, None)
+        >>> print(problems.error())
+        <string>:1:1: must be a mapping (got a list)
+        """
         if node is None or isinstance(node, MappingNode):
             return node
         self._type_problem(node, "a mapping")
@@ -133,6 +159,13 @@ class ProblemCollector:
         """Report missing required keys and unknown keys; True when there was neither.
 
         Unknown keys get a "did you mean" suggestion drawn from ``required`` + ``optional``.
+
+        >>> from agent_asserts.loaders.source import parse_text
+        >>> problems = ProblemCollector("s.yml")
+        >>> problems.check_keys(parse_text("{nmae: x}"), optional=["name"])
+        False
+        >>> print(problems.error())
+        s.yml:1:2: unknown key 'nmae' (did you mean 'name'?)
         """
         ok = True
         allowed = list(dict.fromkeys([*required, *optional]))
@@ -148,7 +181,14 @@ class ProblemCollector:
         return ok
 
     def add_key_problem(self, mapping: MappingNode, key: str, message: str) -> None:
-        """Record a problem about ``key`` itself: the key's position, the mapping's path."""
+        """Record a problem about ``key`` itself: the key's position, the mapping's path.
+
+        >>> from agent_asserts.loaders.source import parse_text
+        >>> problems = ProblemCollector("s.yml")
+        >>> problems.add_key_problem(parse_text("{a: 1, b: 2}"), "b", "not allowed with 'a'")
+        >>> print(problems.error())
+        s.yml:1:8: not allowed with 'a'
+        """
         key_node = mapping.key_node(key)
         self.add_at(key_node.line, key_node.col, mapping.path_str, message)
 
@@ -195,7 +235,15 @@ class ProblemCollector:
         return value
 
     def expect_number(self, node: Node | None) -> float | int | None:
-        """An int or a float (not a boolean)."""
+        """An int or a float (not a boolean).
+
+        >>> from agent_asserts.loaders.source import parse_text
+        >>> problems = ProblemCollector("s.yml")
+        >>> problems.expect_number(parse_text("4.5")), problems.expect_number(parse_text("true"))
+        (4.5, None)
+        >>> print(problems.error())
+        <string>:1:1: must be a number (got true)
+        """
         value: float | int | None = self._scalar(node, "a number", (int, float))
         return value
 
@@ -217,7 +265,14 @@ class ProblemCollector:
         return value
 
     def expect_choice(self, node: Node | None, choices: Collection[str]) -> str | None:
-        """One of ``choices``: ``must be 'local' or 'mcp' (got 'remote')``."""
+        """One of ``choices``: ``must be 'local' or 'mcp' (got 'remote')``.
+
+        >>> from agent_asserts.loaders.source import parse_text
+        >>> problems = ProblemCollector("s.yml")
+        >>> problems.expect_choice(parse_text("remote"), ["local", "mcp"])
+        >>> print(problems.error())
+        <string>:1:1: must be 'local' or 'mcp' (got 'remote')
+        """
         if isinstance(node, ScalarNode) and node.value in choices:
             return str(node.value)
         if node is not None:
@@ -225,7 +280,15 @@ class ProblemCollector:
         return None
 
     def expect_value(self, node: Node | None) -> Any:
-        """Any value except ``null``: ``is required (got null)``."""
+        """Any value except ``null``: ``is required (got null)``.
+
+        >>> from agent_asserts.loaders.source import parse_text
+        >>> problems = ProblemCollector("s.yml")
+        >>> problems.expect_value(parse_text("[1, 2]")), problems.expect_value(parse_text("null"))
+        ([1, 2], None)
+        >>> [p.message for p in problems.problems]
+        ['is required (got null)']
+        """
         if isinstance(node, ScalarNode) and node.value is INVALID:
             return None
         if isinstance(node, ScalarNode) and node.value is None:
@@ -239,6 +302,10 @@ class ProblemCollector:
         """The value with ``$``-operators turned into matchers (problems at their positions).
 
         See :func:`agent_asserts.loaders.operators.matcher_value`.
+
+        >>> from agent_asserts.loaders.source import parse_text
+        >>> ProblemCollector("s.yml").matcher_value(parse_text('{id: {$regex: "^A"}}'))
+        {'id': M.regex('^A')}
         """
         from agent_asserts.loaders.operators import matcher_value
 

@@ -65,7 +65,16 @@ def detect(data: Any) -> bool:
 
 
 def place(root: Node, found: Iterable[ContractProblem], problems: ProblemCollector) -> None:
-    """Add each contract problem to ``problems`` at its position under ``root``."""
+    """Add each contract problem to ``problems`` at its position under ``root``.
+
+    >>> from agent_asserts.contract.problems import ContractProblem
+    >>> from agent_asserts.loaders.source import parse_text
+    >>> problems = ProblemCollector("c.yml")
+    >>> doc = parse_text("{require: {op: exist}}")
+    >>> place(doc, [ContractProblem(("require", "op"), "unknown op 'exist'")], problems)
+    >>> print(problems.error())
+    <string>:1:16: require.op: unknown op 'exist'
+    """
     for problem in found:
         node = descend(root, problem.path)
         if isinstance(node, ScalarNode) and node.value is INVALID:
@@ -83,7 +92,14 @@ def place(root: Node, found: Iterable[ContractProblem], problems: ProblemCollect
 def contract_from_node(
     doc: Node, problems: ProblemCollector, *, default_name: str | None = None
 ) -> Contract | None:
-    """The contract written at ``doc`` (``record:`` is left to the caller), or None."""
+    """The contract written at ``doc`` (``record:`` is left to the caller), or None.
+
+    >>> from agent_asserts.loaders.source import parse_text
+    >>> doc = parse_text("{id: refunded, bind: {s: {from: final_state, path: /orders/A1/status}},"
+    ...                  " require: {op: equals, left: s, right: refunded}}")
+    >>> [a.id for a in contract_from_node(doc, ProblemCollector("c.yml")).assertions]
+    ['refunded']
+    """
     data = to_plain(doc)
     if isinstance(data, Mapping):
         data = {k: v for k, v in data.items() if k != "record"}
@@ -94,7 +110,15 @@ def contract_from_node(
 
 
 def build(doc: Node, ctx: BuildContext) -> Suite:
-    """The suite of a contract document: one case, one entry per assertion."""
+    """The suite of a contract document: one case, one entry per assertion.
+
+    >>> from agent_asserts.loaders.source import parse_text
+    >>> doc = parse_text("{id: refunded, bind: {s: {from: final_state, path: /orders/A1/status}},"
+    ...                  " require: {op: equals, left: s, right: refunded}}")
+    >>> suite = build(doc, BuildContext.for_source(None, dialect="contract"))
+    >>> [type(c).__name__ for c in suite.cases[0].checks]
+    ['ContractCheck']
+    """
     from agent_asserts.checks.contract import ContractCheck
 
     record = None

@@ -55,7 +55,13 @@ _imported = False
 
 
 def register_dialect(name: str, *, detect: Detect, build: Build, shape: str) -> None:
-    """Register (or replace) the dialect ``name``; called by each dialect module on import."""
+    """Register (or replace) the dialect ``name``; called by each dialect module on import.
+
+    >>> register_dialect("toy", detect=lambda data: "toy" in data, build=None, shape="`toy:`")
+    >>> get_dialect("toy").shape
+    '`toy:`'
+    >>> del DIALECTS["toy"]
+    """
     DIALECTS[name] = Dialect(name, detect, build, shape)
 
 
@@ -99,7 +105,13 @@ def get_dialect(name: str) -> Dialect:
 
 
 def detect_dialect(doc: Node, problems: ProblemCollector) -> Dialect | None:
-    """The one dialect whose detector accepts ``doc``; otherwise a problem and None."""
+    """The one dialect whose detector accepts ``doc``; otherwise a problem and None.
+
+    >>> from agent_asserts.loaders.collector import ProblemCollector
+    >>> from agent_asserts.loaders.source import parse_text
+    >>> detect_dialect(parse_text("{checks: [succeeded]}"), ProblemCollector("s.yml")).name
+    'native'
+    """
     known = dialects()
     data = to_plain(doc)
     found = [d for d in known if _safe_detect(d, data)]

@@ -56,7 +56,11 @@ class LoadProblem:
         return f"{self.file}:{self.line}:{self.col}"
 
     def sort_key(self) -> tuple[int, int]:
-        """Position order; problems without a position keep their order (stable sort)."""
+        """Position order; problems without a position keep their order (stable sort).
+
+        >>> LoadProblem("s.yml", 3, 7, "name", "bad").sort_key()
+        (3, 7)
+        """
         return (self.line or 0, self.col or 0)
 
     def __str__(self) -> str:

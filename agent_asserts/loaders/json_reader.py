@@ -41,7 +41,13 @@ def _reject_constant(name: str) -> Any:
 
 
 def read_json(text: str, problems: ProblemCollector) -> Node | None:
-    """Parse JSON text into nodes without positions; syntax errors keep theirs."""
+    """Parse JSON text into nodes without positions; syntax errors keep theirs.
+
+    >>> from agent_asserts.loaders.collector import ProblemCollector
+    >>> node = read_json('{"checks": ["succeeded"]}', ProblemCollector("s.json"))
+    >>> node.items["checks"].path_str, node.items["checks"].line
+    ('checks', None)
+    """
     try:
         data = json.loads(text, object_pairs_hook=_Pairs, parse_constant=_reject_constant)
     except json.JSONDecodeError as exc:

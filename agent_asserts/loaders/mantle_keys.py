@@ -18,11 +18,13 @@ import attrs
 
 from agent_asserts.checks import lifecycle, memory, messages
 from agent_asserts.checks.base import Check
+from agent_asserts.loaders.arguments import report_at_named_key
 from agent_asserts.loaders.collector import ProblemCollector
 from agent_asserts.loaders.errors import unknown_key_message
 from agent_asserts.loaders.nodes import MappingNode, Node, ScalarNode, to_plain
 from agent_asserts.loaders.suite import CheckEntry
-from agent_asserts.matching import M
+from agent_asserts.matching import M, Matcher
+from agent_asserts.selector_kinds import ToolSelector
 
 LIFECYCLE: Final[dict[str, type[lifecycle.LifecycleCheck]]] = {
     cls.method: cls
@@ -126,26 +128,46 @@ def tool_fields(node: Node, p: ProblemCollector) -> dict[str, Any] | None:
     source = p.expect_choice(body.get("source"), ("local", "mcp"))
     if source == "mcp" and "mcp_server" not in body.items:
         p.add(body, "required key 'mcp_server' missing (source is 'mcp')")
-    if source == "local" and "mcp_server" in body.items:
-        message = "'mcp_server' is not allowed when 'source' is 'local'"
-        p.add_key_problem(body, "mcp_server", message)
     server = p.expect_str(body.get("mcp_server"), non_empty=True)
     skill_id = p.expect_str(body.get("skill_id"), non_empty=True)
     is_error = p.expect_bool(body.get("is_error"))
-    arguments = None
-    args_node = p.expect_mapping(body.get("arguments"))
-    if args_node is not None:
-        arguments = {k: M.exact(to_plain(v)) for k, v in args_node.items.items()}
-    if len(p) > before:
-        return None
-    return {
+    arguments = _arguments(p.expect_mapping(body.get("arguments")), p)
+    fields = {
         "name": name,
         "arguments": arguments,
         "is_error": is_error,
         "source": source,
-        "mcp_server": server if source == "mcp" else None,
+        "mcp_server": server,
         "skill_id": skill_id,
     }
+    if name is not None and source is not None:
+        # the selector's own rules ('mcp_server' not allowed with source local, tool name
+        # alternatives), reported at the key they are about, with the other problems
+        try:
+            ToolSelector(**fields)
+        except (TypeError, ValueError) as exc:
+            report_at_named_key(exc, body, p, aliases={"name": "tool_name"})
+    if len(p) > before:
+        return None
+    return fields
+
+
+def _arguments(node: MappingNode | None, p: ProblemCollector) -> Any:
+    """``tool_executed.arguments``: each value compared strictly (``M.exact``: an absent key
+    never equals null), except that ``$``-operators are matchers, as in every dialect
+    (``{$regex: "^A"}``; ``$$name`` is a literal ``$name`` key).
+
+    >>> from agent_asserts.loaders.nodes import from_plain
+    >>> node = from_plain({"id": {"$regex": "^A"}, "$$ref": 1, "n": None})
+    >>> _arguments(node, ProblemCollector("<d>"))
+    {'id': M.regex('^A'), '$ref': M.exact(1), 'n': M.exact(None)}
+    """
+    if node is None:
+        return None
+    value = p.matcher_value(node)
+    if not isinstance(value, dict):  # a whole-arguments matcher ({$partial: ...}) or a problem
+        return value
+    return {k: v if isinstance(v, Matcher) else M.exact(v) for k, v in value.items()}
 
 
 def memory_entries(key: str, node: Node, p: ProblemCollector) -> list[CheckEntry]:

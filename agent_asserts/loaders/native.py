@@ -28,7 +28,7 @@ from typing import Any
 
 from agent_asserts.loaders.building import BuildContext
 from agent_asserts.loaders.dialects import register_dialect
-from agent_asserts.loaders.native_entries import build_entry, check_signatures
+from agent_asserts.loaders.native_entries import build_entries, check_signatures
 from agent_asserts.loaders.nodes import MappingNode, Node, to_plain
 from agent_asserts.loaders.suite import Case, CheckEntry, Suite
 
@@ -58,7 +58,13 @@ def detect(data: Any) -> bool:
 
 
 def build(doc: Node, ctx: BuildContext) -> Suite:
-    """The suite of a native document (problems go to ``ctx.problems``)."""
+    """The suite of a native document (problems go to ``ctx.problems``).
+
+    >>> from agent_asserts.loaders.source import parse_text
+    >>> doc = parse_text("{name: refund, checks: [succeeded, {max_steps: 5}]}")
+    >>> build(doc, BuildContext.for_source(None, dialect="native")).cases[0].checks
+    (Succeeded(), MaxSteps(n=5))
+    """
     problems = ctx.problems
     mapping = problems.expect_mapping(doc)
     if mapping is None:
@@ -102,11 +108,9 @@ def _cases(node: Node, ctx: BuildContext, suite_name: str, record: Path | None) 
 
 def _case(mapping: MappingNode, ctx: BuildContext, name: str, record: Path | None) -> Case:
     problems = ctx.problems
-    entries = []
+    entries: list[CheckEntry] = []
     for item in problems.expect_list(mapping.get("checks")) or []:
-        entry = build_entry(item, problems)
-        if entry is not None:
-            entries.append(entry)
+        entries += build_entries(item, problems)
     metadata: dict[str, Any] = {}
     meta_node = problems.expect_mapping(mapping.get("metadata"))
     if meta_node is not None:
@@ -155,16 +159,22 @@ def _compact(method: str, args: Any) -> Any:
         return None
     if len(args) == 1:
         ((key, value),) = args.items()
-        if sig.varargs == key and not sig.positional:
+        if sig.varargs == key and not sig.call_positional:
             return value
-        single = len(sig.positional) == 1 and sig.positional[0] == key and not sig.varargs
+        single = sig.call_positional[:1] == (key,) and not sig.varargs
         if single and not isinstance(value, Mapping | list):
             return value
     return args
 
 
 def case_to_data(case: Case, *, base_dir: str | os.PathLike[str] | None = None) -> dict[str, Any]:
-    """The native form of one case: ``name``, ``record``, ``metadata`` and ``checks``."""
+    """The native form of one case: ``name``, ``record``, ``metadata`` and ``checks``.
+
+    >>> from agent_asserts.loaders import loads
+    >>> suite = loads("{name: refund, metadata: {tags: [smoke]}, checks: [succeeded]}")
+    >>> case_to_data(suite.cases[0])
+    {'name': 'refund', 'metadata': {'tags': ['smoke']}, 'checks': ['succeeded']}
+    """
     out: dict[str, Any] = {"name": case.name}
     if case.record_path is not None:
         out["record"] = _relative(case.record_path, base_dir)
@@ -177,7 +187,12 @@ def case_to_data(case: Case, *, base_dir: str | os.PathLike[str] | None = None) 
 def suite_to_data(
     suite: Suite, *, base_dir: str | os.PathLike[str] | None = None
 ) -> dict[str, Any]:
-    """The native form of a suite: the single-case form when it has one case of its name."""
+    """The native form of a suite: the single-case form when it has one case of its name.
+
+    >>> from agent_asserts.loaders import loads
+    >>> suite_to_data(loads("{name: refund, checks: [succeeded]}"))
+    {'name': 'refund', 'checks': ['succeeded']}
+    """
     if len(suite.cases) == 1 and suite.cases[0].name == suite.name:
         return case_to_data(suite.cases[0], base_dir=base_dir)
     cases = [case_to_data(case, base_dir=base_dir) for case in suite.cases]

@@ -1,17 +1,23 @@
 """One native check entry → one :class:`~agent_asserts.loaders.suite.CheckEntry`.
 
 An entry names one check method (``called_tool``, ``tool_order``…, from the registry) with
-its arguments: a scalar or a list fills the positional parameters, a mapping gives keywords.
+its arguments: a scalar fills the first positional parameter of the fluent method, a list its
+positional parameters in order (or ``*args``), a mapping gives keywords. A check class with
+``list_entries = True`` (``memory_was_*``) reads a list as one check per item instead.
 ``severity``, ``at_least``, ``label`` and ``name`` are sibling keys, except under ``expect:``
 whose own mapping holds them. Nothing here knows a particular check: parameters, types and
-defaults come from the check classes (:mod:`agent_asserts.loaders.signatures`).
+defaults come from the check classes and the fluent methods
+(:mod:`agent_asserts.loaders.signatures`).
 
 >>> from agent_asserts.loaders.collector import ProblemCollector
 >>> from agent_asserts.loaders.nodes import from_plain
 >>> node = from_plain({"tool_order": ["lookup", "issue"], "severity": "soft"})
->>> entry = build_entry(node, ProblemCollector("<data>"))
+>>> (entry,) = build_entries(node, ProblemCollector("<data>"))
 >>> entry.check, entry.severity
 (ToolOrder(names=('lookup', 'issue'), contiguous=False), <Severity.SOFT: 'soft'>)
+>>> node = from_plain({"memory_was_set": ["a.x", {"name": "a.y", "value": 1}]})
+>>> [e.check for e in build_entries(node, ProblemCollector("<data>"))]
+[MemoryWasSet(name='a.x', value=MISSING), MemoryWasSet(name='a.y', value=1)]
 """
 
 from __future__ import annotations
@@ -60,27 +66,28 @@ def expect_signatures() -> dict[str, Signature]:
     return {name: sig for name, sig in sigs.items() if sig.yaml_ok}
 
 
-def build_entry(node: Node, problems: ProblemCollector) -> CheckEntry | None:
-    """The entry written at ``node``, or None after adding its problems."""
+def build_entries(node: Node, problems: ProblemCollector) -> list[CheckEntry]:
+    """The entries written at ``node`` (one, or one per item of a ``list_entries`` list);
+    empty after adding the problems."""
     if isinstance(node, ScalarNode) and isinstance(node.value, str):
         return _with_method(node, node.value, None, node, problems)
     mapping = problems.expect_mapping(node)
     if mapping is None:
-        return None
+        return []
     methods = [key for key in mapping.items if key not in SIBLINGS]
     if not methods:
         problems.add(mapping, "names no check (for example '- max_tool_calls: 5')")
-        return None
+        return []
     known = [m for m in methods if m in check_signatures() or m == "expect"]
     if len(known) > 1:
         listed = " and ".join(repr(m) for m in known)
         problems.add_key_problem(mapping, known[1], f"one check per entry (found {listed})")
-        return None
+        return []
     for method in methods:
         if method not in known:
             problems.add_key_problem(mapping, method, unknown_method(method))
     if not known:
-        return None
+        return []
     method = known[0]
     return _with_method(mapping, method, mapping.items[method], mapping.key_node(method), problems)
 
@@ -103,7 +110,7 @@ def unknown_method(method: str) -> str:
 
 def _with_method(
     entry: Node, method: str, args: Node | None, where: Node, problems: ProblemCollector
-) -> CheckEntry | None:
+) -> list[CheckEntry]:
     before = len(problems)
     if method == "expect":
         if isinstance(entry, MappingNode):
@@ -113,17 +120,52 @@ def _with_method(
                     problems.add_key_problem(entry, key, message)
         from agent_asserts.loaders.native_expect import build_expect
 
-        return build_expect(args, where, problems)
+        expected = build_expect(args, where, problems)
+        return [] if expected is None else [expected]
     sig = check_signatures().get(method)
     if sig is None:  # a bare string entry naming no known check
         problems.add(entry, unknown_method(method))
-        return None
+        return []
     siblings = read_siblings(entry, problems) if isinstance(entry, MappingNode) else {}
+    if sig.list_entries and isinstance(args, SequenceNode):
+        return _list_entries(sig, entry, args, siblings, problems)
     kwargs = read_arguments(sig, args, where, problems)
     if kwargs is None or len(problems) > before or has_invalid(args):
-        return None
+        return []
     check = construct(sig, kwargs, args or where, problems)
-    return None if check is None else CheckEntry(check, **siblings)
+    return [] if check is None else [CheckEntry(check, **siblings)]
+
+
+def _list_entries(
+    sig: Signature,
+    entry: Node,
+    args: SequenceNode,
+    siblings: dict[str, Any],
+    problems: ProblemCollector,
+) -> list[CheckEntry]:
+    """One entry per item of a list given to a ``list_entries`` check (``memory_was_set:
+    [a.b, {name: a.c, value: 1}]``); each item is read as that check's arguments."""
+    if isinstance(entry, MappingNode) and "name" in entry.items:
+        message = f"'name' cannot name the results of a {sig.method} list (one per item)"
+        problems.add_key_problem(entry, "name", message)
+    items = problems.expect_list(args, non_empty=True) or []
+    out: list[CheckEntry] = []
+    for item in items:
+        if isinstance(item, SequenceNode):
+            message = (
+                f"an item of a {sig.method} list is one check: a value or a mapping of "
+                "its arguments (got a list)"
+            )
+            problems.add(item, message)
+            continue
+        before = len(problems)
+        kwargs = read_arguments(sig, item, item, problems)
+        if kwargs is None or len(problems) > before or has_invalid(item):
+            continue
+        check = construct(sig, kwargs, item, problems)
+        if check is not None:
+            out.append(CheckEntry(check, **siblings))
+    return out
 
 
 def has_invalid(node: Node | None) -> bool:
@@ -175,10 +217,10 @@ def read_arguments(
         )
         given = {k: v for k, v in args.items.items() if k in sig.keywords}
         return _convert_all(sig, given, problems)
-    elif isinstance(args, SequenceNode) and (sig.varargs or len(sig.positional) > 1):
+    elif isinstance(args, SequenceNode) and (sig.varargs or len(sig.call_positional) > 1):
         given = _positional(sig, args, problems)
-    elif sig.positional:
-        given = {sig.positional[0]: args}
+    elif sig.call_positional:
+        given = {sig.call_positional[0]: args}
     elif sig.varargs is not None:  # one value for *args
         given = {sig.varargs: SequenceNode(args.file, args.line, args.col, args.path, (args,))}
     else:
@@ -192,16 +234,16 @@ def read_arguments(
 
 def _data_value(sig: Signature) -> bool:
     """True when a mapping is the (only) positional value, not keywords (``contract:``)."""
-    if len(sig.positional) != 1 or sig.varargs is not None:
+    if len(sig.call_positional) != 1 or sig.varargs is not None:
         return False
-    param = sig.param(sig.positional[0])
+    param = sig.param(sig.call_positional[0])
     return param is not None and param.spec.kind == "data"
 
 
 def _positional(sig: Signature, args: SequenceNode, problems: ProblemCollector) -> dict[str, Node]:
     items = list(args.items)
-    given: dict[str, Node] = dict(zip(sig.positional, items, strict=False))
-    rest = items[len(sig.positional) :]
+    given: dict[str, Node] = dict(zip(sig.call_positional, items, strict=False))
+    rest = items[len(sig.call_positional) :]
     if sig.varargs is not None:
         given[sig.varargs] = SequenceNode(args.file, args.line, args.col, args.path, tuple(rest))
     elif rest:
@@ -211,7 +253,7 @@ def _positional(sig: Signature, args: SequenceNode, problems: ProblemCollector) 
 
 
 def _call_shape(sig: Signature) -> str:
-    names = [*sig.positional, *([f"*{sig.varargs}"] if sig.varargs else [])]
+    names = [*sig.call_positional, *([f"*{sig.varargs}"] if sig.varargs else [])]
     return f"{sig.method} takes {', '.join(names) or 'no arguments'}"
 
 
@@ -248,7 +290,7 @@ def construct(
 
 __all__ = [
     "SIBLINGS",
-    "build_entry",
+    "build_entries",
     "check_signatures",
     "construct",
     "expect_signatures",

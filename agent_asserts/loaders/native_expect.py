@@ -27,7 +27,14 @@ _SOURCE_KEYS = ("value", "initial", "literal")
 
 
 def build_expect(node: Node | None, where: Node, problems: ProblemCollector) -> CheckEntry | None:
-    """The :class:`CheckEntry` of one ``expect:`` mapping, or None after adding problems."""
+    """The :class:`CheckEntry` of one ``expect:`` mapping, or None after adding problems.
+
+    >>> from agent_asserts.loaders.collector import ProblemCollector
+    >>> from agent_asserts.loaders.source import parse_text
+    >>> node = parse_text("{value: reply, includes: A1049}")
+    >>> build_expect(node, node, ProblemCollector("s.yml")).check
+    Includes(source=RecordField(name='reply'), expected='A1049')
+    """
     from agent_asserts.loaders.native_entries import (
         SIBLINGS,
         construct,

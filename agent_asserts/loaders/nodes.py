@@ -46,12 +46,22 @@ class Node:
 
     @property
     def path_str(self) -> str:
-        """The key path as text (see :func:`format_path`)."""
+        """The key path as text (see :func:`format_path`).
+
+        >>> from agent_asserts.loaders.source import parse_text
+        >>> parse_text("{cases: [{checks: [succeeded]}]}").items["cases"].items[0].path_str
+        'cases[0]'
+        """
         return format_path(self.path)
 
     @property
     def where(self) -> str:
-        """``file:line:col`` (or ``file`` when the position is unknown)."""
+        """``file:line:col`` (or ``file`` when the position is unknown).
+
+        >>> from agent_asserts.loaders.source import parse_text
+        >>> parse_text("{name: x, checks: []}", file="s.yml").items["checks"].where
+        's.yml:1:19'
+        """
         if self.line is None:
             return self.file
         return f"{self.file}:{self.line}:{self.col}"
@@ -80,7 +90,13 @@ class MappingNode(Node):
         return self.items.get(key)
 
     def key_node(self, key: str) -> Node:
-        """The node of ``key`` itself (for problems about the key), else the mapping."""
+        """The node of ``key`` itself (for problems about the key), else the mapping.
+
+        >>> from agent_asserts.loaders.source import parse_text
+        >>> doc = parse_text("{a: 1, b: 2}")
+        >>> doc.key_node("b").col, doc.key_node("missing").col
+        (8, 1)
+        """
         return self.keys.get(key, self)
 
 

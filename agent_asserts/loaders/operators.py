@@ -51,6 +51,15 @@ def matcher_value(node: Node, problems: ProblemCollector) -> Any:
     Each problem :func:`agent_asserts.matching.from_data` finds (unknown operators, bad
     arguments, invalid regexes, operators mixed with plain keys) is added to ``problems`` at
     the position it names; the returned value is then ``None``.
+
+    >>> from agent_asserts.loaders.collector import ProblemCollector
+    >>> from agent_asserts.loaders.source import parse_text
+    >>> problems = ProblemCollector("s.yml")
+    >>> matcher_value(parse_text("{amount: {$between: [1, 100]}}"), problems)
+    {'amount': M.between(1, 100)}
+    >>> matcher_value(parse_text("{$regx: x}"), problems)
+    >>> print(problems.error())
+    <string>:1:9: $regx: unknown operator '$regx' (did you mean '$regex'?)
     """
     from agent_asserts.loaders.arguments import report_exception
     from agent_asserts.matching import OperatorError, from_data

@@ -65,7 +65,17 @@ def type_schema(spec: TypeSpec) -> dict[str, Any]:
 
 
 def _arguments(sig: Signature) -> dict[str, Any]:
-    """Every way to write the arguments of one check: keywords, positional value(s), null."""
+    """Every way to write the arguments of one check: keywords, positional value(s), null.
+
+    A list fills the fluent method's positional parameters (``sig.call_positional``) in
+    order; for a ``list_entries`` check it is instead a non-empty list of single-check
+    arguments (a value or keywords), one check per item.
+
+    >>> from agent_asserts.checks.memory import MemoryWasSet
+    >>> from agent_asserts.loaders.signatures import signature
+    >>> [form.get("type") for form in _arguments(signature(MemoryWasSet))["anyOf"]]
+    ['object', 'string', 'array']
+    """
     params = [p for p in sig.params if p.spec.yaml_ok]
     required = [p.name for p in params if p.required]
     keywords: dict[str, Any] = {
@@ -77,10 +87,22 @@ def _arguments(sig: Signature) -> dict[str, Any]:
         keywords["required"] = required
     forms: list[dict[str, Any]] = [keywords]
     by_name = {p.name: p for p in params}
-    positional = [by_name[n] for n in sig.positional if n in by_name]
+    positional = [sig.param(n) for n in sig.call_positional]
     varargs = by_name.get(sig.varargs) if sig.varargs else None
-    if varargs is not None or len(positional) > 1:
-        prefix = [type_schema(p.spec) for p in positional]
+    first = positional[0] if positional else None
+    if varargs is not None and not positional:
+        forms.append(type_schema(varargs.spec.item or TypeSpec("any")))
+    elif first is not None:
+        forms.append(_positional_schema(first.spec))
+    if sig.list_entries:
+        one = {"anyOf": [dict(form) for form in forms]}
+        forms.append({"type": "array", "items": one, "minItems": 1})
+    elif varargs is not None or len(positional) > 1:
+        # a parameter that takes a Python callable can only be left null in a list
+        prefix = [
+            type_schema(p.spec) if p is not None and p.spec.yaml_ok else {"type": "null"}
+            for p in positional
+        ]
         array: dict[str, Any] = {"type": "array"}
         if prefix:
             array["prefixItems"] = prefix
@@ -89,10 +111,6 @@ def _arguments(sig: Signature) -> dict[str, Any]:
         else:
             array["items"] = False
         forms.append(array)
-    if varargs is not None and not positional:
-        forms.append(type_schema(varargs.spec.item or TypeSpec("any")))
-    elif positional:
-        forms.append(_positional_schema(positional[0].spec))
     if not required:
         forms.append({"type": "null"})
     return {"anyOf": forms}
@@ -144,7 +162,11 @@ def _expect(sigs: dict[str, Signature]) -> dict[str, Any]:
 
 
 def native_schema() -> dict[str, Any]:
-    """Build the native dialect's JSON Schema (draft 2020-12) from the registered checks."""
+    """Build the native dialect's JSON Schema (draft 2020-12) from the registered checks.
+
+    >>> native_schema()["$schema"]
+    'https://json-schema.org/draft/2020-12/schema'
+    """
     from agent_asserts.loaders.native_entries import check_signatures, expect_signatures
 
     sigs = dict(sorted(check_signatures().items()))
@@ -224,12 +246,23 @@ def native_schema() -> dict[str, Any]:
 
 
 def schema_text() -> str:
-    """The schema as the shipped file holds it (2-space JSON, trailing newline)."""
+    """The schema as the shipped file holds it (2-space JSON, trailing newline).
+
+    >>> text = schema_text()
+    >>> json.loads(text) == native_schema(), text.splitlines()[1]
+    (True, '  "$schema": "https://json-schema.org/draft/2020-12/schema",')
+    """
     return json.dumps(native_schema(), indent=2, ensure_ascii=False) + "\n"
 
 
 def write_schema(path: str | Path | None = None) -> Path:
-    """Write the schema (default: the shipped ``native.schema.json``) and return the path."""
+    """Write the schema (default: the shipped ``native.schema.json``) and return the path.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     write_schema(Path(tmp, "native.schema.json")).read_text() == schema_text()
+    True
+    """
     target = Path(path) if path is not None else SCHEMA_PATH
     target.write_text(schema_text(), encoding="utf-8")
     return target

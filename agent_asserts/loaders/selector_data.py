@@ -44,6 +44,13 @@ def selector_from_data(data: Mapping[str, Any]) -> Any:
     Raises:
         ValueError: An unknown form (with a suggestion) or a bad shape.
         TypeError: Arguments the selector's constructor does not take.
+
+    >>> selector_from_data({"tool": "refunds_issue", "arguments": {"amount": 42}})
+    on.tool('refunds_issue', arguments={'amount': 42})
+    >>> selector_from_data({"tol": "refunds_issue"})
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown selector 'tol' (did you mean 'tool'?)
     """
     from agent_asserts.selectors import on
 

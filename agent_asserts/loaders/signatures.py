@@ -17,11 +17,14 @@ and in the schema with no loader change. A field's type becomes a :class:`TypeSp
 [('name', 'str'), ('arguments', 'any'), ('result', 'any'), ('is_error', 'bool')]
 >>> sig.positional, [p.name for p in sig.params if p.required]
 (('name',), ['name'])
+>>> sig.call_positional
+('name', 'arguments', 'result', 'is_error', 'count')
 """
 
 from __future__ import annotations
 
 import collections.abc
+import inspect
 import sys
 import types
 import typing
@@ -53,7 +56,12 @@ class TypeSpec:
 
     @property
     def yaml_ok(self) -> bool:
-        """False when a value of this type cannot be written in YAML (a callable)."""
+        """False when a value of this type cannot be written in YAML (a callable).
+
+        >>> from collections.abc import Callable
+        >>> type_spec(int).yaml_ok, type_spec(Callable[[int], bool]).yaml_ok
+        (True, False)
+        """
         if self.kind == "callable":
             return False
         if self.kind == "list" and self.item is not None:
@@ -73,26 +81,52 @@ class Param:
 
 @attrs.frozen
 class Signature:
-    """What a check class accepts: its parameters, positional order and varargs field."""
+    """What a check class accepts: its parameters, positional order and varargs field.
+
+    ``positional`` is the class's own order (how ``__init__`` takes its positional fields);
+    ``call_positional`` is the order in which a YAML list fills the parameters: the fluent
+    method's positional parameters (``EvalContext.called_tool(name, arguments, result,
+    is_error, count)``), or ``positional`` when the class has no fluent method with field
+    names. ``list_entries`` (the class's ``list_entries``) makes a YAML list mean one check
+    per item instead.
+    """
 
     method: str
     cls: type
     params: tuple[Param, ...]
     positional: tuple[str, ...]
     varargs: str | None
+    call_positional: tuple[str, ...] = ()
+    list_entries: bool = False
 
     def param(self, name: str) -> Param | None:
-        """The parameter called ``name``, or None."""
+        """The parameter called ``name``, or None.
+
+        >>> from agent_asserts.checks.tools import CalledTool
+        >>> signature(CalledTool).param("count").required, signature(CalledTool).param("x")
+        (False, None)
+        """
         return next((p for p in self.params if p.name == name), None)
 
     @property
     def keywords(self) -> tuple[str, ...]:
-        """The names a keyword mapping may use (callable fields excluded)."""
+        """The names a keyword mapping may use (callable fields excluded).
+
+        >>> from agent_asserts.checks.cost import MaxSteps
+        >>> signature(MaxSteps).keywords
+        ('n',)
+        """
         return tuple(p.name for p in self.params if p.spec.yaml_ok)
 
     @property
     def yaml_ok(self) -> bool:
-        """False for checks that need a Python callable (``events_satisfy``…)."""
+        """False for checks that need a Python callable (``events_satisfy``…).
+
+        >>> from agent_asserts.checks.cost import MaxSteps
+        >>> from agent_asserts.checks.events import EventsSatisfy
+        >>> signature(MaxSteps).yaml_ok, signature(EventsSatisfy).yaml_ok
+        (True, False)
+        """
         if getattr(self.cls, "python_only", False):
             return False
         return all(p.spec.yaml_ok for p in self.params if p.required)
@@ -172,7 +206,12 @@ def type_spec(hint: Any) -> TypeSpec:
 
 
 def signature(cls: type) -> Signature:
-    """The :class:`Signature` of a check class (init fields not starting with ``_``)."""
+    """The :class:`Signature` of a check class (init fields not starting with ``_``).
+
+    >>> from agent_asserts.checks.tools import CalledTool
+    >>> [p.name for p in signature(CalledTool).params][:3]
+    ['name', 'arguments', 'result']
+    """
     params: list[Param] = []
     for field in attrs.fields(cls):
         if not field.init or field.name.startswith("_"):
@@ -183,13 +222,37 @@ def signature(cls: type) -> Signature:
             default = default.factory()
         required = default is attrs.NOTHING
         params.append(Param(field.name, spec, required, MISSING if required else default))
+    method = str(getattr(cls, "method", ""))
+    positional = tuple(getattr(cls, "positional", ()))
+    fields = [p.name for p in params]
     return Signature(
-        method=str(getattr(cls, "method", "")),
+        method=method,
         cls=cls,
         params=tuple(params),
-        positional=tuple(getattr(cls, "positional", ())),
+        positional=positional,
         varargs=getattr(cls, "varargs", None),
+        call_positional=fluent_positional(method, fields) or positional,
+        list_entries=bool(getattr(cls, "list_entries", False)),
     )
 
 
-__all__ = ["Param", "Signature", "TypeSpec", "signature", "type_spec"]
+def fluent_positional(method: str, fields: list[str]) -> tuple[str, ...] | None:
+    """The positional-or-keyword parameters of ``EvalContext.<method>`` (self excluded), in
+    order, when each is one of ``fields``; None when there is no such fluent method.
+
+    >>> fluent_positional("followed_by", ["name", "next", "arguments"])
+    ('name', 'next')
+    >>> fluent_positional("contract", ["assertion"]) is None  # contract(spec): no field 'spec'
+    True
+    """
+    from agent_asserts.context import EvalContext
+
+    function = getattr(EvalContext, method, None)
+    if not method or not callable(function):
+        return None
+    parameters = list(inspect.signature(function).parameters.values())[1:]
+    names = tuple(p.name for p in parameters if p.kind is p.POSITIONAL_OR_KEYWORD)
+    return names if all(name in fields for name in names) else None
+
+
+__all__ = ["Param", "Signature", "TypeSpec", "fluent_positional", "signature", "type_spec"]

@@ -22,7 +22,6 @@ CalledTool(name='get_order', arguments={'order': {'id': M.loose(123)}}, ...)
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from typing import Any, Final
 
@@ -44,6 +43,7 @@ from agent_asserts.loaders.sop_fields import (
     op_matcher,
 )
 from agent_asserts.loaders.suite import Case, CheckEntry, Suite
+from agent_asserts.matching.scalar import compile_regex
 
 Resolver = Callable[[str | None, str], str]
 
@@ -102,9 +102,9 @@ def _slugs(node: Node | None, ctx: BuildContext, *, many: bool = False) -> list[
 
 def _bad_regex(pattern: str, node: Node | None, ctx: BuildContext) -> bool:
     try:
-        re.compile(pattern)
-    except re.error as exc:
-        ctx.problems.add(node, f"invalid regular expression {pattern!r}: {exc}")
+        compile_regex(pattern)
+    except ValueError as exc:
+        ctx.problems.add(node, str(exc))
         return True
     return False
 
@@ -195,7 +195,7 @@ def entries_of(node: Node, ctx: BuildContext) -> list[CheckEntry]:
     p.check_keys(mapping, required=["type", *required], optional=optional)
     try:
         built = _build(kind, mapping, ctx)
-    except (TypeError, ValueError, re.error) as exc:
+    except (TypeError, ValueError) as exc:
         p.add(mapping, str(exc))
         return []
     if len(p) > start:

@@ -34,6 +34,9 @@ def parse_text(text: str, *, file: str = "<string>", json_expected: bool | None 
     ``file`` is the name problems show. ``json_expected`` (default: ``file`` ends with
     ``.json``) reports syntax errors as JSON ones, and lets the text be read with :mod:`json`
     when PyYAML is missing.
+
+    >>> parse_text("checks: [succeeded]", file="s.yml").items["checks"].where
+    's.yml:1:9'
     """
     if json_expected is None:
         json_expected = file.lower().endswith(".json")
@@ -83,6 +86,12 @@ def read_source(path: str | os.PathLike[str]) -> tuple[str, str]:
     """The text of a suite file and the name its problems show (the path as given).
 
     Undecodable bytes raise a :class:`LoadError`; a missing file raises ``FileNotFoundError``.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     _ = Path(tmp, "s.yml").write_text("checks: [succeeded]", encoding="utf-8-sig")
+    ...     read_source(Path(tmp, "s.yml"))[0]
+    'checks: [succeeded]'
     """
     display = os.fspath(path)
     try:

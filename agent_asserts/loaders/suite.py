@@ -59,7 +59,16 @@ class CheckEntry:
     label: str | None = None
 
     def record(self, ctx: EvalContext) -> None:
-        """Evaluate the check in ``ctx`` and record its result with this entry's options."""
+        """Evaluate the check in ``ctx`` and record its result with this entry's options.
+
+        >>> from agent_asserts import EvalContext
+        >>> from agent_asserts.checks.cost import MaxSteps
+        >>> from agent_asserts.testing import demo_record
+        >>> ctx = EvalContext(demo_record())
+        >>> CheckEntry(MaxSteps(2), severity="soft", label="budget").record(ctx)
+        >>> r = ctx.results[0]; r.passed, r.severity.value, r.label
+        (False, 'soft', 'budget')
+        """
         ctx.record_check(
             self.check,
             name=self.name,
@@ -95,11 +104,24 @@ class Case:
 
     @property
     def checks(self) -> tuple[Check, ...]:
-        """The check objects of the entries, in order."""
+        """The check objects of the entries, in order.
+
+        >>> from agent_asserts.loaders import loads
+        >>> loads("checks: [succeeded, {max_steps: 2}]").cases[0].checks
+        (Succeeded(), MaxSteps(n=2))
+        """
         return tuple(entry.check for entry in self.entries)
 
     def evaluate(self, record: TrialRecord, *, judge: Any = None) -> CaseResult:
-        """Run every entry on ``record``; one check that raises never stops the others."""
+        """Run every entry on ``record``; one check that raises never stops the others.
+
+        >>> from agent_asserts.loaders import loads
+        >>> from agent_asserts.testing import demo_record
+        >>> case = loads("{name: refund, checks: [succeeded, {max_steps: 2}]}").cases[0]
+        >>> r = case.evaluate(demo_record())
+        >>> r.name, r.verdict.value, [x.passed for x in r.results]
+        ('refund', 'failed', [True, False])
+        """
         from agent_asserts.context import CaseTimeout
         from agent_asserts.results import RequirementFailed, Skipped
         from agent_asserts.runner import run_case
@@ -123,14 +145,27 @@ class Case:
         return result
 
     def load_record(self) -> TrialRecord:
-        """Read this case's ``record_path`` (``ValueError`` when the case names none)."""
+        """Read this case's ``record_path`` (``ValueError`` when the case names none).
+
+        >>> from agent_asserts.loaders import loads
+        >>> loads("{name: refund, checks: [succeeded]}").cases[0].load_record()
+        Traceback (most recent call last):
+        ...
+        ValueError: case 'refund' names no record file (add 'record:')
+        """
         if self.record_path is None:
             raise ValueError(f"case {self.name!r} names no record file (add 'record:')")
         reader = self.record_reader or _read_record
         return reader(self.record_path)
 
     def to_dict(self, *, base_dir: str | os.PathLike[str] | None = None) -> dict[str, Any]:
-        """The native-dialect form of this case (record path relative to ``base_dir``)."""
+        """The native-dialect form of this case (record path relative to ``base_dir``).
+
+        >>> from agent_asserts.loaders import loads
+        >>> case = loads("{name: refund, record: runs/ok.json, checks: [succeeded]}").cases[0]
+        >>> case.to_dict(base_dir="runs")
+        {'name': 'refund', 'record': 'ok.json', 'checks': ['succeeded']}
+        """
         from agent_asserts.loaders.native import case_to_data
 
         return case_to_data(self, base_dir=base_dir)
@@ -153,7 +188,14 @@ class Suite:
     dialect: str = attrs.field(default="native", eq=False)
 
     def evaluate(self, record: TrialRecord, *, judge: Any = None) -> list[CaseResult]:
-        """Run every case on ``record``; one result per case, in file order."""
+        """Run every case on ``record``; one result per case, in file order.
+
+        >>> from agent_asserts.loaders import loads
+        >>> from agent_asserts.testing import demo_record
+        >>> suite = loads("cases: [{name: ok, checks: [succeeded]}, {name: x, checks: [stopped]}]")
+        >>> [(r.name, r.verdict.value) for r in suite.evaluate(demo_record())]
+        [('ok', 'passed'), ('x', 'failed')]
+        """
         return [case.evaluate(record, judge=judge) for case in self.cases]
 
     def evaluate_all(self, *, judge: Any = None) -> list[CaseResult]:
@@ -161,6 +203,19 @@ class Suite:
 
         A case without a record file, or whose record cannot be read, gives a ``FAILED``
         result carrying the error; the other cases still run.
+
+        >>> import json, pathlib, tempfile
+        >>> from agent_asserts.loaders import load
+        >>> from agent_asserts.testing import DEMO_RECORD
+        >>> tmp = tempfile.TemporaryDirectory(); run = pathlib.Path(tmp.name, "run.json")
+        >>> _ = run.write_text(json.dumps(DEMO_RECORD))
+        >>> suite = load({"cases": [{"name": "ok", "record": str(run), "checks": ["succeeded"]},
+        ...                         {"name": "no record", "checks": ["succeeded"]}]})
+        >>> for r in suite.evaluate_all():
+        ...     print(r.name, r.verdict.value, r.error)
+        ok passed None
+        no record failed cannot load the record: case 'no record' names no record file (add ...)
+        >>> tmp.cleanup()
         """
         results: list[CaseResult] = []
         for case in self.cases:
@@ -176,7 +231,13 @@ class Suite:
 
     def to_dict(self, *, base_dir: str | os.PathLike[str] | None = None) -> dict[str, Any]:
         """The native-dialect form (``record:`` paths relative to ``base_dir``, by default the
-        suite file's directory), ready for ``yaml.safe_dump`` or ``json.dump``."""
+        suite file's directory), ready for ``yaml.safe_dump`` or ``json.dump``.
+
+        >>> from agent_asserts.loaders import loads
+        >>> suite = loads("{record: runs/ok.json, cases: [{name: a, checks: [succeeded]}]}")
+        >>> suite.to_dict(base_dir="runs")
+        {'name': 'suite', 'cases': [{'name': 'a', 'record': 'ok.json', 'checks': ['succeeded']}]}
+        """
         from agent_asserts.loaders.native import suite_to_data
 
         if base_dir is None and self.source is not None:

@@ -93,7 +93,11 @@ def _typed(kind: str, text: str) -> object:
 
 
 def yaml_module() -> Any:
-    """PyYAML, or None when it is not installed (imported only here, only when needed)."""
+    """PyYAML, or None when it is not installed (imported only here, only when needed).
+
+    >>> yaml_module() is None or hasattr(yaml_module(), "safe_load")
+    True
+    """
     try:
         import yaml
     except ImportError:
@@ -124,7 +128,13 @@ def _loader_class(yaml: Any) -> type:
 
 
 def read_yaml(text: str, problems: ProblemCollector) -> Node | None:
-    """Parse one YAML document into nodes; syntax errors become problems (returns None)."""
+    """Parse one YAML document into nodes; syntax errors become problems (returns None).
+
+    >>> from agent_asserts.loaders.collector import ProblemCollector
+    >>> problems = ProblemCollector("s.yml")
+    >>> read_yaml("a: [1", problems) is None, problems.problems[0].line
+    (True, 2)
+    """
     yaml = yaml_module()
     if yaml is None:
         raise ImportError("reading YAML needs PyYAML: pip install 'agent-asserts[yaml]'")

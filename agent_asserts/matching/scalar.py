@@ -51,13 +51,34 @@ def regex_subject(actual: Any) -> str | None:
     return json.dumps(actual, ensure_ascii=False, default=str)
 
 
-def _compile(pattern: str) -> re.Pattern[str]:
+def compile_regex(pattern: Any, *, name: str | None = None) -> re.Pattern[str]:
+    """Compile ``pattern``: the one place that validates a regular expression (``M.regex``,
+    the checks' ``pattern``/``text_matches`` arguments and every loader use it).
+
+    Args:
+        pattern: The regular expression.
+        name: The argument it was given as; its errors then start with ``'{name}': `` and a
+            non-string is a ``TypeError``.
+
+    Raises:
+        ValueError: ``invalid regular expression '(': missing ), …``.
+
+    >>> compile_regex("^A").pattern
+    '^A'
+    >>> compile_regex("(", name="pattern")
+    Traceback (most recent call last):
+    ...
+    ValueError: 'pattern': invalid regular expression '(': missing ), ...
+    """
     if not isinstance(pattern, str):
+        if name is not None:
+            raise TypeError(f"'{name}' must be a regular expression str (got {render(pattern)})")
         raise ValueError(f"M.regex() takes a pattern string (got {render(pattern)})")
     try:
         return re.compile(pattern)
     except re.error as exc:
-        raise ValueError(f"invalid regular expression {pattern!r}: {exc}") from exc
+        prefix = "" if name is None else f"{name!r}: "
+        raise ValueError(f"{prefix}invalid regular expression {pattern!r}: {exc}") from None
 
 
 @attrs.frozen(repr=False)
@@ -73,7 +94,7 @@ class RegexMatcher(Matcher):
     compiled: re.Pattern[str] = attrs.field(init=False, eq=False)
 
     def __attrs_post_init__(self) -> None:
-        object.__setattr__(self, "compiled", _compile(self.pattern))
+        object.__setattr__(self, "compiled", compile_regex(self.pattern))
 
     def matches(self, actual: Any) -> bool:
         subject = regex_subject(actual)
@@ -219,7 +240,11 @@ class ApproxMatcher(Matcher):
 
     @property
     def tolerances(self) -> tuple[float, float]:
-        """The effective ``(rel_tol, abs_tol)``."""
+        """The effective ``(rel_tol, abs_tol)``.
+
+        >>> ApproxMatcher(1.0).tolerances, ApproxMatcher(1.0, rel=0.01).tolerances
+        ((1e-09, 0.0), (0.01, 0.0))
+        """
         return (1e-9 if self.rel is None else self.rel, 0.0 if self.abs is None else self.abs)
 
     def matches(self, actual: Any) -> bool:
@@ -277,6 +302,8 @@ class OneOfMatcher(Matcher):
     >>> from agent_asserts.matching import M
     >>> M.one_of(1, 2).matches(2.0), M.one_of(1, 2).matches(True), M.not_in("x").matches("y")
     (True, False, True)
+    >>> [str(m) for m in M.not_in(None).explain(None)]
+    ['$: expected a value that is present and not null, got None']
     """
 
     values: tuple[Any, ...] = attrs.field(eq=data_key)
@@ -298,6 +325,9 @@ class OneOfMatcher(Matcher):
         return [] if self.matches(actual) else self._fail(actual, path)
 
     def describe(self) -> str:
+        if self.negate and len(self.values) == 1 and self.values[0] is None:
+            # M.not_in(None) is "exists" (SOP): MISSING matches no one_of/not_in either
+            return "a value that is present and not null"
         return f"{'none' if self.negate else 'one'} of {render(list(self.values), 200)}"
 
     def to_data(self) -> Any:
@@ -315,5 +345,6 @@ __all__ = [
     "OneOfMatcher",
     "RegexMatcher",
     "check_number",
+    "compile_regex",
     "regex_subject",
 ]

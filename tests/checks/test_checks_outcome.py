@@ -136,8 +136,15 @@ class TestOutputMatches:
         assert out.message == "the reply does not match '^A'"
 
     def test_invalid_regex_raises_when_built(self) -> None:
-        with pytest.raises(ValueError, match="'pattern' is not a valid regular expression"):
+        # the single wording of every regex argument (compile_regex, shared with M.regex)
+        with pytest.raises(ValueError, match="invalid regular expression") as info:
             OutputMatches("(")
+        assert str(info.value) == (
+            "'pattern': invalid regular expression '(': missing ), unterminated subpattern at "
+            "position 0"
+        )
+        with pytest.raises(TypeError, match="regular expression str"):
+            OutputMatches(3)  # type: ignore[arg-type]
 
     def test_missing_reply_is_invalid(self) -> None:
         assert OutputMatches("x").evaluate(rec()).status is Status.INVALID

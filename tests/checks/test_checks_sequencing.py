@@ -43,6 +43,13 @@ class TestFindInOrder:
         lane = rec.positions_of_kind("tool_call")
         assert find_in_order(rec, [ToolSelector("a"), ToolSelector("b")], lane=lane).complete
 
+    def test_within_searches_only_the_given_positions(self) -> None:
+        # tools_within_one_turn's ordered search is this function over one turn's runs
+        rec = tools("a", "b", "a", "b")
+        steps = [ToolSelector("a"), ToolSelector("b")]
+        assert find_in_order(rec, steps, within=[1, 2, 3]) == Subsequence((2, 3), None)
+        assert find_in_order(rec, steps, within=[0, 2]) == Subsequence((0,), 1)
+
 
 class TestToolOrder:
     def test_pass(self) -> None:

@@ -252,6 +252,23 @@ class TestConfirmationRequested:
         assert out.evidence == ("e1", "e3")
         assert out.details["confirmed"] == {"e3": "e1"}
 
+    @pytest.mark.parametrize(
+        "pattern", ["(?i)shall i", "Shall I", "^Shall", "order\\?$", "SHALL", "^place", "yes"]
+    )
+    def test_messages_and_regex_rules_are_the_shared_selectors(self, pattern: str) -> None:
+        # the agent's messages and the regex search of on.message(actor="agent", text=...)
+        rec = (
+            TrialRecord.builder()
+            .user("yes")
+            .agent("Shall I place the order?")
+            .tool("create_order")
+            .build()
+        )
+        selected = bool(on.message(actor="agent", text=M.regex(pattern)).select(rec))
+        out = ConfirmationRequested("create_order", pattern).evaluate(rec)
+        assert (out.status is Status.PASS) == selected
+        assert selected == (pattern in ("(?i)shall i", "Shall I", "^Shall", "order\\?$"))
+
     def test_never_ran_is_not_applicable(self) -> None:
         out = ConfirmationRequested("create_order", "confirm").evaluate(tools("lookup"))
         assert out.status is Status.NOT_APPLICABLE
@@ -318,8 +335,12 @@ class TestConfirmationRequested:
     def test_invalid(self) -> None:
         rec = TrialRecord.builder().tool("create_order").build(surfaces=["tool_call"])
         assert ConfirmationRequested("create_order", "x").evaluate(rec).status is Status.INVALID
-        with pytest.raises(ValueError, match="'pattern' is not a valid regular expression"):
+        with pytest.raises(ValueError, match="invalid regular expression") as info:
             ConfirmationRequested("create_order", "(")
+        assert str(info.value) == (
+            "'pattern': invalid regular expression '(': missing ), unterminated subpattern at "
+            "position 0"
+        )
         with pytest.raises(ValueError, match="'within_last_n_turns' must be >= 1"):
             ConfirmationRequested("create_order", "x", 0)
 

@@ -129,10 +129,15 @@ def test_responses_pair_with_the_most_recent_unpaired_call_of_their_name() -> No
 @pytest.mark.parametrize(
     ("line", "reason"),
     [
-        (
+        (  # the rejected node by its text and type, never a memory address
             "Tool Call: pay with args {'amount': Decimal('2')}",
             "call arguments: not a Python literal (malformed node or string on line 1: "
-            "<ast.Call object at",
+            "Decimal('2') (a Call))",
+        ),
+        (
+            "Tool Call: pay with args {'a': [1, os.sep], 'b': 'x' * 3}",
+            "call arguments: not a Python literal (malformed node or string on line 1: "
+            "os.sep (an Attribute))",
         ),
         ("Tool Call: pay with args {'a': {1, 2}}", "call arguments: {1, 2} is not JSON data"),
         (
@@ -142,7 +147,11 @@ def test_responses_pair_with_the_most_recent_unpaired_call_of_their_name() -> No
         ("Tool Call: pay with args {'a': 1e999}", "call arguments: inf is not a JSON number"),
         ("Tool Response: pay", "a tool response reads 'NAME with result VALUE'"),
         ("Tool Response: pay with result {'a': 1", "response result: not a Python literal ("),
-        ("Custom Payload: {'a': __import__('os')}", "custom payload: not a Python literal ("),
+        (
+            "Custom Payload: {'a': __import__('os')}",
+            "custom payload: not a Python literal (malformed node or string on line 1: "
+            "__import__('os') (a Call))",
+        ),
         ("Agent Transfer: Transferred to ", "an agent transfer names no agent"),
         ("Tool Call:  with args {}", "a tool call needs a tool name"),
         (

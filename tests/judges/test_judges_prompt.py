@@ -45,8 +45,8 @@ def _template_parts() -> list[str]:
 
 
 def test_version_and_template_shape() -> None:
-    assert TEMPLATE_VERSION == "judge-prompt/1"
-    for placeholder in ("$criterion", "$rubric", "$nonce", "$evidence", "$limit"):
+    assert TEMPLATE_VERSION == "judge-prompt/2"
+    for placeholder in ("$criterion", "$rubric", "$nonce", "$evidence", "$limit", "$items"):
         assert placeholder in TEMPLATE
 
 
@@ -87,6 +87,7 @@ def test_injection_in_a_tool_result_stays_inside_the_fence() -> None:
         nonce=_fence(prompt),
         evidence=render_json(request.evidence),
         limit=2000,
+        items=200,
     )
     assert prompt == template_intact
     for part in _template_parts():
@@ -136,6 +137,27 @@ def test_long_strings_are_truncated_with_a_marker() -> None:
     prompt = render_prompt("c", data)
     assert "…[truncated 1234 chars]" in _block(prompt)
     assert "x" * 2001 not in prompt
+
+
+def test_long_lists_and_mappings_are_truncated_with_a_marker() -> None:
+    rows = [{"id": i, "sku": f"S-{i}"} for i in range(3000)]
+    out = truncate_strings({"result": rows, "wide": {f"k{i:04}": i for i in range(250)}})
+    assert len(out["result"]) == 201
+    assert out["result"][:2] == rows[:2]
+    assert out["result"][-1] == "…[2800 more items]"
+    wide = out["wide"]
+    assert list(wide)[:2] == ["k0000", "k0001"]
+    assert len(wide) == 201
+    assert wide["…[50 more keys]"] == "…"
+    assert truncate_strings(list(range(200))) == list(range(200))  # at the limit: untouched
+    assert truncate_strings([1, 2, 3], items=2) == [1, 2, "…[1 more items]"]
+    assert truncate_strings({"b": 1, "a": 2}) == {"b": 1, "a": 2}
+
+    prompt = render_prompt("c", {"result": rows}, nonce="f00d")
+    assert len(prompt) < 12_000  # judge-prompt/1 rendered all 3,000 rows: ~157 KB
+    assert '"…[2800 more items]"' in _block(prompt)
+    assert '"S-199"' in prompt and '"S-200"' not in prompt
+    assert 'lists longer than 200 items are cut and end with the\nitem "…[N more items]"' in prompt
 
 
 def test_request_keeps_untruncated_evidence() -> None:

@@ -47,6 +47,81 @@ class TestArgumentForms:
             MaxSteps(3),
         ]
 
+    def test_a_list_fills_the_fluent_methods_positional_parameters(self) -> None:
+        # EvalContext.called_tool(name, arguments, result, is_error, count): not the class's
+        # own ``positional`` (("name",)), which names results and describe()s checks
+        assert checks_of(
+            "checks:\n"
+            "  - called_tool: [refunds_lookup, {orderId: A1049}]\n"
+            "  - called_tool: [refunds_issue, {amount: {$gt: 0}}, {ok: true}, false, 1]\n"
+            "  - not_called_tool: [refunds_cancel, {orderId: A1049}]\n"
+            "  - skill_cancelled: [refund, confirm]\n"
+            "  - called_tool: refunds_lookup\n"
+        ) == [
+            CalledTool("refunds_lookup", {"orderId": "A1049"}),
+            CalledTool("refunds_issue", {"amount": M.gt(0)}, {"ok": True}, False, 1),
+            NotCalledTool("refunds_cancel", {"orderId": "A1049"}),
+            check_signatures()["skill_cancelled"].cls("refund", "confirm"),
+            CalledTool("refunds_lookup"),
+        ]
+        assert CalledTool("refunds_lookup", {"orderId": "A1049"}).describe() == (
+            "called_tool('refunds_lookup', arguments={'orderId': 'A1049'})"
+        )
+
+    def test_a_too_long_positional_list(self) -> None:
+        with pytest.raises(LoadError) as info:
+            loads("checks:\n  - last_tool: [a, {x: 1}, 3]\n")
+        assert str(info.value) == (
+            "<string>:2:28: checks[0].last_tool[2]: too many arguments "
+            "(last_tool takes name, arguments, got 3)"
+        )
+
+    def test_a_list_given_to_a_list_entries_check_is_one_check_per_item(self) -> None:
+        suite = loads(
+            "checks:\n"
+            "  - memory_was_set: [{name: a.b}, {name: a.c, value: 1}, a.d]\n"
+            "    severity: soft\n"
+            "  - memory_was_not_set: [a.e, {name: a.f, value: {$gt: 2}}]\n"
+            "  - memory_was_cleared: [{name: a.g}]\n"
+        )
+        entries = suite.cases[0].entries
+        assert [e.check.describe() for e in entries] == [
+            "memory_was_set('a.b')",
+            "memory_was_set('a.c', value=1)",
+            "memory_was_set('a.d')",
+            "memory_was_not_set('a.e')",
+            "memory_was_not_set('a.f', value=M.gt(2))",
+            "memory_was_cleared('a.g')",
+        ]
+        assert [e.severity for e in entries[:3]] == [Severity.SOFT] * 3
+        results = suite.evaluate(demo_record())[0].results
+        assert [r.name for r in results][:3] == [
+            "memory_was_set:a.b",
+            "memory_was_set:a.c",
+            "memory_was_set:a.d",
+        ]
+        assert load(suite.to_dict()) == suite
+
+    def test_problems_of_a_list_entries_list(self) -> None:
+        with pytest.raises(LoadError) as info:
+            loads(
+                "checks:\n"
+                "  - memory_was_cleared: [{name: a.x, value: 1}, [a, b], {name: null}]\n"
+                "    name: cleared\n"
+                "  - memory_was_set: []\n"
+                "  - memory_was_set: [{name: a.x, value: null}]\n"
+            )
+        assert str(info.value).splitlines() == [
+            "<string>:2:38: checks[0].memory_was_cleared[0]: unknown key 'value' (expected 'name')",
+            "<string>:2:49: checks[0].memory_was_cleared[1]: an item of a memory_was_cleared list "
+            "is one check: a value or a mapping of its arguments (got a list)",
+            "<string>:2:64: checks[0].memory_was_cleared[2].name: is required (got null)",
+            "<string>:3:5: checks[0]: 'name' cannot name the results of a memory_was_cleared "
+            "list (one per item)",
+            "<string>:4:21: checks[1].memory_was_set: must not be empty",
+            "<string>:5:41: checks[2].memory_was_set[0].value: is required (got null)",
+        ]
+
     def test_no_argument_forms(self) -> None:
         checks = checks_of("checks: [succeeded, {succeeded: null}, {succeeded: {}}]")
         assert len(set(checks)) == 1

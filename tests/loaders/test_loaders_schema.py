@@ -67,6 +67,10 @@ def test_broken_shapes_are_invalid(name: str) -> None:
         {"output_equals": {"expected": {"a": 1}}},
         {"called_tool": {"name": "x", "count": {"between": [1, 2]}}},
         {"expect": {"value": "reply", "includes": "x", "at_least": 0.5}},
+        {"called_tool": ["refunds_lookup", {"orderId": "A1049"}]},
+        {"event": ["audit", None, 2]},
+        {"memory_was_set": ["a.x", {"name": "a.y", "value": 1}]},
+        {"memory_was_cleared": [{"name": "a.x"}, "a.y"]},
     ],
 )
 def test_valid_entries(entry: object) -> None:
@@ -85,6 +89,11 @@ def test_valid_entries(entry: object) -> None:
         {"expect": {"value": "reply", "includes": "x", "equals": "y"}},
         {"called_tool": {"name": "x", "count": 1.5}},
         "max_steps",
+        {"called_tool": ["a", None, None, None, 1, "extra"]},
+        {"event": ["audit", "a callable", 2]},
+        {"memory_was_set": []},
+        {"memory_was_set": [["a.x", 1]]},
+        {"memory_was_cleared": [{"name": "a.x", "value": 1}]},
     ],
 )
 def test_invalid_entries(entry: object) -> None:

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from agent_asserts import on
 from agent_asserts.loaders import LoadError, load, loads
 
 BROKEN = Path(__file__).parent / "data" / "broken"
@@ -154,3 +155,23 @@ def test_parsed_data_reports_key_paths_without_positions() -> None:
         "<data>: assertions[0].memory_was_cleared[0]: "
         "'value' is not allowed in memory_was_cleared: a clear has no value"
     )
+
+
+def test_tool_rules_are_the_selectors_reported_at_their_key() -> None:
+    # the loader does not re-implement ToolSelector's rules: it reports its error, at the key
+    # the error is about, together with the other problems of the file
+    with pytest.raises(ValueError, match="mcp_server") as selector_error:
+        on.tool("x", source="local", mcp_server="m")
+    with pytest.raises(LoadError) as info:
+        loads(
+            "assertions:\n"
+            "  - tool_executed: {tool_name: x, source: local, mcp_server: m, is_error: maybe}\n"
+            "  - tool_executed: {tool_name: 'a|', source: local}\n",
+            name="s.yml",
+        )
+    assert str(info.value).splitlines() == [
+        f"s.yml:2:50: assertions[0].tool_executed: {selector_error.value}",
+        "s.yml:2:75: assertions[0].tool_executed.is_error: must be true or false (got 'maybe'; "
+        "only true and false are booleans)",
+        "s.yml:3:21: assertions[1].tool_executed: 'name' has an empty alternative (got 'a|')",
+    ]

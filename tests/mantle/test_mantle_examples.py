@@ -9,8 +9,9 @@ from typing import Any
 import pytest
 
 from agent_asserts import TrialRecord, Verdict
-from agent_asserts.loaders import load
+from agent_asserts.loaders import LoadError, load, loads
 from agent_asserts.loaders.mantle import MantleCase
+from agent_asserts.matching import M
 from agent_asserts.record.adapters import mantle
 
 DATA = Path(__file__).parent / "data"
@@ -238,6 +239,49 @@ def test_tool_executed_arguments_use_strict_deep_equality() -> None:
     assert status({"flag": True}) == "fail"  # an absent key never equals null
     assert status({"x": None, "flag": "true"}) == "fail"
     assert status({"x": None, "flag": 1}) == "fail"
+
+
+def test_tool_executed_arguments_take_operators_and_the_dollar_escape() -> None:
+    suite = loads(
+        "assertions:\n"
+        "  - tool_executed:\n"
+        "      tool_name: t\n"
+        "      source: local\n"
+        "      arguments: {id: {$regex: '^A'}, $$ref: {$$id: 1}, n: {$gt: 2}}\n"
+    )
+    (check,) = suite.cases[0].checks
+    assert check.arguments == {
+        "id": M.regex("^A"),
+        "$ref": M.exact({"$id": 1}),
+        "n": M.gt(2),
+    }
+
+    def status(arguments: dict[str, Any]) -> str:
+        rec = mantle.to_record([tool("t", arguments=arguments)])
+        return suite.evaluate(rec)[0].results[0].status.value
+
+    assert status({"id": "A1049", "$ref": {"$id": 1}, "n": 3}) == "pass"
+    assert status({"id": "B1049", "$ref": {"$id": 1}, "n": 3}) == "fail"
+    assert status({"id": {"$regex": "^A"}, "$ref": {"$id": 1}, "n": 3}) == "fail"
+    assert status({"id": "A1", "$ref": {"$id": 1, "extra": 2}, "n": 3}) == "fail"  # exact
+
+
+def test_tool_executed_operator_problems_have_positions() -> None:
+    with pytest.raises(LoadError) as info:
+        loads(
+            "assertions:\n"
+            "  - tool_executed:\n"
+            "      tool_name: t\n"
+            "      source: local\n"
+            "      arguments: {id: {$regx: '^A'}, n: {$regex: '(A'}}\n",
+            name="s.yml",
+        )
+    assert str(info.value).splitlines() == [
+        "s.yml:5:31: assertions[0].tool_executed.arguments.id.$regx: unknown operator '$regx' "
+        "(did you mean '$regex'?)",
+        "s.yml:5:50: assertions[0].tool_executed.arguments.n.$regex: invalid regular expression "
+        "'(A': missing ), unterminated subpattern at position 0",
+    ]
 
 
 def test_pinned_semantics_through_the_dialect() -> None:

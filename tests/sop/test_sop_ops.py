@@ -49,6 +49,13 @@ def test_exists(value: Any, expected: str) -> None:
         assert field(kind, {"op": "exists"}, value) == expected
 
 
+def test_exists_explains_a_null_clearly() -> None:
+    result = one("tool_input_contains", {"f": {"op": "exists"}}, {"f": None})
+    assert [str(m) for m in result.mismatches] == [
+        "$.arguments.f: expected a value that is present and not null, got None"
+    ]
+
+
 @pytest.mark.parametrize(
     ("want", "value", "expected"),
     [
@@ -162,7 +169,7 @@ def test_one_call_must_satisfy_every_assertion_and_failures_list_the_closest_cal
     assert [str(m) for m in worst.mismatches] == [
         "$.arguments.a: expected a value whose string form is '1', got 5 (string form '5')",
         "$.arguments.b: expected a value whose string form is '2', got 6 (string form '6')",
-        "$.arguments.c: missing key (expected none of [None])",
+        "$.arguments.c: missing key (expected a value that is present and not null)",
     ]
     assert one("tool_input_contains", assertions, {"a": 0}, {"a": "1", "b": 2.0, "c": 0}).passed
 

@@ -103,8 +103,38 @@ def _literal(text: str, where: str) -> Any:
         value = ast.literal_eval(text.strip())
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError) as exc:
         reason = type(exc).__name__ if not str(exc) else str(exc).splitlines()[0]
+        reason = _AST_NODE.sub(lambda m: _node_text(text.strip(), m.group(1)), reason)
         raise _Undecodable(f"{where}: not a Python literal ({reason})") from None
     return _json_data(value, where)
+
+
+_AST_NODE: Final = re.compile(r"<ast\.(\w+) object at 0x[0-9a-fA-F]+>")
+"""How ``ast.literal_eval`` names the node it rejects (with a memory address)."""
+
+
+def _node_text(text: str, kind: str) -> str:
+    """The rejected node named by its source text and type (never a memory address).
+
+    >>> _node_text("{'a': Decimal('2')}", "Call")
+    "Decimal('2') (a Call)"
+    >>> _node_text("[1, os.sep]", "Attribute")
+    'os.sep (an Attribute)'
+    """
+    article = "an" if kind[:1] in "AEIOU" else "a"
+    try:
+        tree = ast.parse(text, mode="eval")
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return f"{article} {kind}"
+    stack: list[ast.AST] = [tree.body]
+    while stack:  # depth first, in source order: the node literal_eval meets first
+        node = stack.pop()
+        if type(node).__name__ == kind:
+            segment = ast.get_source_segment(text, node) or ""
+            if len(segment) > 60:
+                segment = segment[:59] + "…"
+            return f"{segment} ({article} {kind})" if segment else f"{article} {kind}"
+        stack.extend(reversed(list(ast.iter_child_nodes(node))))
+    return f"{article} {kind}"
 
 
 def tool_name(name: str) -> str:
@@ -257,8 +287,9 @@ def to_record(data: Mapping[str, Any], *, source: str | None = None) -> TrialRec
         RecordError: ``data`` is not a mapping.
 
     >>> rec = to_record({"detailed_trace": ["Tool Call: pay with args {'amount': Decimal('2')}"]})
-    >>> [str(e) for e in rec.parse_errors]
-    ['detailed_trace[0]: call arguments: not a Python literal (malformed node or string ...)']
+    >>> print(rec.parse_errors[0].reason)  # doctest: +NORMALIZE_WHITESPACE
+    call arguments: not a Python literal
+      (malformed node or string on line 1: Decimal('2') (a Call))
     """
     if not isinstance(data, Mapping):
         raise RecordError([Problem("$", f"a CES result must be a mapping (got {data!r:.60})")])

@@ -153,6 +153,14 @@ def read(path: str | os.PathLike[str], **options: Any) -> TrialRecord:
 
     Raises:
         RecordError: A JSON array file with a syntax error (file, line and column).
+
+    >>> import pathlib, tempfile
+    >>> tmp = tempfile.TemporaryDirectory(); path = pathlib.Path(tmp.name, "tracker.jsonl")
+    >>> rows = ['{"event": "user", "text": "refund A1049"}', '{"event": "bot", "text": "Done"}']
+    >>> _ = path.write_text("\\n".join(rows))
+    >>> rec = read(path); tmp.cleanup()
+    >>> [(e.actor_ref, e.payload.text) for e in rec.events]
+    [('user', 'refund A1049'), ('agent', 'Done')]
     """
     name = os.fspath(path)
     with open(name, encoding="utf-8-sig") as handle:

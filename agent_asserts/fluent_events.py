@@ -1,0 +1,112 @@
+"""The events family of :class:`~agent_asserts.context.EvalContext`: any event, steps, tokens.
+
+>>> from agent_asserts import EvalContext
+>>> from agent_asserts.testing import demo_record
+>>> EvalContext(demo_record()).max_steps(5).result.passed
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+from agent_asserts._fluent_base import CountLike, Recorder
+from agent_asserts.checks import cost, events
+
+if TYPE_CHECKING:
+    from agent_asserts.handles import AssertionHandle
+    from agent_asserts.record import Event
+    from agent_asserts.selectors import Selector
+
+
+class EventMethods(Recorder):
+    """Sub-agents, any event, event order, and the step and token budgets."""
+
+    def called_subagent(self, name: str, count: CountLike = None) -> AssertionHandle:
+        """Delegations to ``name``, counted against ``count``.
+
+        >>> from agent_asserts import EvalContext, Count, TrialRecord
+        >>> rec = TrialRecord.builder().subagent("fraud_check").subagent("fraud_check").build()
+        >>> EvalContext(rec).called_subagent("fraud_check", Count.at_most(1)).result.message
+        "matched 2 delegations to 'fraud_check' (expected at most 1)"
+        """
+        return self.record_check(events.CalledSubagent(name, count))
+
+    def event(
+        self,
+        selector: Selector | str,
+        predicate: Callable[[Event], bool] | None = None,
+        count: CountLike = None,
+    ) -> AssertionHandle:
+        """Events matching ``selector`` (a string is a kind) and ``predicate``.
+
+        >>> from agent_asserts import EvalContext
+        >>> from agent_asserts.testing import demo_record
+        >>> EvalContext(demo_record()).event("memory", count=1).result.message
+        "matched 1 event on.event('memory') (expected exactly 1)"
+        """
+        return self.record_check(events.EventCheck(selector, predicate, count))
+
+    def not_event(self, selector: Selector | str) -> AssertionHandle:
+        """No event matches ``selector``.
+
+        >>> from agent_asserts import EvalContext, on
+        >>> from agent_asserts.testing import demo_record
+        >>> EvalContext(demo_record()).not_event(on.tool("refunds_cancel")).result.message
+        "no event matched on.tool('refunds_cancel')"
+        """
+        return self.record_check(events.NotEvent(selector))
+
+    def event_order(self, *selectors: Selector | str) -> AssertionHandle:
+        """Events matching the selectors occur in this order.
+
+        >>> from agent_asserts import EvalContext, on
+        >>> from agent_asserts.testing import demo_record
+        >>> EvalContext(demo_record()).event_order("memory", on.tool("refunds_issue")).result.passed
+        True
+        """
+        return self.record_check(events.EventOrder(*selectors))
+
+    def events_satisfy(self, fn: Callable[[Sequence[Event]], bool]) -> AssertionHandle:
+        """A Python predicate over all the events.
+
+        >>> from agent_asserts import EvalContext
+        >>> from agent_asserts.testing import demo_record
+        >>> EvalContext(demo_record()).events_satisfy(lambda evs: len(evs) == 5).result.passed
+        True
+        """
+        return self.record_check(events.EventsSatisfy(fn))
+
+    def step_count(self, n: int) -> AssertionHandle:
+        """Exactly ``n`` steps (``"expected 2 steps, got 3"``).
+
+        >>> from agent_asserts import EvalContext
+        >>> from agent_asserts.testing import demo_record
+        >>> EvalContext(demo_record()).step_count(2).result.message
+        'expected 2 steps, got 4'
+        """
+        return self.record_check(cost.StepCount(n))
+
+    def max_steps(self, n: int) -> AssertionHandle:
+        """At most ``n`` steps.
+
+        >>> from agent_asserts import EvalContext
+        >>> from agent_asserts.testing import demo_record
+        >>> EvalContext(demo_record()).max_steps(5).result.message
+        'expected at most 5 steps, got 4'
+        """
+        return self.record_check(cost.MaxSteps(n))
+
+    def total_tokens_at_most(self, n: int) -> AssertionHandle:
+        """At most ``n`` tokens in total (``"used 5000 tokens, limit 4000"``).
+
+        >>> from agent_asserts import EvalContext
+        >>> from agent_asserts.testing import demo_record
+        >>> EvalContext(demo_record()).total_tokens_at_most(1000).result.message
+        'used 1020 tokens, limit 1000'
+        """
+        return self.record_check(cost.TotalTokensAtMost(n))
+
+
+__all__ = ["EventMethods"]

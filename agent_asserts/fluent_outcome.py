@@ -1,0 +1,74 @@
+"""The outcome family of :class:`~agent_asserts.context.EvalContext`: status and reply.
+
+>>> from agent_asserts import EvalContext
+>>> from agent_asserts.testing import demo_record
+>>> EvalContext(demo_record()).succeeded().result.passed
+True
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from agent_asserts._fluent_base import Recorder
+from agent_asserts.checks import outcome
+
+if TYPE_CHECKING:
+    from agent_asserts.handles import AssertionHandle
+
+
+class OutcomeMethods(Recorder):
+    """``succeeded``, ``stopped``, ``message_includes``, ``output_equals``, ``output_matches``."""
+
+    def succeeded(self) -> AssertionHandle:
+        """The run's status is ``completed``.
+
+        >>> from agent_asserts import EvalContext
+        >>> from agent_asserts.testing import demo_record
+        >>> EvalContext(demo_record()).succeeded().result.message
+        "status is 'completed'"
+        """
+        return self.record_check(outcome.Succeeded())
+
+    def stopped(self) -> AssertionHandle:
+        """The run's status is ``stopped``.
+
+        >>> from agent_asserts import EvalContext
+        >>> from agent_asserts.testing import demo_record
+        >>> EvalContext(demo_record()).stopped().result.message
+        "expected status 'stopped', got 'completed'"
+        """
+        return self.record_check(outcome.Stopped())
+
+    def message_includes(self, text: str) -> AssertionHandle:
+        """The reply contains ``text``.
+
+        >>> from agent_asserts import EvalContext
+        >>> from agent_asserts.testing import demo_record
+        >>> EvalContext(demo_record()).message_includes("A1049").result.message
+        "the reply includes 'A1049'"
+        """
+        return self.record_check(outcome.MessageIncludes(text))
+
+    def output_equals(self, expected: Any) -> AssertionHandle:
+        """The reply matches ``expected`` (a string or a matcher).
+
+        >>> from agent_asserts import EvalContext, M
+        >>> from agent_asserts.testing import demo_record
+        >>> EvalContext(demo_record()).output_equals(M.regex("Refund issued.*")).result.passed
+        True
+        """
+        return self.record_check(outcome.OutputEquals(expected))
+
+    def output_matches(self, pattern: str) -> AssertionHandle:
+        """A regular expression is found in the reply.
+
+        >>> from agent_asserts import EvalContext
+        >>> from agent_asserts.testing import demo_record
+        >>> EvalContext(demo_record()).output_matches(r"order A\\d+").result.status.value
+        'pass'
+        """
+        return self.record_check(outcome.OutputMatches(pattern))
+
+
+__all__ = ["OutcomeMethods"]
