@@ -64,7 +64,7 @@ def outcome_to_result(
     """Turn one check's outcome into a recorded result (used by the context and the loaders).
 
     >>> from agent_asserts.checks.cost import StepCount
-    >>> r = outcome_to_result(StepCount(1), Outcome.of(True, message="expected 1 steps, got 1"))
+    >>> r = outcome_to_result(StepCount(1), Outcome.of(True, message="expected 1 step, got 1"))
     >>> (r.name, r.status.value, r.severity.value)
     ('step_count:1', 'pass', 'gate')
     """

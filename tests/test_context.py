@@ -111,7 +111,7 @@ def test_step_and_token_messages() -> None:
     rec = TrialRecord.from_dict({"events": [], "steps": 2, "usage": {"total_tokens": 250}})
     ctx = EvalContext(rec)
     assert ctx.step_count(3).result.message == "expected 3 steps, got 2"
-    assert ctx.max_steps(1).result.message == "expected at most 1 steps, got 2"
+    assert ctx.max_steps(1).result.message == "expected at most 1 step, got 2"
     assert ctx.total_tokens_at_most(200).result.message == "used 250 tokens, limit 200"
     assert [r.status for r in ctx.results] == [Status.FAIL] * 3
 

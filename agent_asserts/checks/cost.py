@@ -17,6 +17,7 @@ import attrs
 
 from agent_asserts.checks.base import Check, Outcome
 from agent_asserts.checks.registry import register
+from agent_asserts.matching.values import plural
 
 if TYPE_CHECKING:
     from agent_asserts.record import TrialRecord
@@ -39,7 +40,7 @@ def non_negative_int(instance: object, attribute: attrs.Attribute[int], value: i
 @register
 @attrs.frozen
 class StepCount(Check):
-    """The run took exactly ``n`` steps: message ``expected {n} steps, got {actual}``.
+    """The run took exactly ``n`` steps: message ``expected {n} steps, got {actual}`` ("1 step").
 
     >>> from agent_asserts.record import TrialRecord
     >>> StepCount(2).evaluate(TrialRecord.from_dict({"steps": 2, "events": []})).status.value
@@ -55,7 +56,7 @@ class StepCount(Check):
             return Outcome.invalid("the record has no step count")
         return Outcome.of(
             record.steps == self.n,
-            message=f"expected {self.n} steps, got {record.steps}",
+            message=f"expected {plural(self.n, 'step')}, got {record.steps}",
             expected=self.n,
             observed=record.steps,
         )
@@ -80,7 +81,7 @@ class MaxSteps(Check):
             return Outcome.invalid("the record has no step count")
         return Outcome.of(
             record.steps <= self.n,
-            message=f"expected at most {self.n} steps, got {record.steps}",
+            message=f"expected at most {plural(self.n, 'step')}, got {record.steps}",
             expected=self.n,
             observed=record.steps,
         )
