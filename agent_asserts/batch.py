@@ -22,11 +22,14 @@ from __future__ import annotations
 
 import json
 import os
+import textwrap
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import Executor, Future
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+import attrs
 
 from agent_asserts.batch_result import BatchResult
 from agent_asserts.record import TrialRecord
@@ -36,7 +39,29 @@ if TYPE_CHECKING:
     from agent_asserts.context import EvalContext
     from agent_asserts.loaders import Case, Suite
 
-RecordInput = TrialRecord | Mapping[str, Any] | str | os.PathLike[str]
+
+@attrs.frozen
+class SourcedRecord:
+    """A record input with the label reports show for it (e.g. ``runs.jsonl:3``).
+
+    ``data`` is what :func:`load_record` reads (a record, its dict or a path); ``error``, when
+    set, says why the input could not even be read (a bad JSON line, an empty file), and
+    loading it raises ``ValueError(error)``: the batch reports it as a ``FAILED`` case.
+
+    >>> load_record(SourcedRecord("runs.jsonl:1", {"events": []})).events
+    ()
+    >>> load_record(SourcedRecord("runs.jsonl:2", error="invalid JSON: Expecting value"))
+    Traceback (most recent call last):
+    ...
+    ValueError: invalid JSON: Expecting value
+    """
+
+    source: str
+    data: Any = None
+    error: str | None = None
+
+
+RecordInput = TrialRecord | Mapping[str, Any] | str | os.PathLike[str] | SourcedRecord
 Target = Callable[["EvalContext"], Any]
 Outcome = tuple[tuple[CaseResult, ...], TrialRecord | None]
 
@@ -49,6 +74,10 @@ def load_record(item: RecordInput) -> TrialRecord:
     """
     if isinstance(item, TrialRecord):
         return item
+    if isinstance(item, SourcedRecord):
+        if item.error is not None:
+            raise ValueError(item.error)
+        return load_record(item.data)
     if isinstance(item, Mapping):
         return TrialRecord.from_dict(item)
     if isinstance(item, str | os.PathLike):
@@ -57,36 +86,94 @@ def load_record(item: RecordInput) -> TrialRecord:
 
 
 def source_of(item: object) -> str | None:
-    """The label a record input shows in reports: its path, else None.
+    """The label a record input shows in reports: its path (or its ``SourcedRecord`` label),
+    else None.
 
-    >>> source_of("runs/a.json"), source_of({})
-    ('runs/a.json', None)
+    >>> source_of("runs/a.json"), source_of({}), source_of(SourcedRecord("r.jsonl:2", {}))
+    ('runs/a.json', None, 'r.jsonl:2')
     """
+    if isinstance(item, SourcedRecord):
+        return item.source
     return os.fspath(item) if isinstance(item, str | os.PathLike) else None
 
 
-def iter_jsonl(path: str | os.PathLike[str]) -> Iterator[dict[str, Any]]:
+def load_error_text(what: str, source: str | None, exc: BaseException) -> str:
+    """Why an input could not be loaded: ``cannot load WHAT SOURCE: reason``.
+
+    The problems of a :class:`~agent_asserts.loaders.LoadError` follow on their own,
+    indented lines (each with its position); an exception other than ``ValueError`` or
+    ``OSError`` is named by its type.
+
+    >>> load_error_text("the record", "r.json", ValueError("invalid record"))
+    'cannot load the record r.json: invalid record'
+    >>> load_error_text("the record", None, KeyError("events"))
+    "cannot load the record: KeyError: 'events'"
+    """
+    from agent_asserts.loaders.errors import LoadError
+
+    where = f" {source}" if source else ""
+    if isinstance(exc, LoadError):
+        return f"cannot load {what}{where}:\n" + textwrap.indent(str(exc), "  ")
+    text = str(exc)
+    if not isinstance(exc, ValueError | OSError) or not text:
+        text = f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+    return f"cannot load {what}{where}: {text}"
+
+
+def unloadable_cases(
+    error: str, names: Iterable[str] = (), source: str | None = None
+) -> tuple[CaseResult, ...]:
+    """The ``FAILED`` cases that stand for an input that could not be loaded: one per case
+    name (the cases that could not run), or one named after ``source`` when there are none.
+    Each carries ``error`` and, in its metadata, the ``source``.
+
+    >>> [(c.name, c.verdict.value, c.metadata) for c in unloadable_cases("bad", (), "r.jsonl:2")]
+    [('r.jsonl:2', 'failed', {'source': 'r.jsonl:2'})]
+    """
+    metadata = {"source": source} if source else {}
+    return tuple(
+        CaseResult(name, Verdict.FAILED, error=error, metadata=dict(metadata))
+        for name in (list(names) or [source or "input"])
+    )
+
+
+def iter_jsonl(
+    path: str | os.PathLike[str], *, sources: bool = False
+) -> Iterator[dict[str, Any] | SourcedRecord]:
     """The records of a JSON Lines file, one parsed line at a time (blank lines skipped).
 
+    A line that is not valid JSON (or not UTF-8) does not stop the reading: it is yielded as
+    a :class:`SourcedRecord` labelled ``file:line`` whose ``error`` is the JSON error, which
+    :func:`evaluate_many` reports as a ``FAILED`` case while the other lines are evaluated.
+    With ``sources=True`` every line comes as a ``SourcedRecord`` labelled ``file:line``.
+
     Raises:
-        ValueError: A line is not valid JSON (``file:line: reason``).
+        OSError: The file cannot be opened.
 
     >>> import tempfile, pathlib
     >>> with tempfile.TemporaryDirectory() as d:
     ...     p = pathlib.Path(d, "runs.jsonl")
-    ...     _ = p.write_text('{"events": []}\\n\\n{"steps": 1}\\n')
-    ...     [sorted(r) for r in iter_jsonl(p)]
-    [['events'], ['steps']]
+    ...     _ = p.write_text('{"events": []}\\n\\n{"steps": 1}\\n{oops\\n')
+    ...     rows = list(iter_jsonl(p))
+    >>> [sorted(r) for r in rows[:2]], rows[2].source.endswith("runs.jsonl:4")
+    ([['events'], ['steps']], True)
+    >>> rows[2].error
+    'invalid JSON: Expecting property name enclosed in double quotes: line 1 column 2 (char 1)'
     """
-    with Path(path).open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, 1):
-            if not line.strip():
-                continue
+    with Path(path).open("rb") as handle:
+        for number, raw in enumerate(handle, 1):
+            source = f"{os.fspath(path)}:{number}"
             try:
+                line = raw.decode("utf-8")
+                if not line.strip():
+                    continue
                 data = json.loads(line)
+            except UnicodeDecodeError as exc:
+                yield SourcedRecord(source, error=f"not UTF-8: {exc}")
             except json.JSONDecodeError as exc:
-                raise ValueError(f"{os.fspath(path)}:{number}: invalid JSON: {exc.msg}") from None
-            yield data
+                yield SourcedRecord(source, error=f"invalid JSON: {exc}")
+            else:
+                yield SourcedRecord(source, data) if sources else data
 
 
 def case_names(target: Any) -> list[str]:
@@ -106,10 +193,9 @@ def evaluate_one(item: Any, target: Any, judge: Any = None, keep: bool = False) 
     try:
         record = load_record(item)
     except Exception as exc:
-        where = f" {source_of(item)}" if source_of(item) else ""
-        error = f"cannot load the record{where}: {type(exc).__name__}: {exc}"
-        failed = tuple(CaseResult(n, Verdict.FAILED, error=error) for n in case_names(target))
-        return failed, None
+        source = source_of(item)
+        error = load_error_text("the record", source, exc)
+        return unloadable_cases(error, case_names(target), source), None
     if hasattr(target, "cases"):
         results = tuple(case.evaluate(record, judge=judge) for case in target.cases)
     elif hasattr(target, "entries") and hasattr(target, "evaluate"):
@@ -212,10 +298,13 @@ def evaluate_many(
 
 __all__ = [
     "BatchResult",
+    "SourcedRecord",
     "case_names",
     "evaluate_many",
     "evaluate_one",
     "iter_jsonl",
+    "load_error_text",
     "load_record",
     "source_of",
+    "unloadable_cases",
 ]

@@ -4,8 +4,9 @@ Subcommands: ``check`` (run suites on records and report), ``validate`` (load su
 report every problem of every file), ``schema`` (print the native dialect's JSON Schema) and
 ``convert`` (print a suite of any dialect in the native one). Exit codes: 0 everything passed
 (``SCORED`` counts as passing unless ``--fail-on scored``), 1 a case failed, 2 an input could
-not be loaded (everything that could be loaded is still evaluated and reported). See
-docs/cli.md.
+not be loaded or the report could not be written (everything that could be loaded is still
+evaluated and reported, and each input that could not is in the report as ``FAILED`` cases
+carrying the load error). See docs/cli.md.
 
 >>> main(["schema"]) == 0  # doctest: +ELLIPSIS
 {

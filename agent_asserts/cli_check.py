@@ -1,14 +1,19 @@
 """``agent-asserts check``: run suites on records and report.
 
 Every suite runs on every record given with ``--record``; without ``--record``, each case
-runs on the record its suite file names. Whatever can be loaded is evaluated and reported;
-whatever cannot is reported on stderr and makes the exit code 2.
+runs on the record its suite file names. Whatever can be loaded is evaluated and reported.
+Whatever cannot (a suite file, a record, a line of a ``.jsonl`` file, a ``--record`` that
+matches nothing or reads no record) is printed on stderr, makes the exit code 2, and is in the
+report too: as ``FAILED`` cases whose ``error`` says why and whose source names the input,
+built as :func:`~agent_asserts.batch.evaluate_many` builds them for unloadable records.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+from collections.abc import Iterable
+from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from agent_asserts.cli_support import Progress, import_judge, iter_record_inputs, record_files
@@ -23,30 +28,47 @@ EXIT_OK, EXIT_FAILED, EXIT_INPUT = 0, 1, 2
 
 
 class Problems:
-    """Input problems: printed to stderr as they are found, counted for the exit code."""
+    """Input problems: printed to stderr as they are found (above the progress bar, when one
+    is drawn), counted for the exit code, and turned into report rows."""
 
     def __init__(self, stream: IO[str]) -> None:
         self.stream = stream
         self.count = 0
+        self.progress: Progress | None = None
 
-    def add(self, text: str) -> None:
-        """Report one problem."""
+    def add(
+        self, text: str, *, source: str | None = None, names: Iterable[str] = ()
+    ) -> list[ReportRow]:
+        """Report one problem; return its report rows: one ``FAILED`` case per name in
+        ``names`` (the cases that could not run), or one named after ``source``."""
+        from agent_asserts.batch import unloadable_cases
+        from agent_asserts.report import ReportRow
+
         self.count += 1
-        self.stream.write(f"error: {text}\n")
+        line = f"error: {text}\n"
+        if self.progress is not None:
+            self.progress.write(line)
+        else:
+            self.stream.write(line)
+        return [ReportRow(c, None, source) for c in unloadable_cases(text, names, source)]
 
 
-def load_suites(paths: list[str], judge: Any, problems: Problems) -> list[Suite]:
-    """Load every suite file; each one that fails is a problem, the others still load."""
-    from agent_asserts.loaders import LoadError, load
+def load_suites(
+    paths: list[str], judge: Any, problems: Problems, rows: list[ReportRow] | None = None
+) -> list[Suite]:
+    """Load every suite file; each one that fails is a problem (and a row in ``rows``, when
+    given), the others still load."""
+    from agent_asserts.batch import load_error_text
+    from agent_asserts.loaders import load
 
     suites = []
     for path in paths:
         try:
             suites.append(load(path, judge=judge))
-        except LoadError as exc:
-            problems.add(f"cannot load {path}:\n{exc}")
-        except (OSError, ImportError, ValueError, TypeError) as exc:
-            problems.add(f"cannot load {path}: {exc}")
+        except Exception as exc:  # one broken file never stops the others
+            failed = problems.add(load_error_text("the suite", path, exc), source=path)
+            if rows is not None:
+                rows.extend(failed)
     return suites
 
 
@@ -54,22 +76,25 @@ def _on_given_records(
     args: argparse.Namespace, suites: list[Suite], judge: Any, keep: bool,
     problems: Problems, err: IO[str],
 ) -> list[ReportRow]:  # fmt: skip
+    from agent_asserts.batch import load_error_text, load_record
     from agent_asserts.report import ReportRow
 
+    rows: list[ReportRow] = []
     files = []
     for spec in args.record:
         found = record_files(spec)
         if not found:
-            problems.add(f"no record file matches {spec!r}")
+            rows += problems.add(f"no record file matches {spec!r}", source=spec)
         files.extend(found)
+    names = [case.name for suite in suites for case in suite.cases]
     known = None if any(f.suffix == ".jsonl" for f in files) else len(files)
-    progress = Progress(known, err)
-    rows: list[ReportRow] = []
+    progress = problems.progress = Progress(known, err)
     for item in iter_record_inputs(files):
         try:
-            record = item.read()
+            record = load_record(item)
         except Exception as exc:
-            problems.add(f"cannot load the record {item.source}: {exc}")
+            error = load_error_text("the record", item.source, exc)
+            rows += problems.add(error, source=item.source, names=names)
             continue
         finally:
             progress.advance()
@@ -79,29 +104,33 @@ def _on_given_records(
                 for r in suite.evaluate(record, judge=judge)
             )
     progress.close()
+    problems.progress = None
     return rows
 
 
 def _on_own_records(
     suites: list[Suite], judge: Any, keep: bool, problems: Problems
 ) -> list[ReportRow]:
+    from agent_asserts.batch import load_error_text
     from agent_asserts.report import ReportRow
 
-    rows = []
+    rows: list[ReportRow] = []
     cache: dict[str, TrialRecord] = {}
     for suite in suites:
         for case in suite.cases:
             if case.record_path is None:
-                problems.add(
+                rows += problems.add(
                     f"{suite.source or suite.name}: case {case.name!r} names no record file "
-                    "(add 'record:' to the suite or give --record)"
-                )
+                    "(add 'record:' to the suite or give --record)",
+                    source=suite.source, names=[case.name],
+                )  # fmt: skip
                 continue
             source = os.fspath(case.record_path)
             try:
                 record = cache.get(source) or case.load_record()
             except Exception as exc:
-                problems.add(f"cannot load the record {source} of case {case.name!r}: {exc}")
+                error = load_error_text("the record", source, exc)
+                rows += problems.add(error, source=source, names=[case.name])
                 continue
             cache[source] = record
             rows.append(
@@ -123,31 +152,58 @@ def exit_code(rows: list[ReportRow], problems: int, fail_on_scored: bool) -> int
     return EXIT_FAILED if any(r.case.verdict in failing for r in rows) else EXIT_OK
 
 
+def _report_format(args: argparse.Namespace) -> str:
+    """``--format``, else the format ``--output``'s extension names, else text.
+
+    Raises:
+        ValueError: ``--output`` has an extension no format uses (and no ``--format``).
+    """
+    from agent_asserts.report import format_for_path
+
+    if args.format is not None:
+        return str(args.format)
+    if args.output is None:
+        return "text"
+    try:
+        return format_for_path(args.output)
+    except ValueError as exc:
+        raise ValueError(f"--output: {exc}, or give --format") from None
+
+
 def run_check(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     """The ``check`` subcommand."""
     from agent_asserts.cli_support import use_color
-    from agent_asserts.report import EXTENSIONS, render, tally_line, write_report
+    from agent_asserts.report import render, tally_line, write_report
 
     problems = Problems(err)
+    try:
+        fmt = _report_format(args)
+    except ValueError as exc:
+        problems.add(str(exc))
+        return EXIT_INPUT
     judge = None
     if args.judge:
         try:
             judge = import_judge(args.judge)
-        except (ImportError, ValueError) as exc:
-            problems.add(str(exc))
+        except Exception as exc:  # whatever the module raised: reported, never a traceback
+            problems.add(f"--judge {args.judge}: {exc}")
             return EXIT_INPUT
-    fmt = args.format
-    if fmt is None:
-        suffix = os.path.splitext(args.output)[1].lower() if args.output else ""
-        fmt = EXTENSIONS.get(suffix, "text")
     keep = fmt in ("html", "json")
-    suites = load_suites(args.suites, judge, problems)
+    rows: list[ReportRow] = []
+    suites = load_suites(args.suites, judge, problems, rows)
     if args.record:
-        rows = _on_given_records(args, suites, judge, keep, problems, err)
+        rows += _on_given_records(args, suites, judge, keep, problems, err)
     else:
-        rows = _on_own_records(suites, judge, keep, problems)
+        rows += _on_own_records(suites, judge, keep, problems)
     if args.output:
-        write_report(args.output, rows, fmt=fmt)
+        try:
+            write_report(args.output, rows, fmt=fmt)
+        except OSError as exc:
+            reason = exc.strerror or str(exc)
+            if exc.filename and Path(os.fspath(exc.filename)) != Path(args.output):
+                reason += f": {os.fspath(exc.filename)}"
+            problems.add(f"cannot write the report to {args.output}: {reason}")
+            return EXIT_INPUT
         out.write(f"{tally_line([r.case for r in rows])}\nreport written to {args.output}\n")
     else:
         options: dict[str, Any] = {"color": use_color(out)} if fmt == "text" else {}

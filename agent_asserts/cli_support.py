@@ -7,28 +7,22 @@ False
 
 from __future__ import annotations
 
-import functools
 import glob
 import importlib
 import os
 import sys
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any, cast
 
-import attrs
+if TYPE_CHECKING:
+    from agent_asserts.batch import SourcedRecord
 
 HANDFUL = 5
 """Above this many records, a terminal gets a progress bar."""
 RECORD_SUFFIXES = (".json", ".jsonl")
-
-
-@attrs.frozen
-class RecordInput:
-    """One record to check: where it comes from and how to read it (lazily)."""
-
-    source: str
-    read: Callable[[], Any]
+CLEAR_LINE = "\r\x1b[2K"
+"""Back to the start of the line, and erase it (the progress bar's line)."""
 
 
 def is_tty(stream: IO[str]) -> bool:
@@ -62,26 +56,32 @@ def record_files(spec: str) -> list[Path]:
     return [Path(p) for p in sorted(glob.glob(spec, recursive=True)) if Path(p).is_file()]
 
 
-def iter_record_inputs(files: list[Path]) -> Iterator[RecordInput]:
-    """One input per record file, and one per line of a ``.jsonl`` file (``file:line``)."""
-    from agent_asserts.batch import load_record
+def iter_record_inputs(files: list[Path]) -> Iterator[SourcedRecord]:
+    """One input per record file, and one per non-blank line of a ``.jsonl`` file
+    (``file:line``), read lazily. What cannot be read (a bad line, a ``.jsonl`` file that
+    cannot be opened or holds no record) comes as an input whose ``error`` says why."""
+    from agent_asserts.batch import SourcedRecord
 
     for path in files:
-        if path.suffix != ".jsonl":
-            yield RecordInput(str(path), functools.partial(load_record, path))
-            continue
-        with path.open(encoding="utf-8") as handle:
-            for number, line in enumerate(handle, 1):
-                if line.strip():
-                    yield RecordInput(f"{path}:{number}", functools.partial(_from_line, line))
+        if path.suffix == ".jsonl":
+            yield from _jsonl_inputs(path)
+        else:
+            yield SourcedRecord(str(path), path)
 
 
-def _from_line(text: str) -> Any:
-    import json
+def _jsonl_inputs(path: Path) -> Iterator[SourcedRecord]:
+    from agent_asserts.batch import SourcedRecord, iter_jsonl
 
-    from agent_asserts.batch import load_record
-
-    return load_record(json.loads(text))
+    read = 0
+    try:
+        for item in iter_jsonl(path, sources=True):
+            read += 1
+            yield cast("SourcedRecord", item)
+    except OSError as exc:
+        yield SourcedRecord(str(path), error=exc.strerror or str(exc))
+        return
+    if not read:
+        yield SourcedRecord(str(path), error="no records were read (the file is empty)")
 
 
 def import_judge(spec: str) -> Any:
@@ -89,24 +89,38 @@ def import_judge(spec: str) -> Any:
 
     Raises:
         ValueError: ``spec`` is malformed, or names something that is not callable.
-        ImportError: The module cannot be imported.
+        ImportError: The module cannot be imported, or raised an exception while importing
+            (its type and message are in the error's).
 
     >>> import_judge("os.path:basename")("/a/b")
     'b'
+    >>> import_judge("os:sep")
+    Traceback (most recent call last):
+    ...
+    ValueError: 'sep' of os is not callable (got str)
     """
     module_name, sep, attribute = spec.partition(":")
     if not sep or not module_name or not attribute:
-        raise ValueError(f"--judge must look like MODULE:CALLABLE (got {spec!r})")
+        raise ValueError("must look like MODULE:CALLABLE")
     if os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())
-    target: Any = importlib.import_module(module_name)
+    try:
+        target: Any = importlib.import_module(module_name)
+    except ImportError:
+        raise
+    except Exception as exc:  # the module itself is broken: its error, not a crash
+        raise ImportError(
+            f"importing {module_name} raised {type(exc).__name__}: {exc}", name=module_name
+        ) from exc
     for part in attribute.split("."):
         try:
             target = getattr(target, part)
         except AttributeError:
-            raise ValueError(f"--judge: {module_name!r} has no attribute {attribute!r}") from None
+            raise ValueError(f"{module_name} has no attribute {attribute!r}") from None
     if not callable(target):
-        raise ValueError(f"--judge: {spec!r} is not callable")
+        raise ValueError(
+            f"{attribute!r} of {module_name} is not callable (got {type(target).__name__})"
+        )
     return target
 
 
@@ -123,6 +137,7 @@ class Progress:
         self.done = 0
         self.enabled = is_tty(stream) and not env.get("CI") and (total is None or total > HANDFUL)
         self.shown = False
+        self._bar = ""
 
     def advance(self) -> None:
         """Count one more record checked."""
@@ -132,24 +147,34 @@ class Progress:
         if self.total:
             filled = int(30 * self.done / self.total)
             bar = "#" * filled + "." * (30 - filled)
-            text = f"\r[{bar}] {self.done}/{self.total} records"
+            self._bar = f"[{bar}] {self.done}/{self.total} records"
         else:
-            text = f"\r{self.done} records checked"
-        self.stream.write(text)
+            self._bar = f"{self.done} records checked"
+        self.stream.write(f"\r{self._bar}")
         self.stream.flush()
         self.shown = True
+
+    def write(self, text: str) -> None:
+        """Write ``text`` (whole lines) on a line of its own: the bar's line is cleared first
+        and the bar drawn again below it (so a message is never glued onto the bar).
+        """
+        if not self.shown:
+            self.stream.write(text)
+            return
+        self.stream.write(f"{CLEAR_LINE}{text}{self._bar}")
+        self.stream.flush()
 
     def close(self) -> None:
         """Clear the bar."""
         if self.shown:
-            self.stream.write("\r\x1b[2K")
+            self.stream.write(CLEAR_LINE)
             self.stream.flush()
 
 
 __all__ = [
+    "CLEAR_LINE",
     "HANDFUL",
     "Progress",
-    "RecordInput",
     "import_judge",
     "is_tty",
     "iter_record_inputs",

@@ -76,7 +76,8 @@ def outcome_to_result(
         severity = Severity.GATE
     elif severity is None:
         severity = check.default_severity
-    info = EvaluatorInfo(type=check.evaluator_type, details={**evaluator, **details})
+    evaluator_type = details.pop("evaluator_type", None) or check.evaluator_type
+    info = EvaluatorInfo(type=evaluator_type, details={**evaluator, **details})
     result = AssertionResult(
         name=name or check.default_name(),
         status=outcome.status,
@@ -367,7 +368,8 @@ class EvalContext(
     def contract(self, spec: Any) -> list[AssertionHandle]:
         """Evaluate a bind → require contract: one result per assertion, named by its ``id``.
 
-        ``spec`` is a ``Contract``, its dict form or a contract file (see docs/contract.md).
+        ``spec`` is a ``Contract``, its dict form, a contract file, or the ``Suite`` that
+        ``load()`` gives for a contract file (see docs/contract.md).
 
         >>> from agent_asserts.testing import demo_record
         >>> handles = EvalContext(demo_record()).contract({

@@ -11,8 +11,9 @@ test actually uses agent_asserts), prints nothing, and changes no outcome. What 
   failure with the summary and a pytest skip;
 * the ini option ``agent_asserts_suites`` (globs, relative to the rootdir): each case of each
   matching suite file becomes a test item;
-* the option ``--agent-asserts-report=PATH`` (format by extension) and an ``agent_asserts``
-  section in the terminal summary; case verdicts and scores as JUnit XML properties.
+* the option ``--agent-asserts-report=PATH`` (format by extension; another extension is a
+  usage error) and an ``agent_asserts`` section in the terminal summary; case verdicts and
+  scores (the case's and each check's) as JUnit XML properties.
 
 See docs/pytest.md.
 """
@@ -56,6 +57,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    path = config.getoption("agent_asserts_report", None)
+    if path:  # a report format the extension does not name is a usage error, before any test
+        from agent_asserts.report import format_for_path
+
+        try:
+            format_for_path(path)
+        except ValueError as exc:
+            raise pytest.UsageError(f"--agent-asserts-report: {exc}") from None
     config.pluginmanager.register(SessionHooks(config), "agent_asserts-session")
 
 

@@ -26,7 +26,6 @@ import attrs
 from agent_asserts.checks.base import Check, Outcome
 from agent_asserts.checks.registry import register
 from agent_asserts.contract.evaluate import evaluate_assertion
-from agent_asserts.contract.grammar import JUDGED_MATCHERS
 from agent_asserts.contract.model import ContractAssertion
 from agent_asserts.results import Severity
 
@@ -58,7 +57,8 @@ class ContractCheck(Check):
 
     @property
     def evaluator_type(self) -> str:  # type: ignore[override]
-        """``semantic`` for judged matchers, ``custom`` for custom ones, else deterministic.
+        """``semantic`` for judged matchers, ``custom`` for custom ones, else deterministic
+        (when the ``when`` decides the result, its evaluator's type is used instead).
 
         >>> from agent_asserts.contract.api import contract_checks
         >>> bind = {"s": {"from": "final_state", "path": "/orders/A1049/status"}}
@@ -66,10 +66,7 @@ class ContractCheck(Check):
         >>> contract_checks({"bind": bind, "require": require})[0].evaluator_type
         'deterministic'
         """
-        matcher = self.assertion.require.matcher
-        if matcher in JUDGED_MATCHERS:
-            return "semantic"
-        return "custom" if matcher == "custom" else "deterministic"
+        return self.assertion.require.evaluator_type
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> ContractCheck:

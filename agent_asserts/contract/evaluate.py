@@ -31,7 +31,7 @@ from agent_asserts.contract.relations import (
     describe,
     value_tester,
 )
-from agent_asserts.contract.verdicts import ItemVerdict, empty_outcome, listing, quantify
+from agent_asserts.contract.verdicts import ItemVerdict, empty_outcome, items, listing, quantify
 from agent_asserts.results import Status
 
 if TYPE_CHECKING:
@@ -68,7 +68,7 @@ def _count(left: Bound, limit: int) -> Outcome:
         size = len(left.items)
         listed = listing([ItemVerdict(label, False) for label in left.labels], reasons=False)
         names = f" ({listed})" if left.items else ""
-    text = f"{left.name!r} has {size} items{names}, expected at most {limit}"
+    text = f"{left.name!r} has {items(size)}{names}, expected at most {limit}"
     return Outcome.of(size <= limit, message=text, expected=limit, observed=size)
 
 
@@ -103,10 +103,7 @@ def _verdicts(
         details["evaluator"] = info
         return verdicts
     test = value_tester(req, right)
-    return [
-        test(form, label, label if event is not None else None)
-        for form, label, event in zip(left.forms(), left.labels, left.events, strict=True)
-    ]
+    return [test(form, label) for form, label in zip(left.forms(), left.labels, strict=True)]
 
 
 def evaluate_requirement(
@@ -174,7 +171,9 @@ def evaluate_assertion(
 ) -> Outcome:
     """The outcome of one assertion: ``not_applicable`` when its ``when`` does not pass.
 
-    The outcome's details carry the contract ``severity`` word, the ``op`` and quantifier.
+    The outcome's details carry the contract ``severity`` word, the ``op`` and quantifier, and,
+    when the ``when`` decides the result, ``evaluator_type``: the condition's evaluator type
+    (``custom`` when its custom matcher raised), which the result's ``evaluator.type`` takes.
     """
     req = assertion.require
     details: dict[str, Any] = {"severity": assertion.severity, "op": req.op}
@@ -185,7 +184,9 @@ def evaluate_assertion(
         inner = scope(assertion.bind, assertion.when.bind)
         condition = evaluate_requirement(assertion.when.require, inner, record, judge=judge)
         if condition.status is not Status.PASS:
-            merged = {**condition.details, **details}
+            # the condition decided the result: its evaluator is the one that ran (or failed)
+            evaluator_type = assertion.when.require.evaluator_type
+            merged = {**condition.details, **details, "evaluator_type": evaluator_type}
             message = f"when: {condition.message}"
             if condition.status is Status.FAIL:
                 return Outcome.not_applicable(message, evidence=condition.evidence, details=merged)

@@ -83,7 +83,7 @@ def judged_verdicts(
         reason = f"judge score {response.score:.2f}" + (
             f": {response.explanation}" if response.explanation else ""
         )
-        verdicts.append(ItemVerdict(label, passed, "" if passed else reason))
+        verdicts.append(ItemVerdict(label, passed, reason))
     info = {
         "template_version": TEMPLATE_VERSION,
         "judge_calls": len(verdicts),

@@ -54,7 +54,9 @@ def precedes(left: Bound, right: Bound, on: Sequence[str]) -> list[ItemVerdict]:
             return ItemVerdict(label, False, f"no {right.name!r} item{same} exists")
         cid = right.labels[found]
         if (right.positions[found] or 0) > (left.positions[n] or 0):
-            return ItemVerdict(label, True, closest=cid)
+            return ItemVerdict(
+                label, True, f"{right.name!r} item {cid} occurs after it", closest=cid
+            )
         reason = f"no {right.name!r} item{same} occurs after it (the last one is {cid})"
         return ItemVerdict(label, False, reason, closest=cid)
 
@@ -102,7 +104,8 @@ def follows_within(
         delay = right_times[first] - left_times[n]
         cid = right.labels[first]
         if delay <= within:
-            return ItemVerdict(label, True, closest=cid)
+            reason = f"{right.name!r} item {cid} follows it after {delay:g}s"
+            return ItemVerdict(label, True, reason, closest=cid)
         reason = (
             f"the earliest {right.name!r} item{same} after it, {cid}, follows after "
             f"{delay:g}s (more than {bound})"

@@ -2,7 +2,10 @@
 
 The right side is indexed once by its ``on`` keys (a dict from key to positions), so the
 relation costs O(left + right) (times a log factor for a ``within`` bound), never a nested scan.
-A left item without a partner is explained by the right item sharing the most fields.
+A left item without a partner is explained by its closest candidate: the right item sharing
+the most ``on`` fields or, with one field (or none shared), the nearest right item (by
+``monotonic_time``, else record order); ``closest`` is that candidate's event id and the
+mismatches name each ``on`` field that differed on it.
 
 >>> from agent_asserts.contract.bindings import Bound
 >>> from agent_asserts.record import Event
@@ -35,17 +38,59 @@ MAX_SUBSET_FIELDS = 6
 """Up to this many ``on`` fields, the closest candidate is the one sharing the most fields."""
 
 
-class _Closest:
-    """Finds, for a left key with no exact match, the right item sharing the most fields."""
+def _event_id(bound: Bound, index: int) -> str | None:
+    """The event id of a right item, or None when it is not an event (a delta entry)."""
+    return bound.labels[index] if bound.events[index] is not None else None
 
-    def __init__(self, keys: OnKeys, right: Bound, hashed: list[list[Any]]) -> None:
+
+class _Order:
+    """Finds the right item nearest to a left item: by ``monotonic_time`` when both record
+    one, else by record order, else the first right item (built once, bisected per item)."""
+
+    def __init__(self, right: Bound) -> None:
+        self.by_time = self._sorted([None if e is None else e.monotonic_time for e in right.events])
+        self.by_order = self._sorted(list(right.positions))
+
+    @staticmethod
+    def _sorted(values: list[Any]) -> tuple[list[float], list[int]] | None:
+        if not values or any(v is None for v in values):
+            return None
+        order = sorted(range(len(values)), key=values.__getitem__)
+        return [float(values[i]) for i in order], order
+
+    @staticmethod
+    def _bisect(table: tuple[list[float], list[int]], at: float) -> int:
+        keys, order = table
+        best = bisect.bisect_left(keys, at)
+        if best == len(keys) or (best > 0 and at - keys[best - 1] <= keys[best] - at):
+            best -= 1
+        return order[best]
+
+    def nearest(self, left: Bound, n: int) -> int:
+        event = left.events[n]
+        t = None if event is None else event.monotonic_time
+        if t is not None and self.by_time is not None:
+            return self._bisect(self.by_time, float(t))
+        position = left.positions[n]
+        if position is not None and self.by_order is not None:
+            return self._bisect(self.by_order, float(position))
+        return 0
+
+
+class _Closest:
+    """Explains a left key with no exact match: the closest candidate is the right item
+    sharing the most ``on`` fields, else (one field, or no field shared) the nearest one."""
+
+    def __init__(self, keys: OnKeys, left: Bound, right: Bound, hashed: list[list[Any]]) -> None:
         self.keys = keys
+        self.left = left
         self.right = right
         self.hashed = hashed
         n = len(keys.on)
         sizes = range(n - 1, 0, -1) if n <= MAX_SUBSET_FIELDS else [1]
         self.subsets = [s for size in sizes for s in itertools.combinations(range(n), size)]
         self.index: dict[tuple[int, ...], dict[Key, int]] = {}
+        self.order: _Order | None = None
 
     def _table(self, subset: tuple[int, ...]) -> dict[Key, int]:
         table = self.index.get(subset)
@@ -58,38 +103,41 @@ class _Closest:
             self.index[subset] = table
         return table
 
-    def explain(self, label: str, values: list[Any]) -> ItemVerdict:
+    def _sharing(self, values: list[Any]) -> int | None:
+        for subset in self.subsets:
+            hit = self._table(subset).get(tuple(hash_key(values[j]) for j in subset))
+            if hit is not None:
+                return hit
+        return None
+
+    def explain(self, n: int, label: str, values: list[Any]) -> ItemVerdict:
         fields = ", ".join(self.keys.on)
         name = self.right.name
         if not self.right.items:
             return ItemVerdict(label, False, f"selection {name!r} is empty")
-        for subset in self.subsets:
-            hit = self._table(subset).get(tuple(hash_key(values[j]) for j in subset))
-            if hit is None:
-                continue
-            other = self.keys.raw(self.right.items[hit])
-            mismatches = [
-                Mismatch(f"$.{field}", mine, theirs, f"expected {shown(mine)}, got {shown(theirs)}")
-                for field, mine, theirs in zip(self.keys.on, values, other, strict=True)
-                if theirs is MISSING or hash_key(mine) != hash_key(theirs)
-            ]
-            differs = ", ".join(
-                f"{m.path[2:]} (expected {shown(m.expected)}, got {shown(m.actual)})"
-                for m in mismatches
-            )
-            cid = self.right.labels[hit]
-            return ItemVerdict(
-                label,
-                False,
-                f"no {name!r} item has the same {fields}; closest {cid} differs on {differs}",
-                mismatches,
-                cid,
-            )
-        if len(values) == 1:
-            return ItemVerdict(
-                label, False, f"no {name!r} item has the same {fields} ({shown(values[0])})"
-            )
-        return ItemVerdict(label, False, f"no {name!r} item shares any of {fields} with it")
+        hit = self._sharing(values)
+        nearest = hit is None
+        if hit is None:
+            self.order = self.order or _Order(self.right)
+            hit = self.order.nearest(self.left, n)
+        other = self.keys.raw(self.right.items[hit])
+        mismatches = [
+            Mismatch(f"$.{field}", mine, theirs, f"expected {shown(mine)}, got {shown(theirs)}")
+            for field, mine, theirs in zip(self.keys.on, values, other, strict=True)
+            if theirs is MISSING or hash_key(mine) != hash_key(theirs)
+        ]
+        differs = ", ".join(
+            f"{m.path[2:]} (expected {shown(m.expected)}, got {shown(m.actual)})"
+            for m in mismatches
+        )
+        candidate = self.right.labels[hit] + (" (the nearest)" if nearest else "")
+        lead = (
+            f"no {name!r} item shares any of {fields} with it"
+            if nearest and len(values) > 1
+            else f"no {name!r} item has the same {fields}"
+        )
+        reason = f"{lead}; closest {candidate} differs on {differs}"
+        return ItemVerdict(label, False, reason, mismatches, _event_id(self.right, hit))
 
 
 def has_matching(
@@ -130,10 +178,12 @@ def has_matching(
         nonlocal closest
         found = index.get(key)
         if found is None:
-            closest = closest or _Closest(keys, right, hashed)
-            return closest.explain(label, keys.raw(left.items[n]))
+            closest = closest or _Closest(keys, left, right, hashed)
+            return closest.explain(n, label, keys.raw(left.items[n]))
         if within is None:
-            return ItemVerdict(label, True, closest=right.labels[found[0]])
+            cid = right.labels[found[0]]
+            reason = f"has a matching {right.name!r} item {cid}"
+            return ItemVerdict(label, True, reason, closest=_event_id(right, found[0]))
         return _nearest(label, left_times[n], found, ordered[key], right, within)
 
     unkeyed = f", so no {right.name!r} item can match it"
@@ -149,7 +199,8 @@ def _nearest(
     distance = abs(ordered[best] - t)
     cid = right.labels[bucket[best]]
     if distance <= within:
-        return ItemVerdict(label, True, closest=cid)
+        reason = f"has a matching {right.name!r} item {cid} ({distance:g}s away)"
+        return ItemVerdict(label, True, reason, closest=cid)
     reason = (
         f"the nearest {right.name!r} item with the same keys, {cid}, is {distance:g}s away "
         f"(more than {format_within(within)})"

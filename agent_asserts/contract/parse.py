@@ -3,7 +3,9 @@
 Two shapes are accepted: ``contract: <name>`` with ``assertions: [...]`` (each with an ``id``),
 or one bare assertion ``{bind, require}`` (seed 002's example; its id is the contract's name).
 ``$``-operators in ``where`` and in literal ``right`` values become matchers; ``{$bind: name}``
-in ``right`` reads another binding; a JSON Schema in ``right`` stays as written.
+in ``right`` reads another binding; a JSON Schema in ``right`` stays as written. A key written
+with a null value is reported as ``is required (got null)`` (never read as absent), except
+``right``, where null is the literal value null.
 
 >>> from agent_asserts.contract.problems import Problems
 >>> p = Problems()
@@ -40,6 +42,7 @@ from agent_asserts.contract.model import (
 )
 from agent_asserts.contract.problems import ContractError, Problems
 from agent_asserts.contract.validate import (
+    NULL,
     UNCHECKED,
     Shape,
     check_assertion,
@@ -70,14 +73,28 @@ def _mapping(p: Problems, value: Any, path: tuple[str | int, ...], what: str) ->
 
 
 def _keys(
-    p: Problems, data: Mapping[str, Any], allowed: Sequence[str], required: Sequence[str]
-) -> None:
+    p: Problems,
+    data: Mapping[str, Any],
+    allowed: Sequence[str],
+    required: Sequence[str],
+    nullable: Sequence[str] = (),
+) -> dict[str, Any]:
+    """Report missing and unknown keys; returns ``data`` with each null value of a known key
+    (but ``nullable`` ones) reported as ``is required (got null)`` and replaced by
+    :data:`UNCHECKED`, so no other check reports it again."""
     for key in required:
         if key not in data:
             p.add((), f"required key {key!r} missing")
-    for key in data:
-        if isinstance(key, str) and key not in allowed:
+    out = dict(data)
+    for key, value in data.items():
+        if not isinstance(key, str):
+            continue
+        if key not in allowed:
             p.unknown_key((), key, allowed)
+        elif value is None and key not in nullable:
+            p.add((key,), NULL)
+            out[key] = UNCHECKED
+    return out
 
 
 def _built(p: Problems, before: int, build: Callable[[], T]) -> T | None:
@@ -97,7 +114,7 @@ def parse_binding(p: Problems, name: str, data: Any) -> Binding | None:
     before = len(p)
     if not _mapping(p, data, (), f"binding {name!r}"):
         return None
-    _keys(p, data, BINDING_KEYS, ("from",))
+    data = _keys(p, data, BINDING_KEYS, ("from",))
     source = data.get("from")
     raw_where = where = data.get("where")
     if where is not None and source == "trace" and isinstance(where, Mapping):
@@ -147,19 +164,19 @@ def _right(p: Problems, data: Mapping[str, Any]) -> Any:
 
 
 def parse_requirement(
-    p: Problems, data: Any, shapes: Mapping[str, Shape | None]
+    p: Problems, data: Any, shapes: Mapping[str, Shape | None] | None
 ) -> Requirement | None:
     """One ``require`` (``p`` is positioned at it); names are checked against ``shapes``."""
     before = len(p)
-    if not _mapping(p, data, (), "require"):
+    if data is UNCHECKED or not _mapping(p, data, (), "require"):
         return None
-    _keys(p, data, REQUIRE_KEYS, ("op", "left"))
+    data = _keys(p, data, REQUIRE_KEYS, ("op", "left"), nullable=("right",))
     right = _right(p, data)
     fields = {key: data.get(key) for key in REQUIRE_KEYS if key != "right"}
-    if fields["on"] is not None and not isinstance(fields["on"], list):
+    if fields["on"] not in (None, UNCHECKED) and not isinstance(fields["on"], list):
         p.add(("on",), f"must be a list of field names (got {fields['on']!r})")
         fields["on"] = UNCHECKED
-    if fields["grounding"] is not None and not isinstance(fields["grounding"], list):
+    if fields["grounding"] not in (None, UNCHECKED) and not isinstance(fields["grounding"], list):
         p.add(("grounding",), f"must be a list of binding names (got {fields['grounding']!r})")
         fields["grounding"] = UNCHECKED
     if "op" in data and "left" in data:
@@ -167,9 +184,12 @@ def parse_requirement(
     return _built(p, before, lambda: Requirement(right=right, **fields))
 
 
-def _parse_bind(p: Problems, data: Any) -> tuple[list[Binding], dict[str, Shape | None]]:
+def _parse_bind(p: Problems, data: Any) -> tuple[list[Binding], dict[str, Shape | None] | None]:
+    """The bindings and their shapes (None when ``bind`` itself is unusable: names unchecked)."""
     bindings: list[Binding] = []
     shapes: dict[str, Shape | None] = {}
+    if data is UNCHECKED:  # a null bind: the names cannot be checked
+        return bindings, None
     if not _mapping(p, data, (), "bind"):
         return bindings, shapes
     for name, raw in data.items():
@@ -191,7 +211,7 @@ def parse_assertion(
     if not _mapping(p, data, (), "an assertion"):
         return None
     required = ("bind", "require") if default_id is not None else ("id", "bind", "require")
-    _keys(p, data, (*ASSERTION_KEYS, *extra_keys), required)
+    data = _keys(p, data, (*ASSERTION_KEYS, *extra_keys), required)
     ident = data.get("id", default_id)
     severity = data.get("severity", "high")
     allow_empty = data.get("allow_empty", False)
@@ -201,7 +221,9 @@ def parse_assertion(
     require = None
     if "require" in data:
         require = parse_requirement(p.at("require"), data["require"], shapes)
-    when = _parse_when(p.at("when"), data["when"], shapes) if "when" in data else None
+    when = None
+    if "when" in data and data["when"] is not UNCHECKED:
+        when = _parse_when(p.at("when"), data["when"], shapes)
     if require is None:
         return None
     return _built(
@@ -218,15 +240,18 @@ def parse_assertion(
     )
 
 
-def _parse_when(p: Problems, data: Any, outer: Mapping[str, Shape | None]) -> Condition | None:
+def _parse_when(
+    p: Problems, data: Any, outer: Mapping[str, Shape | None] | None
+) -> Condition | None:
     before = len(p)
     if not _mapping(p, data, (), "when"):
         return None
-    _keys(p, data, CONDITION_KEYS, ("require",))
+    data = _keys(p, data, CONDITION_KEYS, ("require",))
     bindings, shapes = _parse_bind(p.at("bind"), data.get("bind", {}))
     require = None
     if "require" in data:
-        require = parse_requirement(p.at("require"), data["require"], {**outer, **shapes})
+        scope = None if outer is None or shapes is None else {**outer, **shapes}
+        require = parse_requirement(p.at("require"), data["require"], scope)
     if require is None:
         return None
     return _built(p, before, lambda: Condition(require, bindings))
@@ -237,17 +262,26 @@ def parse_contract(p: Problems, data: Any, *, default_name: str | None = None) -
     before = len(p)
     if not _mapping(p, data, (), "a contract"):
         return None
+    if "assertions" in data:
+        data = _keys(p, data, CONTRACT_KEYS, ())
+    else:  # the bare form: parse_assertion checks the keys
+        data = dict(data)
+        for key in ("contract", "name"):
+            if key in data and data[key] is None:
+                p.add((key,), NULL)
+                data[key] = UNCHECKED
     name = data.get("contract", data.get("name", default_name or "contract"))
     if "contract" in data and "name" in data:
         p.add((), "give the contract's name once: contract: or name:, not both", key="name")
     key = "contract" if "contract" in data else "name"
-    if not isinstance(name, str) or not name:
+    if name is not UNCHECKED and (not isinstance(name, str) or not name):
         p.add((key,), f"must be a non-empty string (got {name!r})")
     assertions: list[ContractAssertion | None] = []
     if "assertions" in data:
-        _keys(p, data, CONTRACT_KEYS, ())
         items = data["assertions"]
-        if not isinstance(items, list) or not items:
+        if items is UNCHECKED:
+            items = []
+        elif not isinstance(items, list) or not items:
             p.add(("assertions",), f"must be a non-empty list of assertions (got {items!r})")
             items = []
         for index, item in enumerate(items):

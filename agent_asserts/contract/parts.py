@@ -20,7 +20,7 @@ import attrs
 
 from agent_asserts._missing import MISSING
 from agent_asserts.contract.durations import format_within, parse_within
-from agent_asserts.contract.grammar import BindRef
+from agent_asserts.contract.grammar import JUDGED_MATCHERS, BindRef
 from agent_asserts.contract.paths import Extract, parse_extract
 from agent_asserts.contract.problems import ContractError, ContractProblem, Problems
 from agent_asserts.contract.validate import Shape, check_binding, check_requirement
@@ -140,6 +140,17 @@ class Requirement:
     def check(self, p: Problems, bindings: Mapping[str, Shape | None] | None) -> None:
         """Add this requirement's problems to ``p`` (names checked against ``bindings``)."""
         check_requirement(p, **attrs.asdict(self, recurse=False), bindings=bindings)
+
+    @property
+    def evaluator_type(self) -> str:
+        """``semantic`` for judged matchers, ``custom`` for a custom one, else deterministic.
+
+        >>> Requirement("matcher", "m", matcher="custom", custom="f").evaluator_type
+        'custom'
+        """
+        if self.matcher in JUDGED_MATCHERS:
+            return "semantic"
+        return "custom" if self.matcher == "custom" else "deterministic"
 
     @property
     def effective_quantifier(self) -> str:

@@ -22,13 +22,14 @@ from typing import Any
 import attrs
 
 from agent_asserts._missing import MISSING
+from agent_asserts._suggest import did_you_mean
 from agent_asserts.record import DeltaEntry, Event, parse_pointer
 from agent_asserts.record.event import ENVELOPE_FIELDS
 
 ItemPath = tuple[str | int, ...]
 
-_DOTTED = re.compile(r"[^.\[\]]+|\[\d+\]")
-_WHOLE = re.compile(r"[^.\[\]]+(?:\.[^.\[\]]+|\[\d+\])*\Z")
+_DOTTED = re.compile(r"[^.\[\]()]+|\[\d+\]")
+_WHOLE = re.compile(r"[^.\[\]()]+(?:\.[^.\[\]()]+|\[\d+\])*\Z")
 _SET = re.compile(r"set\((.*)\)\Z", re.DOTALL)
 SET_FIELDS = frozenset({"entity_ref", "entity_refs"})
 EVENT_FIELDS = frozenset(ENVELOPE_FIELDS) - SET_FIELDS - {"payload"}
@@ -53,6 +54,9 @@ def parse_item_path(text: str) -> ItemPath:
     Traceback (most recent call last):
     ...
     ValueError: must be a path such as 'payload.arguments.amount' (got 'a..b')
+
+    A dotted path never holds ``(`` or ``)`` (``set(payload`` is a mistake, not a key); a
+    JSON Pointer may hold any character.
     """
     if not isinstance(text, str) or not text.strip():
         raise ValueError(f"must be a path such as 'payload.arguments.amount' (got {text!r})")
@@ -129,10 +133,16 @@ def parse_extract(text: str) -> Extract:
 
     >>> parse_extract("first"), parse_extract("payload.amount")
     (Extract(kind='first', path=None), Extract(kind='path', path=('payload', 'amount')))
+    >>> parse_extract("set(payload")
+    Traceback (most recent call last):
+    ...
+    ValueError: set( needs its closing ')': set(<path>) (got 'set(payload')
     """
     if text in ("count", "first", "last"):
         return Extract(text)
     match = _SET.match(text) if isinstance(text, str) else None
+    if match is None and isinstance(text, str) and text.startswith("set("):
+        raise ValueError(f"set( needs its closing ')': set(<path>) (got {text!r})")
     if match is not None:
         try:
             return Extract("set", parse_item_path(match.group(1).strip()))
@@ -147,6 +157,36 @@ def parse_extract(text: str) -> Extract:
             f"must be count, first, last, set(<path>) or a path such as "
             f"'payload.arguments.amount' (got {text!r})"
         ) from None
+
+
+def event_path_problem(path: ItemPath, *, on: bool = False) -> str | None:
+    """The problem of a path into an event, or None: its first part must be an envelope field
+    or ``payload`` (or, in ``on:``, ``entity_ref``).
+
+    Args:
+        path: The parsed path (``extract`` or an ``on`` field).
+        on: The path is an ``on`` field (``entity_ref`` is then allowed too).
+
+    >>> print(event_path_problem(("Payload", "x")))  # doctest: +NORMALIZE_WHITESPACE
+    unknown event field 'Payload' (did you mean 'payload'?);
+    a path into an event starts with an envelope field or payload
+    >>> print(event_path_problem(("operation_rf",), on=True))  # doctest: +NORMALIZE_WHITESPACE
+    unknown event field 'operation_rf' (did you mean 'operation_ref'?);
+    an on field of events is an envelope field, entity_ref or a payload path
+    >>> event_path_problem(("payload", "text")) is None
+    True
+    """
+    allowed = (*ENVELOPE_FIELDS, "entity_ref") if on else ENVELOPE_FIELDS
+    first = path[0] if path else ""
+    if isinstance(first, str) and first in allowed:
+        return None
+    hint = did_you_mean(str(first), allowed)
+    rule = (
+        "an on field of events is an envelope field, entity_ref or a payload path"
+        if on
+        else "a path into an event starts with an envelope field or payload"
+    )
+    return f"unknown event field {str(first)!r}{hint}; {rule}"
 
 
 def field_value(item: Any, field: str, parts: ItemPath) -> Any:
@@ -196,6 +236,7 @@ __all__ = [
     "SET_FIELDS",
     "Extract",
     "ItemPath",
+    "event_path_problem",
     "field_value",
     "hash_key",
     "item_form",

@@ -6,7 +6,7 @@ mismatch paths into it (``$.payload.text: …``).
 
 >>> from agent_asserts.contract.model import Requirement
 >>> test = value_tester(Requirement("contains", "m", "A1049"), "A1049")
->>> v = test("Refund for B7", "e4", None)
+>>> v = test("Refund for B7", "e4")
 >>> v.ok, v.reason
 (False, "$: expected a value containing 'A1049', got 'Refund for B7'")
 """
@@ -85,11 +85,11 @@ def _matcher(req: Requirement, right: Any) -> Matcher:
     return as_matcher(right)
 
 
-def _from_mismatches(label: str, found: list[Mismatch], closest: str | None) -> ItemVerdict:
+def _from_mismatches(label: str, found: list[Mismatch], form: Any) -> ItemVerdict:
     if not found:
-        return ItemVerdict(label, True, closest=closest)
+        return ItemVerdict(label, True, f"got {render(form)}")
     reason = shortened([str(m) for m in found], most=SHOWN_MISMATCHES)
-    return ItemVerdict(label, False, reason, found, closest)
+    return ItemVerdict(label, False, reason, found)
 
 
 def schema_validator(schema: Any) -> Any:
@@ -114,8 +114,9 @@ def _schema_mismatches(validator: Any, form: Any) -> list[Mismatch]:
     return found
 
 
-Tester = Callable[[Any, str, "str | None"], ItemVerdict]
-"""Tests one item: ``(form, label, closest) -> ItemVerdict``."""
+Tester = Callable[[Any, str], ItemVerdict]
+"""Tests one item: ``(form, label) -> ItemVerdict``; a satisfied item's reason shows its value
+(what ``none`` reports), and ``closest`` stays None (``right`` is a literal, not a candidate)."""
 
 
 def value_tester(req: Requirement, right: Any) -> Tester:
@@ -130,21 +131,21 @@ def value_tester(req: Requirement, right: Any) -> Tester:
     if req.op == "matches_schema":
         validator = schema_validator(right)
 
-        def schema_test(form: Any, label: str, closest: str | None) -> ItemVerdict:
-            return _from_mismatches(label, _schema_mismatches(validator, form), closest)
+        def schema_test(form: Any, label: str) -> ItemVerdict:
+            return _from_mismatches(label, _schema_mismatches(validator, form), form)
 
         return schema_test
     if req.op == "matcher" and req.matcher == "custom":
         return _custom(req.custom or "", right)
     matcher = _matcher(req, right)
 
-    def test(form: Any, label: str, closest: str | None) -> ItemVerdict:
+    def test(form: Any, label: str) -> ItemVerdict:
         try:
             found = matcher.explain(form)
         except Exception as exc:
             message = f"a matcher raised {type(exc).__name__}: {exc} ({label})"
             raise EvaluatorFailed(message) from exc
-        return _from_mismatches(label, found, closest)
+        return _from_mismatches(label, found, form)
 
     return test
 
@@ -158,7 +159,7 @@ def _custom(name: str, right: Any) -> Tester:
             f"call register_matcher({name!r}, fn)"
         )
 
-    def test(form: Any, label: str, closest: str | None) -> ItemVerdict:
+    def test(form: Any, label: str) -> ItemVerdict:
         try:
             answer = fn(form, right)
         except Exception as exc:
@@ -171,9 +172,9 @@ def _custom(name: str, right: Any) -> Tester:
                 f"it must return True or False"
             )
         if answer:
-            return ItemVerdict(label, True, closest=closest)
+            return ItemVerdict(label, True, f"custom matcher {name!r} returned True")
         reason = f"custom matcher {name!r} returned False"
-        return ItemVerdict(label, False, reason, (Mismatch("$", right, form, reason),), closest)
+        return ItemVerdict(label, False, reason, (Mismatch("$", right, form, reason),))
 
     return test
 

@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from agent_asserts._missing import MISSING
-from agent_asserts.contract.binding_rules import UNCHECKED, Shape, check_binding, shape_of
+from agent_asserts.contract.binding_rules import NULL, UNCHECKED, Shape, check_binding, shape_of
 from agent_asserts.contract.durations import parse_within
 from agent_asserts.contract.grammar import (
     JUDGED_MATCHERS,
@@ -33,7 +33,7 @@ from agent_asserts.contract.grammar import (
     SEVERITIES,
     BindRef,
 )
-from agent_asserts.contract.paths import SET_FIELDS, parse_item_path
+from agent_asserts.contract.paths import SET_FIELDS, event_path_problem, parse_item_path
 from agent_asserts.contract.problems import Problems, bad_choice
 
 
@@ -48,9 +48,9 @@ def check_assertion(p: Problems, *, ident: Any, severity: Any, allow_empty: Any)
     """
     if ident is not UNCHECKED and (not isinstance(ident, str) or not ident):
         p.add(("id",), f"must be a non-empty string (got {ident!r})")
-    if severity not in SEVERITIES:
+    if severity is not UNCHECKED and severity not in SEVERITIES:
         p.add(("severity",), bad_choice(severity, SEVERITIES))
-    if not isinstance(allow_empty, bool):
+    if allow_empty is not UNCHECKED and not isinstance(allow_empty, bool):
         hint = "; only true and false are booleans" if isinstance(allow_empty, str) else ""
         p.add(("allow_empty",), f"must be true or false (got {allow_empty!r}{hint})")
 
@@ -76,6 +76,8 @@ def check_unique_ids(p: Problems, ids: Sequence[Any]) -> None:
 def _bound(
     p: Problems, key: tuple[str | int, ...], name: Any, bindings: Mapping[str, Any] | None
 ) -> bool:
+    if name is UNCHECKED:
+        return False
     if not isinstance(name, str) or not name:
         p.add(key, f"must be a binding name (got {name!r})")
         return False
@@ -107,13 +109,17 @@ def check_requirement(
     bindings: Mapping[str, Shape | None] | None = None,
 ) -> None:
     """Problems of one ``require`` (paths relative to it); ``bindings`` maps the bound names
-    to their shapes (None: unknown), or is None when the names cannot be checked yet."""
+    to their shapes (None: unknown), or is None when the names cannot be checked yet.
+
+    Values already reported (:data:`UNCHECKED`, a null say) are skipped."""
     left_ok = _bound(p, ("left",), left, bindings)
+    if op is UNCHECKED:
+        return
     if op not in OPS:
         p.add(("op",), bad_choice(op, OPS))
         return
     left_shape = _shape(bindings, left) if left_ok else None
-    if quantifier is not None:
+    if quantifier is not None and quantifier is not UNCHECKED:
         if quantifier not in QUANTIFIERS:
             p.add(("quantifier",), bad_choice(quantifier, QUANTIFIERS))
         elif op == "count_at_most":
@@ -126,7 +132,12 @@ def check_requirement(
                 f"applies to selections; {left!r} is one value ({left_shape.describe()})",
             )
     _check_right(p, op, right, matcher, bindings)
-    _check_on(p, op, on)
+    events = [
+        shape.events
+        for shape in (left_shape, _shape(bindings, right) if op in SELECTION_OPS else None)
+        if shape is not None
+    ]
+    _check_on(p, op, on, any(events))
     _check_within(p, op, within)
     _check_matcher(p, op, matcher, grounding, custom, bindings)
     if op in ("precedes", "follows_within") or (op == "has_matching" and within is not None):
@@ -191,7 +202,8 @@ def _check_schema(p: Problems, schema: Any) -> None:
         )
 
 
-def _check_on(p: Problems, op: str, on: Any) -> None:
+def _check_on(p: Problems, op: str, on: Any, events: bool) -> None:
+    """``events``: a side of the relation is a selection of events, whose fields are known."""
     if on is UNCHECKED:
         return
     if not on:
@@ -214,9 +226,13 @@ def _check_on(p: Problems, op: str, on: Any) -> None:
         seen.add(field)
         if field not in SET_FIELDS:
             try:
-                parse_item_path(field)
+                parts = parse_item_path(field)
             except ValueError as exc:
                 p.add(("on", index), str(exc))
+                continue
+            problem = event_path_problem(parts, on=True) if events else None
+            if problem is not None:
+                p.add(("on", index), problem)
 
 
 def _check_within(p: Problems, op: str, within: Any) -> None:
@@ -249,8 +265,10 @@ def _check_matcher(
 ) -> None:
     if op != "matcher":
         for key, value in (("matcher", matcher), ("grounding", grounding), ("custom", custom)):
-            if value:
+            if value and value is not UNCHECKED:
                 p.add((key,), f"does not apply to {op} (only op: matcher)")
+        return
+    if matcher is UNCHECKED:
         return
     if matcher is None:
         p.add((), f"required key 'matcher' missing (one of {', '.join(MATCHERS)})", key="matcher")
@@ -269,21 +287,24 @@ def _check_matcher(
         else:
             for index, name in enumerate(grounding):
                 _bound(p, ("grounding", index), name, bindings)
-    elif grounding:
+    elif grounding and grounding is not UNCHECKED:
         p.add(("grounding",), "applies only to matcher: grounded_semantic")
     if matcher == "custom":
-        if not isinstance(custom, str) or not custom:
+        if custom is UNCHECKED:
+            pass
+        elif not isinstance(custom, str) or not custom:
             p.add(
                 ("custom",) if custom is not None else (),
                 "matcher: custom needs custom: <name given to register_matcher>"
                 + ("" if custom is None else f" (got {custom!r})"),
                 key=None if custom is not None else "custom",
             )
-    elif custom is not None:
+    elif custom is not None and custom is not UNCHECKED:
         p.add(("custom",), "applies only to matcher: custom")
 
 
 __all__ = [
+    "NULL",
     "UNCHECKED",
     "Shape",
     "check_assertion",

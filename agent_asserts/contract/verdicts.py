@@ -9,7 +9,10 @@
 >>> out = quantify(left, [ItemVerdict("e1", True), ItemVerdict("e2", False, "lacks 'A1'")],
 ...                "every", "contains 'A1'")
 >>> out.status.value, out.message
-('fail', "1 of 2 items of 'msgs' fail (contains 'A1'): e2: lacks 'A1'")
+('fail', "1 of 2 items of 'msgs' fails (contains 'A1'): e2: lacks 'A1'")
+
+Counts agree in number: the noun with the total (``1 of 1 item``), the verb with the count
+(``2 of 3 items fail``, ``1 of 3 items equals``).
 """
 
 from __future__ import annotations
@@ -27,13 +30,53 @@ LISTED = 10
 """How many violating items a message names (the result's ``observed`` lists all)."""
 
 
+_PLURAL_VERBS = {
+    "contains": "contain",
+    "equals": "equal",
+    "fails": "fail",
+    "has": "have",
+    "is": "are",
+    "matches": "match",
+    "occurs": "occur",
+    "satisfies": "satisfy",
+}
+
+
 def _mismatches(value: Iterable[Mismatch]) -> tuple[Mismatch, ...]:
     return tuple(value)
 
 
+def items(count: int) -> str:
+    """``1 item``, ``2 items``.
+
+    >>> items(1), items(0)
+    ('1 item', '0 items')
+    """
+    return f"{count} item" if count == 1 else f"{count} items"
+
+
+def agree(phrase: str, count: int) -> str:
+    """``phrase`` (a verb phrase in the singular) with its verb agreeing with ``count``.
+
+    >>> agree("occurs before some 'b' item", 2), agree("has a matching 'b' item", 1)
+    ("occur before some 'b' item", "has a matching 'b' item")
+    """
+    if count == 1:
+        return phrase
+    verb, space, rest = phrase.partition(" ")
+    return _PLURAL_VERBS.get(verb, verb) + space + rest
+
+
+def _some_of(count: int, total: int, name: str) -> str:
+    """``1 of 2 items of 'a'``."""
+    return f"{count} of {items(total)} of {name!r}"
+
+
 @attrs.frozen
 class ItemVerdict:
-    """Whether one item satisfies the relation; ``reason`` says what it lacked (or matched).
+    """Whether one item satisfies the relation; ``reason`` says what it lacked (or, for an
+    item that satisfies it, what matched: the partner ``e4``, the value), ``closest`` is the
+    event id of the right-side candidate it was compared with (None for a literal ``right``).
 
     >>> ItemVerdict("e3", False, "no 'audits' item matches").ok
     False
@@ -86,7 +129,7 @@ def _observed(left: Bound, bad: Sequence[ItemVerdict]) -> dict[str, Any]:
 def _first(bad: Sequence[ItemVerdict]) -> dict[str, Any]:
     if not bad:
         return {}
-    return {"mismatches": bad[0].mismatches, "closest": bad[0].closest or bad[0].label}
+    return {"mismatches": bad[0].mismatches, "closest": bad[0].closest}
 
 
 def empty_outcome(left: Bound, quantifier: str, allow_empty: bool) -> Outcome | None:
@@ -144,12 +187,15 @@ def quantify(
                 message=f"every item of {name!r} ({total}) {description}",
                 observed={"items": total, "violations": []},
             )
-        text = f"{len(bad)} of {total} items of {name!r} fail ({description}): {listing(bad)}"
+        text = (
+            f"{_some_of(len(bad), total, name)} {agree('fails', len(bad))} ({description}): "
+            f"{listing(bad)}"
+        )
         return Outcome.of(False, message=text, observed=_observed(left, bad), **_first(bad))
     if quantifier == "some":
         if good:
             named = listing(good, reasons=False)
-            text = f"{len(good)} of {total} items of {name!r} {description} ({named})"
+            text = f"{_some_of(len(good), total, name)} {agree(description, len(good))} ({named})"
             return Outcome.of(
                 True, message=text, observed={"items": total, "matched": [v.label for v in good]}
             )
@@ -162,10 +208,19 @@ def quantify(
             observed={"items": total, "violations": []},
         )
     text = (
-        f"{len(good)} of {total} items of {name!r} {description}, expected none: "
-        f"{listing(good, reasons=False)}"
+        f"{_some_of(len(good), total, name)} {agree(description, len(good))}, expected none: "
+        f"{listing(good)}"
     )
-    return Outcome.of(False, message=text, observed=_observed(left, good), closest=good[0].label)
+    return Outcome.of(False, message=text, observed=_observed(left, good), closest=good[0].closest)
 
 
-__all__ = ["LISTED", "ItemVerdict", "empty_outcome", "listing", "quantify", "shortened"]
+__all__ = [
+    "LISTED",
+    "ItemVerdict",
+    "agree",
+    "empty_outcome",
+    "items",
+    "listing",
+    "quantify",
+    "shortened",
+]

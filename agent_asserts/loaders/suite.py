@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from agent_asserts.results import CaseResult, Severity, Verdict
+from agent_asserts.results import CaseResult, Severity
 
 if TYPE_CHECKING:
     from agent_asserts.checks.base import Check
@@ -217,14 +217,16 @@ class Suite:
         no record failed cannot load the record: case 'no record' names no record file (add ...)
         >>> tmp.cleanup()
         """
+        from agent_asserts.batch import load_error_text, unloadable_cases
+
         results: list[CaseResult] = []
         for case in self.cases:
             try:
                 record = case.load_record()
             except Exception as exc:
-                where = "" if case.record_path is None else f" {os.fspath(case.record_path)}"
-                error = f"cannot load the record{where}: {exc}"
-                results.append(CaseResult(name=case.name, verdict=Verdict.FAILED, error=error))
+                source = None if case.record_path is None else os.fspath(case.record_path)
+                error = load_error_text("the record", source, exc)
+                results.extend(unloadable_cases(error, [case.name], source))
                 continue
             results.append(case.evaluate(record, judge=judge))
         return results

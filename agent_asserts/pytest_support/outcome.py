@@ -56,13 +56,15 @@ def finished_cases(item: pytest.Item, exc: BaseException | None) -> list[CaseEnt
 
 
 def properties(cases: list[CaseEntry]) -> list[tuple[str, str]]:
-    """The JUnit XML properties of the cases: case name, verdict and score of each."""
+    """The JUnit XML properties of the cases: each case's name (``agent_asserts.case``), then
+    the properties the package's JUnit report gives it (verdict, score, one score per check:
+    :func:`agent_asserts.report.junit.case_properties`)."""
+    from agent_asserts.report.junit import case_properties
+
     out: list[tuple[str, str]] = []
     for entry in cases:
-        out += [("agent_asserts.case", entry.case.name), ("agent_asserts.verdict",
-                entry.case.verdict.value)]  # fmt: skip
-        if entry.case.score is not None:
-            out.append(("agent_asserts.score", f"{entry.case.score:.4f}"))
+        out.append(("agent_asserts.case", entry.case.name))
+        out += case_properties(entry.case)
     return out
 
 

@@ -4,7 +4,8 @@ Each case of each suite file matching one of the globs (relative to the rootdir,
 allowed) becomes one test item named after the case; the case runs on the record its file
 names (``record:``). A file that does not load becomes one failing item, ``load_error``, whose
 failure text is the :class:`~agent_asserts.loaders.LoadError` with every problem and its
-position; the session goes on.
+position; the session goes on. That item, and a case whose record cannot be read, count as
+``FAILED`` cases (with the error) in the terminal summary and the report file.
 """
 
 from __future__ import annotations
@@ -52,12 +53,13 @@ class SuiteFile(pytest.File):
     """A suite file: one :class:`SuiteItem` per case, or one :class:`LoadErrorItem`."""
 
     def collect(self) -> Iterator[pytest.Item]:
-        from agent_asserts.loaders import LoadError, load
+        from agent_asserts.batch import load_error_text
+        from agent_asserts.loaders import load
 
         try:
             suite = load(self.path)
         except Exception as exc:  # a broken file is one failing item, never a crash
-            message = str(exc) if isinstance(exc, LoadError) else f"{type(exc).__name__}: {exc}"
+            message = load_error_text("the suite", self.path.name, exc)
             yield LoadErrorItem.from_parent(self, name="load_error", message=message)
             return
         seen: dict[str, int] = {}
@@ -75,13 +77,19 @@ class SuiteItem(pytest.Item):
         self.case = case
 
     def runtest(self) -> None:
+        from agent_asserts.batch import load_error_text
+
+        source = None if self.case.record_path is None else str(self.case.record_path)
         try:
             record = self.case.load_record()
         except Exception as exc:
-            where = f" {self.case.record_path}" if self.case.record_path is not None else ""
-            pytest.fail(f"cannot load the record{where}: {exc}", pytrace=False)
-        result = self.case.evaluate(record)
-        self.stash.setdefault(RESULTS, []).append(CaseEntry(result, record))
+            error = load_error_text("the record", source, exc)
+        else:
+            result = self.case.evaluate(record)
+            self.stash.setdefault(RESULTS, []).append(CaseEntry(result, record))
+            return
+        # Outside the except block: the failure is shown once, not chained to the error.
+        fail_unloadable(self, error, source)
 
     def reportinfo(self) -> tuple[Path, int | None, str]:
         return self.path, None, self.name
@@ -95,10 +103,29 @@ class LoadErrorItem(pytest.Item):
         self.message = message
 
     def runtest(self) -> None:
-        pytest.fail(f"cannot load the suite {self.path.name}:\n{self.message}", pytrace=False)
+        fail_unloadable(self, self.message, self.parent.nodeid if self.parent else None)
 
     def reportinfo(self) -> tuple[Path, int | None, str]:
         return self.path, None, self.name
 
 
-__all__ = ["LoadErrorItem", "SuiteFile", "SuiteItem", "collect_suite_file", "matched_files"]
+def fail_unloadable(item: pytest.Item, error: str, source: str | None) -> None:
+    """Fail ``item`` with ``error``, recording it as a ``FAILED`` case named after the item
+    (built as ``evaluate_many`` builds the cases of unloadable records), so the terminal
+    summary and the report file count it like any other case."""
+    from agent_asserts.batch import unloadable_cases
+
+    item.stash.setdefault(RESULTS, []).extend(
+        CaseEntry(case) for case in unloadable_cases(error, [item.name], source)
+    )
+    pytest.fail(error, pytrace=False)
+
+
+__all__ = [
+    "LoadErrorItem",
+    "SuiteFile",
+    "SuiteItem",
+    "collect_suite_file",
+    "fail_unloadable",
+    "matched_files",
+]

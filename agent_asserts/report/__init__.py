@@ -16,6 +16,7 @@ PASSED a: 0 checks
 
 from __future__ import annotations
 
+import errno
 import importlib
 import os
 from collections.abc import Callable, Sequence
@@ -119,6 +120,11 @@ def write_report(
 
     The format comes from the extension unless ``fmt`` is given.
 
+    Raises:
+        ValueError: No ``fmt`` and an extension no format uses.
+        OSError: The file cannot be written (``NotADirectoryError`` naming the plain file
+            when one stands where a parent directory is needed).
+
     >>> import tempfile, pathlib
     >>> from agent_asserts.results import CaseResult
     >>> with tempfile.TemporaryDirectory() as d:
@@ -129,7 +135,11 @@ def write_report(
     chosen = fmt or format_for_path(path)
     text = render(cases, chosen, records=records, sources=sources, title=title)
     target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:  # a plain file stands where a directory is needed
+        blocker = next(p for p in target.parents if p.exists() and not p.is_dir())
+        raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(blocker)) from None
     target.write_text(text, encoding="utf-8")
     return target
 

@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from agent_asserts.report._model import Cases, ReportRow, rows_of, verdict_counts
-from agent_asserts.results import Verdict
+from agent_asserts.results import CaseResult, Verdict
 
 if TYPE_CHECKING:
     from agent_asserts.record import TrialRecord
@@ -48,6 +48,28 @@ def xml_text(text: str) -> str:
     return _ILLEGAL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
 
 
+def case_properties(case: CaseResult) -> list[tuple[str, str]]:
+    """The JUnit properties of a case: ``agent_asserts.verdict``, ``agent_asserts.score`` (when
+    the case has a score) and ``agent_asserts.score:<result name>`` per evaluated result. The
+    pytest plugin attaches the same ones to its ``--junitxml`` test cases.
+
+    >>> from agent_asserts.results import AssertionResult, CaseResult
+    >>> ok = AssertionResult(name="max_steps:3", status="pass", score=1.0)
+    >>> for name, value in case_properties(CaseResult("c", "passed", results=(ok,))):
+    ...     print(name, value)
+    agent_asserts.verdict passed
+    agent_asserts.score 1.0000
+    agent_asserts.score:max_steps:3 1.0000
+    """
+    pairs = [("agent_asserts.verdict", case.verdict.value)]
+    if case.score is not None:
+        pairs.append(("agent_asserts.score", f"{case.score:.4f}"))
+    pairs += [
+        (f"agent_asserts.score:{r.name}", f"{r.score:.4f}") for r in case.results if r.evaluated
+    ]
+    return pairs
+
+
 def _testcase(row: ReportRow) -> ET.Element:
     case = row.case
     element = ET.Element(
@@ -56,13 +78,7 @@ def _testcase(row: ReportRow) -> ET.Element:
          "time": "0.000"},
     )  # fmt: skip
     props = ET.SubElement(element, "properties")
-    pairs = [("agent_asserts.verdict", case.verdict.value)]
-    if case.score is not None:
-        pairs.append(("agent_asserts.score", f"{case.score:.4f}"))
-    pairs += [
-        (f"agent_asserts.score:{r.name}", f"{r.score:.4f}") for r in case.results if r.evaluated
-    ]
-    for name, value in pairs:
+    for name, value in case_properties(case):
         ET.SubElement(props, "property", {"name": xml_text(name), "value": xml_text(value)})
     summary = str(case)
     if case.verdict is Verdict.FAILED:
@@ -103,4 +119,4 @@ def render_junit(
     return '<?xml version="1.0" encoding="utf-8"?>\n' + body + "\n"
 
 
-__all__ = ["render_junit", "xml_text"]
+__all__ = ["case_properties", "render_junit", "xml_text"]

@@ -278,3 +278,93 @@ def test_a_native_contract_entry_reports_problems_at_their_positions() -> None:
         str(caught.value)
         == "n.yml:5:35: checks[0].contract.require.left: 'x' is not bound (bound: none)"
     )
+
+
+TWO_TRACES = (
+    "bind:\n  m: {from: trace, where: {kind: mutation}}\n  a: {from: trace, where: {kind: audit}}\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "lines"),
+    [
+        (
+            "bind: {m: {from: trace, extract: 'set(payload'}}\n"
+            "require: {op: equals, left: m, right: 1}\n",
+            [
+                "c.yml:1:34: bind.m.extract: set( needs its closing ')': set(<path>) "
+                "(got 'set(payload')"
+            ],
+        ),
+        (
+            "bind: {m: {from: trace, extract: payload.a(b)}}\n"
+            "require: {op: equals, left: m, right: 1}\n",
+            [
+                "c.yml:1:34: bind.m.extract: must be count, first, last, set(<path>) or a path "
+                "such as 'payload.arguments.amount' (got 'payload.a(b)')"
+            ],
+        ),
+        (
+            "bind: {m: {from: trace, extract: set(Payload.x)}}\n"
+            "require: {op: equals, left: m, right: 1}\n",
+            [
+                "c.yml:1:34: bind.m.extract: unknown event field 'Payload' (did you mean "
+                "'payload'?); a path into an event starts with an envelope field or payload"
+            ],
+        ),
+        (
+            TWO_TRACES + "require: {op: has_matching, left: m, right: a, on: [operation_rf]}\n",
+            [
+                "c.yml:4:53: require.on[0]: unknown event field 'operation_rf' (did you mean "
+                "'operation_ref'?); an on field of events is an envelope field, entity_ref or a "
+                "payload path"
+            ],
+        ),
+        (
+            TWO_TRACES + "require: {op: follows_within, left: m, right: a, within: null}\n",
+            ["c.yml:4:58: require.within: is required (got null)"],
+        ),
+        (
+            "bind: {m: {from: trace, where: {turn: '1'}}}\n"
+            "require: {quantifier: some, op: equals, left: m, right: 1}\n",
+            ["c.yml:1:39: bind.m.where.turn: must be an integer (got '1')"],
+        ),
+        (
+            "bind: {m: {from: trace, where: null}}\nrequire: {op: equals, left: m, right: 1}\n",
+            ["c.yml:1:32: bind.m.where: is required (got null)"],
+        ),
+        (
+            "bind:\n"
+            "  m: {from: trace, where: {payload: null, turn: null}, extract: null}\n"
+            "  s: {from: final_state, path: null}\n"
+            "require: {quantifier: null, op: equals, left: m, right: null}\n",
+            [
+                "c.yml:2:37: bind.m.where.payload: is required (got null)",
+                "c.yml:2:49: bind.m.where.turn: is required (got null)",
+                "c.yml:2:65: bind.m.extract: is required (got null)",
+                "c.yml:3:32: bind.s.path: is required (got null)",
+                "c.yml:4:23: require.quantifier: is required (got null)",
+            ],
+        ),
+    ],
+)
+def test_mistakes_that_only_showed_at_evaluation_are_load_errors(
+    text: str, lines: list[str]
+) -> None:
+    with pytest.raises(LoadError) as caught:
+        loads(text, name="c.yml")
+    assert str(caught.value).splitlines() == lines
+
+
+def test_paths_into_extracted_values_and_right_null_stay_accepted() -> None:
+    extracted = loads(
+        "bind: {m: {from: trace, extract: payload.x}, a: {from: trace, extract: payload}}\n"
+        "require: {op: has_matching, left: m, right: a, on: [order_id]}\n"
+    )
+    assert extracted.cases[0].checks
+    literal = loads(
+        "bind: {s: {from: final_state, path: /a}}\nrequire: {op: equals, left: s, right: null}\n"
+    )
+    record = TrialRecord.from_dict({"events": [], "final_state": {"a": None}})
+    (result,) = literal.evaluate(record)[0].results
+    assert result.status.value == "pass"

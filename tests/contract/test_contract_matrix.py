@@ -1,8 +1,9 @@
 """The matrix: relation × quantifier × {empty, one, many selections} × status.
 
 Each left item is built to satisfy the relation ("good") or not ("bad"); the expected status
-follows from the quantifier, and every failure must name the violating event ids (and, for
-has_matching, the ``on`` field that differed on the closest candidate).
+follows from the quantifier, and every failure must name the violating event ids with what each
+lacked (or, for ``none``, what it matched), and ``closest`` must be a right-side event id (for
+has_matching with the ``on`` field that differed on it), never a left item.
 """
 
 from __future__ import annotations
@@ -145,12 +146,54 @@ def test_relation_quantifier_selection_status(relation: str, quantifier: str, sh
         violating = ids
     else:
         violating = [i for i, f in zip(ids, flags, strict=True) if f == "good"]
-    assert [v["item"] for v in result.observed["violations"]] == violating
-    for event_id in violating:
-        assert f"{event_id}" in result.message
-    if relation == "has_matching" and quantifier != "none":
-        assert "differs on operation_ref" in result.message
-        assert result.mismatches[0].path == "$.operation_ref"
+    violations = result.observed["violations"]
+    assert [v["item"] for v in violations] == violating
+    for violation in violations:  # each names its item and what it lacked (or matched)
+        assert violation["reason"]
+        assert f"{violation['item']}: {violation['reason']}" in result.message
+    _check_closest(relation, quantifier, violations, result)
+
+
+def _check_closest(
+    relation: str, quantifier: str, violations: list[dict[str, Any]], result: Any
+) -> None:
+    """``closest`` is a right-side event id (R…), never a left item; None for literals."""
+    first = violations[0]["item"]
+    n = first[1:]
+    if relation not in SELECTION_RELATIONS:
+        assert result.closest is None
+        if quantifier != "none":
+            assert result.mismatches
+        return
+    assert result.closest is not None and result.closest.startswith("R")
+    if quantifier == "none":  # each violating item names the partner it has
+        partners = {
+            "has_matching": "has a matching 'others' item R{n}",
+            "precedes": "'others' item R0 occurs after it",
+            "follows_within": "'others' item R0 follows it after 0.5s",
+        }[relation]
+        for violation in violations:
+            assert violation["reason"] == partners.format(n=violation["item"][1:])
+        assert result.closest == (f"R{n}" if relation == "has_matching" else "R0")
+        return
+    assert result.closest == "R0"
+    if relation == "has_matching":  # R0 shares actor_ref; operation_ref differed on it
+        assert [(m.path, m.expected, m.actual) for m in result.mismatches] == [
+            ("$.operation_ref", f"op-x{n}", "op-0")
+        ]
+        for violation in violations:
+            item = violation["item"]
+            assert violation["reason"] == (
+                "no 'others' item has the same operation_ref, actor_ref; closest R0 differs "
+                f"on operation_ref (expected 'op-x{item[1:]}', got 'op-0')"
+            )
+    elif relation == "follows_within":
+        assert [m.path for m in result.mismatches] == ["$.monotonic_time"]
+        assert violations[0]["reason"] == (
+            "the earliest 'others' item after it, R0, follows after 10s (more than 1s)"
+        )
+    else:
+        assert violations[0]["reason"] == "no 'others' item occurs after it (the last one is R0)"
 
 
 @pytest.mark.parametrize(
@@ -174,7 +217,8 @@ def test_count_at_most_counts_the_whole_selection(size: int, limit: int, status:
     assert result.observed == size
     if status is Status.FAIL:
         ids = ", ".join(f"L{i}" for i in range(size))
-        assert result.message == f"'items' has {size} items ({ids}), expected at most {limit}"
+        noun = "item" if size == 1 else "items"
+        assert result.message == f"'items' has {size} {noun} ({ids}), expected at most {limit}"
 
 
 @pytest.mark.parametrize("allow_empty", [False, True])

@@ -158,8 +158,8 @@ def test_from_dict_collects_every_problem_of_a_contract() -> None:
             "require.on: does not apply to equals (only has_matching, precedes, follows_within)",
         ),
         (
-            {"op": "has_matching", "left": "s", "right": "t", "on": ["a", "a"]},
-            "require.on[1]: 'a' is listed twice",
+            {"op": "has_matching", "left": "s", "right": "t", "on": ["turn", "turn"]},
+            "require.on[1]: 'turn' is listed twice",
         ),
         (
             {"op": "follows_within", "left": "s", "right": "t"},

@@ -91,7 +91,7 @@ def test_an_audit_naming_another_operation_fails_naming_event_and_field() -> Non
     result = _run(_record(audit_op="op-8"))
     assert result.status is Status.FAIL
     assert result.message == (
-        "1 of 1 items of 'mutations' fail (has a matching 'audits' item on operation_ref, "
+        "1 of 1 item of 'mutations' fails (has a matching 'audits' item on operation_ref, "
         "actor_ref, entity_ref within 2s): e1: no 'audits' item has the same operation_ref, "
         "actor_ref, entity_ref; closest e3 differs on operation_ref (expected 'op-7', got 'op-8')"
     )

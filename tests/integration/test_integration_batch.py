@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import multiprocessing
+import pickle
 import threading
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
@@ -12,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from agent_asserts import EvalContext, TrialRecord, Verdict
-from agent_asserts.batch import BatchResult, evaluate_many, iter_jsonl
+from agent_asserts.batch import BatchResult, SourcedRecord, evaluate_many, iter_jsonl
 from agent_asserts.loaders import load
 
 
@@ -153,11 +154,49 @@ def test_a_suite_file_path_is_loaded(tmp_path: Path) -> None:
 def test_iter_jsonl_reads_lazily_and_names_bad_lines(tmp_path: Path) -> None:
     path = tmp_path / "runs.jsonl"
     lines = [json.dumps(make_record(i).to_dict()) for i in range(3)]
-    path.write_text("\n".join([*lines, "{oops"]) + "\n", encoding="utf-8")
+    path.write_bytes("\n".join([*lines, "{oops", "", "\udcff"]).encode("utf-8", "surrogateescape"))
     reader = iter_jsonl(path)
-    assert TrialRecord.from_dict(next(reader)) == make_record(0)
-    with pytest.raises(ValueError, match=r"runs.jsonl:4: invalid JSON"):
-        list(reader)
+    first = next(reader)
+    assert isinstance(first, dict) and TrialRecord.from_dict(first) == make_record(0)
+    rest = list(reader)
+    assert rest[-2:] == [
+        SourcedRecord(f"{path}:4", error="invalid JSON: Expecting property name enclosed in "
+                      "double quotes: line 1 column 2 (char 1)"),
+        SourcedRecord(f"{path}:6", error="not UTF-8: 'utf-8' codec can't decode byte 0xff in "
+                      "position 0: invalid start byte"),
+    ]  # fmt: skip
+    sourced = list(iter_jsonl(path, sources=True))
+    assert [getattr(item, "source", None) for item in sourced] == [
+        f"{path}:{n}" for n in (1, 2, 3, 4, 6)
+    ]
+    assert pickle.loads(pickle.dumps(sourced[3])) == sourced[3]  # crosses process pools
+
+
+def test_a_bad_jsonl_line_is_a_failed_case_and_the_other_lines_are_evaluated(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "runs.jsonl"
+    lines = [json.dumps(make_record(i).to_dict()) for i in range(4)]
+    lines[2] = '{"events": [oops'
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    error = f"cannot load the record {path}:3: invalid JSON: Expecting value: line 1 column 13"
+    error += " (char 12)"
+    with ThreadPoolExecutor(2) as pool:
+        pooled = evaluate_many(iter_jsonl(path), load(SUITE), executor=pool)
+    for batch in (evaluate_many(iter_jsonl(path), load(SUITE)), pooled):
+        assert [(c.name, c.verdict.value) for c in batch.cases] == [
+            ("looks up", "passed"), ("short", "passed"), ("looks up", "passed"),
+            ("short", "passed"), ("looks up", "failed"), ("short", "failed"),
+            ("looks up", "passed"), ("short", "failed"),
+        ]  # fmt: skip
+        assert batch.sources == (None, None, f"{path}:3", None)
+        assert [(c.error, dict(c.metadata)) for c in batch.cases[4:6]] == [
+            (error, {"source": f"{path}:3"})
+        ] * 2
+        assert batch.report_rows()[4].source == f"{path}:3"
+    with_sources = evaluate_many(iter_jsonl(path, sources=True), mixed_case)
+    assert with_sources.sources == tuple(f"{path}:{n}" for n in range(1, 5))
+    assert with_sources.cases[2].error == error
 
 
 def test_batch_reports_and_html(tmp_path: Path) -> None:

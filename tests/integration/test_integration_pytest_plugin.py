@@ -19,6 +19,8 @@ import agent_asserts.report.junit
 import agent_asserts.report.markdown
 import agent_asserts.report.text
 import agent_asserts.testing  # noqa: F401
+from agent_asserts.report import read_json_report
+from agent_asserts.report.junit import render_junit
 
 pytest_plugins = ["pytester"]
 QUIET = ("-p", "no:cacheprovider", "-p", "no:hypothesispytest")  # nothing to re-import per run
@@ -189,7 +191,7 @@ def test_an_unrelated_session_is_untouched(pytester: pytest.Pytester) -> None:
 
 def test_junitxml_gets_verdicts_and_scores_as_properties(pytester: pytest.Pytester) -> None:
     pytester.makepyfile(test_verdicts=VERDICT_TESTS)
-    result = run(pytester, "--junitxml=junit.xml")
+    result = run(pytester, "--junitxml=junit.xml", "--agent-asserts-report=r.json")
     result.assert_outcomes(passed=2, failed=1, skipped=1)
     root = ET.parse(pytester.path / "junit.xml").getroot()
     props = {
@@ -200,6 +202,14 @@ def test_junitxml_gets_verdicts_and_scores_as_properties(pytester: pytest.Pytest
         ("agent_asserts.case", "test_scored"),
         ("agent_asserts.verdict", "scored"),
         ("agent_asserts.score", "0.5000"),
+        ("agent_asserts.score:called_tool:refunds_lookup", "1.0000"),
+        ("agent_asserts.score:max_steps:1", "0.0000"),
+    ]
+    # The properties the package's own JUnit report gives the same case.
+    own = ET.fromstring(render_junit(read_json_report(pytester.path / "r.json")))
+    scored = next(c for c in own.iter("testcase") if c.get("name") == "test_scored")
+    assert props["test_scored"][1:] == [
+        (p.get("name"), p.get("value")) for p in scored.iter("property")
     ]
     assert ("agent_asserts.verdict", "skipped") in props["test_skipped"]
     failure = next(c for c in root.iter("testcase") if c.get("name") == "test_failed").find(
@@ -227,11 +237,22 @@ def test_report_option_writes_every_format(pytester: pytest.Pytester, name: str)
         assert text.endswith("4 cases: 1 passed, 1 failed, 1 scored, 1 skipped; pass rate 25.0%")
 
 
-def test_report_option_with_a_bad_extension_is_reported_not_raised(
-    pytester: pytest.Pytester,
-) -> None:
+def test_report_option_with_a_bad_extension_is_a_usage_error(pytester: pytest.Pytester) -> None:
     pytester.makepyfile(test_verdicts=VERDICT_TESTS)
     result = run(pytester, "--agent-asserts-report=r.pdf")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert result.errlines == [
+        "ERROR: --agent-asserts-report: cannot tell the report format of 'r.pdf' (use one of "
+        ".htm, .html, .json, .markdown, .md, .text, .txt, .xml)",
+        "",
+    ]
+    assert not (pytester.path / "r.pdf").exists()
+
+
+def test_an_unwritable_report_path_is_reported_not_raised(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(test_verdicts=VERDICT_TESTS)
+    (pytester.path / "afile").write_text("", encoding="utf-8")
+    result = run(pytester, "--agent-asserts-report=afile/r.json")
     result.assert_outcomes(passed=2, failed=1, skipped=1)
-    result.stdout.fnmatch_lines(["could not write the report r.pdf: cannot tell the report*"])
+    result.stdout.fnmatch_lines(["could not write the report afile/r.json: *Not a directory*"])
     assert result.ret == pytest.ExitCode.TESTS_FAILED

@@ -107,6 +107,49 @@ def test_a_case_without_a_readable_record_fails_its_item(project: pytest.Pyteste
     result.stdout.fnmatch_lines(["cannot load the record */suites/nowhere.json: *"])
 
 
+def test_unloadable_files_and_records_are_failed_cases_in_the_summary_and_report(
+    project: pytest.Pytester,
+) -> None:
+    (project.path / "suites" / "broken.yaml").write_text(BROKEN_SUITE, encoding="utf-8")
+    (project.path / "suites" / "lost.yaml").write_text(
+        "record: nowhere.json\ncases:\n  - name: lost\n    checks: [used_no_tools]\n",
+        encoding="utf-8",
+    )
+    result = project.runpytest(*QUIET, "--agent-asserts-report=r.json")
+    result.assert_outcomes(passed=2, failed=3)
+    lost = project.path / "suites" / "nowhere.json"
+    lost_error = f"cannot load the record {lost}: [Errno 2] No such file or directory: '{lost}'"
+    broken = project.path / "suites" / "broken.yaml"
+    broken_error = (
+        "cannot load the suite broken.yaml:\n"
+        f"  {broken}:2:5: checks[0]: unknown check 'called_tol' (did you mean 'called_tool'?)\n"
+        f"  {broken}:3:16: checks[1].max_steps: must be an integer (got 'nope')"
+    )
+    result.stdout.fnmatch_lines(
+        [
+            "*= agent_asserts =*",
+            "5 cases: 1 passed, 3 failed, 1 scored; pass rate 20.0%",
+            "FAILED suites/broken.yaml::load_error: error: cannot load the suite broken.yaml:",
+            f"  {broken}:2:5: checks[[]0]: unknown check 'called_tol' (did you mean*",
+            f"FAILED suites/lost.yaml::lost: error: {lost_error}",
+        ]
+    )
+    text = result.stdout.str()
+    assert "During handling" not in text and text.count(f"\n{lost_error}\n") == 1
+    doc = json.loads((project.path / "r.json").read_text(encoding="utf-8"))
+    sources = [r["source"] for r in doc["records"]]
+    failed = [
+        (sources[c["record"]], c["name"], c["error"], c["metadata"])
+        for c in doc["cases"]
+        if c["error"] is not None
+    ]
+    assert failed == [
+        ("suites/broken.yaml::load_error", "load_error", broken_error,
+         {"source": "suites/broken.yaml"}),
+        ("suites/lost.yaml::lost", "lost", lost_error, {"source": str(lost)}),
+    ]  # fmt: skip
+
+
 def test_without_the_ini_option_suite_files_are_ignored(pytester: pytest.Pytester) -> None:
     (pytester.path / "refunds.yaml").write_text(REFUND_SUITE, encoding="utf-8")
     pytester.makepyfile("def test_plain():\n    pass\n")
@@ -139,11 +182,12 @@ def test_fixture_tests_and_suite_items_under_xdist(project: pytest.Pytester) -> 
     )
     result.assert_outcomes(passed=4, failed=3, skipped=1)
     result.stdout.fnmatch_lines(
-        ["*= agent_asserts =*", "7 cases: 2 passed, 2 failed, 2 scored, 1 skipped; pass rate 28.6%"]
+        ["*= agent_asserts =*", "8 cases: 2 passed, 3 failed, 2 scored, 1 skipped; pass rate 25.0%"]
     )
     doc = json.loads((project.path / "r.json").read_text(encoding="utf-8"))
-    assert doc["summary"]["cases"] == 7
+    assert doc["summary"]["cases"] == 8
     assert sorted(c["verdict"] for c in doc["cases"]) == [
+        "failed",
         "failed",
         "failed",
         "passed",
@@ -152,7 +196,8 @@ def test_fixture_tests_and_suite_items_under_xdist(project: pytest.Pytester) -> 
         "scored",
         "skipped",
     ]
-    assert all(r["data"] is not None and r["data"]["events"] for r in doc["records"])
+    with_data = [r for r in doc["records"] if r["data"] is not None]
+    assert len(with_data) == 7 and all(r["data"]["events"] for r in with_data)
     root = ET.parse(project.path / "j.xml").getroot()
     names = [p.get("name") for p in root.iter("property")]
-    assert names.count("agent_asserts.verdict") == 7 and names.count("agent_asserts.score") == 6
+    assert names.count("agent_asserts.verdict") == 8 and names.count("agent_asserts.score") == 6
