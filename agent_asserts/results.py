@@ -232,7 +232,7 @@ class AssertionResult:
         return attrs.evolve(self, threshold=threshold, status=status)
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON form (see docs/results.md for the schema).
+        """The JSON form (its schema is documented in docs/reports.md).
 
         >>> AssertionResult(name="x", status="pass", score=1.0).to_dict()["status"]
         'pass'
@@ -344,7 +344,7 @@ class CaseResult:
         return self.verdict is Verdict.PASSED
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON form (see docs/results.md for the schema).
+        """The JSON form (its schema is documented in docs/reports.md).
 
         >>> CaseResult(name="c", verdict="passed").to_dict()["verdict"]
         'passed'
