@@ -78,11 +78,16 @@ def outcome_to_result(
         severity = check.default_severity
     evaluator_type = details.pop("evaluator_type", None) or check.evaluator_type
     info = EvaluatorInfo(type=evaluator_type, details={**evaluator, **details})
+    # A check that grades against its own threshold (a judge's `threshold=`) decided its status
+    # with it, so the result is built with it; a `threshold` given here replaces it afterwards.
+    own = getattr(check, "threshold", None)
+    own_threshold = own if isinstance(own, int | float) and not isinstance(own, bool) else None
     result = AssertionResult(
         name=name or check.default_name(),
         status=outcome.status,
         score=outcome.score,
         severity=Severity(severity),
+        threshold=own_threshold,
         label=label,
         message=outcome.message,
         expected=outcome.expected,
@@ -133,6 +138,17 @@ class EvalContext(
         name: str = "case",
         deadline: float | None = None,
     ) -> None:
+        from agent_asserts.record import TrialRecord
+
+        if not isinstance(record, TrialRecord):
+            raise TypeError(
+                f"'record' must be a TrialRecord (got {type(record).__name__}); build one with "
+                "TrialRecord.load(path), TrialRecord.from_dict(data) or TrialRecord.builder()"
+            )
+        if judge is not None and not callable(judge):
+            raise TypeError(f"'judge' must be a callable or None (got {type(judge).__name__})")
+        if not isinstance(name, str):
+            raise TypeError(f"'name' must be a string (got {name!r})")
         self.record = record
         self.judge_fn = judge
         self.name = name
@@ -269,6 +285,11 @@ class EvalContext(
         self.check_deadline()
         if not isinstance(name, str) or not name:
             raise ValueError(f"'name' must be a non-empty string (got {name!r})")
+        if not (isinstance(passed, bool) or type(passed).__name__ == "bool_"):
+            raise TypeError(f"'passed' must be a bool (got {passed!r})")
+        if not isinstance(message, str):
+            raise TypeError(f"'message' must be a string (got {message!r})")
+        passed = bool(passed)
         status = Status.PASS if passed else Status.FAIL
         result = AssertionResult(
             name=name,
@@ -338,6 +359,8 @@ class EvalContext(
         'equals:/orders/A1049/status'
         """
         self.check_deadline()
+        if not isinstance(initial, bool):
+            raise TypeError(f"'initial' must be a bool (got {initial!r})")
         return ValueExpectation(self, StatePath(path, initial=initial))
 
     def judge(

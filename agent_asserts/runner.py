@@ -49,7 +49,9 @@ def run_case(
     >>> run_case(demo_record(), lambda ctx: 1 / 0).error
     'ZeroDivisionError: division by zero'
     """
-    if timeout is not None and (isinstance(timeout, bool) or timeout < 0):
+    if timeout is not None and (
+        isinstance(timeout, bool) or not isinstance(timeout, int | float) or timeout < 0
+    ):
         raise ValueError(f"'timeout' must be a number of seconds >= 0 (got {timeout!r})")
     case_name = name or getattr(fn, "__name__", None) or "case"
     deadline = None if timeout is None else time.monotonic() + timeout

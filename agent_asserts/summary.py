@@ -86,7 +86,8 @@ def result_title(result: AssertionResult) -> str:
     "tool_executed:x: called_tool('x') (label: safety)"
     """
     title = result.description or result.name
-    method = title.split("(", 1)[0]
+    # The method is the last call of the description: state('/a').equals(1) -> equals.
+    method = title.rsplit(").", 1)[-1].split("(", 1)[0]
     if result.description and not (result.name == method or result.name.startswith(method + ":")):
         title = f"{result.name}: {title}"
     return f"{title} (label: {result.label})" if result.label else title

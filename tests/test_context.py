@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from agent_asserts import EvalContext, M, Severity, Status, TrialRecord, Verdict
@@ -173,3 +175,53 @@ def test_log_context_with_a_broken_repr_renders() -> None:
     ctx = EvalContext(demo_record())
     ctx.log("x", obj=Bad())
     assert str(ctx.logs[0]) == "x {'obj': <Bad object (repr failed: RuntimeError)>}"
+
+
+def test_expectations_on_a_missing_state_path_other_than_absence_are_invalid(
+    ctx: EvalContext,
+) -> None:
+    called: list[object] = []
+    r = ctx.state("/orders/B7").satisfies(lambda v: called.append(v) or True).result
+    assert (r.status, r.message) == (Status.INVALID, "the path '/orders/B7' does not exist")
+    assert called == []
+    r = ctx.state("/orders/B7/status").equals(~M.regex("cancel")).result
+    assert r.status is Status.INVALID
+    assert ctx.state("/orders/B7").equals(M.absent() | M.gt(1)).result.passed
+
+
+def test_a_failed_state_expectation_names_its_path_in_the_summary(ctx: EvalContext) -> None:
+    r = ctx.state("/orders/A1049/status").equals("x").result
+    assert r.description == "state('/orders/A1049/status').equals('x')"
+    r = ctx.state("/orders/A1049/status", initial=True).equals("x").result
+    assert r.description == "state('/orders/A1049/status', initial=True).equals('x')"
+
+
+@pytest.mark.parametrize(
+    ("build", "error", "message"),
+    [
+        (lambda: EvalContext(None), TypeError, "'record' must be a TrialRecord (got NoneType)"),
+        (
+            lambda: EvalContext({"events": []}),
+            TypeError,
+            "'record' must be a TrialRecord (got dict)",
+        ),
+        (lambda: EvalContext(demo_record(), judge=5), TypeError, "'judge' must be a callable"),
+        (
+            lambda: EvalContext(demo_record()).check("x", "yes"),
+            TypeError,
+            "'passed' must be a bool",
+        ),
+        (lambda: EvalContext(demo_record()).check("x", True, 5), TypeError, "'message' must be"),
+        (lambda: EvalContext(demo_record()).expect(1).satisfies(5), TypeError, "'fn' must be a"),
+        (lambda: EvalContext(demo_record()).state("/a", initial="yes"), TypeError, "'initial'"),
+    ],
+)
+def test_misuse_is_a_clear_error_when_the_check_is_built(
+    build: object, error: type[Exception], message: str
+) -> None:
+    with pytest.raises(error, match=re.escape(message)):
+        build()  # type: ignore[operator]
+
+
+def test_similarity_compares_unicode_normal_forms(ctx: EvalContext) -> None:
+    assert ctx.expect("cafe\u0301").similarity("caf\u00e9").result.score == 1.0

@@ -90,3 +90,8 @@ def test_a_passed_timeout_fails_the_case_even_when_skip_follows() -> None:
         result = run_case(demo_record(), fn, timeout=0.01)
         assert result.verdict is Verdict.FAILED, fn.__name__
         assert result.error == "CaseTimeout: the case passed its cooperative timeout of 0.01s"
+
+
+def test_a_timeout_that_is_not_a_number_is_rejected() -> None:
+    with pytest.raises(ValueError, match="'timeout' must be a number of seconds >= 0"):
+        run_case(demo_record(), lambda ctx: None, timeout="1")  # type: ignore[arg-type]

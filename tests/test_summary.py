@@ -50,7 +50,7 @@ def test_invalid_error_and_soft_threshold_blocks() -> None:
     assert str(run_case(demo_record(), case, name="mixed")) == "\n".join(
         [
             "FAILED mixed: 3 checks: 1 failed, 1 invalid, 1 evaluator error; score 0.62",
-            "  INVALID [gate] equals('refunded')",
+            "  INVALID [gate] state('/orders/B1/status').equals('refunded')",
             "    the path '/orders/B1/status' does not exist",
             "  ERROR [gate] satisfies(<lambda>)",
             "    predicate raised ZeroDivisionError: division by zero",

@@ -25,6 +25,7 @@ import attrs
 from agent_asserts.checks.base import Check, Outcome, missing_surface
 from agent_asserts.checks.registry import register
 from agent_asserts.checks.selection import event_ids, selector_surface, tool_name
+from agent_asserts.matching.values import plural
 from agent_asserts.selector_kinds import Selector, ToolSelector
 from agent_asserts.selectors import as_selector
 
@@ -155,7 +156,7 @@ def order_outcome(
     if observed is None:
         observed = list(ids)
     if result.missing is None:
-        text = f"found {len(labels)} steps in order: {', '.join(ids)}"
+        text = f"found {plural(len(labels), 'step')} in order: {', '.join(ids)}"
         return Outcome.of(True, message=text, evidence=ids, observed=observed)
     k = result.missing
     if k == 0:

@@ -57,6 +57,14 @@ class ValueSource(abc.ABC):
         ('reply', None)
         """
 
+    def call_prefix(self) -> str:
+        """How the call that reads this source starts in a description: ``state('/a').``.
+
+        >>> StatePath("/a").call_prefix(), LiteralValue(1).call_prefix()
+        ("state('/a').", '')
+        """
+        return ""
+
     @abc.abstractmethod
     def to_data(self) -> dict[str, Any]:
         """The keys of the native ``expect:`` mapping that name this source.
@@ -124,6 +132,9 @@ class RecordField(ValueSource):
     def label(self) -> str | None:
         return self.name
 
+    def call_prefix(self) -> str:
+        return f"expect({self.name})."
+
     def to_data(self) -> dict[str, Any]:
         return {"value": self.name}
 
@@ -154,6 +165,10 @@ class StatePath(ValueSource):
 
     def label(self) -> str | None:
         return ("initial_state" if self.initial else "") + self.pointer
+
+    def call_prefix(self) -> str:
+        initial = ", initial=True" if self.initial else ""
+        return f"state({self.pointer!r}{initial})."
 
     def to_data(self) -> dict[str, Any]:
         data: dict[str, Any] = {"value": self.pointer}

@@ -33,6 +33,7 @@ class ValueCheck(Check):
 
     source: ValueSource
     positional: ClassVar[tuple[str, ...]] = ("expected",)
+    tests_missing: ClassVar[bool] = False
 
     def primary(self) -> Any:
         label = self.source.label()
@@ -46,8 +47,10 @@ class ValueCheck(Check):
         label = self.source.label()
         evidence: tuple[str, ...] = () if label is None else (label,)
         if value is MISSING:
-            outcome = self.test(value)
-            if outcome.status.value == "pass":
+            # Only an expectation built to accept absence (M.absent(), M.anything()) may pass on
+            # a path that does not exist; anything else could not be evaluated.
+            outcome = self.test(value) if self.tests_missing else None
+            if outcome is not None and outcome.status.value == "pass":
                 return attrs.evolve(outcome, evidence=evidence)
             return Outcome.invalid(f"the path {label!r} does not exist", evidence=evidence)
         return attrs.evolve(self.test(value), evidence=evidence)
@@ -67,7 +70,7 @@ class ValueCheck(Check):
             for k, v in self.arguments().items()
             if k != "source"
         )
-        return f"{self.method}({args})"
+        return f"{self.source.call_prefix()}{self.method}({args})"
 
     def to_data(self) -> Any:
         from agent_asserts.checks.serialize import argument_to_data
@@ -122,6 +125,7 @@ class Equals(ValueCheck):
     source: ValueSource
     expected: Any
     method: ClassVar[str] = "equals"
+    tests_missing: ClassVar[bool] = True
     _matcher: Matcher = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
@@ -144,6 +148,7 @@ class Matches(ValueCheck):
     source: ValueSource
     expected: Any
     method: ClassVar[str] = "matches"
+    tests_missing: ClassVar[bool] = True
     _matcher: Matcher = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
@@ -198,7 +203,13 @@ class Satisfies(ValueCheck):
     """
 
     source: ValueSource
-    expected: Callable[[Any], bool]
+    expected: Callable[[Any], bool] = attrs.field()
+
+    @expected.validator
+    def _callable(self, attribute: attrs.Attribute[Any], value: Any) -> None:
+        if not callable(value):
+            raise TypeError(f"'fn' must be a callable (got {value!r})")
+
     method: ClassVar[str] = "satisfies"
     python_only: ClassVar[bool] = True
 

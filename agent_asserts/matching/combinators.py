@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 
 import attrs
 
+from agent_asserts._missing import MISSING
 from agent_asserts.matching.base import ROOT, Matcher, Mismatch, describe_value
 from agent_asserts.matching.data import value_to_data
 from agent_asserts.matching.structural import explain_value, match_value
@@ -92,7 +93,10 @@ class AnyOfMatcher(Matcher):
 
 @attrs.frozen(repr=False)
 class NotMatcher(Matcher):
-    """``M.not_(part)`` (also ``~m``): the part does not match.
+    """``M.not_(part)`` (also ``~m``): the value is there and the part does not match it.
+
+    A negation never accepts a missing value (key must exist): ``~M.gt(100)`` on an absent
+    ``amount`` fails; write ``M.absent() | ~M.gt(100)`` to allow absence.
 
     >>> from agent_asserts.matching import M
     >>> ~M.regex("x")
@@ -104,11 +108,14 @@ class NotMatcher(Matcher):
     part: Any = attrs.field(eq=data_key)
 
     def matches(self, actual: Any) -> bool:
-        return not match_value(self.part, actual)
+        return actual is not MISSING and not match_value(self.part, actual)
 
     def explain(self, actual: Any, path: str = ROOT) -> list[Mismatch]:
         if self.matches(actual):
             return []
+        if actual is MISSING:
+            reason = f"missing key (expected not {_part_text(self.part)})"
+            return [Mismatch(path, self, actual, reason)]
         reason = f"expected not {_part_text(self.part)}, got {render(actual)}"
         return [Mismatch(path, self, actual, reason)]
 

@@ -139,7 +139,8 @@ class SatisfiesMatcher(Matcher):
     """``M.satisfies(fn)``: ``bool(fn(actual))``; a raising predicate raises :class:`MatcherError`.
 
     A raising predicate is neither a pass nor a fail: the checks layer records it as an
-    ``EVALUATOR_ERROR``. ``MISSING`` is passed to the predicate like any other value.
+    ``EVALUATOR_ERROR``. A missing value never satisfies (the predicate is not called): the key
+    must exist.
 
     >>> from agent_asserts.matching import M
     >>> def is_even(n: int) -> bool:
@@ -155,6 +156,8 @@ class SatisfiesMatcher(Matcher):
     fn: Callable[[Any], object] = attrs.field(validator=_validate_callable)
 
     def matches(self, actual: Any) -> bool:
+        if actual is MISSING:
+            return False
         try:
             return bool(self.fn(actual))
         except Exception as exc:

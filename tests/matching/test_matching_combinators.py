@@ -40,10 +40,23 @@ def test_not() -> None:
     m = M.not_(M.regex("x"))
     assert m.matches("abc")
     assert not m.matches("xyz")
-    assert m.matches(MISSING)
+    assert not m.matches(MISSING)  # a negation asserts the value is there
+    assert m.explain(MISSING)[0].reason == "missing key (expected not a match of 'x')"
+    assert (M.absent() | m).matches(MISSING)
     assert m.explain("x")[0].reason == "expected not a match of 'x', got 'x'"
     assert M.not_(1).matches(True)
     assert not M.not_(1).matches(1.0)
+
+
+def test_a_missing_key_fails_negations_and_predicates() -> None:
+    from agent_asserts import explain, matches
+
+    assert not matches({"amount": ~M.gt(100)}, {})
+    assert [str(x) for x in explain({"amount": ~M.gt(100)}, {})] == [
+        "$.amount: missing key (expected not a number > 100)"
+    ]
+    assert not matches({"k": M.not_(M.one_of("x"))}, {})
+    assert not matches({"k": M.satisfies(lambda v: v != "x")}, {})
 
 
 def test_nested_descriptions_are_parenthesized() -> None:
