@@ -32,7 +32,8 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from agent_asserts.batch_result import BatchResult
-from agent_asserts.record import TrialRecord
+from agent_asserts.record import RecordError, TrialRecord
+from agent_asserts.record._json import strict_loads
 from agent_asserts.results import CaseResult, Verdict
 
 if TYPE_CHECKING:
@@ -145,6 +146,8 @@ def iter_jsonl(
     A line that is not valid JSON (or not UTF-8) does not stop the reading: it is yielded as
     a :class:`SourcedRecord` labelled ``file:line`` whose ``error`` is the JSON error, which
     :func:`evaluate_many` reports as a ``FAILED`` case while the other lines are evaluated.
+    Lines are read as strictly as ``TrialRecord.load`` reads a file: a duplicate key or a
+    ``NaN`` is such an error too (``$.steps: duplicate key``).
     With ``sources=True`` every line comes as a ``SourcedRecord`` labelled ``file:line``.
 
     Raises:
@@ -167,11 +170,13 @@ def iter_jsonl(
                 line = raw.decode("utf-8")
                 if not line.strip():
                     continue
-                data = json.loads(line)
+                data = strict_loads(line)
             except UnicodeDecodeError as exc:
                 yield SourcedRecord(source, error=f"not UTF-8: {exc}")
             except json.JSONDecodeError as exc:
                 yield SourcedRecord(source, error=f"invalid JSON: {exc}")
+            except RecordError as exc:
+                yield SourcedRecord(source, error="; ".join(map(str, exc.problems)))
             else:
                 yield SourcedRecord(source, data) if sources else data
 
@@ -258,12 +263,32 @@ def evaluate_many(
 
     Returns:
         The :class:`BatchResult`, its cases ordered by record, then by case.
+
+    Raises:
+        TypeError: ``records`` is a single path (a ``str``, ``bytes`` or ``os.PathLike``)
+            rather than an iterable of inputs, or ``suite_or_fn`` is none of the above.
+
+    >>> evaluate_many("runs.jsonl", lambda ctx: None)
+    Traceback (most recent call last):
+    ...
+    TypeError: 'records' must be an iterable of records, ... pass iter_jsonl(path) for a JSON ...
     """
+    if isinstance(records, str | bytes | os.PathLike):
+        raise TypeError(
+            f"'records' must be an iterable of records, record dicts or paths, not a single "
+            f"path ({records!r}): pass iter_jsonl(path) for a JSON Lines file or [path] for "
+            "one record file"
+        )
     target: Any = suite_or_fn
     if isinstance(target, str | os.PathLike):
         from agent_asserts.loaders import load
 
         target = load(target, judge=judge)
+    elif not (hasattr(target, "cases") or hasattr(target, "entries") or callable(target)):
+        raise TypeError(
+            "'suite_or_fn' must be a Suite, a Case, a case function or the path of a suite "
+            f"file (got {target!r})"
+        )
     if max_in_flight is not None and (isinstance(max_in_flight, bool) or max_in_flight < 1):
         raise ValueError(f"'max_in_flight' must be an int >= 1 (got {max_in_flight!r})")
     limit = max_in_flight or (2 * _workers(executor) if executor is not None else 1)

@@ -24,12 +24,12 @@ class EventMethods(Recorder):
     """Sub-agents, any event, event order, and the step and token budgets."""
 
     def called_subagent(self, name: str, count: CountLike = None) -> AssertionHandle:
-        """Delegations to ``name``, counted against ``count``.
+        """Completed delegations to ``name`` (outcome ``completed``), counted against ``count``.
 
         >>> from agent_asserts import EvalContext, Count, TrialRecord
         >>> rec = TrialRecord.builder().subagent("fraud_check").subagent("fraud_check").build()
         >>> EvalContext(rec).called_subagent("fraud_check", Count.at_most(1)).result.message
-        "matched 2 delegations to 'fraud_check' (expected at most 1)"
+        "matched 2 completed delegations to 'fraud_check' (expected at most 1)"
         """
         return self.record_check(events.CalledSubagent(name, count))
 

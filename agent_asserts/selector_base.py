@@ -14,7 +14,7 @@ fields.
 from __future__ import annotations
 
 import abc
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
 import attrs
@@ -23,7 +23,7 @@ from agent_asserts._missing import MISSING
 from agent_asserts._suggest import did_you_mean
 from agent_asserts.matching import Matcher, Mismatch, as_matcher, render
 from agent_asserts.record import Event, TrialRecord
-from agent_asserts.record.event import ENVELOPE_FIELDS
+from agent_asserts.record.event import ENVELOPE_FIELDS, STR_ENVELOPE_FIELDS
 
 ENVELOPE_FILTERS = (
     *(field for field in ENVELOPE_FIELDS if field not in ("kind", "event_type")),
@@ -43,6 +43,74 @@ def call_repr(prefix: str, args: Sequence[Any], kwargs: Mapping[str, Any]) -> st
     parts = [render(a) for a in args]
     parts += [f"{k}={render(v)}" for k, v in kwargs.items() if v is not None and v is not MISSING]
     return f"{prefix}({', '.join(parts)})"
+
+
+def _check_str(name: str, value: Any, *, optional: bool = True) -> None:
+    """A string (or None when ``optional``), else a ``TypeError`` naming the argument.
+
+    >>> _check_str("kind", 5)
+    Traceback (most recent call last):
+    ...
+    TypeError: 'kind' must be a string or None (got 5)
+    """
+    if isinstance(value, str) or (optional and value is None):
+        return
+    raise TypeError(f"'{name}' must be a string{' or None' if optional else ''} (got {value!r})")
+
+
+def _check_name(name: str, value: Any) -> None:
+    """A non-empty string: a ``TypeError`` for another type, a ``ValueError`` for ``""``.
+
+    >>> _check_name("skill_id", "")
+    Traceback (most recent call last):
+    ...
+    ValueError: 'skill_id' must be a non-empty string (got '')
+    """
+    if not isinstance(value, str) or not value:
+        error = ValueError if isinstance(value, str) else TypeError
+        raise error(f"'{name}' must be a non-empty string (got {value!r})")
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _is_str_list(value: Any) -> bool:
+    return isinstance(value, list | tuple) and all(
+        isinstance(item, str | Matcher) for item in value
+    )
+
+
+_FILTER_TYPES: dict[str, tuple[str, Callable[[Any], bool]]] = {
+    "event_id": ("a string or a matcher", lambda v: isinstance(v, str)),
+    "wall_time": (
+        "a string, a number, None or a matcher",
+        lambda v: v is None or isinstance(v, str) or _is_number(v),
+    ),
+    "monotonic_time": ("a number, None or a matcher", lambda v: v is None or _is_number(v)),
+    "turn": ("an int or a matcher", lambda v: isinstance(v, int) and not isinstance(v, bool)),
+    "entity_refs": ("a list of strings or a matcher", _is_str_list),
+    "entity_ref": ("a string or a matcher", lambda v: isinstance(v, str)),
+    "payload": ("a mapping or a matcher", lambda v: isinstance(v, Mapping)),
+    **{
+        field: ("a string, None or a matcher", lambda v: v is None or isinstance(v, str))
+        for field in STR_ENVELOPE_FIELDS
+    },
+}
+"""What each ``on.event`` filter takes when it is not a matcher: the JSON type of its field."""
+
+
+def _check_filter(key: str, value: Any) -> None:
+    """A filter value of its field's JSON type, or a matcher (``M.gt(10)``).
+
+    >>> _check_filter("turn", "1")
+    Traceback (most recent call last):
+    ...
+    TypeError: 'turn' must be an int or a matcher (got '1')
+    """
+    what, valid = _FILTER_TYPES[key]
+    if not isinstance(value, Matcher) and not valid(value):
+        raise TypeError(f"'{key}' must be {what} (got {value!r})")
 
 
 def _optional_matcher(value: Any) -> Matcher | None:
@@ -149,11 +217,14 @@ class EventSelector(Selector):
     _matchers: dict[str, Matcher] = attrs.field(init=False, eq=False)
 
     def __attrs_post_init__(self) -> None:
+        _check_str("kind", self.kind)
+        _check_str("event_type", self.event_type)
         matchers: dict[str, Matcher] = {}
         for key, value in self.filters.items():
             if key not in ENVELOPE_FILTERS:
                 hint = did_you_mean(key, ENVELOPE_FILTERS)
                 raise ValueError(f"unknown event filter {key!r}{hint}")
+            _check_filter(key, value)
             matchers[key] = as_matcher(value)
         object.__setattr__(self, "_matchers", matchers)
 

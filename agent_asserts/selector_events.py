@@ -24,7 +24,14 @@ from agent_asserts.record import (
     TrialRecord,
 )
 from agent_asserts.record.payloads import BLOCK_TRANSITIONS, SKILL_TRANSITIONS
-from agent_asserts.selector_base import Selector, _check_choice, _mismatch, call_repr
+from agent_asserts.selector_base import (
+    Selector,
+    _check_choice,
+    _check_name,
+    _check_str,
+    _mismatch,
+    call_repr,
+)
 
 
 @attrs.frozen(repr=False)
@@ -157,6 +164,8 @@ class SkillSelector(Selector):
 
     def __attrs_post_init__(self) -> None:
         _check_choice("transition", self.transition, SKILL_TRANSITIONS)
+        _check_name("skill_id", self.skill_id)
+        _check_str("step_id", self.step_id)
         if self.step_id is not None and self.transition in ("activated", "completed"):
             raise ValueError(f"'step_id' is not allowed for skill {self.transition!r} events")
 
@@ -201,6 +210,9 @@ class BlockSelector(Selector):
 
     def __attrs_post_init__(self) -> None:
         _check_choice("transition", self.transition, BLOCK_TRANSITIONS)
+        _check_name("skill_id", self.skill_id)
+        _check_name("block_id", self.block_id)
+        _check_str("step_id", self.step_id)
         if self.step_id is not None and self.transition == "entered":
             raise ValueError("'step_id' is not allowed for ordered-block 'entered' events")
 
@@ -242,6 +254,10 @@ class SubagentSelector(Selector):
     name: str
     status: str | None = None
     index_kind: ClassVar[str | None] = "delegation"
+
+    def __attrs_post_init__(self) -> None:
+        _check_name("name", self.name)
+        _check_str("status", self.status)
 
     def __repr__(self) -> str:
         return call_repr("on.subagent", [self.name], {"status": self.status})

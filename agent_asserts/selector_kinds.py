@@ -31,6 +31,7 @@ from agent_asserts.selector_base import (
     EventSelector,
     Selector,
     _check_choice,
+    _check_str,
     _mismatch,
     _optional_matcher,
     call_repr,
@@ -74,6 +75,8 @@ class ToolSelector(Selector):
             raise ValueError("'mcp_server' is not allowed when 'source' is 'local'")
         if self.is_error is not None and not isinstance(self.is_error, bool):
             raise TypeError(f"'is_error' must be a bool or None (got {self.is_error!r})")
+        _check_str("mcp_server", self.mcp_server)
+        _check_str("skill_id", self.skill_id)
         names = tuple(part.strip() for part in self.name.split("|"))
         if any(not part for part in names):
             raise ValueError(f"'name' has an empty alternative (got {self.name!r})")
@@ -176,6 +179,13 @@ class MessageSelector(Selector):
     index_kind: ClassVar[str | None] = "message"
 
     def __attrs_post_init__(self) -> None:
+        _check_str("actor", self.actor)
+        _check_str("utter_name", self.utter_name)
+        if self.text is not None and not isinstance(self.text, str | Matcher):
+            raise TypeError(
+                f"'text' must be a regular expression (a string), a matcher or None "
+                f"(got {self.text!r})"
+            )
         matcher = M.regex(self.text) if isinstance(self.text, str) else self.text
         object.__setattr__(self, "_text", _optional_matcher(matcher))
 

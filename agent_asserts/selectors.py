@@ -57,13 +57,28 @@ class on:  # noqa: N801 - a namespace read as a word: on.tool(...)
         return EventSelector(kind=kind, event_type=event_type, filters=filters)
 
 
-def as_selector(value: Selector | str, *, default: str = "tool") -> Selector:
+def as_selector(
+    value: Selector | str, *, default: str = "tool", name: str | None = None
+) -> Selector:
     """A selector, or a plain string read as a tool name (``default="tool"``) or a kind.
+
+    Args:
+        value: The selector or string.
+        default: What a string means: ``"tool"`` (a tool name) or ``"kind"`` (an event kind).
+        name: The parameter (and position) ``value`` was given as, named in the error
+            (``calls[1]``).
+
+    Raises:
+        TypeError: ``value`` is neither a selector nor a string.
 
     >>> as_selector("lookup")
     on.tool('lookup')
     >>> as_selector("audit", default="kind")
     on.event('audit')
+    >>> as_selector(5, name="calls[1]")
+    Traceback (most recent call last):
+    ...
+    TypeError: 'calls[1]' must be a selector (on.*) or a tool name (got 5)
     """
     if isinstance(value, Selector):
         return value
@@ -73,7 +88,11 @@ def as_selector(value: Selector | str, *, default: str = "tool") -> Selector:
         if default == "kind":
             return EventSelector(kind=value)
         raise ValueError(f"'default' must be 'tool' or 'kind' (got {default!r})")
-    raise TypeError(f"expected a selector (on.*) or a string, got {value!r}")
+    what = "an event kind" if default == "kind" else "a tool name"
+    hint = "; give several steps as separate arguments" if isinstance(value, list | tuple) else ""
+    if name is None:
+        raise TypeError(f"expected a selector (on.*) or {what}, got {value!r}{hint}")
+    raise TypeError(f"'{name}' must be a selector (on.*) or {what} (got {value!r}){hint}")
 
 
 __all__ = ["Selector", "as_selector", "on"]

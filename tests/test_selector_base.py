@@ -83,3 +83,140 @@ def test_filters_in_a_suite_file_and_back() -> None:
             "entity_refs": ["order:A1049", "user:u1"],
         }
     }
+
+
+@pytest.mark.parametrize(
+    ("build", "error", "message"),
+    [
+        (lambda: on.event(kind=5), TypeError, "'kind' must be a string or None (got 5)"),
+        (lambda: on.event("a", 7), TypeError, "'event_type' must be a string or None (got 7)"),
+        (lambda: on.event(turn="1"), TypeError, "'turn' must be an int or a matcher (got '1')"),
+        (lambda: on.event(turn=True), TypeError, "'turn' must be an int or a matcher (got True)"),
+        (
+            lambda: on.event(entity_refs="order:A1"),
+            TypeError,
+            "'entity_refs' must be a list of strings or a matcher (got 'order:A1')",
+        ),
+        (
+            lambda: on.event(entity_refs=["a", 5]),
+            TypeError,
+            "'entity_refs' must be a list of strings or a matcher (got ['a', 5])",
+        ),
+        (
+            lambda: on.event(entity_ref=["a"]),
+            TypeError,
+            "'entity_ref' must be a string or a matcher (got ['a'])",
+        ),
+        (
+            lambda: on.event(actor_ref=5),
+            TypeError,
+            "'actor_ref' must be a string, None or a matcher (got 5)",
+        ),
+        (
+            lambda: on.event(monotonic_time="12"),
+            TypeError,
+            "'monotonic_time' must be a number, None or a matcher (got '12')",
+        ),
+        (
+            lambda: on.event(wall_time=[1]),
+            TypeError,
+            "'wall_time' must be a string, a number, None or a matcher (got [1])",
+        ),
+        (
+            lambda: on.event(event_id=None),
+            TypeError,
+            "'event_id' must be a string or a matcher (got None)",
+        ),
+        (
+            lambda: on.event(payload=[1]),
+            TypeError,
+            "'payload' must be a mapping or a matcher (got [1])",
+        ),
+        (lambda: on.subagent(5), TypeError, "'name' must be a non-empty string (got 5)"),
+        (lambda: on.subagent(""), ValueError, "'name' must be a non-empty string (got '')"),
+        (
+            lambda: on.subagent("r", status=1),
+            TypeError,
+            "'status' must be a string or None (got 1)",
+        ),
+        (lambda: on.message(actor=5), TypeError, "'actor' must be a string or None (got 5)"),
+        (
+            lambda: on.message(utter_name=5),
+            TypeError,
+            "'utter_name' must be a string or None (got 5)",
+        ),
+        (
+            lambda: on.message(text=5),
+            TypeError,
+            "'text' must be a regular expression (a string), a matcher or None (got 5)",
+        ),
+        (
+            lambda: on.skill("activated", 5),
+            TypeError,
+            "'skill_id' must be a non-empty string (got 5)",
+        ),
+        (
+            lambda: on.skill("cancelled", "s", step_id=3),
+            TypeError,
+            "'step_id' must be a string or None (got 3)",
+        ),
+        (
+            lambda: on.block("entered", "s", ""),
+            ValueError,
+            "'block_id' must be a non-empty string (got '')",
+        ),
+        (
+            lambda: on.tool("a", skill_id=5),
+            TypeError,
+            "'skill_id' must be a string or None (got 5)",
+        ),
+        (
+            lambda: on.tool("a", mcp_server=5),
+            TypeError,
+            "'mcp_server' must be a string or None (got 5)",
+        ),
+    ],
+)
+def test_wrong_argument_types_are_errors_when_built(
+    build: Any, error: type[Exception], message: str
+) -> None:
+    with pytest.raises(error) as info:
+        build()
+    assert str(info.value) == message
+
+
+def test_filters_of_the_right_type_or_matchers_are_accepted() -> None:
+    rec = record()
+    assert on.event(turn=M.ge(0), entity_refs=[M.regex("order"), "user:u1"]).select(rec) == [0]
+    assert on.event(actor_ref=None, phase=None, monotonic_time=12.4).select(rec) == [0]
+    assert on.event(wall_time=1714557600.0, entity_refs=("order:A1049",)).select(rec) == [1]
+    assert on.tool("a", arguments=5).arguments == 5  # a scalar is a strict expectation
+
+
+@pytest.mark.parametrize(
+    ("build", "message"),
+    [
+        (
+            lambda ctx: ctx.tools_within_one_turn("a", 5, allow_extra_calls=False),
+            "'calls[1]' must be a selector (on.*) or a tool name (got 5)",
+        ),
+        (
+            lambda ctx: ctx.tools_within_one_turn("a", on.event("x"), allow_extra_calls=False),
+            "'calls[1]' must be an on.tool(...) selector or a tool name (got on.event('x'))",
+        ),
+        (
+            lambda ctx: ctx.event(None),
+            "'selector' must be a selector (on.*) or an event kind (got None)",
+        ),
+        (
+            lambda ctx: ctx.not_event(5),
+            "'selector' must be a selector (on.*) or an event kind (got 5)",
+        ),
+    ],
+)
+def test_a_step_that_is_not_a_selector_names_its_parameter(build: Any, message: str) -> None:
+    from agent_asserts import EvalContext
+
+    with pytest.raises(TypeError) as info:
+        build(EvalContext(TrialRecord.builder().build()))
+    assert str(info.value) == message

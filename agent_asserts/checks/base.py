@@ -226,14 +226,18 @@ def _same(a: Any, b: Any) -> bool:
 def missing_surface(record: TrialRecord, *kinds: str) -> Outcome | None:
     """``INVALID`` when the record's harness did not record one of ``kinds``, else None.
 
+    The message lists what the record did record as :meth:`TrialRecord.records` sees it: its
+    ``surfaces`` and every kind present in its events.
+
     >>> from agent_asserts.record import TrialRecord
-    >>> rec = TrialRecord.from_dict({"events": [], "surfaces": ["message"]})
+    >>> rec = TrialRecord.from_dict({"events": [{"kind": "audit"}], "surfaces": ["message"]})
     >>> missing_surface(rec, "tool_call").message
-    "the record has no 'tool_call' surface (recorded: 'message')"
+    "the record has no 'tool_call' surface (recorded: 'audit', 'message')"
     """
     for kind in kinds:
         if not record.records(kind):
-            recorded = ", ".join(repr(s) for s in sorted(record.surfaces or ()))
+            present = set(record.surfaces or ()) | set(record.index.kinds)
+            recorded = ", ".join(repr(s) for s in sorted(present))
             return Outcome.invalid(
                 f"the record has no {kind!r} surface (recorded: {recorded or 'nothing'})"
             )

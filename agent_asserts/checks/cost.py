@@ -92,9 +92,18 @@ class MaxSteps(Check):
 class TotalTokensAtMost(Check):
     """Total token usage is at most ``n``: message ``used {actual} tokens, limit {n}``.
 
+    A ``usage`` without ``total_tokens`` and without both ``input_tokens`` and
+    ``output_tokens`` (from which the total is derived) has no total: the result is
+    ``invalid``, saying which counts it has. A given ``total_tokens`` is taken as recorded,
+    even when it differs from input + output (providers count cached and reasoning tokens
+    differently).
+
     >>> from agent_asserts.record import TrialRecord
     >>> TotalTokensAtMost(10).evaluate(TrialRecord.from_dict({"events": []})).message
     'the record has no token usage'
+    >>> only_input = TrialRecord.from_dict({"usage": {"input_tokens": 5}})
+    >>> TotalTokensAtMost(10).evaluate(only_input).message
+    'the record has no total token count (usage has input_tokens only)'
     """
 
     n: int = attrs.field(validator=non_negative_int)
@@ -102,9 +111,14 @@ class TotalTokensAtMost(Check):
     positional: ClassVar[tuple[str, ...]] = ("n",)
 
     def evaluate(self, record: TrialRecord) -> Outcome:
-        total = None if record.usage is None else record.usage.total_tokens
-        if total is None:
+        usage = record.usage
+        if usage is None:
             return Outcome.invalid("the record has no token usage")
+        total = usage.total_tokens
+        if total is None:
+            counts = [k for k, v in usage.to_dict().items() if v is not None]
+            has = f"has {' and '.join(counts)} only" if counts else "has no counts"
+            return Outcome.invalid(f"the record has no total token count (usage {has})")
         return Outcome.of(
             total <= self.n,
             message=f"used {total} tokens, limit {self.n}",

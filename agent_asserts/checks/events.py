@@ -33,6 +33,7 @@ from agent_asserts.checks.selection import (
 from agent_asserts.checks.sequencing import Sequencing
 from agent_asserts.matching import Count, Mismatch
 from agent_asserts.matching.values import plural
+from agent_asserts.results import Status
 from agent_asserts.selector_kinds import EventSelector, Selector, SubagentSelector
 from agent_asserts.selectors import as_selector
 
@@ -63,7 +64,8 @@ class _KindSelectorCheck(Check):
     positional: ClassVar[tuple[str, ...]] = ("selector",)
 
     def __attrs_post_init__(self) -> None:
-        object.__setattr__(self, "_selector", as_selector(self.selector, default="kind"))
+        selector = as_selector(self.selector, default="kind", name="selector")
+        object.__setattr__(self, "_selector", selector)
 
     def primary(self) -> Any:
         """The kind (``event:audit``), else the selector's description."""
@@ -77,12 +79,20 @@ class _KindSelectorCheck(Check):
 @register
 @attrs.frozen
 class CalledSubagent(Check):
-    """The number of delegations to sub-agent ``name`` satisfies ``count`` (None: at least one).
+    """The number of *completed* delegations to sub-agent ``name`` satisfies ``count`` (None:
+    at least one).
+
+    A delegation counts when its outcome (``event_type``) is ``completed``, as seed 004's
+    ``calledSubagent`` counts ``SubagentCompleted`` events; a failed delegation is the closest
+    candidate of a failure. ``on.subagent(name)`` matches any outcome.
 
     >>> from agent_asserts.record import TrialRecord
-    >>> rec = TrialRecord.builder().subagent("researcher").build()
+    >>> rec = TrialRecord.builder().subagent("researcher").subagent("writer", "failed").build()
     >>> CalledSubagent("researcher").evaluate(rec).message
-    "matched 1 delegation to 'researcher' (expected at least 1)"
+    "matched 1 completed delegation to 'researcher' (expected at least 1)"
+    >>> out = CalledSubagent("writer").evaluate(rec)
+    >>> out.status.value, out.closest, [str(m) for m in out.mismatches]
+    ('fail', 'e1', ["$.event_type: expected 'completed', got 'failed'"])
     """
 
     name: str
@@ -95,19 +105,32 @@ class CalledSubagent(Check):
     def __attrs_post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name:
             raise ValueError(f"'name' must be a non-empty sub-agent name (got {self.name!r})")
-        object.__setattr__(self, "_selector", SubagentSelector(self.name))
+        object.__setattr__(self, "_selector", SubagentSelector(self.name, status="completed"))
 
     def evaluate(self, record: TrialRecord) -> Outcome:
         invalid = missing_surface(record, "delegation")
         if invalid is not None:
             return invalid
         count = Count.of(self.count)
-        matched = self._selector.select(record)
+        selector = self._selector
+        matched = selector.select(record)
         text = (
-            f"matched {plural(len(matched), 'delegation')} to {self.name!r} "
+            f"matched {plural(len(matched), 'completed delegation')} to {self.name!r} "
             f"(expected {count.describe()})"
         )
-        return count_outcome(record, self._selector, count, matched, message=text)
+        outcome = count_outcome(record, selector, count, matched, message=text)
+        if outcome.status is not Status.FAIL:
+            return outcome
+        # A delegation to this sub-agent with another outcome is the closest candidate.
+        taken = set(matched)
+        events = record.events
+        named = [
+            p
+            for p in selector.candidates(record)
+            if p not in taken and getattr(events[p].payload, "subagent", None) == self.name
+        ]
+        closest = selector.closest(record, named) if named else None
+        return attrs.evolve(outcome, **closest_fields(closest)) if closest else outcome
 
 
 @register

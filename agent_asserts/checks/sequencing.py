@@ -246,7 +246,10 @@ class Sequencing(Check):
 
     def __attrs_post_init__(self) -> None:
         _check_steps(self.method, "selector", self.selectors)
-        steps = tuple(as_selector(s, default=self.step_default) for s in self.selectors)
+        steps = tuple(
+            as_selector(s, default=self.step_default, name=f"selectors[{i}]")
+            for i, s in enumerate(self.selectors)
+        )
         object.__setattr__(self, "_steps", steps)
 
     def evaluate(self, record: TrialRecord) -> Outcome:

@@ -105,11 +105,12 @@ class ToolsWithinOneTurn(Check):
                 f"tools_within_one_turn() needs at least two calls (got {len(self.calls)})"
             )
         steps: list[ToolSelector] = []
-        for call in self.calls:
-            step: Selector = as_selector(call, default="tool")
+        for position, call in enumerate(self.calls):
+            step: Selector = as_selector(call, default="tool", name=f"calls[{position}]")
             if not isinstance(step, ToolSelector):
                 raise TypeError(
-                    f"'calls' must be on.tool(...) selectors or tool names (got {call!r})"
+                    f"'calls[{position}]' must be an on.tool(...) selector or a tool name "
+                    f"(got {call!r})"
                 )
             if all(name in self.ignore for name in step.names):
                 raise ValueError(

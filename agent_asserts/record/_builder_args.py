@@ -147,16 +147,31 @@ def as_usage(usage: Usage | Mapping[str, int | None] | None) -> Usage | None:
     return Usage(**usage)
 
 
+def as_list(name: str, value: Any) -> list[Any]:
+    """An iterable argument as a list; a string, bytes, a mapping or a non-iterable is a
+    ``TypeError`` naming the argument (``list("boom")`` would be four characters).
+
+    >>> as_list("errors", ("timeout",))
+    ['timeout']
+    >>> as_list("errors", "boom")
+    Traceback (most recent call last):
+    ...
+    TypeError: 'errors' must be a list (got 'boom')
+    """
+    if isinstance(value, str | bytes | Mapping) or not isinstance(value, Iterable):
+        raise TypeError(f"{name!r} {must_be_list(value)}")
+    return list(value)
+
+
 def as_surfaces(surfaces: Iterable[str]) -> frozenset[str]:
     """The recorded surfaces as a set of strings (a lone string is a mistake).
 
     >>> as_surfaces("message")
     Traceback (most recent call last):
     ...
-    ValueError: 'surfaces' must be a list (got 'message')
+    TypeError: 'surfaces' must be a list (got 'message')
     """
-    check("surfaces", must_be_list(surfaces) if isinstance(surfaces, str) else None)
-    found = frozenset(surfaces)
+    found = frozenset(as_list("surfaces", surfaces))
     for surface in found:
         check("surfaces", must_be_str(surface))
     return found

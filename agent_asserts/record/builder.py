@@ -25,6 +25,7 @@ from agent_asserts.record._builder_args import (
     StatusEnvelope,
     as_button,
     as_json,
+    as_list,
     as_payload,
     as_surfaces,
     as_usage,
@@ -52,6 +53,7 @@ from agent_asserts.record.payloads import (
     SkillPayload,
     ToolCallPayload,
 )
+from agent_asserts.record.turns import TurnTracker, opens_turn
 from agent_asserts.record.usage import Usage
 
 if TYPE_CHECKING:
@@ -61,8 +63,10 @@ if TYPE_CHECKING:
 class RecordBuilder:
     """Builds a :class:`TrialRecord` event by event; every method returns the builder.
 
-    Turns: ``user()`` opens a new turn (numbered from 1; events before the first user message
-    are in turn 0); an explicit ``turn=`` sets the current turn. Events get ids ``e0``,
+    Turns follow the rule of ``TrialRecord.from_dict`` (:mod:`agent_asserts.record.turns`): a
+    user message whose text is non-empty and does not start with ``/`` opens a new turn
+    (numbered from 1; events before the first one are in turn 0), whichever method adds it;
+    an explicit ``turn=`` sets the current turn. Events get ids ``e0``,
     ``e1``… by position unless ``event_id=`` is given. Every method also takes the envelope
     fields (:class:`Envelope`) as keyword arguments. Bad arguments raise ``ValueError`` (or
     ``TypeError`` for unknown keyword arguments) naming the argument.
@@ -81,7 +85,7 @@ class RecordBuilder:
         self._initial_state = as_json("initial_state", initial_state)
         self._events: list[Event] = []
         self._ids: set[str] = set()
-        self._turn = 0
+        self._turns = TurnTracker()
 
     # -- the one path every method takes ------------------------------------------------------
 
@@ -93,17 +97,12 @@ class RecordBuilder:
         envelope: Mapping[str, Any],
         *,
         event_type: str | None = None,
-        new_turn: bool = False,
         fixed: tuple[str, ...] = (),
         actor_ref: str | None = None,
     ) -> RecordBuilder:
         fields = check_envelope(method, envelope, fixed)
         entity_refs = fields.pop("entity_refs", ())
-        turn = fields.pop("turn", None)
-        if turn is not None:
-            self._turn = turn
-        elif new_turn:
-            self._turn += 1
+        explicit_turn = fields.pop("turn", None)
         event_id = fields.pop("event_id", None)
         if event_id is None:
             event_id = f"e{len(self._events)}"
@@ -115,7 +114,10 @@ class RecordBuilder:
             fields["event_type"] = event_type
         if actor_ref is not None:
             fields.setdefault("actor_ref", actor_ref)
-        event = Event(kind, payload, event_id, turn=self._turn, entity_refs=entity_refs, **fields)
+        # The rule from_dict derives turns by (record/turns.py), so both give the same turns.
+        opens = opens_turn(kind, fields.get("actor_ref"), payload)
+        turn = self._turns.assign(explicit_turn, opens)
+        event = Event(kind, payload, event_id, turn=turn, entity_refs=entity_refs, **fields)
         self._ids.add(event_id)
         self._events.append(event)
         return self
@@ -123,15 +125,15 @@ class RecordBuilder:
     # -- events -------------------------------------------------------------------------------
 
     def user(self, text: str, **envelope: Unpack[Envelope]) -> RecordBuilder:
-        """A user message; it opens a new turn.
+        """A user message; it opens a new turn when its text is non-empty and does not start
+        with ``/`` (the rule of ``from_dict``: ``/session_start`` and button payloads stay in
+        the current turn).
 
-        >>> RecordBuilder().user("hi").build().events[0].turn
-        1
+        >>> [e.turn for e in RecordBuilder().user("/session_start").user("hi").build().events]
+        [0, 1]
         """
         check("text", must_be_str(text))
-        return self._add(
-            "user", "message", MessagePayload(text), envelope, new_turn=True, actor_ref="user"
-        )
+        return self._add("user", "message", MessagePayload(text), envelope, actor_ref="user")
 
     def agent(
         self,
@@ -355,7 +357,7 @@ class RecordBuilder:
         if steps is not None:
             check("steps", must_be_int(steps))
         usage = as_usage(usage)
-        errors = as_json("errors", list(errors))
+        errors = as_json("errors", as_list("errors", errors))
         surfaces = None if surfaces is None else as_surfaces(surfaces)
         return TrialRecord(
             events=tuple(self._events),

@@ -16,7 +16,6 @@
 from __future__ import annotations
 
 import functools
-import json
 import os
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
@@ -24,9 +23,9 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from agent_asserts.record._checks import paused_gc
+from agent_asserts.record._json import load_json
 from agent_asserts.record.decode import decode_record
 from agent_asserts.record.delta import DeltaEntry, compute_delta
-from agent_asserts.record.errors import Problem, RecordError
 from agent_asserts.record.event import Event
 from agent_asserts.record.index import RecordIndex
 from agent_asserts.record.parse_errors import ParseError
@@ -132,8 +131,11 @@ class TrialRecord:
             The record.
 
         Raises:
-            RecordError: Invalid JSON (naming file, line and column) or an invalid record
-                (every problem naming the file).
+            RecordError: Invalid JSON (naming file, line and column), JSON that :mod:`json`
+                would accept but is ambiguous or not JSON — a duplicate key or a ``NaN`` /
+                ``Infinity`` constant (each naming its JSON path), an integer too long to
+                convert, a document nested too deeply — or an invalid record (every problem
+                naming the file).
             OSError: The file cannot be read.
 
         >>> import json, pathlib, tempfile
@@ -145,19 +147,7 @@ class TrialRecord:
         agent_asserts.record.errors.RecordError: invalid record: 1 problem(s)
           ...run.json:2:2: invalid JSON: Expecting ',' delimiter
         """
-        name = os.fspath(path)
-        with open(name, "rb") as handle:
-            raw = handle.read()
-        try:
-            text = raw.decode("utf-8-sig")
-        except UnicodeDecodeError as exc:
-            problem = Problem("", f"not UTF-8 text (byte {exc.start})", name)
-            raise RecordError([problem]) from None
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            problem = Problem("", f"invalid JSON: {exc.msg}", f"{name}:{exc.lineno}:{exc.colno}")
-            raise RecordError([problem]) from None
+        name, data = load_json(path)
         return cls.from_dict(data, source=name)
 
     @staticmethod

@@ -36,13 +36,13 @@ class TestCalledSubagent:
     def test_pass(self) -> None:
         out = CalledSubagent("researcher").evaluate(audit_record())
         assert out.status is Status.PASS
-        assert out.message == "matched 1 delegation to 'researcher' (expected at least 1)"
+        assert out.message == "matched 1 completed delegation to 'researcher' (expected at least 1)"
         assert out.evidence == ("e4",)
 
     def test_count(self) -> None:
         out = CalledSubagent("researcher", count=2).evaluate(audit_record())
         assert out.status is Status.FAIL
-        assert out.message == "matched 1 delegation to 'researcher' (expected exactly 2)"
+        assert out.message == "matched 1 completed delegation to 'researcher' (expected exactly 2)"
         assert out.evidence == ("e4",)
         assert CalledSubagent("researcher", Count.at_most(1)).evaluate(audit_record()).score == 1
 
@@ -54,6 +54,35 @@ class TestCalledSubagent:
             "$.subagent: expected 'planner', got 'researcher'"
         ]
         assert out.evidence == ("e4", "e5")
+
+    def test_only_completed_delegations_count(self) -> None:
+        out = CalledSubagent("writer").evaluate(audit_record())
+        assert out.status is Status.FAIL
+        assert out.message == "matched 0 completed delegations to 'writer' (expected at least 1)"
+        assert out.closest == "e5"
+        assert [str(m) for m in out.mismatches] == [
+            "$.event_type: expected 'completed', got 'failed'"
+        ]
+        rec = (
+            TrialRecord.builder()
+            .subagent("writer")
+            .subagent("writer", status="failed")
+            .subagent("writer", status="cancelled")
+            .build()
+        )
+        out = CalledSubagent("writer", count=1).evaluate(rec)
+        assert (out.status, out.evidence) == (Status.PASS, ("e0",))
+        absent = TrialRecord.from_dict(
+            {"events": [{"kind": "delegation", "payload": {"subagent": "writer"}}]}
+        )
+        assert CalledSubagent("writer").evaluate(absent).status is Status.PASS
+
+    def test_on_subagent_matches_any_outcome(self) -> None:
+        rec = audit_record()
+        assert on.subagent("writer").select(rec) == [5]
+        assert on.subagent("writer", status="failed").select(rec) == [5]
+        assert on.subagent("writer", status="completed").select(rec) == []
+        assert EventCheck(on.subagent("writer")).evaluate(rec).status is Status.PASS
 
     def test_missing_surface(self) -> None:
         rec = TrialRecord.builder().tool("a").build(surfaces=["tool_call"])
@@ -221,3 +250,56 @@ class TestEventsSatisfy:
         assert EventsSatisfy(lambda e: True).default_name() == "events_satisfy"
         with pytest.raises(TypeError, match="'fn' must be a callable"):
             EventsSatisfy(None)  # type: ignore[arg-type]
+
+
+class TestMissingSurfaceMessage:
+    def test_recorded_lists_surfaces_and_kinds_present(self) -> None:
+        rec = TrialRecord.from_dict(
+            {
+                "surfaces": ["message"],
+                "events": [{"kind": "tool_call", "payload": {"name": "a"}}, {"kind": "audit"}],
+            }
+        )
+        out = CalledSubagent("researcher").evaluate(rec)
+        assert out.status is Status.INVALID
+        assert out.message == (
+            "the record has no 'delegation' surface (recorded: 'audit', 'message', 'tool_call')"
+        )
+
+    def test_nothing_recorded(self) -> None:
+        rec = TrialRecord.from_dict({"surfaces": [], "events": []})
+        assert CalledSubagent("r").evaluate(rec).message == (
+            "the record has no 'delegation' surface (recorded: nothing)"
+        )
+
+
+class TestTotalTokensAtMost:
+    @pytest.mark.parametrize(
+        ("usage", "message"),
+        [
+            (None, "the record has no token usage"),
+            ({}, "the record has no total token count (usage has no counts)"),
+            (
+                {"input_tokens": 900},
+                "the record has no total token count (usage has input_tokens only)",
+            ),
+            (
+                {"output_tokens": 120},
+                "the record has no total token count (usage has output_tokens only)",
+            ),
+        ],
+    )
+    def test_no_total_is_invalid_saying_what_usage_has(
+        self, usage: dict[str, int] | None, message: str
+    ) -> None:
+        from agent_asserts.checks.cost import TotalTokensAtMost
+
+        out = TotalTokensAtMost(2000).evaluate(TrialRecord.from_dict({"usage": usage}))
+        assert (out.status, out.message) == (Status.INVALID, message)
+
+    def test_a_given_total_is_taken_as_recorded(self) -> None:
+        from agent_asserts.checks.cost import TotalTokensAtMost
+
+        usage = {"input_tokens": 900, "output_tokens": 120, "total_tokens": 1500}
+        out = TotalTokensAtMost(1100).evaluate(TrialRecord.from_dict({"usage": usage}))
+        assert (out.status, out.message) == (Status.FAIL, "used 1500 tokens, limit 1100")

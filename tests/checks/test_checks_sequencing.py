@@ -147,3 +147,16 @@ class TestSequencing:
         assert check.to_data() == {
             "sequencing": {"selectors": [{"skill_activated": {"skill_id": "refund"}}, "refund"]}
         }
+
+
+def test_a_step_that_is_not_a_selector_names_its_position() -> None:
+    import re
+
+    from agent_asserts import EvalContext
+    from agent_asserts.testing import demo_record
+
+    ctx = EvalContext(demo_record())
+    with pytest.raises(TypeError, match=re.escape("'selectors[0]' must be a selector (on.*)")):
+        ctx.sequencing(["a", "b"])  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=re.escape("'selectors[1]' must be a selector (on.*)")):
+        ctx.event_order("a", 5)  # type: ignore[arg-type]

@@ -224,6 +224,12 @@ def test_read_a_result_file(tmp_path: Path) -> None:
     file.write_text("{oops")
     with pytest.raises(RecordError, match="invalid JSON"):
         ces.read(file)
+    file.write_text('{"detailed_trace": [], "detailed_trace": ["Agent Text: hi"]}')
+    with pytest.raises(RecordError) as info:
+        ces.read(file)
+    assert str(info.value) == (
+        f"invalid record: 1 problem(s)\n  {file}: $.detailed_trace: duplicate key"
+    )
 
 
 def _lines(trace: list[object]) -> set[str]:

@@ -216,3 +216,36 @@ def test_empty_batch_and_bad_arguments() -> None:
     assert isinstance(empty, BatchResult)
     with pytest.raises(ValueError, match="max_in_flight"):
         evaluate_many([], mixed_case, max_in_flight=-1)
+
+
+@pytest.mark.parametrize("records", ["runs.jsonl", b"runs.jsonl", Path("runs.jsonl")])
+def test_a_single_path_as_records_is_a_type_error(records: object) -> None:
+    with pytest.raises(TypeError) as info:
+        evaluate_many(records, mixed_case)  # type: ignore[arg-type]
+    assert str(info.value) == (
+        "'records' must be an iterable of records, record dicts or paths, not a single path "
+        f"({records!r}): pass iter_jsonl(path) for a JSON Lines file or [path] for one record file"
+    )
+
+
+@pytest.mark.parametrize("target", [5, None, {"cases": []}])
+def test_a_target_that_is_not_a_suite_case_or_function_is_a_type_error(target: object) -> None:
+    with pytest.raises(TypeError) as info:
+        evaluate_many([make_record(0)], target)  # type: ignore[arg-type]
+    assert str(info.value) == (
+        "'suite_or_fn' must be a Suite, a Case, a case function or the path of a suite file "
+        f"(got {target!r})"
+    )
+
+
+def test_iter_jsonl_reads_lines_strictly(tmp_path: Path) -> None:
+    runs = tmp_path / "runs.jsonl"
+    runs.write_text('{"steps": 1, "steps": 2}\n{"steps": NaN}\n{"steps": 3}\n')
+    rows = list(iter_jsonl(runs))
+    assert [r.error for r in rows[:2]] == [  # type: ignore[union-attr]
+        "$.steps: duplicate key",
+        "$.steps: invalid JSON: NaN is not a JSON value",
+    ]
+    assert rows[2] == {"steps": 3}
+    batch = evaluate_many(iter_jsonl(runs), mixed_case)
+    assert batch.cases[0].error == f"cannot load the record {runs}:1: $.steps: duplicate key"

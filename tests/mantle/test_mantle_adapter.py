@@ -231,6 +231,34 @@ def test_read_json_array_dump_and_lines(tmp_path: Path) -> None:
     assert str(info.value).splitlines()[1] == f"  {broken}:2:12: invalid JSON: Expecting value"
 
 
+def test_read_is_strict_json(tmp_path: Path) -> None:
+    dump = tmp_path / "dump.json"
+    dump.write_text('{"events": [{"event": "user", "text": "a", "text": "b"}]}')
+    with pytest.raises(RecordError) as info:
+        mantle.read(dump)
+    assert str(info.value) == (
+        f"invalid record: 1 problem(s)\n  {dump}: $.events[0].text: duplicate key"
+    )
+    array = tmp_path / "run.json"
+    array.write_text('[{"event": "user", "timestamp": NaN}]')
+    with pytest.raises(RecordError) as info:
+        mantle.read(array)
+    assert str(info.value).splitlines()[1] == (
+        f"  {array}: $[0].timestamp: invalid JSON: NaN is not a JSON value"
+    )
+    lines = tmp_path / "run.jsonl"
+    lines.write_text(
+        '{"event": "user", "text": "hi"}\n{"event": "bot", "text": "a", "text": "b"}\n'
+        '{"event": "bot", "text": "x", "timestamp": Infinity}\n'
+    )
+    rec = mantle.read(lines)
+    assert [str(p) for p in rec.parse_errors] == [
+        f"{lines}:line 2: not JSON: $.text: duplicate key",
+        f"{lines}:line 3: not JSON: $.timestamp: Infinity is not a JSON value",
+    ]
+    assert len(rec.events) == 1
+
+
 def test_mixed_lines_file_conserves_every_row() -> None:
     path = DATA / "tracker_mixed.jsonl"
     rec = mantle.read(path)

@@ -85,8 +85,40 @@ def test_every_method_returns_the_builder_and_builds_the_example() -> None:
 
 
 def test_turns_start_at_one_and_before_user_is_zero() -> None:
-    rec = RecordBuilder().agent("welcome").user("a").agent("b").user("/cmd").tool("t").build()
+    rec = RecordBuilder().agent("welcome").user("a").agent("b").user("c").tool("t").build()
     assert [e.turn for e in rec.events] == [0, 1, 1, 2, 2]
+
+
+@pytest.mark.parametrize("text", ["/cmd", "/session_start", "", "   ", '/choose{"x": 1}'])
+def test_empty_and_slash_user_messages_stay_in_the_turn(text: str) -> None:
+    rec = RecordBuilder().user(text).agent("welcome").user("a").user(text).tool("t").build()
+    assert [e.turn for e in rec.events] == [0, 0, 1, 1, 1]
+
+
+def test_builder_and_from_dict_give_the_same_turns() -> None:
+    built = (
+        RecordBuilder()
+        .user("/session_start")
+        .agent("welcome")
+        .user("refund A1")
+        .tool("lookup")
+        .user('/choose{"id": 1}')
+        .user("")
+        .event("message", payload={"text": "a user message via event()"}, actor_ref="user")
+        .user("from someone else", actor_ref="supervisor")
+        .agent("done")
+        .user("next", turn=7)
+        .agent("ok")
+        .user("again")
+        .build()
+    )
+    data = built.to_dict()
+    for position, event in enumerate(data["events"]):
+        if position != 9:  # the explicit turn=7 stays; the others are derived again
+            del event["turn"]
+    derived = TrialRecord.from_dict(data)
+    assert [e.turn for e in built.events] == [0, 0, 1, 1, 1, 1, 2, 2, 2, 7, 7, 8]
+    assert [e.turn for e in derived.events] == [e.turn for e in built.events]
 
 
 def test_explicit_turn_sets_the_current_turn() -> None:
@@ -228,8 +260,17 @@ def test_build_twice() -> None:
         (lambda b: b.build(usage={"tokens": 1}), ValueError, "'usage' has an unknown key 'tokens'"),
         (
             lambda b: b.build(surfaces="message"),
-            ValueError,
+            TypeError,
             "'surfaces' must be a list (got 'message')",
+        ),
+        (lambda b: b.build(surfaces=5), TypeError, "'surfaces' must be a list (got 5)"),
+        (lambda b: b.build(errors="boom"), TypeError, "'errors' must be a list (got 'boom')"),
+        (lambda b: b.build(errors=b"boom"), TypeError, "'errors' must be a list (got b'boom')"),
+        (lambda b: b.build(errors=5), TypeError, "'errors' must be a list (got 5)"),
+        (
+            lambda b: b.build(errors={"code": 1}),
+            TypeError,
+            "'errors' must be a list (got {'code': 1})",
         ),
     ],
 )

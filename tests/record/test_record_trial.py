@@ -256,6 +256,50 @@ def test_load_problems_name_the_file(tmp_path: Path) -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("text", "problems"),
+    [
+        ('{"steps": 1, "steps": 2}', ["$.steps: duplicate key"]),
+        (
+            '{"events": [{"kind": "audit", "payload": {"a": 1, "a": 2, "a": 3}, "kind": "x"}],'
+            ' "odd key": 1, "odd key": 2}',
+            [
+                "$.events[0].kind: duplicate key",
+                "$.events[0].payload.a: duplicate key",
+                "$['odd key']: duplicate key",
+            ],
+        ),
+        (
+            '{"final_state": {"a": NaN, "b": [Infinity, -Infinity]}}',
+            [
+                "$.final_state.a: invalid JSON: NaN is not a JSON value",
+                "$.final_state.b[0]: invalid JSON: Infinity is not a JSON value",
+                "$.final_state.b[1]: invalid JSON: -Infinity is not a JSON value",
+            ],
+        ),
+        (
+            '{"final_state": {"x": 1e999}}',
+            ["$.final_state.x: invalid JSON: the number 1e999 is too large"],
+        ),
+        (
+            '{"steps": ' + "9" * 5000 + "}",
+            ["$.steps: invalid JSON: an integer of 5000 digits is too long (the limit is 4300)"],
+        ),
+        ("[" * 100_000, ["invalid JSON: the document is nested too deeply"]),
+    ],
+)
+def test_load_rejects_what_json_accepts_quietly(
+    tmp_path: Path, text: str, problems: list[str]
+) -> None:
+    file = tmp_path / "run.json"
+    file.write_text(text, encoding="utf-8")
+    with pytest.raises(RecordError) as info:
+        TrialRecord.load(file)
+    assert str(info.value) == "\n".join(
+        [f"invalid record: {len(problems)} problem(s)", *(f"  {file}: {p}" for p in problems)]
+    )
+
+
 def test_load_not_utf8(tmp_path: Path) -> None:
     file = tmp_path / "bin.json"
     file.write_bytes(b'{"status": "\xff"}')

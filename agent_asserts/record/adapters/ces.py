@@ -49,6 +49,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from agent_asserts._jsonable import to_jsonable
+from agent_asserts.record._json import load_json
 from agent_asserts.record.errors import Problem, RecordError
 from agent_asserts.record.trial import TrialRecord
 
@@ -328,7 +329,8 @@ def read(path: str | os.PathLike[str], **options: Any) -> TrialRecord:
         **options: Passed to :func:`to_record` (``source`` defaults to the path).
 
     Raises:
-        RecordError: The file is not JSON, or not a result dict.
+        RecordError: The file is not UTF-8 or not strict JSON (a syntax error, a duplicate key,
+            ``NaN``; as ``TrialRecord.load``), or not a result dict.
         OSError: The file cannot be read.
 
     >>> import json, pathlib, tempfile
@@ -337,14 +339,7 @@ def read(path: str | os.PathLike[str], **options: Any) -> TrialRecord:
     >>> read(file).reply
     'hi'
     """
-    name = os.fspath(path)
-    with open(name, encoding="utf-8-sig") as handle:
-        text = handle.read()
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        problem = Problem("", f"invalid JSON: {exc.msg}", f"{name}:{exc.lineno}:{exc.colno}")
-        raise RecordError([problem]) from None
+    name, data = load_json(path)
     options.setdefault("source", name)
     return to_record(data, **options)
 

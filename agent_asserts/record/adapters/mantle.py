@@ -57,6 +57,7 @@ import os
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final
 
+from agent_asserts.record._json import parse_json, read_text, strict_loads, syntax_error
 from agent_asserts.record.adapters._mantle_rows import ENVELOPE_KEYS, Undecodable, decode_row
 from agent_asserts.record.errors import Problem, RecordError
 from agent_asserts.record.event import Event
@@ -151,8 +152,13 @@ def read(path: str | os.PathLike[str], **options: Any) -> TrialRecord:
     with an ``events`` list is a tracker dump; anything else is JSON Lines, one event per
     line (blank lines skipped), and a line that is not JSON is a parse error at its line.
 
+    A JSON document or line is read strictly (as ``TrialRecord.load``): a duplicate key, a
+    ``NaN``/``Infinity`` constant or a too long integer is a ``RecordError`` for a document
+    and a parse error for a line.
+
     Raises:
-        RecordError: A JSON array file with a syntax error (file, line and column).
+        RecordError: A JSON array file with a syntax error (file, line and column), a JSON
+            document that is not strict JSON, or a file that is not UTF-8.
 
     >>> import pathlib, tempfile
     >>> tmp = tempfile.TemporaryDirectory(); path = pathlib.Path(tmp.name, "tracker.jsonl")
@@ -162,18 +168,15 @@ def read(path: str | os.PathLike[str], **options: Any) -> TrialRecord:
     >>> [(e.actor_ref, e.payload.text) for e in rec.events]
     [('user', 'refund A1049'), ('agent', 'Done')]
     """
-    name = os.fspath(path)
-    with open(name, encoding="utf-8-sig") as handle:
-        text = handle.read()
+    name, text = read_text(path)
     options.setdefault("source", name)
     stripped = text.lstrip()
     if stripped.startswith(("[", "{")):
         try:
-            data = json.loads(text)
+            data = strict_loads(text, name)
         except json.JSONDecodeError as exc:
             if stripped.startswith("["):
-                where = f"{name}:{exc.lineno}:{exc.colno}"
-                raise RecordError([Problem("", f"invalid JSON: {exc.msg}", where)]) from None
+                raise syntax_error(exc, name) from None
         else:
             if isinstance(data, list) or (isinstance(data, Mapping) and "events" in data):
                 return to_record(data, **options)
@@ -193,14 +196,22 @@ def _read_lines(
         if not line.strip():
             continue
         try:
-            rows.append((f"line {number}", json.loads(line)))
-        except json.JSONDecodeError as exc:
-            reason = f"not JSON: {exc.msg} (column {exc.colno})"
+            rows.append((f"line {number}", parse_json(line)))
+        except RecordError as exc:
+            reason = "; ".join(_line_reason(problem) for problem in exc.problems)
             bad.append((number, ParseError(f"line {number}", reason, line, source)))
     events, errors = convert(rows, source=source)
     numbered = [*bad, *((int(e.position.removeprefix("line ")), e) for e in errors)]
     ordered = [error for _, error in sorted(numbered, key=lambda item: item[0])]
     return _record(events, ordered, surfaces, initial_state, {})
+
+
+def _line_reason(problem: Problem) -> str:
+    """``not JSON: <what> (column N)`` for a syntax error; the path and what for the rest."""
+    message = problem.message.removeprefix("invalid JSON: ")
+    if problem.source:  # a syntax error: "line:column"
+        return f"not JSON: {message} (column {problem.source.rpartition(':')[2]})"
+    return f"not JSON: {problem.path}: {message}" if problem.path else f"not JSON: {message}"
 
 
 def _record(
