@@ -54,7 +54,7 @@ TYPES: Final[Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]]] = {
     "tool_output_contains": (("toolSlug", "assertions"), ("catalogSlug",)),
     "no_tool_called": (("toolSlugs",), ("catalogSlug",)),
     "confirmation_requested": (("beforeToolSlug", "pattern"), ("withinLastNTurns", "catalogSlug")),
-    "llm_judge": (("criterion",), ("model", "rubric")),
+    "llm_judge": (("criterion",), ("model", "rubric", "catalogSlug")),
 }
 """Type → (required keys, optional keys), besides ``type``."""
 
@@ -221,9 +221,23 @@ def build(doc: Node, ctx: BuildContext) -> Suite:
         p.check_keys(doc, required=["checks"], optional=["name", "record"])
         items = doc.items.get("checks", doc)
     entries: list[CheckEntry] = []
+    catalogs: dict[str, str] = {}
     for item in p.expect_list(items) or []:
-        entries += entries_of(item, ctx)
-    return ctx.suite([Case(name, tuple(entries), record, {}, ctx.judge)], name=name)
+        built = entries_of(item, ctx)
+        entries += built
+        catalogs.update(_judge_catalog(item, built))
+    # A judge has no tool to resolve: its catalogSlug is kept as case metadata (by result name).
+    metadata = {"llm_judge_catalogs": catalogs} if catalogs else {}
+    return ctx.suite([Case(name, tuple(entries), record, metadata, ctx.judge)], name=name)
+
+
+def _judge_catalog(item: Node, built: list[CheckEntry]) -> dict[str, str]:
+    if not isinstance(item, MappingNode) or len(built) != 1:
+        return {}
+    kind, catalog = item.items.get("type"), item.items.get("catalogSlug")
+    if kind is None or kind.value != "llm_judge" or catalog is None:
+        return {}
+    return {built[0].name or built[0].check.default_name(): str(catalog.value)}
 
 
 register_dialect(

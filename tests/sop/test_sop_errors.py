@@ -35,7 +35,7 @@ BROKEN = [
             "FILE:2:3: [0]: unknown key 'toolslug' (did you mean 'toolSlug'?)",
             "FILE:3:3: [1]: required key 'toolSlugs' missing",
             "FILE:4:3: [1]: unknown key 'toolSlug' (did you mean 'toolSlugs'?)",
-            "FILE:7:3: [2]: unknown key 'catalogSlug' (expected one of 'type', 'criterion', 'model', 'rubric')",
+            "FILE:7:3: [2]: unknown key 'catalogSlugs' (did you mean 'catalogSlug'?)",
         ],
     ),
     (

@@ -239,3 +239,10 @@ def test_non_contiguous_sequence_allows_tools_between() -> None:
     doc = [{**SEQUENCE[0], "contiguous": False}]
     rec = TrialRecord.builder().tool("get_order").tool("x").tool("set_delivery_address").build()
     assert load(doc).cases[0].evaluate(rec).results[0].status.value == "pass"
+
+
+def test_llm_judge_accepts_catalog_slug_and_keeps_it_as_case_metadata() -> None:
+    suite = load([{"type": "llm_judge", "criterion": "polite", "catalogSlug": "shopify"}])
+    (case,) = suite.cases
+    assert case.metadata == {"llm_judge_catalogs": {"llm_judge:polite": "shopify"}}
+    assert [e.name for e in case.entries] == ["llm_judge:polite"]
