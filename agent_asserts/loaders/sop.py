@@ -33,7 +33,7 @@ from agent_asserts.checks.tools import CalledTool, NotCalledTool
 from agent_asserts.loaders.building import BuildContext
 from agent_asserts.loaders.dialects import register_dialect
 from agent_asserts.loaders.errors import unknown_key_message
-from agent_asserts.loaders.nodes import MappingNode, Node
+from agent_asserts.loaders.nodes import MappingNode, Node, ScalarNode
 from agent_asserts.loaders.sop_fields import (
     INPUT_OPS,
     OUTPUT_OPS,
@@ -235,7 +235,9 @@ def _judge_catalog(item: Node, built: list[CheckEntry]) -> dict[str, str]:
     if not isinstance(item, MappingNode) or len(built) != 1:
         return {}
     kind, catalog = item.items.get("type"), item.items.get("catalogSlug")
-    if kind is None or kind.value != "llm_judge" or catalog is None:
+    if not isinstance(kind, ScalarNode) or kind.value != "llm_judge":
+        return {}
+    if not isinstance(catalog, ScalarNode):
         return {}
     return {built[0].name or built[0].check.default_name(): str(catalog.value)}
 
