@@ -167,7 +167,7 @@ def iter_jsonl(
         for number, raw in enumerate(handle, 1):
             source = f"{os.fspath(path)}:{number}"
             try:
-                line = raw.decode("utf-8")
+                line = raw.decode("utf-8-sig" if number == 1 else "utf-8")
                 if not line.strip():
                     continue
                 data = strict_loads(line)

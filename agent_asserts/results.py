@@ -254,6 +254,7 @@ class AssertionResult:
             "evidence": [to_jsonable(e) for e in self.evidence],
             "evaluator": self.evaluator.to_dict(),
             "description": self.description,
+            "score_decides": self.score_decides,
         }
 
 

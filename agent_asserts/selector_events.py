@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 import attrs
 
 from agent_asserts._missing import MISSING
-from agent_asserts.matching import M, Matcher, Mismatch
+from agent_asserts.matching import M, Matcher, Mismatch, render
 from agent_asserts.record import (
     BlockPayload,
     DelegationPayload,
@@ -243,21 +243,41 @@ class BlockSelector(Selector):
         return {f"ordered_block_{self.transition}": body}
 
 
+def _outcomes(value: Any) -> Any:
+    return tuple(value) if isinstance(value, list | tuple) else value
+
+
 @attrs.frozen(repr=False)
 class SubagentSelector(Selector):
-    """Delegations to a sub-agent; ``status`` narrows to one outcome (``completed``…).
+    """Delegations to a sub-agent; ``status`` narrows to one outcome (``completed``…) or to
+    any of several (a list).
 
     >>> SubagentSelector("researcher")
     on.subagent('researcher')
+    >>> SubagentSelector("r", status=["completed", "transferred"]).status
+    ('completed', 'transferred')
     """
 
     name: str
-    status: str | None = None
+    status: str | tuple[str, ...] | None = attrs.field(default=None, converter=_outcomes)
     index_kind: ClassVar[str | None] = "delegation"
 
     def __attrs_post_init__(self) -> None:
         _check_name("name", self.name)
-        _check_str("status", self.status)
+        if isinstance(self.status, tuple):
+            if not self.status:
+                raise ValueError("'status' must name at least one outcome")
+            for i, outcome in enumerate(self.status):
+                _check_str(f"status[{i}]", outcome, optional=False)
+        else:
+            _check_str("status", self.status)
+
+    @property
+    def outcomes(self) -> tuple[str, ...] | None:
+        """The accepted outcomes, or None for any."""
+        if self.status is None:
+            return None
+        return self.status if isinstance(self.status, tuple) else (self.status,)
 
     def __repr__(self) -> str:
         return call_repr("on.subagent", [self.name], {"status": self.status})
@@ -267,7 +287,7 @@ class SubagentSelector(Selector):
         return (
             isinstance(p, DelegationPayload)
             and p.subagent == self.name
-            and (self.status is None or event.event_type == self.status)
+            and (self.outcomes is None or event.event_type in self.outcomes)
         )
 
     def explain(self, event: Event) -> list[Mismatch]:
@@ -277,14 +297,21 @@ class SubagentSelector(Selector):
         found = []
         if p.subagent != self.name:
             found.append(_mismatch("$.subagent", self.name, p.subagent))
-        if self.status is not None and event.event_type != self.status:
-            found.append(_mismatch("$.event_type", self.status, event.event_type))
+        outcomes = self.outcomes
+        if outcomes is not None and event.event_type not in outcomes:
+            if len(outcomes) == 1:
+                found.append(_mismatch("$.event_type", outcomes[0], event.event_type))
+            else:
+                wanted = ", ".join(repr(o) for o in outcomes)
+                reason = f"expected one of {wanted}, got {render(event.event_type)}"
+                found.append(Mismatch("$.event_type", outcomes, event.event_type, reason))
         return found
 
     def to_data(self) -> Any:
         if self.status is None:
             return {"subagent": self.name}
-        return {"subagent": {"name": self.name, "status": self.status}}
+        status = list(self.status) if isinstance(self.status, tuple) else self.status
+        return {"subagent": {"name": self.name, "status": status}}
 
 
 __all__ = [

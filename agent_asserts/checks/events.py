@@ -76,6 +76,10 @@ class _KindSelectorCheck(Check):
         return self.selector.describe()
 
 
+COUNTED_OUTCOMES = ("completed", "transferred")
+"""The delegation outcomes ``called_subagent`` counts."""
+
+
 @register
 @attrs.frozen
 class CalledSubagent(Check):
@@ -83,7 +87,8 @@ class CalledSubagent(Check):
     at least one).
 
     A delegation counts when its outcome (``event_type``) is ``completed``, as seed 004's
-    ``calledSubagent`` counts ``SubagentCompleted`` events; a failed delegation is the closest
+    ``calledSubagent`` counts ``SubagentCompleted`` events, or ``transferred`` (a hand-off that
+    took place, as the CES adapter records agent transfers); a failed delegation is the closest
     candidate of a failure. ``on.subagent(name)`` matches any outcome.
 
     >>> from agent_asserts.record import TrialRecord
@@ -92,7 +97,7 @@ class CalledSubagent(Check):
     "matched 1 completed delegation to 'researcher' (expected at least 1)"
     >>> out = CalledSubagent("writer").evaluate(rec)
     >>> out.status.value, out.closest, [str(m) for m in out.mismatches]
-    ('fail', 'e1', ["$.event_type: expected 'completed', got 'failed'"])
+    ('fail', 'e1', ["$.event_type: expected one of 'completed', 'transferred', got 'failed'"])
     """
 
     name: str
@@ -105,7 +110,8 @@ class CalledSubagent(Check):
     def __attrs_post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name:
             raise ValueError(f"'name' must be a non-empty sub-agent name (got {self.name!r})")
-        object.__setattr__(self, "_selector", SubagentSelector(self.name, status="completed"))
+        selector = SubagentSelector(self.name, status=COUNTED_OUTCOMES)
+        object.__setattr__(self, "_selector", selector)
 
     def evaluate(self, record: TrialRecord) -> Outcome:
         invalid = missing_surface(record, "delegation")

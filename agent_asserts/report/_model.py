@@ -188,6 +188,10 @@ def _result_from_dict(data: Mapping[str, Any]) -> AssertionResult:
         for m in data.get("mismatches", ())
     ]
     fields["evaluator"] = EvaluatorInfo(**evaluator) if evaluator else EvaluatorInfo()
+    # A judge's own `passed` may decide the status against the score; reports written before
+    # `score_decides` was stored say so through the judge's recorded verdict.
+    judge_passed = fields["evaluator"].details.get("judge_passed")
+    fields["score_decides"] = bool(data.get("score_decides", judge_passed is None))
     return AssertionResult(**fields)
 
 

@@ -61,7 +61,7 @@ class TestCalledSubagent:
         assert out.message == "matched 0 completed delegations to 'writer' (expected at least 1)"
         assert out.closest == "e5"
         assert [str(m) for m in out.mismatches] == [
-            "$.event_type: expected 'completed', got 'failed'"
+            "$.event_type: expected one of 'completed', 'transferred', got 'failed'"
         ]
         rec = (
             TrialRecord.builder()
