@@ -49,14 +49,26 @@ def _bool(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None
         raise TypeError(f"'{attribute.name}' must be a bool (got {value!r})")
 
 
-def _names(value: Iterable[str] | str) -> tuple[str, ...]:
+def _names(value: Iterable[ToolSelector | str] | str) -> tuple[ToolSelector | str, ...]:
     if isinstance(value, str):
         raise TypeError(f"'ignore' must be a list of tool names, not one string (got {value!r})")
-    names = tuple(value)
-    for name in names:
-        if not isinstance(name, str) or not name:
-            raise TypeError(f"'ignore' must hold tool names (got {name!r})")
-    return names
+    entries = tuple(value)
+    for i, entry in enumerate(entries):
+        if isinstance(entry, ToolSelector):
+            continue
+        if not isinstance(entry, str) or not entry:
+            raise TypeError(
+                f"'ignore[{i}]' must be a tool name or an on.tool(...) selector (got {entry!r})"
+            )
+    return entries
+
+
+def _covers(entry: ToolSelector | str, name: str, step: ToolSelector) -> bool:
+    """True when ``entry`` ignores every run of ``name`` that the listed call ``step`` matches."""
+    if isinstance(entry, str):
+        return entry == name
+    same_source = entry.source is None or entry.source == step.source
+    return name in entry.names and same_source
 
 
 @register
@@ -68,7 +80,8 @@ class ToolsWithinOneTurn(Check):
         *calls: At least two tool selectors; a string is a tool name.
         allow_extra_calls: ``False`` fails a turn holding any other counted run.
         ordered: Require the listed order inside the turn.
-        ignore: Tool names that neither satisfy a call nor count as extra.
+        ignore: Tool names, or ``on.tool(...)`` selectors (e.g. only local runs of a name), whose
+            runs neither satisfy a call nor count as extra.
 
     >>> ToolsWithinOneTurn("a", allow_extra_calls=True)
     Traceback (most recent call last):
@@ -79,7 +92,7 @@ class ToolsWithinOneTurn(Check):
     calls: tuple[ToolSelector | str, ...]
     allow_extra_calls: bool = attrs.field(validator=_bool)
     ordered: bool = attrs.field(default=False, validator=_bool)
-    ignore: tuple[str, ...] = attrs.field(default=(), converter=_names)
+    ignore: tuple[ToolSelector | str, ...] = attrs.field(default=(), converter=_names)
     _steps: tuple[ToolSelector, ...] = attrs.field(init=False, eq=False, repr=False)
 
     method: ClassVar[str] = "tools_within_one_turn"
@@ -90,7 +103,7 @@ class ToolsWithinOneTurn(Check):
         *calls: ToolSelector | str,
         allow_extra_calls: bool,
         ordered: bool = False,
-        ignore: Iterable[str] = (),
+        ignore: Iterable[ToolSelector | str] = (),
     ) -> None:
         self.__attrs_init__(
             calls=tuple(calls),
@@ -112,7 +125,7 @@ class ToolsWithinOneTurn(Check):
                     f"'calls[{position}]' must be an on.tool(...) selector or a tool name "
                     f"(got {call!r})"
                 )
-            if all(name in self.ignore for name in step.names):
+            if all(any(_covers(e, n, step) for e in self.ignore) for n in step.names):
                 raise ValueError(
                     f"{step_label(call)} names an ignored tool: it could never be satisfied"
                 )
@@ -124,9 +137,13 @@ class ToolsWithinOneTurn(Check):
         if invalid is not None:
             return invalid
         turns: dict[int, list[int]] = {}
+        names = {e for e in self.ignore if isinstance(e, str)}
+        selectors = [e for e in self.ignore if isinstance(e, ToolSelector)]
         for p in record.positions_of_kind("tool_call"):
-            if tool_name(record, p) not in self.ignore:
-                turns.setdefault(record.events[p].turn or 0, []).append(p)
+            event = record.events[p]
+            if tool_name(record, p) in names or any(s.matches(event) for s in selectors):
+                continue
+            turns.setdefault(event.turn or 0, []).append(p)
         observed = {t: [tool_name(record, p) for p in runs] for t, runs in turns.items()}
         reasons: list[str] = []
         for turn, runs in sorted(turns.items()):

@@ -77,7 +77,10 @@ LIFECYCLE_TOOLS: Final = (
     "listen",
     "hangup",
 )
-"""Mantle's own tools, which ``tools_within_one_turn`` neither matches nor counts as extra."""
+LIFECYCLE_IGNORED: Final = tuple(ToolSelector(name, source="local") for name in LIFECYCLE_TOOLS)
+"""Mantle's own tools, which ``tools_within_one_turn`` neither matches nor counts as extra.
+
+They are local runs: an MCP tool that happens to share a name is the customer's and counts."""
 
 
 def _within(node: Node, p: ProblemCollector) -> Check | None:
@@ -98,7 +101,7 @@ def _within(node: Node, p: ProblemCollector) -> Check | None:
             p.add(item, f"a call is a 'tool_executed' entry (got {found[0]!r})")
             continue
         fields = None if found is None else tool_fields(found[1], p)
-        if fields is not None and fields["name"] in LIFECYCLE_TOOLS:
+        if fields is not None and fields["name"] in LIFECYCLE_TOOLS and fields["source"] == "local":
             message = (
                 f"{fields['name']!r} is one of Mantle's lifecycle tools, which "
                 "tools_within_one_turn does not count: this call could never match"
@@ -110,7 +113,7 @@ def _within(node: Node, p: ProblemCollector) -> Check | None:
     if len(p) > before or allow is None:
         return None
     return turns.ToolsWithinOneTurn(
-        *calls, allow_extra_calls=allow, ordered=bool(ordered), ignore=LIFECYCLE_TOOLS
+        *calls, allow_extra_calls=allow, ordered=bool(ordered), ignore=LIFECYCLE_IGNORED
     )
 
 

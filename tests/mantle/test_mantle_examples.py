@@ -321,3 +321,56 @@ def test_pinned_semantics_through_the_dialect() -> None:
         ("memory_was_not_set:p.v", "pass"),
         ("tool_executed:submit", "fail"),
     ]
+
+
+MCP_CANCEL_SCENARIO = """
+assertions:
+  - tools_within_one_turn:
+      allow_extra_calls: false
+      calls:
+        - tool_executed: {tool_name: A, source: local}
+        - tool_executed: {tool_name: B, source: local}
+"""
+
+
+def test_an_mcp_tool_named_like_a_lifecycle_tool_counts_as_an_extra_run() -> None:
+    from agent_asserts import TrialRecord
+    from agent_asserts.loaders import loads
+
+    suite = loads(MCP_CANCEL_SCENARIO, name="mcp_cancel")
+    local = TrialRecord.builder().user("hi").tool("A").tool("cancel").tool("B").build()
+    mcp = (
+        TrialRecord.builder()
+        .user("hi")
+        .tool("A")
+        .tool("cancel", source="mcp", mcp_server="bank")
+        .tool("B")
+        .build()
+    )
+    assert suite.cases[0].evaluate(local).verdict.value == "passed"
+    result = suite.cases[0].evaluate(mcp)
+    assert result.verdict.value == "failed"
+    assert "extra runs not allowed: 'cancel' (e2)" in result.results[0].message
+
+
+def test_an_mcp_call_named_like_a_lifecycle_tool_may_be_listed() -> None:
+    from agent_asserts import TrialRecord
+    from agent_asserts.loaders import loads
+
+    text = """
+assertions:
+  - tools_within_one_turn:
+      allow_extra_calls: true
+      calls:
+        - tool_executed: {tool_name: cancel, source: mcp, mcp_server: bank}
+        - tool_executed: {tool_name: B, source: local}
+"""
+    suite = loads(text, name="mcp_listed")
+    rec = (
+        TrialRecord.builder()
+        .user("hi")
+        .tool("cancel", source="mcp", mcp_server="bank")
+        .tool("B")
+        .build()
+    )
+    assert suite.cases[0].evaluate(rec).verdict.value == "passed"
