@@ -164,10 +164,10 @@ def test_cost_is_linear_in_the_two_selections(op: str, monkeypatch: pytest.Monke
 
 
 @pytest.mark.parametrize("op", ["has_matching", "precedes", "follows_within"])
-def test_one_shared_key_stays_linear(op: str) -> None:
-    import time
-
-    n = 20_000
+def test_one_shared_key_relates_every_item(op: str) -> None:
+    # Speed lives in benchmarks/contract_has_matching.py (the one-shared-key measure); this
+    # test pins the result when every item shares the key and only the time tells them apart.
+    n = 5_000
     events = []
     for i in range(n):
         events.append(_ev(f"a{i}", "a", actor_ref="agent", monotonic_time=float(i)))
@@ -175,6 +175,4 @@ def test_one_shared_key_stays_linear(op: str) -> None:
     require: dict[str, Any] = {"op": op, "on": ["actor_ref"]}
     if op != "precedes":
         require["within"] = 1
-    start = time.perf_counter()
     assert _check(events, require).status is Status.PASS
-    assert time.perf_counter() - start < 10  # a nested scan would take minutes
