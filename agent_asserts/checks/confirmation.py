@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import attrs
 
 from agent_asserts.checks.base import Check, Outcome, missing_surface
+from agent_asserts.checks.cost import int_at_least
 from agent_asserts.checks.outcome import regex_validator
 from agent_asserts.checks.registry import register
 from agent_asserts.checks.selection import AGENT_MESSAGES
@@ -26,13 +27,6 @@ from agent_asserts.selector_kinds import MessageSelector, ToolSelector
 
 if TYPE_CHECKING:
     from agent_asserts.record import TrialRecord
-
-
-def _positive_int(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"'{attribute.name}' must be an int (got {value!r})")
-    if value < 1:
-        raise ValueError(f"'{attribute.name}' must be >= 1 (got {value!r})")
 
 
 @register
@@ -56,7 +50,7 @@ class ConfirmationRequested(Check):
 
     before_tool: str
     pattern: str = attrs.field(validator=regex_validator)
-    within_last_n_turns: int = attrs.field(default=4, validator=_positive_int)
+    within_last_n_turns: int = attrs.field(default=4, validator=int_at_least(1))
     _selector: ToolSelector = attrs.field(init=False, eq=False, repr=False)
     _confirmation: MessageSelector = attrs.field(init=False, eq=False, repr=False)
 

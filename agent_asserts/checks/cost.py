@@ -11,6 +11,7 @@ the record has no step count or token usage.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar
 
 import attrs
@@ -23,18 +24,26 @@ if TYPE_CHECKING:
     from agent_asserts.record import TrialRecord
 
 
-def non_negative_int(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
-    """attrs validator: a whole number >= 0 (a bool is not a number here).
+def int_at_least(minimum: int) -> Callable[[object, attrs.Attribute[int], int], None]:
+    """An attrs validator: a whole number >= ``minimum`` (a bool is not a number here).
 
     >>> MaxSteps(-1)
     Traceback (most recent call last):
     ...
     ValueError: 'n' must be >= 0 (got -1)
     """
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"'{attribute.name}' must be an int (got {value!r})")
-    if value < 0:
-        raise ValueError(f"'{attribute.name}' must be >= 0 (got {value!r})")
+
+    def validate(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TypeError(f"'{attribute.name}' must be an int (got {value!r})")
+        if value < minimum:
+            raise ValueError(f"'{attribute.name}' must be >= {minimum} (got {value!r})")
+
+    return validate
+
+
+non_negative_int = int_at_least(0)
+"""attrs validator: a whole number >= 0."""
 
 
 @register
