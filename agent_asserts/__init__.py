@@ -19,11 +19,11 @@ from agent_asserts._version import __version__
 
 if TYPE_CHECKING:
     from agent_asserts._missing import MISSING
-    from agent_asserts.assertions import assert_passed
     from agent_asserts.batch import BatchResult, evaluate_many
     from agent_asserts.context import EvalContext
     from agent_asserts.contract import evaluate_contract, register_matcher
-    from agent_asserts.handles import AssertionHandle, ValueExpectation
+    from agent_asserts.errors import AgentAssertsError
+    from agent_asserts.fluent.handles import AssertionHandle, ValueExpectation
     from agent_asserts.matching import ANY, Count, M, Mismatch, explain, matches
     from agent_asserts.record import (
         BlockPayload,
@@ -50,20 +50,21 @@ if TYPE_CHECKING:
         Status,
         Verdict,
     )
-    from agent_asserts.runner import run_case
+    from agent_asserts.runner import assert_passed, run_case
     from agent_asserts.selectors import on
     from agent_asserts.trials import TrialsResult, run_trials
 
 _EXPORTS: dict[str, str] = {
     "MISSING": "agent_asserts._missing",
+    "AgentAssertsError": "agent_asserts.errors",
     "EvalContext": "agent_asserts.context",
-    "assert_passed": "agent_asserts.assertions",
+    "assert_passed": "agent_asserts.runner",
     "evaluate_many": "agent_asserts.batch",
     "BatchResult": "agent_asserts.batch",
     "evaluate_contract": "agent_asserts.contract",
     "register_matcher": "agent_asserts.contract",
-    "AssertionHandle": "agent_asserts.handles",
-    "ValueExpectation": "agent_asserts.handles",
+    "AssertionHandle": "agent_asserts.fluent.handles",
+    "ValueExpectation": "agent_asserts.fluent.handles",
     "ANY": "agent_asserts.matching",
     "M": "agent_asserts.matching",
     "Count": "agent_asserts.matching",
@@ -114,6 +115,7 @@ def __dir__() -> list[str]:
 __all__ = [
     "ANY",
     "MISSING",
+    "AgentAssertsError",
     "AssertionHandle",
     "AssertionResult",
     "BatchResult",

@@ -29,7 +29,7 @@ from agent_asserts.fluent import (
     StateMethods,
     TrajectoryMethods,
 )
-from agent_asserts.handles import AssertionHandle, ValueExpectation
+from agent_asserts.fluent.handles import AssertionHandle, ValueExpectation
 from agent_asserts.results import (
     AssertionResult,
     CaseResult,

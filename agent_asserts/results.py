@@ -20,35 +20,12 @@ from typing import Any
 import attrs
 
 from agent_asserts._version import __version__
-
-
-class Status(enum.StrEnum):
-    """How a check came out.
-
-    >>> Status("not_applicable") is Status.NOT_APPLICABLE
-    True
-    """
-
-    PASS = "pass"
-    FAIL = "fail"
-    NOT_APPLICABLE = "not_applicable"
-    INVALID = "invalid"
-    EVALUATOR_ERROR = "evaluator_error"
-
-
-FAILING_STATUSES = frozenset({Status.FAIL, Status.INVALID, Status.EVALUATOR_ERROR})
-EVALUATED_STATUSES = frozenset({Status.PASS, Status.FAIL})
-
-
-class Severity(enum.StrEnum):
-    """What a failed result does to its case: ``GATE`` fails it, ``SOFT`` only scores it.
-
-    >>> Severity("soft")
-    <Severity.SOFT: 'soft'>
-    """
-
-    GATE = "gate"
-    SOFT = "soft"
+from agent_asserts.status import (
+    EVALUATED_STATUSES,
+    FAILING_STATUSES,
+    Severity,
+    Status,
+)
 
 
 class Verdict(enum.StrEnum):

@@ -12,11 +12,12 @@
 from __future__ import annotations
 
 import time
+import unittest
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from agent_asserts.context import CaseTimeout, EvalContext
-from agent_asserts.results import CaseResult, RequirementFailed, Skipped
+from agent_asserts.results import CaseResult, RequirementFailed, Skipped, Verdict
 
 if TYPE_CHECKING:
     from agent_asserts.judges import Judge
@@ -75,4 +76,54 @@ def run_case(
     return ctx.result(error=error)
 
 
-__all__ = ["run_case"]
+class CaseFailed(AssertionError):
+    """A case did not pass; ``str()`` is its summary and ``case`` the :class:`CaseResult`."""
+
+    def __init__(self, case: CaseResult) -> None:
+        self.case = case
+        super().__init__(str(case))
+
+    def __reduce__(self) -> tuple[type[CaseFailed], tuple[CaseResult]]:
+        return (type(self), (self.case,))
+
+
+class CaseSkipped(unittest.SkipTest):
+    """A case was skipped; ``str()`` is the skip reason and ``case`` the :class:`CaseResult`."""
+
+    def __init__(self, case: CaseResult) -> None:
+        self.case = case
+        super().__init__(case.skip_reason or f"case {case.name!r} was skipped")
+
+    def __reduce__(self) -> tuple[type[CaseSkipped], tuple[CaseResult]]:
+        return (type(self), (self.case,))
+
+
+def assert_passed(case_result: CaseResult, *, fail_on_scored: bool = False) -> None:
+    """Raise unless ``case_result`` passed.
+
+    Args:
+        case_result: The result of ``run_case``, ``Case.evaluate``…
+        fail_on_scored: Treat a ``SCORED`` case (a soft check failed) as a failure.
+
+    Raises:
+        CaseFailed: The case is ``FAILED`` (or ``SCORED`` with ``fail_on_scored``).
+        CaseSkipped: The case is ``SKIPPED``.
+        TypeError: ``case_result`` is not a ``CaseResult``.
+
+    >>> from agent_asserts.results import CaseResult
+    >>> assert_passed(CaseResult("c", "scored"))
+    >>> assert_passed(CaseResult("c", "skipped", skip_reason="no sandbox"))
+    Traceback (most recent call last):
+    ...
+    agent_asserts.runner.CaseSkipped: no sandbox
+    """
+    if not isinstance(case_result, CaseResult):
+        raise TypeError(f"'case_result' must be a CaseResult (got {type(case_result).__name__})")
+    verdict = case_result.verdict
+    if verdict is Verdict.FAILED or (verdict is Verdict.SCORED and fail_on_scored):
+        raise CaseFailed(case_result)
+    if verdict is Verdict.SKIPPED:
+        raise CaseSkipped(case_result)
+
+
+__all__ = ["CaseFailed", "CaseSkipped", "assert_passed", "run_case"]

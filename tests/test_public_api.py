@@ -21,6 +21,8 @@ PUBLIC = {
     # later issues
     "run_trials", "TrialsResult", "evaluate_contract", "register_matcher",
     "evaluate_many", "BatchResult", "assert_passed",
+    # turn 2
+    "AgentAssertsError",
     "__version__",
 }  # fmt: skip
 

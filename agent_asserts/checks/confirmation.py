@@ -23,7 +23,7 @@ from agent_asserts.checks.registry import register
 from agent_asserts.checks.selection import AGENT_MESSAGES
 from agent_asserts.matching import M, render
 from agent_asserts.record import MessagePayload
-from agent_asserts.selector_kinds import MessageSelector, ToolSelector
+from agent_asserts.selectors.calls import MessageSelector, ToolSelector
 
 if TYPE_CHECKING:
     from agent_asserts.record import TrialRecord

@@ -32,7 +32,7 @@ from agent_asserts.checks.base import Check, Outcome, missing_surface
 from agent_asserts.checks.registry import register
 from agent_asserts.checks.selection import closest_fields, event_ids, id_list
 from agent_asserts.matching.values import plural
-from agent_asserts.selector_kinds import BlockSelector, Selector, SkillSelector
+from agent_asserts.selectors.calls import BlockSelector, Selector, SkillSelector
 
 if TYPE_CHECKING:
     from agent_asserts.record import TrialRecord

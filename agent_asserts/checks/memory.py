@@ -36,7 +36,7 @@ from agent_asserts.checks.registry import register
 from agent_asserts.checks.selection import closest_fields, event_ids, id_list
 from agent_asserts.matching import Matcher, render
 from agent_asserts.record import MemoryPayload
-from agent_asserts.selector_kinds import MemoryClearedSelector, MemorySetSelector
+from agent_asserts.selectors.calls import MemoryClearedSelector, MemorySetSelector
 
 if TYPE_CHECKING:
     from agent_asserts.record import TrialRecord

@@ -30,7 +30,7 @@ from agent_asserts.matching import Matcher
 from agent_asserts.matching.scalar import compile_regex
 from agent_asserts.matching.values import plural
 from agent_asserts.record import Button
-from agent_asserts.selector_kinds import MessageSelector
+from agent_asserts.selectors.calls import MessageSelector
 
 if TYPE_CHECKING:
     from agent_asserts.record import TrialRecord

@@ -19,8 +19,8 @@ import attrs
 from agent_asserts.checks.base import Outcome, missing_surface
 from agent_asserts.matching import Count
 from agent_asserts.record import ToolCallPayload
-from agent_asserts.selector_kinds import MessageSelector, Selector
 from agent_asserts.selectors import as_selector
+from agent_asserts.selectors.calls import MessageSelector, Selector
 
 if TYPE_CHECKING:
     from agent_asserts.matching import Mismatch

@@ -26,8 +26,8 @@ from agent_asserts.checks.base import Check, Outcome, missing_surface
 from agent_asserts.checks.registry import register
 from agent_asserts.checks.selection import event_ids, selector_surface, tool_name
 from agent_asserts.matching.values import plural
-from agent_asserts.selector_kinds import Selector, ToolSelector
 from agent_asserts.selectors import as_selector
+from agent_asserts.selectors.calls import Selector, ToolSelector
 
 if TYPE_CHECKING:
     from agent_asserts.record import TrialRecord

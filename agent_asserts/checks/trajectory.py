@@ -31,8 +31,8 @@ from agent_asserts.checks.selection import (
 )
 from agent_asserts.matching import render
 from agent_asserts.matching.values import plural
-from agent_asserts.selector_kinds import Selector, ToolSelector
 from agent_asserts.selectors import as_selector
+from agent_asserts.selectors.calls import Selector, ToolSelector
 
 if TYPE_CHECKING:
     from agent_asserts.record import TrialRecord

@@ -35,8 +35,8 @@ from agent_asserts.checks.registry import register
 from agent_asserts.checks.selection import event_ids, id_list, tool_name
 from agent_asserts.checks.sequencing import find_in_order, step_label
 from agent_asserts.matching.bipartite import maximum_matching
-from agent_asserts.selector_kinds import Selector, ToolSelector
 from agent_asserts.selectors import as_selector
+from agent_asserts.selectors.calls import Selector, ToolSelector
 
 if TYPE_CHECKING:
     from agent_asserts.record import TrialRecord

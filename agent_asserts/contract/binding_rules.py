@@ -25,7 +25,7 @@ from agent_asserts.contract.grammar import (
 from agent_asserts.contract.paths import Extract, event_path_problem, parse_extract
 from agent_asserts.contract.problems import Problems, bad_choice
 from agent_asserts.record import parse_pointer
-from agent_asserts.record._checks import got, must_be_int, must_be_number, must_be_str
+from agent_asserts.record._validators import got, must_be_int, must_be_number, must_be_str
 
 UNCHECKED: Final = object()
 """A value whose problems were already reported (its checks are skipped)."""

@@ -25,7 +25,7 @@ from agent_asserts._missing import MISSING
 from agent_asserts.checks.base import missing_surface
 from agent_asserts.contract.paths import Extract, hash_key, item_form, read_path
 from agent_asserts.record import DeltaEntry, Event, resolve
-from agent_asserts.selector_kinds import EventSelector
+from agent_asserts.selectors.calls import EventSelector
 
 if TYPE_CHECKING:
     from agent_asserts.contract.model import Binding

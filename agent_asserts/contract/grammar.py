@@ -10,7 +10,7 @@ from typing import Any, Final
 
 import attrs
 
-from agent_asserts.selector_kinds import ENVELOPE_FILTERS
+from agent_asserts.selectors.calls import ENVELOPE_FILTERS
 
 SOURCES: Final = ("trace", "initial_state", "final_state", "delta")
 STATE_SOURCES: Final = ("initial_state", "final_state")

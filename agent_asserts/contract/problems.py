@@ -17,6 +17,7 @@ import attrs
 
 from agent_asserts._paths import PathPart, format_path
 from agent_asserts._suggest import choice_list, closest_word, unknown_key_message
+from agent_asserts.errors import AgentAssertsError
 
 KeyPath = tuple[PathPart, ...]
 
@@ -41,7 +42,7 @@ class ContractProblem:
         return f"{where}: {self.message}" if where else self.message
 
 
-class ContractError(ValueError):
+class ContractError(AgentAssertsError, ValueError):
     """A contract (or one of its parts) is malformed; ``problems`` lists every problem found.
 
     >>> err = ContractError([ContractProblem(("op",), "unknown op 'eqals'")])

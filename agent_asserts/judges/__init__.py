@@ -10,7 +10,7 @@ True
 
 from __future__ import annotations
 
-from agent_asserts.judges.adapters import (
+from agent_asserts.judges.clients import (
     CallableJudge,
     OpenAIJudge,
     callable_judge,

@@ -24,8 +24,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from agent_asserts._jsonable import to_jsonable
+from agent_asserts.errors import AgentAssertsError
 from agent_asserts.judges.protocol import TEMPLATE_VERSION, JudgeRequest
-from agent_asserts.selector_kinds import Selector
+from agent_asserts.selectors.calls import Selector
 
 if TYPE_CHECKING:
     from agent_asserts.record import TrialRecord
@@ -208,7 +209,7 @@ def normalize_evidence(value: Any) -> Evidence:
     raise TypeError(f"'evidence' must be None, a selector or a list (got {value!r})")
 
 
-class EvidenceError(ValueError):
+class EvidenceError(AgentAssertsError, ValueError):
     """The evidence selection cannot be rendered (unknown event ids, nothing selected)."""
 
 

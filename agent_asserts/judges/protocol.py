@@ -19,11 +19,13 @@ from typing import Any, TypeAlias
 
 import attrs
 
+from agent_asserts.errors import AgentAssertsError
+
 TEMPLATE_VERSION = "judge-prompt/2"
 """The version of the prompt template and evidence rendering (see :mod:`.prompt`)."""
 
 
-class JudgeError(Exception):
+class JudgeError(AgentAssertsError):
     """A judge could not produce a usable verdict (recorded as a GATE ``evaluator_error``).
 
     >>> str(JudgeError("the reply is not JSON"))

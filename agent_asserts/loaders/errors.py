@@ -20,6 +20,7 @@ from collections.abc import Iterable
 import attrs
 
 from agent_asserts._suggest import choice_list, closest_word, unknown_key_message
+from agent_asserts.errors import AgentAssertsError
 
 
 @attrs.frozen
@@ -68,7 +69,7 @@ class LoadProblem:
         return prefix + self.message
 
 
-class LoadError(ValueError):
+class LoadError(AgentAssertsError, ValueError):
     """Every problem of a suite file; ``str()`` lists them one a line, sorted by position.
 
     >>> err = LoadError([LoadProblem("s.yml", 1, 1, "", "the file is empty")])

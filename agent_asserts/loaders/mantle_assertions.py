@@ -40,7 +40,7 @@ from agent_asserts.loaders.nodes import (
     describe_value,
 )
 from agent_asserts.loaders.suite import CheckEntry
-from agent_asserts.selector_kinds import (
+from agent_asserts.selectors.calls import (
     MemoryClearedSelector,
     MemorySetSelector,
     Selector,

@@ -24,7 +24,7 @@ from agent_asserts.loaders.errors import unknown_key_message
 from agent_asserts.loaders.nodes import MappingNode, Node, ScalarNode, to_plain
 from agent_asserts.loaders.suite import CheckEntry
 from agent_asserts.matching import M, Matcher
-from agent_asserts.selector_kinds import ToolSelector
+from agent_asserts.selectors.calls import ToolSelector
 
 LIFECYCLE: Final[dict[str, type[lifecycle.LifecycleCheck]]] = {
     cls.method: cls

@@ -50,8 +50,8 @@ def check_signatures() -> dict[str, Signature]:
 @functools.cache
 def python_only_methods() -> frozenset[str]:
     """Registered methods that need a Python callable (``events_satisfy``…)."""
+    from agent_asserts.checks.expectations import VALUE_CHECKS
     from agent_asserts.checks.registry import all_checks
-    from agent_asserts.checks.values import VALUE_CHECKS
 
     every = {**all_checks(), **VALUE_CHECKS}
     return frozenset(name for name, cls in every.items() if not signature(cls).yaml_ok)
@@ -60,7 +60,7 @@ def python_only_methods() -> frozenset[str]:
 @functools.cache
 def expect_signatures() -> dict[str, Signature]:
     """The value expectations usable under ``expect:`` (``includes``, ``similarity``…)."""
-    from agent_asserts.checks.values import VALUE_CHECKS
+    from agent_asserts.checks.expectations import VALUE_CHECKS
 
     sigs = {name: signature(cls) for name, cls in VALUE_CHECKS.items()}
     return {name: sig for name, sig in sigs.items() if sig.yaml_ok}

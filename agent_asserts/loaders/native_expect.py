@@ -3,7 +3,7 @@
 ``value`` names the value (``reply``, ``status``, ``steps``, ``usage.total_tokens``… or a JSON
 Pointer into ``final_state``; ``initial: true`` reads ``initial_state``), or ``literal`` gives
 it; one expectation key (``includes``, ``equals``, ``matches``, ``similarity``…, from
-``agent_asserts.checks.values.VALUE_CHECKS``) holds the expected value; ``at_least``,
+``agent_asserts.checks.expectations.VALUE_CHECKS``) holds the expected value; ``at_least``,
 ``severity``, ``label`` and ``name`` sit in the same mapping.
 
 >>> from agent_asserts.loaders.collector import ProblemCollector

@@ -136,7 +136,7 @@ def _namespace(cls: type) -> ChainMap[str, Any]:
     """Names a field annotation may use, including ones imported only for type checking."""
     extra: dict[str, Any] = {"Callable": collections.abc.Callable, "Any": Any}
     from agent_asserts.matching import Count, Matcher
-    from agent_asserts.selector_kinds import Selector
+    from agent_asserts.selectors.calls import Selector
 
     extra.update(Count=Count, Matcher=Matcher, Selector=Selector)
     for module, names in (("agent_asserts.record", ("Event", "TrialRecord")),):
@@ -166,7 +166,7 @@ def type_spec(hint: Any) -> TypeSpec:
     'str'
     """
     from agent_asserts.matching import Count
-    from agent_asserts.selector_kinds import Selector
+    from agent_asserts.selectors.calls import Selector
 
     origin = typing.get_origin(hint)
     if origin is typing.Union or origin is types.UnionType:

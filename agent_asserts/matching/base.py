@@ -19,6 +19,7 @@ from typing import Any
 
 import attrs
 
+from agent_asserts.errors import AgentAssertsError
 from agent_asserts.matching.values import render
 
 ROOT = "$"
@@ -82,7 +83,7 @@ class Mismatch:
         return f"{self.path}: {self.reason}"
 
 
-class MatcherError(Exception):
+class MatcherError(AgentAssertsError):
     """A matcher could not decide: a user predicate (``M.satisfies``, ``Count.satisfies``) raised.
 
     It is neither a match nor a mismatch; the checks layer records it as ``EVALUATOR_ERROR``.

@@ -22,6 +22,7 @@ from typing import Any, Final
 import attrs
 
 from agent_asserts._suggest import did_you_mean
+from agent_asserts.errors import AgentAssertsError
 from agent_asserts.matching.base import Matcher
 from agent_asserts.matching.data import unescape_key, value_to_data
 from agent_asserts.matching.namespace import M
@@ -71,7 +72,7 @@ class OperatorProblem:
         return f"{format_path(self.path)}: {self.message}" if self.path else self.message
 
 
-class OperatorError(ValueError):
+class OperatorError(AgentAssertsError, ValueError):
     """A ``$``-operator document is malformed; carries every problem found, each with its path.
 
     Attributes:

@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING, Any
 import attrs
 import pytest
 
-from agent_asserts.assertions import CaseFailed, CaseSkipped
 from agent_asserts.pytest_plugin import CONTEXTS, RESULTS
 from agent_asserts.results import CaseResult, RequirementFailed, Skipped, Verdict
+from agent_asserts.runner import CaseFailed, CaseSkipped
 
 if TYPE_CHECKING:
     from agent_asserts.record import TrialRecord

@@ -16,7 +16,8 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Final, TypedDict
 
 from agent_asserts._suggest import did_you_mean
-from agent_asserts.record._checks import (
+from agent_asserts.record._payload_decode import decode_payload
+from agent_asserts.record._validators import (
     json_copy,
     must_be_int,
     must_be_list,
@@ -24,7 +25,6 @@ from agent_asserts.record._checks import (
     must_be_str,
     one_of,
 )
-from agent_asserts.record._payload_decode import decode_payload
 from agent_asserts.record.event import STR_ENVELOPE_FIELDS
 from agent_asserts.record.payloads import PAYLOAD_TYPES, Button, Payload
 from agent_asserts.record.usage import Usage

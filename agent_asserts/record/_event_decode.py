@@ -14,7 +14,9 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from agent_asserts._missing import MISSING
-from agent_asserts.record._checks import (
+from agent_asserts.record._fast import fast_event
+from agent_asserts.record._payload_decode import Problems, decode_payload
+from agent_asserts.record._validators import (
     child,
     must_be_int,
     must_be_list,
@@ -25,8 +27,6 @@ from agent_asserts.record._checks import (
     paused_gc,
     unknown_key,
 )
-from agent_asserts.record._fast import fast_event
-from agent_asserts.record._payload_decode import Problems, decode_payload
 from agent_asserts.record.event import ENVELOPE_FIELDS, STR_ENVELOPE_FIELDS, Event
 from agent_asserts.record.payloads import KIND_EVENT_TYPES
 from agent_asserts.record.turns import TurnTracker, opens_turn

@@ -21,7 +21,7 @@ from typing import Any, Final
 import attrs
 
 from agent_asserts._missing import MISSING
-from agent_asserts.record._checks import NotJSON, fast_copy, scalar_types
+from agent_asserts.record._validators import NotJSON, fast_copy, scalar_types
 from agent_asserts.record.event import ENVELOPE_FIELDS, STR_ENVELOPE_FIELDS, Event
 from agent_asserts.record.payloads import (
     KIND_EVENT_TYPES,

@@ -23,7 +23,7 @@ import os
 import sys
 from typing import Any
 
-from agent_asserts.record._checks import child
+from agent_asserts.record._validators import child
 from agent_asserts.record.errors import Problem, RecordError
 
 

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 from agent_asserts._missing import MISSING
-from agent_asserts.record._checks import (
+from agent_asserts.record._validators import (
     child,
     json_copy,
     must_be_bool,

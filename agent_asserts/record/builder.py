@@ -33,7 +33,7 @@ from agent_asserts.record._builder_args import (
     check_envelope,
     choice,
 )
-from agent_asserts.record._checks import (
+from agent_asserts.record._validators import (
     must_be_bool,
     must_be_int,
     must_be_str,

@@ -18,7 +18,9 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from agent_asserts._missing import MISSING
-from agent_asserts.record._checks import (
+from agent_asserts.record._event_decode import decode_events, unknown_keys
+from agent_asserts.record._payload_decode import Problems
+from agent_asserts.record._validators import (
     child,
     json_copy,
     must_be_int,
@@ -26,8 +28,6 @@ from agent_asserts.record._checks import (
     must_be_object,
     must_be_str,
 )
-from agent_asserts.record._event_decode import decode_events, unknown_keys
-from agent_asserts.record._payload_decode import Problems
 from agent_asserts.record.errors import Problem, RecordError
 from agent_asserts.record.parse_errors import ParseError
 from agent_asserts.record.usage import Usage

@@ -12,6 +12,8 @@ from collections.abc import Iterable
 
 import attrs
 
+from agent_asserts.errors import AgentAssertsError
+
 
 @attrs.frozen
 class Problem:
@@ -38,7 +40,7 @@ class Problem:
         return ": ".join(part for part in (self.source, self.path, self.message) if part)
 
 
-class RecordError(ValueError):
+class RecordError(AgentAssertsError, ValueError):
     """A record could not be built: lists every problem found, not only the first.
 
     Args:

@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from agent_asserts.record._checks import paused_gc
 from agent_asserts.record._json import load_json
+from agent_asserts.record._validators import paused_gc
 from agent_asserts.record.decode import decode_record
 from agent_asserts.record.delta import DeltaEntry, compute_delta
 from agent_asserts.record.event import Event

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from agent_asserts.cli import main
-from agent_asserts.cli_support import CLEAR_LINE, Progress, import_judge, use_color
+from agent_asserts.cli.support import CLEAR_LINE, Progress, import_judge, use_color
 from agent_asserts.loaders import load
 from agent_asserts.testing import DEMO_RECORD
 

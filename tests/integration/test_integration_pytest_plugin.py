@@ -126,7 +126,7 @@ def test_assert_passed(pytester: pytest.Pytester) -> None:
         """
         import unittest
         from agent_asserts import run_case
-        from agent_asserts.assertions import assert_passed
+        from agent_asserts.runner import assert_passed
         from agent_asserts.testing import demo_record
 
         def test_fails():

@@ -19,7 +19,7 @@ from agent_asserts.judges import (
     openai_judge,
     parse_verdict,
 )
-from agent_asserts.judges.adapters import SYSTEM_MESSAGE
+from agent_asserts.judges.clients import SYSTEM_MESSAGE
 from agent_asserts.record import TrialRecord
 from agent_asserts.results import Status
 

@@ -9,7 +9,7 @@ import pytest
 from agent_asserts.checks.registry import all_checks
 from agent_asserts.checks.semantic import JudgeCheck
 from agent_asserts.context import EvalContext
-from agent_asserts.handles import AssertionHandle
+from agent_asserts.fluent.handles import AssertionHandle
 from agent_asserts.judges import TEMPLATE_VERSION, JudgeRequest, JudgeResponse, callable_judge
 from agent_asserts.record import TrialRecord
 from agent_asserts.results import Severity, Status, Verdict

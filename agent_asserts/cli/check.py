@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from agent_asserts.cli_support import Progress, import_judge, iter_record_inputs, record_files
+from agent_asserts.cli.support import Progress, import_judge, iter_record_inputs, record_files
 from agent_asserts.results import Verdict
 
 if TYPE_CHECKING:
@@ -172,7 +172,7 @@ def _report_format(args: argparse.Namespace) -> str:
 
 def run_check(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     """The ``check`` subcommand."""
-    from agent_asserts.cli_support import use_color
+    from agent_asserts.cli.support import use_color
     from agent_asserts.report import render, tally_line, write_report
 
     problems = Problems(err)

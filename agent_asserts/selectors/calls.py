@@ -1,6 +1,6 @@
 """The concrete selectors behind ``on.*`` (see :mod:`agent_asserts.selectors`): tool calls and
-messages here; memory, lifecycles and delegations in :mod:`agent_asserts.selector_events`;
-the base and ``on.event`` in :mod:`agent_asserts.selector_base`. Every one of them is importable
+messages here; memory, lifecycles and delegations in :mod:`agent_asserts.selectors.conversation`;
+the base and ``on.event`` in :mod:`agent_asserts.selectors.base`. Every one of them is importable
 from this module.
 
 >>> from agent_asserts.record import TrialRecord
@@ -26,7 +26,7 @@ from agent_asserts.record import (
     TrialRecord,
 )
 from agent_asserts.record.payloads import BLOCK_TRANSITIONS, SKILL_TRANSITIONS
-from agent_asserts.selector_base import (
+from agent_asserts.selectors.base import (
     ENVELOPE_FILTERS,
     EventSelector,
     Selector,
@@ -36,7 +36,7 @@ from agent_asserts.selector_base import (
     _optional_matcher,
     call_repr,
 )
-from agent_asserts.selector_events import (
+from agent_asserts.selectors.conversation import (
     BlockSelector,
     MemoryClearedSelector,
     MemorySetSelector,

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from agent_asserts._fluent_base import Recorder
 from agent_asserts.checks import outcome
+from agent_asserts.fluent.recorder import Recorder
 
 if TYPE_CHECKING:
-    from agent_asserts.handles import AssertionHandle
+    from agent_asserts.fluent.handles import AssertionHandle
 
 
 class OutcomeMethods(Recorder):

@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any, Self
 
 import attrs
 
+from agent_asserts.checks.expectations import Equals, Includes, Matches, Satisfies, Similarity
 from agent_asserts.checks.sources import ValueSource
-from agent_asserts.checks.values import Equals, Includes, Matches, Satisfies, Similarity
 from agent_asserts.results import AssertionResult, Severity
 
 if TYPE_CHECKING:

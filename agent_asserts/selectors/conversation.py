@@ -24,7 +24,7 @@ from agent_asserts.record import (
     TrialRecord,
 )
 from agent_asserts.record.payloads import BLOCK_TRANSITIONS, SKILL_TRANSITIONS
-from agent_asserts.selector_base import (
+from agent_asserts.selectors.base import (
     Selector,
     _check_choice,
     _check_name,

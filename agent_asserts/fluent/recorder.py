@@ -14,7 +14,7 @@ from agent_asserts.matching import Count
 
 if TYPE_CHECKING:
     from agent_asserts.checks.base import Check
-    from agent_asserts.handles import AssertionHandle
+    from agent_asserts.fluent.handles import AssertionHandle
 
 CountLike = int | Count | None
 

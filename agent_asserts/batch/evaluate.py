@@ -5,7 +5,7 @@ most about twice the executor's worker count in flight), so a generator over a l
 file (:func:`iter_jsonl`) is never loaded at once. Any ``concurrent.futures.Executor`` works
 (thread or process pools, Dask's or Ray's executors); with a process pool, the case function
 must be a module-level function and the records and results are pickled. The result is a
-:class:`~agent_asserts.batch_result.BatchResult` (re-exported here).
+:class:`~agent_asserts.batch.result.BatchResult` (re-exported here).
 
 >>> from agent_asserts.record import TrialRecord
 >>> runs = [TrialRecord.builder().tool("lookup").build(), TrialRecord.builder().build()]
@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from agent_asserts.batch_result import BatchResult
+from agent_asserts.batch.result import BatchResult
 from agent_asserts.record import RecordError, TrialRecord
 from agent_asserts.record._json import strict_loads
 from agent_asserts.results import CaseResult, Verdict
@@ -322,7 +322,6 @@ def evaluate_many(
 
 
 __all__ = [
-    "BatchResult",
     "SourcedRecord",
     "case_names",
     "evaluate_many",

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agent_asserts.selector_kinds import (
+from agent_asserts.selectors.calls import (
     BlockSelector,
     EventSelector,
     MemoryClearedSelector,

@@ -3,8 +3,8 @@
 Each method is one line: build the check object named after it and record it. The check
 classes hold all the logic (and are shared with every loader); the docs pages per family
 (``docs/checks-*.md``) show each method at work. The outcome, trajectory, events and state
-families live in ``fluent_outcome``, ``fluent_trajectory``, ``fluent_events`` and
-``fluent_state``; this module holds the conversation family and re-exports the others.
+families live in ``fluent.outcome``, ``fluent.trajectory``, ``fluent.events`` and
+``fluent.state``; this module holds the conversation family.
 
 >>> from agent_asserts import EvalContext
 >>> from agent_asserts.testing import demo_record
@@ -17,20 +17,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, overload
 
-from agent_asserts._fluent_base import Recorder
 from agent_asserts._missing import MISSING
 from agent_asserts.checks import lifecycle, memory, messages, sequencing, turns
-from agent_asserts.fluent_events import EventMethods
-from agent_asserts.fluent_outcome import OutcomeMethods
-from agent_asserts.fluent_state import StateMethods
-from agent_asserts.fluent_trajectory import TrajectoryMethods
+from agent_asserts.fluent.recorder import Recorder
 
 if TYPE_CHECKING:
-    from agent_asserts.handles import AssertionHandle
+    from agent_asserts.fluent.handles import AssertionHandle
     from agent_asserts.matching import Matcher
     from agent_asserts.record import Button
-    from agent_asserts.selector_kinds import ToolSelector
     from agent_asserts.selectors import Selector
+    from agent_asserts.selectors.calls import ToolSelector
 
 
 class ConversationMethods(Recorder):
@@ -294,10 +290,4 @@ class ConversationMethods(Recorder):
         return self.record_check(sequencing.Sequencing(*selectors))
 
 
-__all__ = [
-    "ConversationMethods",
-    "EventMethods",
-    "OutcomeMethods",
-    "StateMethods",
-    "TrajectoryMethods",
-]
+__all__ = ["ConversationMethods"]

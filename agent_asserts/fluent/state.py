@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Literal
 
-from agent_asserts._fluent_base import Recorder
 from agent_asserts.checks import state
+from agent_asserts.fluent.recorder import Recorder
 from agent_asserts.matching import ANY
 
 if TYPE_CHECKING:
-    from agent_asserts.handles import AssertionHandle
+    from agent_asserts.fluent.handles import AssertionHandle
 
 
 class StateMethods(Recorder):

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from typing import IO
 
 from agent_asserts._version import __version__
-from agent_asserts.cli_check import EXIT_INPUT, EXIT_OK, Problems, load_suites, run_check
+from agent_asserts.cli.check import EXIT_INPUT, EXIT_OK, Problems, load_suites, run_check
 
 FORMAT_CHOICES = ("text", "json", "junit", "html", "markdown")
 

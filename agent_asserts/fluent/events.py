@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from agent_asserts._fluent_base import CountLike, Recorder
 from agent_asserts.checks import cost, events
+from agent_asserts.fluent.recorder import CountLike, Recorder
 
 if TYPE_CHECKING:
-    from agent_asserts.handles import AssertionHandle
+    from agent_asserts.fluent.handles import AssertionHandle
     from agent_asserts.record import Event
     from agent_asserts.selectors import Selector
 

@@ -1,8 +1,8 @@
 """The selector protocol, its shared helpers, and the generic selector ``on.event``.
 
 :class:`Selector` is the base of every ``on.*`` selector (the concrete ones are in
-:mod:`agent_asserts.selector_kinds` and :mod:`agent_asserts.selector_events`, which both build
-on this module). :class:`EventSelector` picks any event by kind, event type and envelope
+:mod:`.calls` and :mod:`.conversation`, which both build on this module).
+:class:`EventSelector` picks any event by kind, event type and envelope
 fields.
 
 >>> from agent_asserts.record import TrialRecord

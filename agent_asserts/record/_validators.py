@@ -180,7 +180,7 @@ class NotJSON(Exception):
     >>> fast_copy({1: 2})
     Traceback (most recent call last):
     ...
-    agent_asserts.record._checks.NotJSON
+    agent_asserts.record._validators.NotJSON
     """
 
 
