@@ -130,4 +130,7 @@ def shared_key(n: int) -> float:
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 100_000)
+    seconds = main(int(sys.argv[1]) if len(sys.argv) > 1 else 100_000)
+    met = seconds < 5.0
+    print(f"  [{'ok' if met else 'MISSED'}] has_matching: {seconds:.2f} s (target < 5 s)")
+    raise SystemExit(0 if met else 1)

@@ -220,7 +220,7 @@ def fmt(seconds: float) -> str:
     return f"{seconds * 1e6:.1f} µs"
 
 
-def main() -> None:
+def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1000,10000,100000,1000000")
     sizes = [int(s) for s in parser.parse_args().sizes.split(",")]
@@ -232,6 +232,7 @@ def main() -> None:
         except AttributeError as exc:  # a family not built yet
             print(f"skipped {name}: {exc}")
     per_size: dict[int, dict[str, float]] = {}
+    missed: list[str] = []
     for size in sizes:
         data = record_dict(size)
         text = json.dumps(data)
@@ -252,6 +253,8 @@ def main() -> None:
         if size == 100_000 or size == sizes[-1]:
             ratio_b = timings["called_tool(partial args)"] / best_of(hand_loop(data))
             print(f"  ratio (b) called_tool / hand loop: {ratio_b:.2f} (target < 3)")
+            if ratio_b >= 3:
+                missed.append(f"ratio (b) at {size:,}")
         record = data = text = None  # type: ignore[assignment]
     if 1000 in per_size and 100_000 in per_size:
         print("\n== ratio (a): cost on 100,000 events / cost on 1,000 events (target < 2)")
@@ -260,7 +263,11 @@ def main() -> None:
             note = f"  O(N): {LINEAR[name]}" if name in LINEAR else ""
             flag = "" if ratio < 2 or name in LINEAR else "  <-- over target"
             print(f"  {name:28} {ratio:6.2f}{flag}{note}")
+            if flag:
+                missed.append(f"ratio (a) {name}")
+    print(f"\n{len(missed)} targets missed: {', '.join(missed)}" if missed else "\nall targets met")
+    return 1 if missed else 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())
