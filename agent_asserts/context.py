@@ -20,6 +20,8 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from agent_asserts._lazy import LazyText
+from agent_asserts._version import __version__
 from agent_asserts.checks.base import Check, Outcome
 from agent_asserts.checks.sources import LiteralValue, StatePath
 from agent_asserts.fluent import (
@@ -48,6 +50,9 @@ if TYPE_CHECKING:
     from agent_asserts.record import TrialRecord
 
 
+_EVALUATOR_VERSION = f"agent_asserts {__version__}"
+
+
 class CaseTimeout(Exception):
     """The case passed its cooperative timeout (checked at every context call)."""
 
@@ -68,36 +73,41 @@ def outcome_to_result(
     >>> (r.name, r.status.value, r.severity.value)
     ('step_count:1', 'pass', 'gate')
     """
-    details = dict(outcome.details)
-    evaluator = details.pop("evaluator", {})
-    force_gate = bool(details.pop("force_gate", False))
-    passed_by_judge = bool(details.pop("passed_by_judge", False))
+    details = outcome.details
+    if details:
+        details = dict(details)
+        evaluator = details.pop("evaluator", {})
+        force_gate = bool(details.pop("force_gate", False))
+        passed_by_judge = bool(details.pop("passed_by_judge", False))
+        evaluator_type = details.pop("evaluator_type", None) or check.evaluator_type
+        info = EvaluatorInfo(type=evaluator_type, details={**evaluator, **details})
+    else:  # the common case: nothing to unpack
+        force_gate = passed_by_judge = False
+        info = EvaluatorInfo(check.evaluator_type, _EVALUATOR_VERSION, {})
     if force_gate:
         severity = Severity.GATE
     elif severity is None:
         severity = check.default_severity
-    evaluator_type = details.pop("evaluator_type", None) or check.evaluator_type
-    info = EvaluatorInfo(type=evaluator_type, details={**evaluator, **details})
     # A check that grades against its own threshold (a judge's `threshold=`) decided its status
     # with it, so the result is built with it; a `threshold` given here replaces it afterwards.
     own = getattr(check, "threshold", None)
     own_threshold = own if isinstance(own, int | float) and not isinstance(own, bool) else None
     result = AssertionResult(
-        name=name or check.default_name(),
-        status=outcome.status,
-        score=outcome.score,
-        severity=Severity(severity),
-        threshold=own_threshold,
-        label=label,
-        message=outcome.message,
-        expected=outcome.expected,
-        observed=outcome.observed,
-        mismatches=outcome.mismatches,
-        closest=outcome.closest,
-        evidence=outcome.evidence,
-        evaluator=info,
-        description=check.describe(),
-        score_decides=not passed_by_judge,
+        name or check.default_name(),
+        outcome.status,
+        outcome.score,
+        severity,
+        own_threshold,
+        label,
+        outcome._message,  # kept unrendered: rendered when read
+        outcome.expected,
+        outcome.observed,
+        outcome.mismatches,
+        outcome.closest,
+        outcome.evidence,
+        info,
+        LazyText(check.describe),  # rendered only when read
+        not passed_by_judge,
     )
     return result if threshold is None else result.with_threshold(threshold)
 

@@ -19,6 +19,7 @@ from typing import Any
 
 import attrs
 
+from agent_asserts._lazy import LazyText, settle, text_of
 from agent_asserts._version import __version__
 from agent_asserts.status import (
     EVALUATED_STATUSES,
@@ -123,14 +124,34 @@ def as_tuple(items: Iterable[Any]) -> tuple[Any, ...]:
     >>> as_tuple([1, 2])
     (1, 2)
     """
-    return tuple(items)
+    return items if type(items) is tuple else tuple(items)
+
+
+def as_status(value: Any) -> Status:
+    """attrs converter: a :class:`Status` (a status passes through without an enum lookup).
+
+    >>> as_status("pass")
+    <Status.PASS: 'pass'>
+    """
+    return value if type(value) is Status else Status(value)
+
+
+def as_severity(value: Any) -> Severity:
+    """attrs converter: a :class:`Severity` (a severity passes through).
+
+    >>> as_severity("soft")
+    <Severity.SOFT: 'soft'>
+    """
+    return value if type(value) is Severity else Severity(value)
 
 
 def _score_validator(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
+    if type(value) is float and 0.0 <= value <= 1.0:
+        return
     _check_unit_interval(attribute.name, value)
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class AssertionResult:
     """One recorded check: status, score, severity and the evidence behind it.
 
@@ -138,26 +159,53 @@ class AssertionResult:
     ``score >= (threshold if threshold is not None else 1.0)``. ``with_threshold`` keeps that
     true, so ``.at_least(0.0)`` always passes.
 
+    ``message`` and ``description`` may be given as :class:`~agent_asserts._lazy.LazyText`
+    (what the fluent path does): they are rendered the first time they are read, so a result
+    nobody reads never formats its text. Reading, comparing, pickling and ``to_dict()`` see
+    plain strings.
+
     >>> r = AssertionResult(name="similarity", status=Status.FAIL, score=0.92)
     >>> r.passed, r.with_threshold(0.9).passed
     (False, True)
     """
 
     name: str
-    status: Status = attrs.field(converter=Status)
+    status: Status = attrs.field(converter=as_status)
     score: float = attrs.field(validator=_score_validator)
-    severity: Severity = attrs.field(default=Severity.GATE, converter=Severity)
+    severity: Severity = attrs.field(default=Severity.GATE, converter=as_severity)
     threshold: float | None = attrs.field(default=None, validator=_score_validator)
     label: str | None = None
-    message: str = ""
+    _message: str | LazyText = attrs.field(default="", alias="message", eq=text_of)
     expected: Any = None
     observed: Any = None
     mismatches: tuple[Any, ...] = attrs.field(default=(), converter=as_tuple)
     closest: str | None = None
     evidence: tuple[Any, ...] = attrs.field(default=(), converter=as_tuple)
     evaluator: EvaluatorInfo = attrs.field(factory=EvaluatorInfo)
-    description: str = ""
+    _description: str | LazyText = attrs.field(default="", alias="description", eq=text_of)
     score_decides: bool = True
+
+    @property
+    def message(self) -> str:
+        """What the check found, in words (rendered on first read).
+
+        >>> AssertionResult(name="x", status="pass", score=1.0, message="ok").message
+        'ok'
+        """
+        return settle(self, "_message")
+
+    @property
+    def description(self) -> str:
+        """The call that built the check, e.g. ``step_count(3)`` (rendered on first read).
+
+        >>> AssertionResult(name="x", status="pass", score=1.0, description="x()").description
+        'x()'
+        """
+        return settle(self, "_description")
+
+    def __repr__(self) -> str:
+        fields = attrs.fields(AssertionResult)
+        return f"AssertionResult({', '.join(f'{f.alias}={getattr(self, f.alias or f.name)!r}' for f in fields)})"
 
     def __attrs_post_init__(self) -> None:
         if self.evaluated and self.score_decides:
@@ -353,6 +401,8 @@ class CaseResult:
 
 __all__ = [
     "AssertionResult",
+    "as_severity",
+    "as_status",
     "CaseResult",
     "EvaluatorInfo",
     "LogEntry",

@@ -18,8 +18,9 @@ from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 import attrs
 
+from agent_asserts._lazy import LazyText, settle, text_of
 from agent_asserts._missing import MISSING
-from agent_asserts.results import Severity, Status, as_tuple
+from agent_asserts.results import Severity, Status, as_status, as_tuple
 
 if TYPE_CHECKING:
     from agent_asserts.judges import Judge
@@ -27,23 +28,40 @@ if TYPE_CHECKING:
     from agent_asserts.record import TrialRecord
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class Outcome:
     """What one evaluation of a check found: status, score, message and evidence.
+
+    ``message`` may be a :class:`~agent_asserts._lazy.LazyText`, rendered when first read (the
+    recorded result keeps it unrendered until then).
 
     >>> Outcome.of(False, message="matched 0 tool calls").status
     <Status.FAIL: 'fail'>
     """
 
-    status: Status = attrs.field(converter=Status)
+    status: Status = attrs.field(converter=as_status)
     score: float
-    message: str = ""
+    _message: str | LazyText = attrs.field(default="", alias="message", eq=text_of)
     expected: Any = None
     observed: Any = None
     evidence: tuple[Any, ...] = attrs.field(default=(), converter=as_tuple)
     mismatches: tuple[Mismatch, ...] = attrs.field(default=(), converter=as_tuple)
     closest: str | None = None
     details: Mapping[str, Any] = attrs.field(factory=dict)
+
+    @property
+    def message(self) -> str:
+        """What the evaluation found, in words (rendered on first read).
+
+        >>> Outcome.of(True, message=LazyText(str.format, "matched {} calls", 2)).message
+        'matched 2 calls'
+        """
+        return settle(self, "_message")
+
+    def __repr__(self) -> str:
+        fields = attrs.fields(Outcome)
+        shown = ", ".join(f"{f.alias}={getattr(self, f.alias or f.name)!r}" for f in fields)
+        return f"Outcome({shown})"
 
     @classmethod
     def of(cls, passed: bool, **fields: Any) -> Outcome:

@@ -41,7 +41,7 @@ class AssertionHandle:
         >>> EvalContext(demo_record()).step_count(4).result.message
         'expected 4 steps, got 4'
         """
-        return self._ctx.results[self._index]
+        return self._ctx._results[self._index]
 
     def _change(self, change: Callable[[AssertionResult], AssertionResult]) -> None:
         if self._index < 0:

@@ -1,0 +1,75 @@
+"""Text rendered on first use: what a passing check keeps instead of a formatted message.
+
+A :class:`LazyText` holds a function and its arguments; ``str()`` renders it once and keeps the
+text. Result fields that accept one (``AssertionResult.message``/``description``,
+``Outcome.message``) render it when read, so a result nobody reads never formats its text.
+Pickling, copying and comparing see the rendered text, never the function.
+
+>>> calls = []
+>>> text = LazyText(lambda n: calls.append(n) or f"matched {n} calls", 3)
+>>> len(calls)
+0
+>>> str(text), str(text), calls
+('matched 3 calls', 'matched 3 calls', [3])
+>>> text_of(text), text_of("plain")
+('matched 3 calls', 'plain')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+
+class LazyText:
+    """``fn(*args)`` rendered on the first ``str()`` and kept."""
+
+    __slots__ = ("_args", "_fn", "_text")
+
+    def __init__(self, fn: Callable[..., str], *args: Any) -> None:
+        self._fn = fn
+        self._args = args
+        self._text: str | None = None
+
+    def __str__(self) -> str:
+        text = self._text
+        if text is None:
+            text = self._text = self._fn(*self._args)
+            self._fn = self._args = None  # type: ignore[assignment]  # let them go
+        return text
+
+    def __repr__(self) -> str:
+        return repr(str(self))
+
+    def __eq__(self, other: object) -> bool:
+        return str(self) == text_of(other) if isinstance(other, str | LazyText) else NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(str(self))
+
+    def __reduce__(self) -> tuple[type[str], tuple[str]]:
+        return (str, (str(self),))
+
+
+def text_of(value: Any) -> Any:
+    """The text of a :class:`LazyText`, anything else unchanged (an attrs ``eq`` key too).
+
+    >>> text_of(LazyText(str.upper, "ok"))
+    'OK'
+    """
+    return str(value) if type(value) is LazyText else value
+
+
+def settle(instance: object, field: str) -> str:
+    """Read a text field that may hold a :class:`LazyText`, storing the rendered text back.
+
+    Used by the properties of frozen attrs classes (``object.__setattr__`` as attrs does).
+    """
+    value = getattr(instance, field)
+    if type(value) is LazyText:
+        value = str(value)
+        object.__setattr__(instance, field, value)
+    return value  # type: ignore[no-any-return]
+
+
+__all__ = ["LazyText", "settle", "text_of"]
