@@ -72,4 +72,18 @@ def settle(instance: object, field: str) -> str:
     return value  # type: ignore[no-any-return]
 
 
-__all__ = ["LazyText", "settle", "text_of"]
+def alias_repr(instance: Any) -> str:
+    """The attrs repr, naming private text fields by their public alias (``message=``).
+
+    >>> from agent_asserts.results import AssertionResult
+    >>> alias_repr(AssertionResult("x", "pass", 1.0, message=LazyText(str, "ok")))[:60]
+    "AssertionResult(name='x', status=<Status.PASS: 'pass'>, scor"
+    """
+    import attrs
+
+    fields = attrs.fields(type(instance))
+    shown = ", ".join(f"{f.alias}={getattr(instance, f.alias or f.name)!r}" for f in fields)
+    return f"{type(instance).__name__}({shown})"
+
+
+__all__ = ["LazyText", "alias_repr", "settle", "text_of"]

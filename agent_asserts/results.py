@@ -19,7 +19,7 @@ from typing import Any
 
 import attrs
 
-from agent_asserts._lazy import LazyText, settle, text_of
+from agent_asserts._lazy import LazyText, alias_repr, settle, text_of
 from agent_asserts._version import __version__
 from agent_asserts.status import (
     EVALUATED_STATUSES,
@@ -204,8 +204,7 @@ class AssertionResult:
         return settle(self, "_description")
 
     def __repr__(self) -> str:
-        fields = attrs.fields(AssertionResult)
-        return f"AssertionResult({', '.join(f'{f.alias}={getattr(self, f.alias or f.name)!r}' for f in fields)})"
+        return alias_repr(self)
 
     def __attrs_post_init__(self) -> None:
         if self.evaluated and self.score_decides:
@@ -401,8 +400,6 @@ class CaseResult:
 
 __all__ = [
     "AssertionResult",
-    "as_severity",
-    "as_status",
     "CaseResult",
     "EvaluatorInfo",
     "LogEntry",
@@ -412,5 +409,7 @@ __all__ = [
     "Status",
     "Verdict",
     "VerdictResolver",
+    "as_severity",
+    "as_status",
     "mean_score",
 ]

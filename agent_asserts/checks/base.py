@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 import attrs
 
-from agent_asserts._lazy import LazyText, settle, text_of
+from agent_asserts._lazy import LazyText, alias_repr, settle, text_of
 from agent_asserts._missing import MISSING
 from agent_asserts.results import Severity, Status, as_status, as_tuple
 
@@ -59,9 +59,7 @@ class Outcome:
         return settle(self, "_message")
 
     def __repr__(self) -> str:
-        fields = attrs.fields(Outcome)
-        shown = ", ".join(f"{f.alias}={getattr(self, f.alias or f.name)!r}" for f in fields)
-        return f"Outcome({shown})"
+        return alias_repr(self)
 
     @classmethod
     def of(cls, passed: bool, **fields: Any) -> Outcome:
