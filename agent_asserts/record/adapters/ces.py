@@ -45,7 +45,7 @@ import json
 import math
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
 from agent_asserts._jsonable import to_jsonable
@@ -321,6 +321,33 @@ def to_record(data: Mapping[str, Any], *, source: str | None = None) -> TrialRec
     return TrialRecord.from_dict(canonical, source=source)
 
 
+RUNS: Final = ("",)
+"""A top-level array of simulation results holds one run per item."""
+
+
+def detect(data: Any) -> bool:
+    """Whether ``data`` is a CES simulation result (a mapping with ``detailed_trace``) or a
+    list of them.
+
+    >>> detect({"detailed_trace": []}), detect([{"detailed_trace": []}]), detect({"trace": []})
+    (True, True, False)
+    """
+    if isinstance(data, list):
+        return bool(data) and all(isinstance(d, Mapping) and TRACE_KEY in d for d in data[:3])
+    return isinstance(data, Mapping) and TRACE_KEY in data
+
+
+def to_records(data: Any, *, source: str | None = None, **options: Any) -> Iterator[TrialRecord]:
+    """One record per simulation result (``data`` is one result or a list of them).
+
+    >>> [r.reply for r in to_records([{"detailed_trace": ["Agent Text: a"]},
+    ...                               {"detailed_trace": ["Agent Text: b"]}])]
+    ['a', 'b']
+    """
+    for item in data if isinstance(data, list) else [data]:
+        yield to_record(item, source=source)
+
+
 def read(path: str | os.PathLike[str], **options: Any) -> TrialRecord:
     """Read a CES simulation result from a JSON file (one result dict).
 
@@ -344,4 +371,4 @@ def read(path: str | os.PathLike[str], **options: Any) -> TrialRecord:
     return to_record(data, **options)
 
 
-__all__ = ["LABELS", "SURFACES", "read", "to_record", "tool_name"]
+__all__ = ["LABELS", "RUNS", "SURFACES", "detect", "read", "to_record", "to_records", "tool_name"]

@@ -54,7 +54,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, Final
 
 from agent_asserts.record._json import parse_json, read_text, strict_loads, syntax_error
@@ -214,6 +214,61 @@ def _line_reason(problem: Problem) -> str:
     return f"not JSON: {problem.path}: {message}" if problem.path else f"not JSON: {message}"
 
 
+_SAMPLE: Final = 3
+_ROW_ENVELOPE: Final = frozenset({"conversation_id", "timestamp", "event_id", "sequence"})
+
+
+def is_row(row: Any) -> bool:
+    """Whether ``row`` has the shape of one tracker event (flat or nested form).
+
+    >>> is_row({"event": "bot", "text": "hi"}), is_row({"sequence": 2, "bot": {"text": "hi"}})
+    (True, True)
+    >>> is_row({"role": "user", "content": "hi"})
+    False
+    """
+    if not isinstance(row, Mapping):
+        return False
+    if "event" in row:
+        return isinstance(row["event"], str) and "kind" not in row
+    others = [key for key in row if key not in ENVELOPE_KEYS]
+    return (
+        len(others) == 1
+        and isinstance(row[others[0]], Mapping)
+        and bool(row.keys() & _ROW_ENVELOPE)
+    )
+
+
+def detect(data: Any) -> bool:
+    """Whether ``data`` is Mantle tracker data: a list of events, a dump ``{"events": [...]}``
+    with tracker events, or one event (the first line of a JSON Lines file).
+
+    >>> detect([{"event": "user", "text": "hi"}]), detect({"events": [{"event": "bot"}]})
+    (True, True)
+    >>> detect({"events": [{"kind": "message", "payload": {}}]})
+    False
+    """
+    if isinstance(data, Mapping) and isinstance(data.get("events"), list):
+        data = data["events"]
+    if isinstance(data, list):
+        return bool(data) and all(is_row(row) for row in data[:_SAMPLE])
+    return is_row(data)
+
+
+def to_records(data: Any, **options: Any) -> Iterator[TrialRecord]:
+    """The one record of a tracker document (see :func:`to_record`); one event alone is a
+    run of one event.
+
+    >>> [rec.reply for rec in to_records({"event": "bot", "text": "hi"})]
+    ['hi']
+    """
+    yield to_record([data] if is_row(data) else data, **options)
+
+
+def read_records(path: str | os.PathLike[str], **options: Any) -> Iterator[TrialRecord]:
+    """The one record of a tracker file (JSON or JSON Lines; see :func:`read`)."""
+    yield read(path, **options)
+
+
 def _record(
     events: list[Event],
     errors: list[ParseError],
@@ -225,4 +280,14 @@ def _record(
     return TrialRecord(events=events, initial_state=initial_state, surfaces=surfaces, **fields)
 
 
-__all__ = ["ENVELOPE_KEYS", "MANTLE_SURFACES", "convert", "read", "to_record"]
+__all__ = [
+    "ENVELOPE_KEYS",
+    "MANTLE_SURFACES",
+    "convert",
+    "detect",
+    "is_row",
+    "read",
+    "read_records",
+    "to_record",
+    "to_records",
+]

@@ -1,0 +1,282 @@
+"""The record-format registry: names, detectors and readers of every trace format.
+
+A format is registered with a ``detect(data) -> bool`` (does this parsed JSON document have the
+format's shape?) and a ``to_records(data, **options)`` iterator (one record per run the
+document holds). The built-in formats are imported on first use, so importing the registry
+stays cheap.
+
+>>> "native" in formats() and "mantle" in formats()
+True
+>>> detect({"events": [{"kind": "message", "actor_ref": "agent", "payload": {"text": "hi"}}]})
+'native'
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any, Final
+
+import attrs
+
+from agent_asserts.record.errors import Problem, RecordError
+from agent_asserts.record.trial import TrialRecord
+
+Detector = Callable[[Any], bool]
+"""Whether a parsed JSON document has a format's shape (long arrays may be cut short)."""
+
+RecordsReader = Callable[..., Iterator[TrialRecord]]
+"""``to_records(data, **options)``: one record per run the document holds."""
+
+PathReader = Callable[..., Iterator[TrialRecord]]
+"""``read_records(path, **options)``: a format's own way to read a file (JSON Lines of events)."""
+
+_BUILTIN: Final = (
+    ("native", "agent_asserts.record.adapters.native"),
+    ("mantle", "agent_asserts.record.adapters.mantle"),
+    ("ces", "agent_asserts.record.adapters.ces"),
+)
+"""The built-in formats and the module defining each (``detect``, ``to_records``, optional
+``RUNS`` and ``read_records``)."""
+
+_NAME: Final = re.compile(r"[a-z][a-z0-9_-]*\Z")
+
+
+@attrs.frozen
+class TraceFormat:
+    """One registered format.
+
+    Attributes:
+        name: The format's name (``openai-chat``).
+        detect: Whether a document has this format's shape.
+        to_records: The records of a document, one per run.
+        runs: Keys of a container holding one run per item: a top-level key whose array holds
+            runs (``"data"``), or ``""`` for a top-level array of runs. ``iter_records`` streams
+            such arrays item by item, giving ``to_records`` the container with that one item.
+        read_records: A format's own reader of a file path (None: the generic JSON / JSON Lines
+            reading applies).
+
+    >>> get_format("native").runs, get_format("mantle").runs
+    (('',), ())
+    """
+
+    name: str
+    detect: Detector
+    to_records: RecordsReader
+    runs: tuple[str, ...] = ()
+    read_records: PathReader | None = None
+
+
+_formats: dict[str, TraceFormat] = {}
+_loaded = False
+
+
+def _load_builtins() -> None:
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    for name, module_name in _BUILTIN:
+        if name in _formats:
+            continue
+        module = importlib.import_module(module_name)
+        _formats[name] = TraceFormat(
+            name,
+            module.detect,
+            module.to_records,
+            tuple(getattr(module, "RUNS", ())),
+            getattr(module, "read_records", None),
+        )
+
+
+def register_format(
+    name: str,
+    *,
+    detect: Detector,
+    to_records: RecordsReader,
+    runs: tuple[str, ...] = (),
+    read_records: PathReader | None = None,
+    replace: bool = False,
+) -> TraceFormat:
+    """Add a trace format: every entry point (``TrialRecord.load``, ``iter_records``, the CLI,
+    suites) can then read it by name, and ``format="auto"`` detects it.
+
+    Args:
+        name: Lower-case letters, digits, ``-`` and ``_``, starting with a letter; not ``auto``.
+        detect: ``detect(data) -> bool`` on the parsed document (arrays may be cut to their
+            first items when a large file is sampled); it must not match other formats' data.
+        to_records: ``to_records(data, **options)`` yielding one ``TrialRecord`` per run;
+            ``options`` holds at least ``source`` (a name for parse errors, or None).
+        runs: Keys of a multi-run container (see :class:`TraceFormat`).
+        read_records: Optional ``read_records(path, **options)`` for a file layout of its own.
+        replace: Allow replacing a registered format of the same name.
+
+    Returns:
+        The registered format.
+
+    Raises:
+        ValueError: A bad name, or a name already registered (without ``replace=True``).
+
+    >>> def my_detect(data):
+    ...     return isinstance(data, dict) and "my_trace" in data
+    >>> def my_records(data, **options):
+    ...     yield TrialRecord.builder().agent(data["my_trace"]).build()
+    >>> _ = register_format("my-trace", detect=my_detect, to_records=my_records)
+    >>> detect({"my_trace": "hello"})
+    'my-trace'
+    >>> unregister_format("my-trace")
+    """
+    if not isinstance(name, str) or not _NAME.match(name) or name == "auto":
+        raise ValueError(
+            f"a format name is lower-case letters, digits, '-' and '_', starting with a letter, "
+            f"and not 'auto' (got {name!r})"
+        )
+    if not callable(detect) or not callable(to_records):
+        raise ValueError(f"format {name!r}: detect and to_records must be callables")
+    _load_builtins()
+    if name in _formats and not replace:
+        raise ValueError(f"format {name!r} is already registered (pass replace=True to replace it)")
+    spec = TraceFormat(name, detect, to_records, tuple(runs), read_records)
+    _formats[name] = spec
+    return spec
+
+
+def unregister_format(name: str) -> None:
+    """Remove a format added with :func:`register_format` (KeyError when unknown).
+
+    >>> unregister_format("nope")
+    Traceback (most recent call last):
+    ...
+    KeyError: "no format 'nope' is registered"
+    """
+    _load_builtins()
+    if name not in _formats:
+        raise KeyError(f"no format {name!r} is registered")
+    del _formats[name]
+
+
+def formats() -> tuple[str, ...]:
+    """The registered format names, built-ins first, then in registration order.
+
+    >>> formats()[:3]
+    ('native', 'mantle', 'ces')
+    """
+    _load_builtins()
+    return tuple(_formats)
+
+
+def get_format(name: str) -> TraceFormat:
+    """The format registered under ``name``.
+
+    Raises:
+        RecordError: No such format (naming the registered ones).
+
+    >>> get_format("natve")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    agent_asserts.record.errors.RecordError: invalid record: 1 problem(s)
+      format: unknown trace format 'natve' (did you mean 'native'?); known formats: native, ...
+    """
+    _load_builtins()
+    spec = _formats.get(name) if isinstance(name, str) else None
+    if spec is None:
+        from agent_asserts._suggest import did_you_mean
+
+        hint = did_you_mean(name, _formats) if isinstance(name, str) else ""
+        known = ", ".join(_formats)
+        message = f"unknown trace format {name!r}{hint}; known formats: {known}"
+        raise RecordError([Problem("format", message)])
+    return spec
+
+
+def looked_at(data: Any) -> str:
+    """What a detector could see of ``data``, for error messages.
+
+    >>> looked_at({"b": 1, "a": 2})
+    "top-level keys 'a', 'b'"
+    >>> looked_at([{"role": "user"}])
+    "a list whose first item has keys 'role'"
+    >>> looked_at(3)
+    'a int'
+    """
+    if isinstance(data, Mapping):
+        keys = sorted(str(key) for key in data)
+        shown = ", ".join(repr(key) for key in keys[:12]) + (", …" if len(keys) > 12 else "")
+        return f"top-level keys {shown}" if keys else "an empty object"
+    if isinstance(data, list):
+        if not data:
+            return "an empty list"
+        first = data[0]
+        if isinstance(first, Mapping):
+            return f"a list whose first item has {looked_at(first).removeprefix('top-level ')}"
+        return f"a list whose first item is a {type(first).__name__}"
+    return f"a {type(data).__name__}"
+
+
+def matching_formats(data: Any) -> tuple[str, ...]:
+    """Every registered format whose detector accepts ``data``.
+
+    >>> matching_formats({"detailed_trace": []})
+    ('ces',)
+    """
+    _load_builtins()
+    return tuple(name for name, spec in _formats.items() if spec.detect(data))
+
+
+def detect(data: Any, *, source: str | None = None) -> str:
+    """The name of the format ``data`` (a parsed JSON document) has, from its shape alone.
+
+    Args:
+        data: The document.
+        source: A file name to mention in the error.
+
+    Raises:
+        RecordError: No format matches, or several do: the message names the candidates and
+            the keys looked at.
+
+    >>> detect({"detailed_trace": ["Agent Text: hi"]})
+    'ces'
+    >>> detect({"foo": 1})  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    agent_asserts.record.errors.RecordError: invalid record: 1 problem(s)
+      $: cannot tell the trace format: no format matches (looked at top-level keys 'foo'); ...
+    """
+    found = matching_formats(data)
+    if len(found) == 1:
+        return found[0]
+    seen = looked_at(data)
+    if not found:
+        known = ", ".join(_formats)
+        message = f"no format matches (looked at {seen}); known formats: {known}"
+    else:
+        message = f"several formats match: {', '.join(found)} (looked at {seen})"
+    problem = Problem("$", f"cannot tell the trace format: {message}; pass format=NAME", source)
+    raise RecordError([problem])
+
+
+def records_from_data(
+    data: Any, format: str = "auto", *, source: str | None = None, **options: Any
+) -> Iterator[TrialRecord]:
+    """The records of a parsed document, in the named format or the detected one.
+
+    >>> rec, = records_from_data({"events": []})
+    >>> rec.events
+    ()
+    """
+    name = detect(data, source=source) if format == "auto" else format
+    return get_format(name).to_records(data, source=source, **options)
+
+
+__all__ = [
+    "TraceFormat",
+    "detect",
+    "formats",
+    "get_format",
+    "looked_at",
+    "matching_formats",
+    "records_from_data",
+    "register_format",
+    "unregister_format",
+]

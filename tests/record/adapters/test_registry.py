@@ -1,0 +1,106 @@
+"""The record-format registry: formats(), detect(), register_format()."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from agent_asserts import TrialRecord
+from agent_asserts.record import RecordError
+from agent_asserts.record.adapters import (
+    detect,
+    formats,
+    get_format,
+    records_from_data,
+    register_format,
+    unregister_format,
+)
+
+
+def _is_shout(data: Any) -> bool:
+    return isinstance(data, dict) and "shout" in data
+
+
+def _records(data: Any, **options: Any) -> Iterator[TrialRecord]:
+    for text in data["shout"]:
+        yield TrialRecord.builder().agent(text.upper()).build(status="completed")
+
+
+@pytest.fixture
+def shout() -> Iterator[str]:
+    register_format("shout", detect=_is_shout, to_records=_records)
+    yield "shout"
+    unregister_format("shout")
+
+
+def test_builtin_formats_are_listed_in_order() -> None:
+    assert formats()[:3] == ("native", "mantle", "ces")
+
+
+def test_detect_names_each_builtin_format_from_its_shape() -> None:
+    assert detect({"events": [{"kind": "message", "payload": {"text": "hi"}}]}) == "native"
+    assert detect({}) == "native"
+    assert detect([{"event": "user", "text": "hi"}]) == "mantle"
+    assert detect({"sender_id": "u", "events": [{"event": "bot", "text": "x"}]}) == "mantle"
+    assert detect({"detailed_trace": ["Agent Text: hi"]}) == "ces"
+
+
+def test_no_match_names_the_keys_looked_at_and_the_candidates() -> None:
+    with pytest.raises(RecordError) as info:
+        detect({"messages": 1, "model": "x"}, source="run.json")
+    (problem,) = info.value.problems
+    assert problem.source == "run.json"
+    assert problem.message.startswith(
+        "cannot tell the trace format: no format matches (looked at top-level keys "
+        "'messages', 'model'); known formats: native, mantle, ces"
+    )
+    assert problem.message.endswith("; pass format=NAME")
+
+
+def test_several_matches_name_every_candidate(shout: str) -> None:
+    register_format("shout2", detect=_is_shout, to_records=_records)
+    try:
+        with pytest.raises(RecordError) as info:
+            detect({"shout": ["a"]})
+        assert info.value.problems[0].message == (
+            "cannot tell the trace format: several formats match: shout, shout2 "
+            "(looked at top-level keys 'shout'); pass format=NAME"
+        )
+    finally:
+        unregister_format("shout2")
+
+
+def test_register_format_from_outside_is_detected_and_read(shout: str) -> None:
+    assert "shout" in formats()
+    assert detect({"shout": ["hi"]}) == "shout"
+    records = list(records_from_data({"shout": ["a", "b"]}))
+    assert [r.reply for r in records] == ["A", "B"]
+    assert [r.reply for r in records_from_data({"shout": ["c"]}, "shout")] == ["C"]
+
+
+def test_register_format_rejects_bad_names_and_duplicates(shout: str) -> None:
+    with pytest.raises(ValueError, match="already registered"):
+        register_format("shout", detect=lambda d: False, to_records=_records)
+    for bad in ("auto", "Shout", "", "1x", "a b"):
+        with pytest.raises(ValueError, match="a format name is lower-case"):
+            register_format(bad, detect=lambda d: False, to_records=_records)
+    with pytest.raises(ValueError, match="must be callables"):
+        register_format("ok", detect=None, to_records=_records)  # type: ignore[arg-type]
+    replaced = register_format("shout", detect=lambda d: False, to_records=_records, replace=True)
+    assert get_format("shout") is replaced
+
+
+def test_unknown_format_name_suggests_the_closest() -> None:
+    with pytest.raises(
+        RecordError, match=r"unknown trace format 'mantel' \(did you mean 'mantle'\?\)"
+    ):
+        get_format("mantel")
+    with pytest.raises(KeyError):
+        unregister_format("never-registered")
+
+
+def test_detection_is_from_shape_not_file_name() -> None:
+    # the same data detects the same whatever source name is given
+    assert detect({"detailed_trace": []}, source="openai_chat.json") == "ces"
