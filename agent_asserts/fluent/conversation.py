@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, overload
 
 from agent_asserts._missing import MISSING
 from agent_asserts.checks import lifecycle, memory, messages, sequencing, turns
+from agent_asserts.checks.memo import built
 from agent_asserts.fluent.recorder import Recorder
 
 if TYPE_CHECKING:
@@ -40,7 +41,7 @@ class ConversationMethods(Recorder):
         >>> EvalContext(rec).skill_activated("card_replace").result.message
         "skill 'card_replace' activated: e0"
         """
-        return self.record_check(lifecycle.SkillActivated(skill_id))
+        return self.record_check(built(lifecycle.SkillActivated, skill_id))
 
     def skill_completed(self, skill_id: str) -> AssertionHandle:
         """Skill ``skill_id`` completed.
@@ -50,7 +51,7 @@ class ConversationMethods(Recorder):
         >>> EvalContext(rec).skill_completed("card_replace").result.message
         "skill 'card_replace' completed: e0"
         """
-        return self.record_check(lifecycle.SkillCompleted(skill_id))
+        return self.record_check(built(lifecycle.SkillCompleted, skill_id))
 
     def skill_cancelled(self, skill_id: str, step_id: str | None = None) -> AssertionHandle:
         """Skill ``skill_id`` was cancelled (at ``step_id``, when given).
@@ -60,7 +61,7 @@ class ConversationMethods(Recorder):
         >>> EvalContext(rec).skill_cancelled("card_replace", "ask").result.message
         "skill 'card_replace' was not cancelled at step 'ask' (1 skill event; closest e0)"
         """
-        return self.record_check(lifecycle.SkillCancelled(skill_id, step_id))
+        return self.record_check(built(lifecycle.SkillCancelled, skill_id, step_id))
 
     def skill_interrupted(self, skill_id: str, step_id: str | None = None) -> AssertionHandle:
         """Skill ``skill_id`` was interrupted (at ``step_id``, when given).
@@ -70,7 +71,7 @@ class ConversationMethods(Recorder):
         >>> EvalContext(rec).skill_interrupted("card_replace", "ask").result.message
         "skill 'card_replace' interrupted at step 'ask': e0"
         """
-        return self.record_check(lifecycle.SkillInterrupted(skill_id, step_id))
+        return self.record_check(built(lifecycle.SkillInterrupted, skill_id, step_id))
 
     def skill_resumed(self, skill_id: str, step_id: str | None = None) -> AssertionHandle:
         """Skill ``skill_id`` was resumed (at ``step_id``, when given).
@@ -80,7 +81,7 @@ class ConversationMethods(Recorder):
         >>> EvalContext(rec).skill_resumed("card_replace").result.message
         "skill 'card_replace' resumed: e0"
         """
-        return self.record_check(lifecycle.SkillResumed(skill_id, step_id))
+        return self.record_check(built(lifecycle.SkillResumed, skill_id, step_id))
 
     def ordered_block_entered(self, skill_id: str, block_id: str) -> AssertionHandle:
         """Ordered block ``block_id`` of skill ``skill_id`` was entered.
@@ -90,7 +91,7 @@ class ConversationMethods(Recorder):
         >>> EvalContext(rec).ordered_block_entered("card_replace", "main").result.message
         "ordered block 'main' of skill 'card_replace' entered: e0"
         """
-        return self.record_check(lifecycle.BlockEntered(skill_id, block_id))
+        return self.record_check(built(lifecycle.BlockEntered, skill_id, block_id))
 
     def ordered_block_completed(
         self, skill_id: str, block_id: str, step_id: str | None = None
@@ -102,7 +103,7 @@ class ConversationMethods(Recorder):
         >>> EvalContext(rec).ordered_block_completed("card_replace", "main", "done").result.passed
         True
         """
-        return self.record_check(lifecycle.BlockCompleted(skill_id, block_id, step_id))
+        return self.record_check(built(lifecycle.BlockCompleted, skill_id, block_id, step_id))
 
     def ordered_block_cancelled(
         self, skill_id: str, block_id: str, step_id: str | None = None
@@ -114,7 +115,7 @@ class ConversationMethods(Recorder):
         >>> EvalContext(rec).ordered_block_cancelled("card_replace", "main").result.message
         "ordered block 'main' of skill 'card_replace' cancelled: e0"
         """
-        return self.record_check(lifecycle.BlockCancelled(skill_id, block_id, step_id))
+        return self.record_check(built(lifecycle.BlockCancelled, skill_id, block_id, step_id))
 
     def ordered_block_interrupted(
         self, skill_id: str, block_id: str, step_id: str | None = None
@@ -126,7 +127,7 @@ class ConversationMethods(Recorder):
         >>> EvalContext(rec).ordered_block_interrupted("card_replace", "main", "ask").result.passed
         True
         """
-        return self.record_check(lifecycle.BlockInterrupted(skill_id, block_id, step_id))
+        return self.record_check(built(lifecycle.BlockInterrupted, skill_id, block_id, step_id))
 
     def ordered_block_resumed(
         self, skill_id: str, block_id: str, step_id: str | None = None
@@ -138,7 +139,7 @@ class ConversationMethods(Recorder):
         >>> EvalContext(rec).ordered_block_resumed("card_replace", "main").result.message
         "ordered block 'main' of skill 'card_replace' resumed: e0"
         """
-        return self.record_check(lifecycle.BlockResumed(skill_id, block_id, step_id))
+        return self.record_check(built(lifecycle.BlockResumed, skill_id, block_id, step_id))
 
     @overload
     def memory_was_set(  # type: ignore[overload-overlap]  # a str is a Sequence
@@ -163,7 +164,7 @@ class ConversationMethods(Recorder):
         [True, False]
         """
         if isinstance(name, str):
-            return self.record_check(memory.MemoryWasSet(name, value))
+            return self.record_check(built(memory.MemoryWasSet, name, value))
         checks = memory.memory_checks(memory.MemoryWasSet, name, value)
         return [self.record_check(check) for check in checks]
 
@@ -189,7 +190,7 @@ class ConversationMethods(Recorder):
         "the last write of 'refund.order_id' (e2) was 'A1049', not 'A1050'"
         """
         if isinstance(name, str):
-            return self.record_check(memory.MemoryWasNotSet(name, value))
+            return self.record_check(built(memory.MemoryWasNotSet, name, value))
         checks = memory.memory_checks(memory.MemoryWasNotSet, name, value)
         return [self.record_check(check) for check in checks]
 
@@ -215,7 +216,7 @@ class ConversationMethods(Recorder):
         ["'draft' was cleared: e1", "'order_id' was never cleared"]
         """
         if isinstance(name, str):
-            return self.record_check(memory.MemoryWasCleared(name))
+            return self.record_check(built(memory.MemoryWasCleared, name))
         checks = memory.memory_checks(memory.MemoryWasCleared, name)
         return [self.record_check(check) for check in checks]
 
@@ -233,8 +234,8 @@ class ConversationMethods(Recorder):
         >>> EvalContext(demo_record()).bot_uttered(utter_name="utter_refund_done").result.message
         'e4 matched'
         """
-        check = messages.BotUttered(
-            utter_name=utter_name, text_matches=text_matches, buttons=buttons
+        check = built(
+            messages.BotUttered, utter_name=utter_name, text_matches=text_matches, buttons=buttons
         )
         return self.record_check(check)
 
@@ -253,8 +254,11 @@ class ConversationMethods(Recorder):
         >>> ctx.bot_did_not_utter(text_matches=M.regex("(?i)sorry")).result.message
         'none of 1 agent message matched'
         """
-        check = messages.BotDidNotUtter(
-            utter_name=utter_name, text_matches=text_matches, buttons=buttons
+        check = built(
+            messages.BotDidNotUtter,
+            utter_name=utter_name,
+            text_matches=text_matches,
+            buttons=buttons,
         )
         return self.record_check(check)
 
@@ -273,8 +277,12 @@ class ConversationMethods(Recorder):
         >>> ctx.tools_within_one_turn("notify", "block_card", allow_extra_calls=False).result.passed
         True
         """
-        check = turns.ToolsWithinOneTurn(
-            *calls, allow_extra_calls=allow_extra_calls, ordered=ordered, ignore=ignore
+        check = built(
+            turns.ToolsWithinOneTurn,
+            *calls,
+            allow_extra_calls=allow_extra_calls,
+            ordered=ordered,
+            ignore=ignore,
         )
         return self.record_check(check)
 
@@ -287,7 +295,7 @@ class ConversationMethods(Recorder):
         >>> EvalContext(demo_record()).sequencing(*steps).result.message
         'found 3 steps in order: e1, e2, e3'
         """
-        return self.record_check(sequencing.Sequencing(*selectors))
+        return self.record_check(built(sequencing.Sequencing, *selectors))
 
 
 __all__ = ["ConversationMethods"]
