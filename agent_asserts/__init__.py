@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from agent_asserts._missing import MISSING
     from agent_asserts.batch import BatchResult, evaluate_many
     from agent_asserts.context import EvalContext
-    from agent_asserts.contract import evaluate_contract, register_matcher
+    from agent_asserts.contract import register_matcher
     from agent_asserts.errors import AgentAssertsError
     from agent_asserts.fluent.handles import AssertionHandle, ValueExpectation
     from agent_asserts.matching import ANY, Count, M, Mismatch, explain, matches
@@ -50,7 +50,7 @@ if TYPE_CHECKING:
         Status,
         Verdict,
     )
-    from agent_asserts.runner import assert_passed, run_case
+    from agent_asserts.runner import assert_passed, evaluate_contract, run_case
     from agent_asserts.selectors import on
     from agent_asserts.trials import TrialsResult, run_trials
 
@@ -61,7 +61,7 @@ _EXPORTS: dict[str, str] = {
     "assert_passed": "agent_asserts.runner",
     "evaluate_many": "agent_asserts.batch",
     "BatchResult": "agent_asserts.batch",
-    "evaluate_contract": "agent_asserts.contract",
+    "evaluate_contract": "agent_asserts.runner",
     "register_matcher": "agent_asserts.contract",
     "AssertionHandle": "agent_asserts.fluent.handles",
     "ValueExpectation": "agent_asserts.fluent.handles",

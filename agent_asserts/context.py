@@ -23,6 +23,8 @@ from typing import TYPE_CHECKING, Any
 from agent_asserts._lazy import LazyText
 from agent_asserts._version import __version__
 from agent_asserts.checks.base import Check, Outcome
+from agent_asserts.checks.contract import contract_checks
+from agent_asserts.checks.semantic import JudgeCheck
 from agent_asserts.checks.sources import LiteralValue, StatePath
 from agent_asserts.fluent import (
     ConversationMethods,
@@ -32,6 +34,7 @@ from agent_asserts.fluent import (
     TrajectoryMethods,
 )
 from agent_asserts.fluent.handles import AssertionHandle, ValueExpectation
+from agent_asserts.record import TrialRecord
 from agent_asserts.results import (
     AssertionResult,
     CaseResult,
@@ -47,7 +50,6 @@ from agent_asserts.results import (
 
 if TYPE_CHECKING:
     from agent_asserts.judges import Judge
-    from agent_asserts.record import TrialRecord
 
 
 _EVALUATOR_VERSION = f"agent_asserts {__version__}"
@@ -148,8 +150,6 @@ class EvalContext(
         name: str = "case",
         deadline: float | None = None,
     ) -> None:
-        from agent_asserts.record import TrialRecord
-
         if not isinstance(record, TrialRecord):
             raise TypeError(
                 f"'record' must be a TrialRecord (got {type(record).__name__}); build one with "
@@ -391,8 +391,6 @@ class EvalContext(
         >>> r.name, r.status.value, r.severity.value
         ('judge:the reply names the order', 'pass', 'soft')
         """
-        from agent_asserts.checks.semantic import JudgeCheck
-
         check = JudgeCheck(
             criterion, rubric=rubric, evidence=evidence, threshold=threshold, model=model
         )
@@ -401,8 +399,9 @@ class EvalContext(
     def contract(self, spec: Any) -> list[AssertionHandle]:
         """Evaluate a bind → require contract: one result per assertion, named by its ``id``.
 
-        ``spec`` is a ``Contract``, its dict form, a contract file, or the ``Suite`` that
-        ``load()`` gives for a contract file (see docs/contract.md).
+        ``spec`` is a ``Contract``, its dict form, or the ``Suite`` that ``load()`` gives for
+        a contract file (read a file with ``agent_asserts.loaders.load_contract(path)``; see
+        docs/contract.md).
 
         >>> from agent_asserts.testing import demo_record
         >>> handles = EvalContext(demo_record()).contract({
@@ -411,8 +410,6 @@ class EvalContext(
         >>> [(h.result.name, h.result.status.value) for h in handles]
         [('contract', 'pass')]
         """
-        from agent_asserts.contract.api import contract_checks
-
         return [
             self.record_check(c, name=c.assertion.id, severity=c.assertion.gate_severity)
             for c in contract_checks(spec)

@@ -13,33 +13,25 @@ the statuses of seed 002).
 
 from __future__ import annotations
 
-import enum
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import attrs
 
+from agent_asserts._convert import as_severity, as_status, as_tuple
+from agent_asserts._jsonable import to_jsonable
 from agent_asserts._lazy import LazyText, alias_repr, settle, text_of
 from agent_asserts._version import __version__
+from agent_asserts.matching import render
+from agent_asserts.report.html_report import render_html_fragment
 from agent_asserts.status import (
     EVALUATED_STATUSES,
     FAILING_STATUSES,
     Severity,
     Status,
+    Verdict,
 )
-
-
-class Verdict(enum.StrEnum):
-    """The verdict of a case.
-
-    >>> Verdict.SCORED.value
-    'scored'
-    """
-
-    PASSED = "passed"
-    FAILED = "failed"
-    SCORED = "scored"
-    SKIPPED = "skipped"
+from agent_asserts.summary import mean_score, render_case
 
 
 class RequirementFailed(Exception):
@@ -112,37 +104,8 @@ class LogEntry:
     def __str__(self) -> str:
         if not self.context:
             return self.message
-        from agent_asserts.matching import render
-
         items = ", ".join(f"{key!r}: {render(value)}" for key, value in self.context.items())
         return f"{self.message} {{{items}}}"
-
-
-def as_tuple(items: Iterable[Any]) -> tuple[Any, ...]:
-    """attrs converter: any iterable to a tuple (typed for mypy, unlike ``tuple`` itself).
-
-    >>> as_tuple([1, 2])
-    (1, 2)
-    """
-    return items if type(items) is tuple else tuple(items)
-
-
-def as_status(value: Any) -> Status:
-    """attrs converter: a :class:`Status` (a status passes through without an enum lookup).
-
-    >>> as_status("pass")
-    <Status.PASS: 'pass'>
-    """
-    return value if type(value) is Status else Status(value)
-
-
-def as_severity(value: Any) -> Severity:
-    """attrs converter: a :class:`Severity` (a severity passes through).
-
-    >>> as_severity("soft")
-    <Severity.SOFT: 'soft'>
-    """
-    return value if type(value) is Severity else Severity(value)
 
 
 def _score_validator(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
@@ -261,8 +224,6 @@ class AssertionResult:
         >>> AssertionResult(name="x", status="pass", score=1.0).to_dict()["status"]
         'pass'
         """
-        from agent_asserts._jsonable import to_jsonable
-
         return {
             "name": self.name,
             "status": self.status.value,
@@ -319,17 +280,6 @@ class VerdictResolver:
         return Verdict.SCORED if soft_failed else Verdict.PASSED
 
 
-def mean_score(results: Sequence[AssertionResult]) -> float | None:
-    """Mean score of the evaluated (``PASS``/``FAIL``) results; None when there are none.
-
-    >>> mean_score([AssertionResult(name="a", status="pass", score=1.0),
-    ...             AssertionResult(name="b", status="fail", score=0.5)])
-    0.75
-    """
-    scores = [r.score for r in results if r.evaluated]
-    return sum(scores) / len(scores) if scores else None
-
-
 @attrs.frozen
 class CaseResult:
     """The outcome of one case: its verdict, its results, logs and any error.
@@ -374,8 +324,6 @@ class CaseResult:
         >>> CaseResult(name="c", verdict="passed").to_dict()["verdict"]
         'passed'
         """
-        from agent_asserts._jsonable import to_jsonable
-
         return {
             "name": self.name,
             "verdict": self.verdict.value,
@@ -388,13 +336,9 @@ class CaseResult:
         }
 
     def __str__(self) -> str:
-        from agent_asserts.summary import render_case
-
         return render_case(self)
 
     def _repr_html_(self) -> str:
-        from agent_asserts.report.html_report import render_html_fragment
-
         return render_html_fragment([self])
 
 

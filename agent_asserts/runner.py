@@ -16,8 +16,9 @@ import unittest
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from agent_asserts.context import CaseTimeout, EvalContext
-from agent_asserts.results import CaseResult, RequirementFailed, Skipped, Verdict
+from agent_asserts.checks.contract import contract_checks
+from agent_asserts.context import CaseTimeout, EvalContext, outcome_to_result, run_check
+from agent_asserts.results import AssertionResult, CaseResult, RequirementFailed, Skipped, Verdict
 
 if TYPE_CHECKING:
     from agent_asserts.judges import Judge
@@ -126,4 +127,38 @@ def assert_passed(case_result: CaseResult, *, fail_on_scored: bool = False) -> N
         raise CaseSkipped(case_result)
 
 
-__all__ = ["CaseFailed", "CaseSkipped", "assert_passed", "run_case"]
+def evaluate_contract(
+    record: TrialRecord, spec: Any, *, judge: Judge | None = None
+) -> list[AssertionResult]:
+    """Evaluate every assertion of a contract over ``record``, without an ``EvalContext``.
+
+    Args:
+        record: The trial record.
+        spec: A :class:`~agent_asserts.contract.Contract`, its dict form, or the ``Suite`` that
+            ``agent_asserts.loaders.load()`` gives for a contract file (a file is read at the
+            edge: ``agent_asserts.loaders.load_contract(path)``).
+        judge: The judge for ``semantic`` / ``grounded_semantic`` matchers.
+
+    Returns:
+        One result per assertion, named by its ``id``, in contract order; severity GATE for
+        critical/high and SOFT for medium/low.
+
+    >>> from agent_asserts.testing import demo_record
+    >>> results = evaluate_contract(demo_record(), {
+    ...     "bind": {"status": {"from": "final_state", "path": "/orders/A1049/status"}},
+    ...     "require": {"op": "equals", "left": "status", "right": "refunded"}})
+    >>> [(r.name, r.status.value, r.severity.value, r.evaluator.details["severity"])
+    ...  for r in results]
+    [('contract', 'pass', 'gate', 'high')]
+    """
+    results = []
+    for check in contract_checks(spec):
+        outcome = run_check(check, record, judge=judge)
+        severity = check.assertion.gate_severity
+        results.append(
+            outcome_to_result(check, outcome, name=check.assertion.id, severity=severity)
+        )
+    return results
+
+
+__all__ = ["CaseFailed", "CaseSkipped", "assert_passed", "evaluate_contract", "run_case"]

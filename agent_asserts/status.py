@@ -1,5 +1,6 @@
-"""The vocabulary every layer shares: how a check came out (:class:`Status`) and what a failure
-does to its case (:class:`Severity`). :mod:`agent_asserts.results` re-exports both.
+"""The vocabulary every layer shares: how a check came out (:class:`Status`), what a failure
+does to its case (:class:`Severity`) and how a case came out (:class:`Verdict`).
+:mod:`agent_asserts.results` re-exports all three.
 
 >>> Status.PASS in FAILING_STATUSES
 False
@@ -39,4 +40,17 @@ class Severity(enum.StrEnum):
     SOFT = "soft"
 
 
-__all__ = ["EVALUATED_STATUSES", "FAILING_STATUSES", "Severity", "Status"]
+class Verdict(enum.StrEnum):
+    """The verdict of a case.
+
+    >>> Verdict.SCORED.value
+    'scored'
+    """
+
+    PASSED = "passed"
+    FAILED = "failed"
+    SCORED = "scored"
+    SKIPPED = "skipped"
+
+
+__all__ = ["EVALUATED_STATUSES", "FAILING_STATUSES", "Severity", "Status", "Verdict"]

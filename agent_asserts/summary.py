@@ -16,9 +16,11 @@ FAILED refund: 1 check: 1 failed; score 0.00
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from agent_asserts.results import Status
+from agent_asserts.matching import render
+from agent_asserts.status import Status
 
 if TYPE_CHECKING:
     from agent_asserts.results import AssertionResult, CaseResult
@@ -38,12 +40,22 @@ _WORD = {
 
 
 def _render(value: Any) -> str:
-    from agent_asserts.matching import render
-
     try:
         return render(value)
     except Exception as exc:  # a report must never crash on a broken value
         return f"<unrenderable {type(value).__name__}: {type(exc).__name__}>"
+
+
+def mean_score(results: Sequence[AssertionResult]) -> float | None:
+    """Mean score of the evaluated (``PASS``/``FAIL``) results; None when there are none.
+
+    >>> from agent_asserts.results import AssertionResult
+    >>> mean_score([AssertionResult(name="a", status="pass", score=1.0),
+    ...             AssertionResult(name="b", status="fail", score=0.5)])
+    0.75
+    """
+    scores = [r.score for r in results if r.evaluated]
+    return sum(scores) / len(scores) if scores else None
 
 
 def tally(results: tuple[AssertionResult, ...]) -> str:
@@ -153,4 +165,4 @@ def render_case(case: CaseResult) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["header", "render_case", "result_block", "result_title", "tally"]
+__all__ = ["header", "mean_score", "render_case", "result_block", "result_title", "tally"]

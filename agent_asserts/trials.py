@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from agent_asserts.results import CaseResult, Verdict
+from agent_asserts.runner import run_case
 
 if TYPE_CHECKING:
     from agent_asserts.context import EvalContext
@@ -196,8 +197,6 @@ def run_trials(
     >>> print(run_trials(runs, case, pass_rate=0.5))
     PASSED: 1/2 trials passed (1 required at pass_rate 0.5)
     """
-    from agent_asserts.runner import run_case
-
     _check_rate(pass_rate)
     trials = [run_case(record, fn, judge=judge) for record in records]
     if not trials:

@@ -24,21 +24,42 @@ import json
 import os
 import textwrap
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor, Future
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import attrs
 
 from agent_asserts.batch.result import BatchResult
+from agent_asserts.errors import LoadError
 from agent_asserts.record import RecordError, TrialRecord
 from agent_asserts.record._json import strict_loads
 from agent_asserts.results import CaseResult, Verdict
+from agent_asserts.runner import run_case
 
 if TYPE_CHECKING:
     from agent_asserts.context import EvalContext
-    from agent_asserts.loaders import Case, Suite
+
+
+class CaseLike(Protocol):
+    """What a batch needs of a case (a loaded ``agent_asserts.loaders.Case``)."""
+
+    name: str
+    entries: Any
+
+    def evaluate(self, record: TrialRecord, *, judge: Any = None) -> CaseResult:
+        """The case's result on one record."""
+        ...
+
+
+class SuiteLike(Protocol):
+    """What a batch needs of a suite (a loaded ``agent_asserts.loaders.Suite``)."""
+
+    @property
+    def cases(self) -> Sequence[CaseLike]:
+        """The cases, in file order."""
+        ...
 
 
 @attrs.frozen
@@ -110,8 +131,6 @@ def load_error_text(what: str, source: str | None, exc: BaseException) -> str:
     >>> load_error_text("the record", None, KeyError("events"))
     "cannot load the record: KeyError: 'events'"
     """
-    from agent_asserts.loaders.errors import LoadError
-
     where = f" {source}" if source else ""
     if isinstance(exc, LoadError):
         return f"cannot load {what}{where}:\n" + textwrap.indent(str(exc), "  ")
@@ -206,8 +225,6 @@ def evaluate_one(item: Any, target: Any, judge: Any = None, keep: bool = False) 
     elif hasattr(target, "entries") and hasattr(target, "evaluate"):
         results = (target.evaluate(record, judge=judge),)
     else:
-        from agent_asserts.runner import run_case
-
         results = (run_case(record, target, judge=judge),)
     return results, (record if keep else None)
 
@@ -240,7 +257,7 @@ def _outcomes(
 
 def evaluate_many(
     records: Iterable[RecordInput],
-    suite_or_fn: Suite | Case | Target | str | os.PathLike[str],
+    suite_or_fn: SuiteLike | CaseLike | Target,
     *,
     executor: Executor | None = None,
     judge: Any = None,
@@ -252,8 +269,9 @@ def evaluate_many(
     Args:
         records: Any iterable of records, canonical record dicts or paths to record files;
             it is pulled lazily.
-        suite_or_fn: A loaded ``Suite`` (one result per case and record), a ``Case``, a case
-            function ``fn(ctx)``, or the path of a suite file.
+        suite_or_fn: A loaded ``Suite`` (one result per case and record), a ``Case`` or a
+            case function ``fn(ctx)`` (a suite file is loaded at the edge first:
+            ``agent_asserts.loaders.load(path)``).
         executor: Any ``concurrent.futures.Executor``; None evaluates in this thread.
         judge: The judge for semantic checks.
         keep_records: Keep the records in the result (the HTML report then shows timelines;
@@ -281,13 +299,13 @@ def evaluate_many(
         )
     target: Any = suite_or_fn
     if isinstance(target, str | os.PathLike):
-        from agent_asserts.loaders import load
-
-        target = load(target, judge=judge)
-    elif not (hasattr(target, "cases") or hasattr(target, "entries") or callable(target)):
         raise TypeError(
-            "'suite_or_fn' must be a Suite, a Case, a case function or the path of a suite "
-            f"file (got {target!r})"
+            f"'suite_or_fn' must be a Suite, a Case or a case function, not a path "
+            f"({target!r}): load the suite file first with agent_asserts.loaders.load(path)"
+        )
+    if not (hasattr(target, "cases") or hasattr(target, "entries") or callable(target)):
+        raise TypeError(
+            f"'suite_or_fn' must be a Suite, a Case or a case function (got {target!r})"
         )
     if max_in_flight is not None and (isinstance(max_in_flight, bool) or max_in_flight < 1):
         raise ValueError(f"'max_in_flight' must be an int >= 1 (got {max_in_flight!r})")

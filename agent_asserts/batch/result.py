@@ -20,7 +20,11 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from agent_asserts.record import TrialRecord
+from agent_asserts.report import ReportRow, pass_rate, render, verdict_counts, write_report
+from agent_asserts.report.html_report import render_html_fragment
+from agent_asserts.report.json_report import report_dict
 from agent_asserts.results import CaseResult, Verdict
+from agent_asserts.trials import TrialsResult
 
 if TYPE_CHECKING:
     from agent_asserts.report import ReportRow
@@ -52,8 +56,6 @@ class BatchResult:
     @property
     def pass_rate(self) -> float:
         """The fraction of cases whose verdict is ``PASSED`` (0.0 for an empty batch)."""
-        from agent_asserts.report import pass_rate
-
         return pass_rate(self.cases) or 0.0
 
     @property
@@ -63,8 +65,6 @@ class BatchResult:
 
     def verdict_counts(self) -> dict[str, int]:
         """How many cases have each verdict (``failed``, ``scored``, ``skipped``, ``passed``)."""
-        from agent_asserts.report import verdict_counts
-
         return {v.value: n for v, n in verdict_counts(self.cases).items()}
 
     def failure_counts(self) -> dict[str, int]:
@@ -87,8 +87,6 @@ class BatchResult:
         >>> b.trials(0.5)["a"].verdict.value
         'passed'
         """
-        from agent_asserts.trials import TrialsResult
-
         groups: dict[str, list[CaseResult]] = {}
         for case in self.cases:
             groups.setdefault(case.name, []).append(case)
@@ -96,7 +94,6 @@ class BatchResult:
 
     def report_rows(self) -> tuple[ReportRow, ...]:
         """The report rows: each case with its record (when kept) and its source."""
-        from agent_asserts.report import ReportRow
 
         def record(i: int) -> TrialRecord | None:
             return self.records[i] if self.records is not None and i < len(self.records) else None
@@ -111,28 +108,20 @@ class BatchResult:
 
     def render(self, fmt: str = "text", **options: Any) -> str:
         """The report in ``fmt`` (``text``, ``json``, ``junit``, ``markdown``, ``html``)."""
-        from agent_asserts.report import render
-
         return render(self, fmt, **options)
 
     def write(self, path: str | os.PathLike[str], fmt: str | None = None) -> Path:
         """Write the report to ``path`` (format from the extension unless ``fmt`` is given)."""
-        from agent_asserts.report import write_report
-
         return write_report(path, self, fmt=fmt)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON report's data (see docs/reports.md)."""
-        from agent_asserts.report.json_report import report_dict
-
         return report_dict(self.report_rows())
 
     def __str__(self) -> str:
         return self.render("text")
 
     def _repr_html_(self) -> str:
-        from agent_asserts.report.html_report import render_html_fragment
-
         return render_html_fragment(self)
 
 

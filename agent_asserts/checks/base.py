@@ -18,9 +18,12 @@ from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 import attrs
 
+from agent_asserts._convert import as_status, as_tuple
 from agent_asserts._lazy import LazyText, alias_repr, settle, text_of
 from agent_asserts._missing import MISSING
-from agent_asserts.results import Severity, Status, as_status, as_tuple
+from agent_asserts.checks.serialize import arguments_to_data
+from agent_asserts.matching import render
+from agent_asserts.status import Severity, Status
 
 if TYPE_CHECKING:
     from agent_asserts.judges import Judge
@@ -108,8 +111,6 @@ class Outcome:
 
 
 def _render_arg(value: Any) -> str:
-    from agent_asserts.matching import render
-
     return render(value)
 
 
@@ -227,8 +228,6 @@ class Check(abc.ABC):
         >>> StepCount(3).to_data()
         {'step_count': {'n': 3}}
         """
-        from agent_asserts.checks.serialize import arguments_to_data
-
         return {self.method: arguments_to_data(self)}
 
 

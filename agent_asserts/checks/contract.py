@@ -18,16 +18,19 @@ the word itself.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, ClassVar
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 import attrs
 
 from agent_asserts.checks.base import Check, Outcome
 from agent_asserts.checks.registry import register
+from agent_asserts.contract.api import SPEC_KINDS, as_contract, spec_type_error
 from agent_asserts.contract.evaluate import evaluate_assertion
-from agent_asserts.contract.model import ContractAssertion
-from agent_asserts.results import Severity
+from agent_asserts.contract.model import Contract, ContractAssertion
+from agent_asserts.contract.parse import parse_assertion
+from agent_asserts.contract.problems import Problems
+from agent_asserts.status import Severity
 
 if TYPE_CHECKING:
     from agent_asserts.judges import Judge
@@ -60,7 +63,7 @@ class ContractCheck(Check):
         """``semantic`` for judged matchers, ``custom`` for custom ones, else deterministic
         (when the ``when`` decides the result, its evaluator's type is used instead).
 
-        >>> from agent_asserts.contract.api import contract_checks
+        >>> from agent_asserts.checks.contract import contract_checks
         >>> bind = {"s": {"from": "final_state", "path": "/orders/A1049/status"}}
         >>> require = {"op": "equals", "left": "s", "right": "refunded"}
         >>> contract_checks({"bind": bind, "require": require})[0].evaluator_type
@@ -80,9 +83,6 @@ class ContractCheck(Check):
         ...     "require": {"op": "equals", "left": "n", "right": 0}}).default_name()
         'a'
         """
-        from agent_asserts.contract.parse import parse_assertion
-        from agent_asserts.contract.problems import Problems
-
         p = Problems()
         assertion = parse_assertion(p, data, default_id=None)
         p.raise_if_any()
@@ -93,7 +93,7 @@ class ContractCheck(Check):
     def default_name(self) -> str:
         """The assertion's ``id``.
 
-        >>> from agent_asserts.contract.api import contract_checks
+        >>> from agent_asserts.checks.contract import contract_checks
         >>> bind = {"s": {"from": "final_state", "path": "/orders/A1049/status"}}
         >>> require = {"op": "equals", "left": "s", "right": "refunded"}
         >>> contract_checks({"id": "refunded", "bind": bind, "require": require})[0].default_name()
@@ -104,7 +104,7 @@ class ContractCheck(Check):
     def severity_for(self, judge: Judge | None) -> Severity:
         """GATE for critical and high assertions, SOFT for medium and low.
 
-        >>> from agent_asserts.contract.api import contract_checks
+        >>> from agent_asserts.checks.contract import contract_checks
         >>> bind = {"s": {"from": "final_state", "path": "/orders/A1049/status"}}
         >>> require = {"op": "equals", "left": "s", "right": "refunded"}
         >>> spec = {"severity": "medium", "bind": bind, "require": require}
@@ -130,4 +130,55 @@ class ContractCheck(Check):
         return {self.method: self.assertion.to_dict()}
 
 
-__all__ = ["ContractCheck"]
+@runtime_checkable
+class LoadedSuite(Protocol):
+    """What :func:`contract_checks` needs of a ``Suite`` loaded from a contract file."""
+
+    cases: Sequence[Any]
+
+
+def _from_suite(suite: LoadedSuite) -> Contract:
+    """The contract of a suite holding one case of plain contract entries (a contract file)."""
+    if len(suite.cases) != 1:
+        raise TypeError(
+            f"a contract spec is {SPEC_KINDS} (got a Suite of {len(suite.cases)} cases; "
+            f"evaluate it with suite.evaluate(record))"
+        )
+    case = suite.cases[0]
+    assertions = []
+    for entry in case.entries:
+        check = entry.check
+        plain = (entry.name, entry.severity, entry.threshold, entry.label) == (None,) * 4
+        if not isinstance(check, ContractCheck) or not plain:
+            raise TypeError(
+                f"a contract spec is {SPEC_KINDS} (got a Suite whose case {case.name!r} holds "
+                f"{check.describe()}, not a plain contract assertion; evaluate it with "
+                f"suite.evaluate(record))"
+            )
+        assertions.append(check.assertion)
+    return Contract(case.name, assertions)
+
+
+def contract_checks(spec: Any) -> list[ContractCheck]:
+    """One :class:`ContractCheck` per assertion of a contract, its dict form, or the ``Suite``
+    loaded from a contract file (one case whose entries are plain contract assertions).
+
+    Raises:
+        ContractError: The dict form has problems (key paths).
+        TypeError: ``spec`` is none of these (a path: read it with ``load_contract`` first).
+
+    >>> [c.default_name() for c in contract_checks({
+    ...     "bind": {"n": {"from": "trace", "extract": "count"}},
+    ...     "require": {"op": "equals", "left": "n", "right": 0}})]
+    ['contract']
+    """
+    if isinstance(spec, Contract | Mapping):
+        contract = as_contract(spec)
+    elif isinstance(spec, LoadedSuite) and not isinstance(spec, str):
+        contract = _from_suite(spec)
+    else:
+        raise spec_type_error(spec)
+    return [ContractCheck(assertion) for assertion in contract.assertions]
+
+
+__all__ = ["ContractCheck", "LoadedSuite", "contract_checks"]

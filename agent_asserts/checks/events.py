@@ -33,9 +33,9 @@ from agent_asserts.checks.selection import (
 from agent_asserts.checks.sequencing import Sequencing
 from agent_asserts.matching import Count, Mismatch
 from agent_asserts.matching.values import plural
-from agent_asserts.results import Status
 from agent_asserts.selectors import as_selector
 from agent_asserts.selectors.calls import EventSelector, Selector, SubagentSelector
+from agent_asserts.status import Status
 
 if TYPE_CHECKING:
     from agent_asserts.record import Event, TrialRecord

@@ -20,9 +20,10 @@ import attrs
 
 from agent_asserts._missing import MISSING
 from agent_asserts.checks.base import Check, Outcome
+from agent_asserts.checks.serialize import argument_to_data
 from agent_asserts.checks.sources import Unavailable, ValueSource
 from agent_asserts.matching import M, Matcher, as_matcher, render, similarity
-from agent_asserts.results import Severity
+from agent_asserts.status import Severity
 
 if TYPE_CHECKING:
     from agent_asserts.record import TrialRecord
@@ -73,8 +74,6 @@ class ValueCheck(Check):
         return f"{self.source.call_prefix()}{self.method}({args})"
 
     def to_data(self) -> Any:
-        from agent_asserts.checks.serialize import argument_to_data
-
         data: dict[str, Any] = dict(self.source.to_data())
         for key, value in self.arguments().items():
             if key == "source":

@@ -37,7 +37,7 @@ from agent_asserts.judges.protocol import (
     JudgeResponseError,
     call_judge,
 )
-from agent_asserts.results import Severity, Status
+from agent_asserts.status import Severity, Status
 
 if TYPE_CHECKING:
     from agent_asserts.judges.protocol import Judge

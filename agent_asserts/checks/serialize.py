@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from agent_asserts.matching import Count, value_to_data
+from agent_asserts.selectors import Selector
 
 if TYPE_CHECKING:
     from agent_asserts.checks.base import Check
@@ -24,8 +25,6 @@ def argument_to_data(value: Any) -> Any:
     >>> argument_to_data(Count.at_least(2)), argument_to_data([on.tool("a"), M.regex("^A")])
     ({'at_least': 2}, [{'tool': 'a'}, {'$regex': '^A'}])
     """
-    from agent_asserts.selectors import Selector
-
     if isinstance(value, Count | Selector):
         return value.to_data()
     if isinstance(value, tuple | list):

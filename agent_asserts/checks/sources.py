@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from agent_asserts.matching import value_to_data
 from agent_asserts.record import parse_pointer, resolve
 
 if TYPE_CHECKING:
@@ -91,8 +92,6 @@ class LiteralValue(ValueSource):
         return None
 
     def to_data(self) -> dict[str, Any]:
-        from agent_asserts.matching import value_to_data
-
         return {"literal": value_to_data(self.value)}
 
 

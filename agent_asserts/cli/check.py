@@ -16,7 +16,16 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from agent_asserts.cli.support import Progress, import_judge, iter_record_inputs, record_files
+from agent_asserts.batch import load_error_text, load_record, unloadable_cases
+from agent_asserts.cli.support import (
+    Progress,
+    import_judge,
+    iter_record_inputs,
+    record_files,
+    use_color,
+)
+from agent_asserts.loaders import load
+from agent_asserts.report import ReportRow, format_for_path, render, tally_line, write_report
 from agent_asserts.results import Verdict
 
 if TYPE_CHECKING:
@@ -41,9 +50,6 @@ class Problems:
     ) -> list[ReportRow]:
         """Report one problem; return its report rows: one ``FAILED`` case per name in
         ``names`` (the cases that could not run), or one named after ``source``."""
-        from agent_asserts.batch import unloadable_cases
-        from agent_asserts.report import ReportRow
-
         self.count += 1
         line = f"error: {text}\n"
         if self.progress is not None:
@@ -58,9 +64,6 @@ def load_suites(
 ) -> list[Suite]:
     """Load every suite file; each one that fails is a problem (and a row in ``rows``, when
     given), the others still load."""
-    from agent_asserts.batch import load_error_text
-    from agent_asserts.loaders import load
-
     suites = []
     for path in paths:
         try:
@@ -76,9 +79,6 @@ def _on_given_records(
     args: argparse.Namespace, suites: list[Suite], judge: Any, keep: bool,
     problems: Problems, err: IO[str],
 ) -> list[ReportRow]:  # fmt: skip
-    from agent_asserts.batch import load_error_text, load_record
-    from agent_asserts.report import ReportRow
-
     rows: list[ReportRow] = []
     files = []
     for spec in args.record:
@@ -111,9 +111,6 @@ def _on_given_records(
 def _on_own_records(
     suites: list[Suite], judge: Any, keep: bool, problems: Problems
 ) -> list[ReportRow]:
-    from agent_asserts.batch import load_error_text
-    from agent_asserts.report import ReportRow
-
     rows: list[ReportRow] = []
     cache: dict[str, TrialRecord] = {}
     for suite in suites:
@@ -158,8 +155,6 @@ def _report_format(args: argparse.Namespace) -> str:
     Raises:
         ValueError: ``--output`` has an extension no format uses (and no ``--format``).
     """
-    from agent_asserts.report import format_for_path
-
     if args.format is not None:
         return str(args.format)
     if args.output is None:
@@ -172,9 +167,6 @@ def _report_format(args: argparse.Namespace) -> str:
 
 def run_check(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     """The ``check`` subcommand."""
-    from agent_asserts.cli.support import use_color
-    from agent_asserts.report import render, tally_line, write_report
-
     problems = Problems(err)
     try:
         fmt = _report_format(args)

@@ -25,6 +25,7 @@ from typing import IO
 
 from agent_asserts._version import __version__
 from agent_asserts.cli.check import EXIT_INPUT, EXIT_OK, Problems, load_suites, run_check
+from agent_asserts.loaders import schema
 
 FORMAT_CHOICES = ("text", "json", "junit", "html", "markdown")
 
@@ -81,8 +82,6 @@ def run_validate(paths: list[str], out: IO[str]) -> int:
 
 def run_schema(out: IO[str]) -> int:
     """Print the native JSON Schema (the shipped file, or generated when it is absent)."""
-    from agent_asserts.loaders import schema
-
     if schema.SCHEMA_PATH.is_file():
         out.write(schema.SCHEMA_PATH.read_text(encoding="utf-8"))
     else:

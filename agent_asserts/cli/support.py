@@ -15,6 +15,8 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, cast
 
+from agent_asserts.batch import SourcedRecord, iter_jsonl
+
 if TYPE_CHECKING:
     from agent_asserts.batch import SourcedRecord
 
@@ -60,8 +62,6 @@ def iter_record_inputs(files: list[Path]) -> Iterator[SourcedRecord]:
     """One input per record file, and one per non-blank line of a ``.jsonl`` file
     (``file:line``), read lazily. What cannot be read (a bad line, a ``.jsonl`` file that
     cannot be opened or holds no record) comes as an input whose ``error`` says why."""
-    from agent_asserts.batch import SourcedRecord
-
     for path in files:
         if path.suffix == ".jsonl":
             yield from _jsonl_inputs(path)
@@ -70,8 +70,6 @@ def iter_record_inputs(files: list[Path]) -> Iterator[SourcedRecord]:
 
 
 def _jsonl_inputs(path: Path) -> Iterator[SourcedRecord]:
-    from agent_asserts.batch import SourcedRecord, iter_jsonl
-
     read = 0
     try:
         for item in iter_jsonl(path, sources=True):

@@ -3,7 +3,7 @@
 An assertion selects evidence (``bind``), states the relation that must hold (``require``),
 may apply only under a condition (``when``), and carries a severity. See ``docs/contract.md``.
 
->>> from agent_asserts.contract import evaluate_contract
+>>> from agent_asserts import evaluate_contract
 >>> from agent_asserts.testing import demo_record
 >>> [r.status.value for r in evaluate_contract(demo_record(), {
 ...     "bind": {"calls": {"from": "trace", "where": {"kind": "tool_call"},
@@ -13,7 +13,7 @@ may apply only under a condition (``when``), and carries a severity. See ``docs/
 ['pass']
 """
 
-from agent_asserts.contract.api import as_contract, evaluate_contract
+from agent_asserts.contract.api import as_contract
 from agent_asserts.contract.grammar import BindRef
 from agent_asserts.contract.matchers import register_matcher, unregister_matcher
 from agent_asserts.contract.model import (
@@ -35,7 +35,6 @@ __all__ = [
     "ContractProblem",
     "Requirement",
     "as_contract",
-    "evaluate_contract",
     "register_matcher",
     "unregister_matcher",
 ]

@@ -24,6 +24,7 @@ from agent_asserts.contract.grammar import (
 )
 from agent_asserts.contract.paths import Extract, event_path_problem, parse_extract
 from agent_asserts.contract.problems import Problems, bad_choice
+from agent_asserts.matching import Matcher
 from agent_asserts.record import parse_pointer
 from agent_asserts.record._validators import got, must_be_int, must_be_number, must_be_str
 
@@ -153,8 +154,6 @@ def _check_trace_where(p: Problems, where: Mapping[str, Any]) -> None:
 
 def _envelope_type_problem(key: str, value: Any) -> str | None:
     """A plain ``where`` value of the wrong type for its envelope field (matchers pass)."""
-    from agent_asserts.matching import Matcher
-
     if isinstance(value, Matcher):
         return None
     if key == "turn":

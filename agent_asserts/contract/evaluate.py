@@ -32,7 +32,7 @@ from agent_asserts.contract.relations import (
     value_tester,
 )
 from agent_asserts.contract.verdicts import ItemVerdict, empty_outcome, items, listing, quantify
-from agent_asserts.results import Status
+from agent_asserts.status import Status
 
 if TYPE_CHECKING:
     from agent_asserts.contract.model import Binding, ContractAssertion, Requirement

@@ -29,7 +29,7 @@ from agent_asserts.contract.grammar import GATE_SEVERITIES
 from agent_asserts.contract.parts import Binding, Requirement
 from agent_asserts.contract.problems import Problems
 from agent_asserts.contract.validate import Shape, check_assertion, check_unique_ids
-from agent_asserts.results import Severity
+from agent_asserts.status import Severity
 
 
 def _bindings(value: Iterable[Binding] | Mapping[str, Binding]) -> tuple[Binding, ...]:

@@ -51,6 +51,7 @@ from agent_asserts.contract.validate import (
     check_unique_ids,
     shape_of,
 )
+from agent_asserts.matching import OperatorError, from_data
 
 T = TypeVar("T")
 
@@ -137,8 +138,6 @@ def parse_binding(p: Problems, name: str, data: Any) -> Binding | None:
 
 
 def _convert(p: Problems, value: Any) -> Any:
-    from agent_asserts.matching import OperatorError, from_data
-
     try:
         return from_data(value)
     except OperatorError as exc:

@@ -24,6 +24,7 @@ from agent_asserts.contract.grammar import JUDGED_MATCHERS, BindRef
 from agent_asserts.contract.paths import Extract, parse_extract
 from agent_asserts.contract.problems import ContractError, ContractProblem, Problems
 from agent_asserts.contract.validate import Shape, check_binding, check_requirement
+from agent_asserts.matching import value_to_data
 
 
 def _within(value: Any) -> float | None:
@@ -90,8 +91,6 @@ class Binding:
         >>> Binding("s", "final_state", path="/orders/A1/status").to_dict()
         {'from': 'final_state', 'path': '/orders/A1/status'}
         """
-        from agent_asserts.matching import value_to_data
-
         out: dict[str, Any] = {"from": self.source}
         if self.where:
             out["where"] = value_to_data(self.where)
@@ -103,8 +102,6 @@ class Binding:
 
 
 def _right_to_data(op: str, right: Any) -> Any:
-    from agent_asserts.matching import value_to_data
-
     if isinstance(right, BindRef):
         return right.to_data()
     return right if op == "matches_schema" else value_to_data(right)

@@ -34,6 +34,7 @@ import attrs
 
 from agent_asserts.loaders.building import BuildContext
 from agent_asserts.loaders.collector import ProblemCollector
+from agent_asserts.loaders.contract import load_contract
 from agent_asserts.loaders.dialects import Dialect, detect_dialect, get_dialect
 from agent_asserts.loaders.errors import LoadError, LoadProblem
 from agent_asserts.loaders.nodes import Node, from_plain
@@ -144,5 +145,6 @@ __all__ = [
     "ProblemCollector",
     "Suite",
     "load",
+    "load_contract",
     "loads",
 ]

@@ -20,9 +20,20 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+import agent_asserts.selectors as selectors
 from agent_asserts.loaders.collector import ProblemCollector
-from agent_asserts.loaders.nodes import MappingNode, Node, ScalarNode, SequenceNode, to_plain
+from agent_asserts.loaders.nodes import (
+    MappingNode,
+    Node,
+    ScalarNode,
+    SequenceNode,
+    descend,
+    describe_value,
+    to_plain,
+)
+from agent_asserts.loaders.selector_data import selector_from_data
 from agent_asserts.loaders.signatures import TypeSpec
+from agent_asserts.matching import Count
 
 
 def convert(node: Node, spec: TypeSpec, problems: ProblemCollector) -> Any:
@@ -79,8 +90,6 @@ def _list(node: Node, spec: TypeSpec, problems: ProblemCollector) -> tuple[Any, 
 
 
 def _count(node: Node, problems: ProblemCollector) -> Any:
-    from agent_asserts.matching import Count
-
     if isinstance(node, ScalarNode) and isinstance(node.value, int | None):
         if isinstance(node.value, bool):
             problems.add(node, f"{_COUNT} (got {str(node.value).lower()})")
@@ -100,8 +109,6 @@ def _count(node: Node, problems: ProblemCollector) -> Any:
         except (TypeError, ValueError) as exc:
             problems.add(node, str(exc))
             return None
-    from agent_asserts.loaders.nodes import describe_value
-
     problems.add(node, f"{_COUNT} (got {describe_value(node)})")
     return None
 
@@ -114,13 +121,8 @@ def _selector(node: Node, problems: ProblemCollector) -> Any:
     if isinstance(node, ScalarNode) and isinstance(node.value, str):
         return node.value
     if not isinstance(node, MappingNode):
-        from agent_asserts.loaders.nodes import describe_value
-
         problems.add(node, f"must be a name or a selector mapping (got {describe_value(node)})")
         return None
-    import agent_asserts.selectors as selectors
-    from agent_asserts.loaders.selector_data import selector_from_data
-
     from_data = getattr(selectors, "selector_from_data", selector_from_data)
     value = problems.matcher_value(node)
     try:
@@ -168,7 +170,6 @@ def report_exception(exc: Exception, node: Node, problems: ProblemCollector) -> 
     >>> print(problems.error())
     <string>:1:5: a: bad value
     """
-    from agent_asserts.loaders.nodes import descend
     from agent_asserts.loaders.operators import relative_parts
 
     found = getattr(exc, "problems", None)

@@ -38,6 +38,7 @@ from agent_asserts.loaders.nodes import (
     SequenceNode,
     describe_value,
     format_path,
+    to_plain,
 )
 
 
@@ -294,8 +295,6 @@ class ProblemCollector:
         if isinstance(node, ScalarNode) and node.value is None:
             self.add(node, "is required (got null)")
             return None
-        from agent_asserts.loaders.nodes import to_plain
-
         return None if node is None else to_plain(node)
 
     def matcher_value(self, node: Node | None) -> Any:

@@ -21,7 +21,7 @@ line and column. ``on:`` stays a string key because the loaders read YAML 1.2 sc
 >>> loads("bind: {}\\nrequire: {op: equals, left: x, right: 1}\\n", name="c.yml")
 Traceback (most recent call last):
 ...
-agent_asserts.loaders.errors.LoadError: c.yml:2:29: require.left: 'x' is not bound (bound: none)
+agent_asserts.errors.LoadError: c.yml:2:29: require.left: 'x' is not bound (bound: none)
 """
 
 from __future__ import annotations
@@ -32,12 +32,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from agent_asserts._paths import format_path
+from agent_asserts.checks.contract import ContractCheck
 from agent_asserts.contract.parse import parse_contract
 from agent_asserts.contract.problems import ContractProblem, Problems
 from agent_asserts.loaders.building import BuildContext
 from agent_asserts.loaders.collector import ProblemCollector
 from agent_asserts.loaders.dialects import register_dialect
 from agent_asserts.loaders.nodes import INVALID, MappingNode, Node, ScalarNode, descend, to_plain
+from agent_asserts.loaders.source import parse_file
 from agent_asserts.loaders.suite import Case, CheckEntry, Suite
 
 if TYPE_CHECKING:
@@ -119,8 +121,6 @@ def build(doc: Node, ctx: BuildContext) -> Suite:
     >>> [type(c).__name__ for c in suite.cases[0].checks]
     ['ContractCheck']
     """
-    from agent_asserts.checks.contract import ContractCheck
-
     record = None
     if isinstance(doc, MappingNode) and "record" in doc.items:
         record = ctx.record_path(doc.items["record"])
@@ -147,8 +147,6 @@ def load_contract(path: str | os.PathLike[str]) -> Contract:
     >>> load_contract(file).assertions[0].id
     'audit'
     """
-    from agent_asserts.loaders.source import parse_file
-
     doc = parse_file(path)
     problems = ProblemCollector(os.fspath(path))
     contract = contract_from_node(doc, problems, default_name=Path(path).stem)

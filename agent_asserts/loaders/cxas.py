@@ -27,6 +27,7 @@ from agent_asserts.checks.semantic import JudgeCheck
 from agent_asserts.checks.trajectory import (
     TraceParsed,
 )
+from agent_asserts.context import EvalContext
 from agent_asserts.loaders.building import BuildContext
 from agent_asserts.loaders.cxas_operators import OPERATORS, operator_entry
 from agent_asserts.loaders.dialects import register_dialect
@@ -34,6 +35,7 @@ from agent_asserts.loaders.nodes import MappingNode, Node, SequenceNode, from_pl
 from agent_asserts.loaders.sop import KEYS as SOP_KEYS
 from agent_asserts.loaders.suite import Case, CheckEntry, Suite
 from agent_asserts.record import TrialRecord
+from agent_asserts.record.adapters import ces
 
 EVAL_KEYS: Final = ("tags", "steps", "expectations", "tool_expectations", "session_parameters")
 _STEP_INPUTS: Final = ("response_guide", "static_utterance", "inject_variables")
@@ -161,8 +163,6 @@ def read_record(path: Path) -> TrialRecord:
     >>> read_record(file).tool_calls[0].payload.name
     'end_session'
     """
-    from agent_asserts.record.adapters import ces
-
     with open(path, encoding="utf-8-sig") as handle:
         text = handle.read()
     data = json.loads(text)
@@ -209,9 +209,6 @@ def apply_to_result(test_case: Mapping[str, Any], result: dict[str, Any]) -> lis
     """
     if "tool_expectations" not in test_case:
         return []
-    from agent_asserts.context import EvalContext
-    from agent_asserts.record.adapters import ces
-
     raw = {"tool_expectations": test_case["tool_expectations"]}
     doc = from_plain(raw, file="<test_case>")
     if not isinstance(doc, MappingNode):  # pragma: no cover - a dict always gives a mapping

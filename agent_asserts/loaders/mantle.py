@@ -47,6 +47,7 @@ from agent_asserts.loaders.mantle_assertions import (
 from agent_asserts.loaders.nodes import Node, SequenceNode, to_plain
 from agent_asserts.loaders.suite import Case, CheckEntry, Suite
 from agent_asserts.record import TrialRecord
+from agent_asserts.record.adapters import mantle
 from agent_asserts.results import CaseResult
 
 SHAPE: Final = (
@@ -205,8 +206,6 @@ def read_record(path: Path) -> TrialRecord:
 
     Mantle files may be a JSON array, a tracker dump ``{"events": [...]}`` or JSON Lines.
     """
-    from agent_asserts.record.adapters import mantle
-
     with open(path, encoding="utf-8-sig") as handle:
         text = handle.read()
     try:

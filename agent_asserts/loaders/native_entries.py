@@ -25,6 +25,8 @@ from __future__ import annotations
 import functools
 from typing import Any
 
+from agent_asserts.checks.expectations import VALUE_CHECKS
+from agent_asserts.checks.registry import all_checks
 from agent_asserts.loaders.arguments import convert, report_exception
 from agent_asserts.loaders.collector import ProblemCollector
 from agent_asserts.loaders.errors import suggest, unknown_key_message
@@ -41,8 +43,6 @@ EXPECT_SOURCES = ("value", "initial", "literal")
 @functools.cache
 def check_signatures() -> dict[str, Signature]:
     """Every registered check method that can be written in a suite file, by name."""
-    from agent_asserts.checks.registry import all_checks
-
     sigs = {name: signature(cls) for name, cls in all_checks().items()}
     return {name: sig for name, sig in sigs.items() if sig.yaml_ok}
 
@@ -50,9 +50,6 @@ def check_signatures() -> dict[str, Signature]:
 @functools.cache
 def python_only_methods() -> frozenset[str]:
     """Registered methods that need a Python callable (``events_satisfy``…)."""
-    from agent_asserts.checks.expectations import VALUE_CHECKS
-    from agent_asserts.checks.registry import all_checks
-
     every = {**all_checks(), **VALUE_CHECKS}
     return frozenset(name for name, cls in every.items() if not signature(cls).yaml_ok)
 
@@ -60,8 +57,6 @@ def python_only_methods() -> frozenset[str]:
 @functools.cache
 def expect_signatures() -> dict[str, Signature]:
     """The value expectations usable under ``expect:`` (``includes``, ``similarity``…)."""
-    from agent_asserts.checks.expectations import VALUE_CHECKS
-
     sigs = {name: signature(cls) for name, cls in VALUE_CHECKS.items()}
     return {name: sig for name, sig in sigs.items() if sig.yaml_ok}
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from agent_asserts.checks.sources import LiteralValue, source_for
 from agent_asserts.loaders.arguments import convert
 from agent_asserts.loaders.collector import ProblemCollector
 from agent_asserts.loaders.nodes import Node
@@ -85,8 +86,6 @@ def build_expect(node: Node | None, where: Node, problems: ProblemCollector) -> 
 
 
 def _source(items: Any, mapping: Node, problems: ProblemCollector) -> Any:
-    from agent_asserts.checks.sources import LiteralValue, source_for
-
     if "literal" in items:
         if "value" in items or "initial" in items:
             problems.add(mapping, "use either 'value' (a record field) or 'literal', not both")

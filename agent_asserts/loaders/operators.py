@@ -24,6 +24,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from agent_asserts.loaders.nodes import MappingNode, Node, PathPart, to_plain
+from agent_asserts.matching import OperatorError, from_data
 
 if TYPE_CHECKING:
     from agent_asserts.loaders.collector import ProblemCollector
@@ -62,7 +63,6 @@ def matcher_value(node: Node, problems: ProblemCollector) -> Any:
     <string>:1:9: $regx: unknown operator '$regx' (did you mean '$regex'?)
     """
     from agent_asserts.loaders.arguments import report_exception
-    from agent_asserts.matching import OperatorError, from_data
 
     try:
         return from_data(to_plain(node))

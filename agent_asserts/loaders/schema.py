@@ -18,24 +18,17 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from agent_asserts.loaders.native_entries import check_signatures, expect_signatures
 from agent_asserts.loaders.signatures import Signature, TypeSpec
+from agent_asserts.matching import OPERATORS
 
 SCHEMA_PATH = Path(__file__).with_name("native.schema.json")
 """Where the shipped schema lives."""
 
-_OPERATORS = (
-    "$regex", "$any", "$anything", "$absent", "$gt", "$ge", "$lt", "$le", "$between", "$contains",
-    "$one_of", "$not_in", "$approx", "$unordered", "$json", "$exact", "$not", "$all_of",
-    "$any_of", "$non_empty", "$partial", "$lenient", "$loose",
-)  # fmt: skip
 _SCALAR_TYPES = {"str": "string", "int": "integer", "float": "number", "bool": "boolean"}
 
 
 def _operators() -> list[str]:
-    try:
-        from agent_asserts.matching import OPERATORS
-    except ImportError:  # pragma: no cover - matching always has its table
-        return sorted(_OPERATORS)
     return sorted(OPERATORS)
 
 
@@ -167,8 +160,6 @@ def native_schema() -> dict[str, Any]:
     >>> native_schema()["$schema"]
     'https://json-schema.org/draft/2020-12/schema'
     """
-    from agent_asserts.loaders.native_entries import check_signatures, expect_signatures
-
     sigs = dict(sorted(check_signatures().items()))
     operator = {
         "type": "object",

@@ -24,13 +24,13 @@ from typing import Any
 
 from agent_asserts._suggest import did_you_mean
 from agent_asserts.loaders.errors import unknown_key_message
+from agent_asserts.record.payloads import BLOCK_TRANSITIONS, SKILL_TRANSITIONS
+from agent_asserts.selectors import on
 
 _FORMS = ("tool", "message", "memory_set", "memory_cleared", "subagent", "event")
 
 
 def _kinds() -> list[str]:
-    from agent_asserts.record.payloads import BLOCK_TRANSITIONS, SKILL_TRANSITIONS
-
     return [
         *_FORMS,
         *(f"skill_{t}" for t in SKILL_TRANSITIONS),
@@ -52,8 +52,6 @@ def selector_from_data(data: Mapping[str, Any]) -> Any:
     ...
     ValueError: unknown selector 'tol' (did you mean 'tool'?)
     """
-    from agent_asserts.selectors import on
-
     if "tool" in data:
         rest = {k: v for k, v in data.items() if k != "tool"}
         return on.tool(data["tool"], **_keywords(on.tool, rest, fixed=("name",)))

@@ -34,6 +34,9 @@ from typing import Any
 import attrs
 
 from agent_asserts._missing import MISSING
+from agent_asserts.context import EvalContext
+from agent_asserts.matching import Count, Matcher
+from agent_asserts.selectors.calls import Selector
 
 _SCALARS = {str: "str", int: "int", float: "float", bool: "bool"}
 
@@ -135,9 +138,6 @@ class Signature:
 def _namespace(cls: type) -> ChainMap[str, Any]:
     """Names a field annotation may use, including ones imported only for type checking."""
     extra: dict[str, Any] = {"Callable": collections.abc.Callable, "Any": Any}
-    from agent_asserts.matching import Count, Matcher
-    from agent_asserts.selectors.calls import Selector
-
     extra.update(Count=Count, Matcher=Matcher, Selector=Selector)
     for module, names in (("agent_asserts.record", ("Event", "TrialRecord")),):
         loaded = sys.modules.get(module)
@@ -165,9 +165,6 @@ def type_spec(hint: Any) -> TypeSpec:
     >>> type_spec(tuple[str, ...]).item.kind
     'str'
     """
-    from agent_asserts.matching import Count
-    from agent_asserts.selectors.calls import Selector
-
     origin = typing.get_origin(hint)
     if origin is typing.Union or origin is types.UnionType:
         args = typing.get_args(hint)
@@ -245,8 +242,6 @@ def fluent_positional(method: str, fields: list[str]) -> tuple[str, ...] | None:
     >>> fluent_positional("contract", ["assertion"]) is None  # contract(spec): no field 'spec'
     True
     """
-    from agent_asserts.context import EvalContext
-
     function = getattr(EvalContext, method, None)
     if not method or not callable(function):
         return None

@@ -20,7 +20,11 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from agent_asserts.results import CaseResult, Severity
+from agent_asserts.batch import load_error_text, unloadable_cases
+from agent_asserts.context import CaseTimeout
+from agent_asserts.record import TrialRecord
+from agent_asserts.results import CaseResult, RequirementFailed, Severity, Skipped
+from agent_asserts.runner import run_case
 
 if TYPE_CHECKING:
     from agent_asserts.checks.base import Check
@@ -79,8 +83,6 @@ class CheckEntry:
 
 
 def _read_record(path: Path) -> TrialRecord:
-    from agent_asserts.record import TrialRecord
-
     return TrialRecord.load(path)
 
 
@@ -122,9 +124,6 @@ class Case:
         >>> r.name, r.verdict.value, [x.passed for x in r.results]
         ('refund', 'failed', [True, False])
         """
-        from agent_asserts.context import CaseTimeout
-        from agent_asserts.results import RequirementFailed, Skipped
-        from agent_asserts.runner import run_case
 
         def body(ctx: EvalContext) -> None:
             for entry in self.entries:
@@ -217,8 +216,6 @@ class Suite:
         no record failed cannot load the record: case 'no record' names no record file (add ...)
         >>> tmp.cleanup()
         """
-        from agent_asserts.batch import load_error_text, unloadable_cases
-
         results: list[CaseResult] = []
         for case in self.cases:
             try:

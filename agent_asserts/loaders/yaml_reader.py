@@ -28,6 +28,7 @@ from agent_asserts.loaders.nodes import (
     ScalarNode,
     SequenceNode,
     describe_value,
+    format_path,
 )
 
 if TYPE_CHECKING:
@@ -218,8 +219,6 @@ class _Builder:
             self.active.discard(id(raw))
 
     def _problem(self, line: int, col: int, path: tuple[PathPart, ...], message: str) -> None:
-        from agent_asserts.loaders.nodes import format_path
-
         self.problems.add_at(line, col, format_path(path), message)
 
     def _bad_tag(self, tag: str, line: int, col: int, path: tuple[PathPart, ...]) -> None:

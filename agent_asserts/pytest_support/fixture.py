@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from agent_asserts.batch import load_record
 from agent_asserts.context import EvalContext
 from agent_asserts.pytest_plugin import CONTEXTS
 from agent_asserts.record import TrialRecord
@@ -20,8 +21,6 @@ from agent_asserts.record import TrialRecord
 
 def coerce_record(record: TrialRecord | Mapping[str, Any] | str | os.PathLike[str]) -> TrialRecord:
     """A record from a record, its canonical dict, or a path to a JSON record file."""
-    from agent_asserts.batch import load_record
-
     return load_record(record)
 
 

@@ -17,6 +17,7 @@ import attrs
 import pytest
 
 from agent_asserts.pytest_plugin import CONTEXTS, RESULTS
+from agent_asserts.report.junit import case_properties
 from agent_asserts.results import CaseResult, RequirementFailed, Skipped, Verdict
 from agent_asserts.runner import CaseFailed, CaseSkipped
 
@@ -59,8 +60,6 @@ def properties(cases: list[CaseEntry]) -> list[tuple[str, str]]:
     """The JUnit XML properties of the cases: each case's name (``agent_asserts.case``), then
     the properties the package's JUnit report gives it (verdict, score, one score per check:
     :func:`agent_asserts.report.junit.case_properties`)."""
-    from agent_asserts.report.junit import case_properties
-
     out: list[tuple[str, str]] = []
     for entry in cases:
         out.append(("agent_asserts.case", entry.case.name))

@@ -11,14 +11,15 @@ from typing import Any
 
 import pytest
 
+from agent_asserts.record import TrialRecord
 from agent_asserts.report import (
     ReportRow,
-    case_from_dict,
     format_for_path,
     tally_line,
     write_report,
 )
 from agent_asserts.results import Verdict
+from agent_asserts.serialization import case_from_dict
 from agent_asserts.summary import result_title
 
 LISTED = 20
@@ -27,8 +28,6 @@ LISTED = 20
 
 def rows_from_payloads(payloads: list[Any]) -> list[ReportRow]:
     """Report rows from the data the test reports carried."""
-    from agent_asserts.record import TrialRecord
-
     rows = []
     for payload in payloads:
         for entry in payload:

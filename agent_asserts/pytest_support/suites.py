@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from agent_asserts.batch import load_error_text, unloadable_cases
+from agent_asserts.loaders import load
 from agent_asserts.pytest_plugin import RESULTS
 from agent_asserts.pytest_support.outcome import CaseEntry
 
@@ -53,9 +55,6 @@ class SuiteFile(pytest.File):
     """A suite file: one :class:`SuiteItem` per case, or one :class:`LoadErrorItem`."""
 
     def collect(self) -> Iterator[pytest.Item]:
-        from agent_asserts.batch import load_error_text
-        from agent_asserts.loaders import load
-
         try:
             suite = load(self.path)
         except Exception as exc:  # a broken file is one failing item, never a crash
@@ -77,8 +76,6 @@ class SuiteItem(pytest.Item):
         self.case = case
 
     def runtest(self) -> None:
-        from agent_asserts.batch import load_error_text
-
         source = None if self.case.record_path is None else str(self.case.record_path)
         try:
             record = self.case.load_record()
@@ -113,8 +110,6 @@ def fail_unloadable(item: pytest.Item, error: str, source: str | None) -> None:
     """Fail ``item`` with ``error``, recording it as a ``FAILED`` case named after the item
     (built as ``evaluate_many`` builds the cases of unloadable records), so the terminal
     summary and the report file count it like any other case."""
-    from agent_asserts.batch import unloadable_cases
-
     item.stash.setdefault(RESULTS, []).extend(
         CaseEntry(case) for case in unloadable_cases(error, [item.name], source)
     )

@@ -14,7 +14,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from typing_extensions import Unpack
 
@@ -53,11 +53,9 @@ from agent_asserts.record.payloads import (
     SkillPayload,
     ToolCallPayload,
 )
+from agent_asserts.record.trial import TrialRecord
 from agent_asserts.record.turns import TurnTracker, opens_turn
 from agent_asserts.record.usage import Usage
-
-if TYPE_CHECKING:
-    from agent_asserts.record.trial import TrialRecord
 
 
 class RecordBuilder:
@@ -348,8 +346,6 @@ class RecordBuilder:
         >>> RecordBuilder().build(steps=2, usage={"input_tokens": 5, "output_tokens": 1}).usage
         Usage(input_tokens=5, output_tokens=1, total_tokens=6)
         """
-        from agent_asserts.record.trial import TrialRecord
-
         if status is not None:
             check("status", must_be_str(status))
         if reply is not None:

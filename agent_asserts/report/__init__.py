@@ -26,7 +26,6 @@ from typing import TYPE_CHECKING, Any
 from agent_asserts.report._model import (
     Cases,
     ReportRow,
-    case_from_dict,
     pass_rate,
     rows_of,
     tally_line,
@@ -144,22 +143,13 @@ def write_report(
     return target
 
 
-def read_json_report(source: str | os.PathLike[str]) -> tuple[ReportRow, ...]:
-    """The rows of a JSON report (text or path); see :mod:`agent_asserts.report.json_report`."""
-    from agent_asserts.report.json_report import read_json_report as read
-
-    return read(source)
-
-
 __all__ = [
     "EXTENSIONS",
     "FORMATS",
     "Cases",
     "ReportRow",
-    "case_from_dict",
     "format_for_path",
     "pass_rate",
-    "read_json_report",
     "render",
     "renderer",
     "rows_of",

@@ -15,21 +15,16 @@ cases, a :class:`~agent_asserts.batch.BatchResult`, or rows already built.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Protocol, TypeAlias, cast, runtime_checkable
 
 import attrs
 
-from agent_asserts.results import (
-    AssertionResult,
-    CaseResult,
-    EvaluatorInfo,
-    LogEntry,
-    Verdict,
-)
+from agent_asserts.status import Verdict
 
 if TYPE_CHECKING:
     from agent_asserts.record import TrialRecord
+    from agent_asserts.results import CaseResult
 
 VERDICT_ORDER = (Verdict.FAILED, Verdict.SCORED, Verdict.SKIPPED, Verdict.PASSED)
 
@@ -50,6 +45,14 @@ class ReportRow:
 
 
 @runtime_checkable
+class CaseLike(Protocol):
+    """What a row needs of a case (a :class:`~agent_asserts.results.CaseResult`)."""
+
+    name: str
+    verdict: Verdict
+
+
+@runtime_checkable
 class HasRows(Protocol):
     """Anything that knows its report rows (e.g. ``BatchResult``)."""
 
@@ -58,7 +61,7 @@ class HasRows(Protocol):
         ...
 
 
-Cases = CaseResult | ReportRow | HasRows | Iterable[CaseResult | ReportRow]
+Cases: TypeAlias = "CaseResult | ReportRow | HasRows | Iterable[CaseResult | ReportRow]"
 
 
 def rows_of(
@@ -84,10 +87,10 @@ def rows_of(
     """
     if isinstance(cases, HasRows):
         rows = list(cases.report_rows())
-    elif isinstance(cases, CaseResult | ReportRow):
+    elif isinstance(cases, CaseLike | ReportRow):
         rows = [_row(cases)]
     else:
-        rows = [_row(c) for c in cases]
+        rows = [_row(c) for c in cast("Iterable[CaseResult | ReportRow]", cases)]
     for label, extra in (("records", records), ("sources", sources)):
         if extra is not None and len(extra) != len(rows):
             raise ValueError(f"'{label}' needs one entry per case ({len(rows)}, got {len(extra)})")
@@ -101,7 +104,7 @@ def rows_of(
 def _row(item: CaseResult | ReportRow) -> ReportRow:
     if isinstance(item, ReportRow):
         return item
-    if isinstance(item, CaseResult):
+    if isinstance(item, CaseLike):
         return ReportRow(item)
     raise TypeError(f"expected a CaseResult or a ReportRow (got {type(item).__name__})")
 
@@ -147,60 +150,12 @@ def tally_line(cases: Sequence[CaseResult]) -> str:
     return f"{head}: {', '.join(parts)}; pass rate {rate:.1%}"
 
 
-def case_from_dict(data: Mapping[str, Any]) -> CaseResult:
-    """Rebuild a :class:`CaseResult` from its ``to_dict()`` form (as in a JSON report).
-
-    Values that JSON could not hold come back as their JSON rendering; mismatches come back
-    as :class:`~agent_asserts.matching.Mismatch` objects, so the summary reads the same.
-
-    >>> from agent_asserts.results import CaseResult
-    >>> case_from_dict(CaseResult("a", "skipped", skip_reason="no sandbox").to_dict()).skip_reason
-    'no sandbox'
-    """
-    fields: dict[str, Any] = {
-        "name": data["name"],
-        "verdict": data["verdict"],
-        "results": [_result_from_dict(r) for r in data.get("results", ())],
-        "error": data.get("error"),
-        "skip_reason": data.get("skip_reason"),
-        "logs": [
-            LogEntry(e["message"], dict(e.get("context") or {})) for e in data.get("logs", ())
-        ],
-        "metadata": dict(data.get("metadata") or {}),
-    }
-    return CaseResult(**fields)
-
-
-def _result_from_dict(data: Mapping[str, Any]) -> AssertionResult:
-    from agent_asserts.matching import Mismatch
-
-    evaluator = data.get("evaluator") or {}
-    fields: dict[str, Any] = {
-        key: data[key]
-        for key in ("name", "status", "score", "severity", "threshold", "label", "message",
-                    "expected", "observed", "closest", "evidence", "description")
-        if key in data
-    }  # fmt: skip
-    fields["mismatches"] = [
-        Mismatch(m["path"], m.get("expected"), m.get("actual"), m.get("reason", ""))
-        if isinstance(m, Mapping) and "path" in m
-        else m
-        for m in data.get("mismatches", ())
-    ]
-    fields["evaluator"] = EvaluatorInfo(**evaluator) if evaluator else EvaluatorInfo()
-    # A judge's own `passed` may decide the status against the score; reports written before
-    # `score_decides` was stored say so through the judge's recorded verdict.
-    judge_passed = fields["evaluator"].details.get("judge_passed")
-    fields["score_decides"] = bool(data.get("score_decides", judge_passed is None))
-    return AssertionResult(**fields)
-
-
 __all__ = [
     "VERDICT_ORDER",
+    "CaseLike",
     "Cases",
     "HasRows",
     "ReportRow",
-    "case_from_dict",
     "pass_rate",
     "rows_of",
     "tally_line",

@@ -35,11 +35,12 @@ from agent_asserts.report._model import (
     verdict_counts,
 )
 from agent_asserts.report._timeline import citations, describe_event, evidence_key, shown_positions
-from agent_asserts.results import AssertionResult, Verdict
+from agent_asserts.status import Verdict
 from agent_asserts.summary import result_title, tally
 
 if TYPE_CHECKING:
     from agent_asserts.record import TrialRecord
+    from agent_asserts.results import AssertionResult
 
 _FRAGMENTS = itertools.count(1)
 AUTO_OPEN_LIMIT = 10

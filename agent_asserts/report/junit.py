@@ -31,10 +31,11 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from agent_asserts.report._model import Cases, ReportRow, rows_of, verdict_counts
-from agent_asserts.results import CaseResult, Verdict
+from agent_asserts.status import Verdict
 
 if TYPE_CHECKING:
     from agent_asserts.record import TrialRecord
+    from agent_asserts.results import CaseResult
 
 _ILLEGAL = re.compile("[^\x09\x0a\x0d\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 

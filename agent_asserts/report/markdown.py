@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from agent_asserts.report._model import VERDICT_ORDER, Cases, ReportRow, rows_of, tally_line
-from agent_asserts.results import Verdict
+from agent_asserts.status import Verdict
 from agent_asserts.summary import tally
 
 if TYPE_CHECKING:

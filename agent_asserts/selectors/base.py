@@ -21,7 +21,7 @@ import attrs
 
 from agent_asserts._missing import MISSING
 from agent_asserts._suggest import did_you_mean
-from agent_asserts.matching import Matcher, Mismatch, as_matcher, render
+from agent_asserts.matching import Matcher, Mismatch, as_matcher, render, value_to_data
 from agent_asserts.record import Event, TrialRecord
 from agent_asserts.record.event import ENVELOPE_FIELDS, STR_ENVELOPE_FIELDS
 
@@ -269,8 +269,6 @@ class EventSelector(Selector):
         return found
 
     def to_data(self) -> Any:
-        from agent_asserts.matching import value_to_data
-
         body: dict[str, Any] = {}
         if self.kind is not None:
             body["kind"] = self.kind

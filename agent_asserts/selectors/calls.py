@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 import attrs
 
 from agent_asserts._missing import MISSING
-from agent_asserts.matching import M, Matcher, Mismatch, render
+from agent_asserts.matching import M, Matcher, Mismatch, render, value_to_data
 from agent_asserts.record import (
     Button,
     Event,
@@ -130,8 +130,6 @@ class ToolSelector(Selector):
         return found
 
     def to_data(self) -> Any:
-        from agent_asserts.matching import value_to_data
-
         out: dict[str, Any] = {"tool": self.name}
         for field in _TOOL_KEYWORDS:
             value = getattr(self, field)
@@ -223,8 +221,6 @@ class MessageSelector(Selector):
         return found
 
     def to_data(self) -> Any:
-        from agent_asserts.matching import value_to_data
-
         out: dict[str, Any] = {"message": {"actor": self.actor}}
         body = out["message"]
         if self.text is not None:

@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 import attrs
 
 from agent_asserts._missing import MISSING
-from agent_asserts.matching import M, Matcher, Mismatch, render
+from agent_asserts.matching import M, Matcher, Mismatch, render, value_to_data
 from agent_asserts.record import (
     BlockPayload,
     DelegationPayload,
@@ -87,8 +87,6 @@ class MemorySetSelector(Selector):
         return found
 
     def to_data(self) -> Any:
-        from agent_asserts.matching import value_to_data
-
         if self.value is MISSING:
             return {"memory_set": self.name}
         return {"memory_set": {"name": self.name, "value": value_to_data(self.value)}}

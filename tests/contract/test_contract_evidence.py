@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from agent_asserts import EvalContext
-from agent_asserts.contract import evaluate_contract, register_matcher, unregister_matcher
+from agent_asserts import EvalContext, evaluate_contract
+from agent_asserts.contract import register_matcher, unregister_matcher
 from agent_asserts.loaders import load, loads
 from agent_asserts.record import TrialRecord
 from agent_asserts.results import AssertionResult, Status
@@ -328,6 +328,6 @@ def test_other_specs_are_a_short_type_error(spec: Any, got: str) -> None:
     with pytest.raises(TypeError) as caught:
         ctx.contract(spec)
     assert str(caught.value) == (
-        "a contract spec is a Contract, its dict form, a contract file path or a Suite loaded "
-        f"from one ({got})"
+        "a contract spec is a Contract, its dict form or a Suite loaded from a contract file "
+        f"({got})"
     )

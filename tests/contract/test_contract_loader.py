@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from agent_asserts import EvalContext
-from agent_asserts.contract import Contract, evaluate_contract
+from agent_asserts import EvalContext, evaluate_contract
+from agent_asserts.contract import Contract
 from agent_asserts.loaders import LoadError, load, loads
 from agent_asserts.loaders.contract import load_contract
 from agent_asserts.record import TrialRecord
@@ -210,15 +210,29 @@ def test_a_yaml_1_1_reader_turning_on_into_true_is_named() -> None:
         Contract.from_dict(data)
 
 
-def test_evaluate_contract_and_ctx_contract_accept_a_file(audit_file: Path) -> None:
+def test_evaluate_contract_and_ctx_contract_take_a_loaded_file(audit_file: Path) -> None:
     record = TrialRecord.from_dict(RUN)
-    results = evaluate_contract(record, audit_file)
+    results = evaluate_contract(record, load_contract(audit_file))
     assert [r.status.value for r in results] == ["pass", "pass"]
     ctx = EvalContext(record)
-    assert [h.result.name for h in ctx.contract(str(audit_file))] == [
+    assert [h.result.name for h in ctx.contract(load_contract(str(audit_file)))] == [
         "every-mutation-audited",
         "at-most-one-refund",
     ]
+
+
+def test_a_path_is_read_at_the_edge_not_by_evaluate_contract(audit_file: Path) -> None:
+    record = TrialRecord.from_dict(RUN)
+    message = (
+        "a contract spec is a Contract, its dict form or a Suite loaded from a contract file "
+        f"(got a path, {str(audit_file)!r}: read it with agent_asserts.loaders.load_contract(path))"
+    )
+    with pytest.raises(TypeError) as info:
+        evaluate_contract(record, audit_file)
+    assert str(info.value) == message
+    with pytest.raises(TypeError) as info:
+        EvalContext(record).contract(str(audit_file))
+    assert str(info.value) == message
 
 
 def test_bare_assertion_is_named_after_the_file_stem(tmp_path: Path) -> None:
@@ -226,7 +240,9 @@ def test_bare_assertion_is_named_after_the_file_stem(tmp_path: Path) -> None:
     path.write_text(
         "bind: {s: {from: final_state, path: /a}}\nrequire: {op: equals, left: s, right: 1}\n"
     )
-    (result,) = evaluate_contract(TrialRecord.from_dict({"final_state": {"a": 1}}), path)
+    (result,) = evaluate_contract(
+        TrialRecord.from_dict({"final_state": {"a": 1}}), load_contract(path)
+    )
     assert (result.name, result.status.value) == ("refund_state", "pass")
 
 

@@ -6,8 +6,7 @@ from typing import Any
 
 import pytest
 
-from agent_asserts import EvalContext
-from agent_asserts.contract import evaluate_contract
+from agent_asserts import EvalContext, evaluate_contract
 from agent_asserts.loaders import loads
 from agent_asserts.record import TrialRecord
 from agent_asserts.results import Severity, Status

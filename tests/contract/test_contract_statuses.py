@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from agent_asserts.contract import evaluate_contract, register_matcher, unregister_matcher
+from agent_asserts import evaluate_contract
+from agent_asserts.contract import register_matcher, unregister_matcher
 from agent_asserts.judges import JudgeResponse
 from agent_asserts.record import TrialRecord
 from agent_asserts.results import Severity, Status

@@ -145,10 +145,16 @@ def test_paths_dicts_and_unloadable_records(tmp_path: Path) -> None:
     assert batch.records[0] == make_record(0)
 
 
-def test_a_suite_file_path_is_loaded(tmp_path: Path) -> None:
+def test_a_suite_file_is_loaded_at_the_edge_not_by_the_batch(tmp_path: Path) -> None:
     path = tmp_path / "suite.json"
     path.write_text(json.dumps(SUITE), encoding="utf-8")
-    assert len(evaluate_many([make_record(0)], path)) == 2
+    assert len(evaluate_many([make_record(0)], load(path))) == 2
+    with pytest.raises(TypeError) as info:
+        evaluate_many([make_record(0)], path)
+    assert str(info.value) == (
+        f"'suite_or_fn' must be a Suite, a Case or a case function, not a path ({path!r}): "
+        "load the suite file first with agent_asserts.loaders.load(path)"
+    )
 
 
 def test_iter_jsonl_reads_lazily_and_names_bad_lines(tmp_path: Path) -> None:
@@ -233,8 +239,7 @@ def test_a_target_that_is_not_a_suite_case_or_function_is_a_type_error(target: o
     with pytest.raises(TypeError) as info:
         evaluate_many([make_record(0)], target)  # type: ignore[arg-type]
     assert str(info.value) == (
-        "'suite_or_fn' must be a Suite, a Case, a case function or the path of a suite file "
-        f"(got {target!r})"
+        f"'suite_or_fn' must be a Suite, a Case or a case function (got {target!r})"
     )
 
 

@@ -19,8 +19,8 @@ import agent_asserts.report.junit
 import agent_asserts.report.markdown
 import agent_asserts.report.text
 import agent_asserts.testing  # noqa: F401
-from agent_asserts.report import read_json_report
 from agent_asserts.report.junit import render_junit
+from agent_asserts.serialization import read_json_report
 
 pytest_plugins = ["pytester"]
 QUIET = ("-p", "no:cacheprovider", "-p", "no:hypothesispytest")  # nothing to re-import per run

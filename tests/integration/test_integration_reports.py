@@ -10,15 +10,9 @@ from pathlib import Path
 import pytest
 
 from agent_asserts import AssertionResult, CaseResult, EvalContext, TrialRecord, run_case
-from agent_asserts.report import (
-    case_from_dict,
-    format_for_path,
-    read_json_report,
-    render,
-    rows_of,
-    write_report,
-)
+from agent_asserts.report import format_for_path, render, rows_of, write_report
 from agent_asserts.report.html_report import render_html, render_html_fragment
+from agent_asserts.serialization import case_from_dict, read_json_report
 from agent_asserts.testing import demo_record
 
 EVIL = "<script>alert('x')</script> & \"q\""

@@ -8,7 +8,8 @@ from agent_asserts import EvalContext, Status, run_case
 from agent_asserts.batch import iter_jsonl
 from agent_asserts.judges import JudgeResponse
 from agent_asserts.record.adapters import ces
-from agent_asserts.report.json_report import read_json_report, render_json
+from agent_asserts.report.json_report import render_json
+from agent_asserts.serialization import read_json_report
 from agent_asserts.testing import demo_record
 
 
