@@ -20,6 +20,7 @@ from typing import Any, Final
 
 import attrs
 
+from agent_asserts._suggest import did_you_mean
 from agent_asserts.record.errors import Problem, RecordError
 from agent_asserts.record.trial import TrialRecord
 
@@ -181,8 +182,6 @@ def get_format(name: str) -> TraceFormat:
     _load_builtins()
     spec = _formats.get(name) if isinstance(name, str) else None
     if spec is None:
-        from agent_asserts._suggest import did_you_mean
-
         hint = did_you_mean(name, _formats) if isinstance(name, str) else ""
         known = ", ".join(_formats)
         message = f"unknown trace format {name!r}{hint}; known formats: {known}"
