@@ -12,6 +12,8 @@ PUBLIC = {
     "TrialRecord", "RecordBuilder", "Event", "RecordError", "Usage", "DeltaEntry", "ParseError",
     "Button", "MessagePayload", "ToolCallPayload", "MemoryPayload", "SkillPayload",
     "BlockPayload", "DelegationPayload",
+    # the record, grown (API.md section 10)
+    "ModelCallPayload", "ReasoningPayload", "GuardrailPayload", "DeclaredTool",
     # checks
     "EvalContext", "AssertionHandle", "ValueExpectation", "on", "M", "Count", "ANY", "MISSING",
     "matches", "explain", "Mismatch",

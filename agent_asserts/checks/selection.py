@@ -3,7 +3,7 @@ the "closest candidate" of a failure and the count-versus-``Count`` verdict.
 
 >>> from agent_asserts.record import TrialRecord
 >>> from agent_asserts.selectors import on
->>> rec = TrialRecord.builder().tool("a", arguments={"x": 1}).tool("a").build()
+>>> rec = TrialRecord.builder().tool("a", arguments={"x": 1}).tool("a", arguments={}).build()
 >>> out = count_outcome(rec, on.tool("a", arguments={"x": 2}), Count.of(None))
 >>> out.status.value, out.closest, [str(m) for m in out.mismatches]
 ('fail', 'e0', ['$.arguments.x: expected 2, got 1'])
@@ -126,7 +126,7 @@ def closest_miss(
 
     >>> from agent_asserts.record import TrialRecord
     >>> from agent_asserts.selectors import on
-    >>> rec = TrialRecord.builder().tool("a", arguments={"x": 1}).tool("a").build()
+    >>> rec = TrialRecord.builder().tool("a", arguments={"x": 1}).tool("a", arguments={}).build()
     >>> event, found = closest_miss(rec, on.tool("a", arguments={"x": 1}), [0])
     >>> event.event_id, [m.path for m in found]
     ('e1', ['$.arguments.x'])

@@ -7,9 +7,15 @@
 """
 
 from agent_asserts.record.builder import RecordBuilder
+from agent_asserts.record.declared_tools import DeclaredTool
 from agent_asserts.record.delta import DeltaEntry, compute_delta
 from agent_asserts.record.errors import Problem, RecordError
 from agent_asserts.record.event import Event
+from agent_asserts.record.model_payloads import (
+    GuardrailPayload,
+    ModelCallPayload,
+    ReasoningPayload,
+)
 from agent_asserts.record.parse_errors import ParseError
 from agent_asserts.record.payloads import (
     BlockPayload,
@@ -27,13 +33,17 @@ from agent_asserts.record.usage import Usage
 __all__ = [
     "BlockPayload",
     "Button",
+    "DeclaredTool",
     "DelegationPayload",
     "DeltaEntry",
     "Event",
+    "GuardrailPayload",
     "MemoryPayload",
     "MessagePayload",
+    "ModelCallPayload",
     "ParseError",
     "Problem",
+    "ReasoningPayload",
     "RecordBuilder",
     "RecordError",
     "SkillPayload",

@@ -16,16 +16,21 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Final, TypedDict
 
 from agent_asserts._suggest import did_you_mean
+from agent_asserts.record._links import parent_problems
+from agent_asserts.record._model_payload_decode import decode_usage
 from agent_asserts.record._payload_decode import decode_payload
 from agent_asserts.record._validators import (
     json_copy,
+    must_be_duration,
     must_be_int,
     must_be_list,
     must_be_number,
     must_be_str,
     one_of,
 )
-from agent_asserts.record.event import STR_ENVELOPE_FIELDS
+from agent_asserts.record.declared_tools import DeclaredTool, decode_tools
+from agent_asserts.record.errors import Problem, RecordError
+from agent_asserts.record.event import STR_ENVELOPE_FIELDS, Event
 from agent_asserts.record.payloads import PAYLOAD_TYPES, Button, Payload
 from agent_asserts.record.usage import Usage
 
@@ -43,6 +48,10 @@ class CommonEnvelope(TypedDict, total=False):
     operation_ref: str | None
     correlation_id: str | None
     caused_by_event_id: str | None
+    duration: float | None
+    parent_id: str | None
+    group_id: str | None
+    agent: str | None
 
 
 class StatusEnvelope(CommonEnvelope, total=False):
@@ -129,22 +138,56 @@ def as_payload(kind: str, payload: Any, event_type: str | None) -> Payload:
     return decoded
 
 
-def as_usage(usage: Usage | Mapping[str, int | None] | None) -> Usage | None:
-    """A ``Usage`` from itself, a mapping of token counts, or None.
+def as_usage(usage: Usage | Mapping[str, Any] | None) -> Usage | None:
+    """A ``Usage`` from itself, a mapping in the canonical form (any further non-negative
+    integer counter goes to ``details``), or None.
 
     >>> as_usage({"input_tokens": 2, "output_tokens": 1})
     Usage(input_tokens=2, output_tokens=1, total_tokens=3)
+    >>> as_usage({"input_tokens": 2, "reasoning_tokens": 1}).details
+    {'reasoning_tokens': 1}
     """
     if usage is None or isinstance(usage, Usage):
         return usage
     if not isinstance(usage, Mapping):
         raise ValueError(f"'usage' must be a Usage or a mapping (got {usage!r})")
-    for key, count in usage.items():
-        if key not in ("input_tokens", "output_tokens", "total_tokens"):
-            raise ValueError(f"'usage' has an unknown key {key!r}")
-        if count is not None:
-            check(f"usage.{key}", must_be_int(count))
-    return Usage(**usage)
+    problems: list[tuple[str, str]] = []
+    decoded = decode_usage(usage, "usage", problems)
+    if problems or decoded is None:
+        raise ValueError("; ".join(f"{path!r} {message}" for path, message in problems))
+    return decoded
+
+
+def as_tools(tools: Any) -> tuple[DeclaredTool, ...]:
+    """The declared tools of ``build(tools=...)``: ``DeclaredTool`` objects or mappings in the
+    canonical form.
+
+    >>> as_tools([{"name": "search"}])
+    (DeclaredTool(name='search', description=None, parameters=None),)
+    >>> as_tools([{"name": ""}])
+    Traceback (most recent call last):
+    ...
+    ValueError: 'tools[0].name' must be a non-empty string (got '')
+    """
+    items = as_list("tools", tools)
+    raw = [item.to_dict() if isinstance(item, DeclaredTool) else item for item in items]
+    problems: list[tuple[str, str]] = []
+    decoded = decode_tools(raw, problems, "tools")
+    if problems:
+        raise ValueError("; ".join(f"{path!r} {message}" for path, message in problems))
+    return decoded
+
+
+def check_links(events: tuple[Event, ...]) -> None:
+    """Raise :class:`RecordError` when a ``parent_id`` names no other event or makes a cycle.
+
+    >>> check_links(())
+    """
+    links = [(i, e.event_id, e.parent_id) for i, e in enumerate(events) if e.parent_id is not None]
+    if links:
+        problems = parent_problems(links, {e.event_id: i for i, e in enumerate(events)})
+        if problems:
+            raise RecordError(Problem(path, message) for path, message in problems)
 
 
 def as_list(name: str, value: Any) -> list[Any]:
@@ -214,6 +257,8 @@ def check_envelope(
         check("wall_time", must_be_number(fields["wall_time"]))
     if fields.get("monotonic_time") is not None:
         check("monotonic_time", must_be_number(fields["monotonic_time"]))
+    if fields.get("duration") is not None:
+        check("duration", must_be_duration(fields["duration"]))
     entity_refs = fields.pop("entity_refs", ())
     if isinstance(entity_refs, str | Mapping):
         raise ValueError(f"'entity_refs' must be a list of strings (got {entity_refs!r})")
@@ -235,8 +280,10 @@ __all__ = [
     "as_json",
     "as_payload",
     "as_surfaces",
+    "as_tools",
     "as_usage",
     "check",
     "check_envelope",
+    "check_links",
     "choice",
 ]

@@ -15,9 +15,12 @@ from typing import Any, Final
 
 from agent_asserts._missing import MISSING
 from agent_asserts.record._fast import fast_event
-from agent_asserts.record._payload_decode import Problems, decode_payload
+from agent_asserts.record._links import parent_problems
+from agent_asserts.record._payload_decode import decode_payload
+from agent_asserts.record._payload_fields import Problems
 from agent_asserts.record._validators import (
     child,
+    must_be_duration,
     must_be_int,
     must_be_list,
     must_be_number,
@@ -139,6 +142,9 @@ def decode_event(
     if turn is not None and (message := must_be_int(turn)) is not None:
         problems.append((child(path, "turn"), message))
         turn = None
+    duration = get("duration")
+    if duration is not None and (message := must_be_duration(duration)) is not None:
+        problems.append((child(path, "duration"), message))
     kind = get("kind", MISSING)
     if kind is MISSING:
         problems.append((child(path, "kind"), _MISSING_FIELD))
@@ -192,6 +198,10 @@ def decode_event(
         get("correlation_id"),
         get("caused_by_event_id"),
         get("status"),
+        duration,
+        get("parent_id"),
+        get("group_id"),
+        get("agent"),
     )
 
 
@@ -225,6 +235,9 @@ def decode_events(raw: Any, problems: Problems) -> tuple[Event, ...]:
                 if event is None:
                     continue
             append(event)
+    links = [(seen[e.event_id], e.event_id, e.parent_id) for e in out if e.parent_id is not None]
+    if links:
+        problems.extend(parent_problems(links, seen))
     return tuple(out)
 
 

@@ -42,14 +42,16 @@ _TOOL_KEYS: Final = frozenset({"name", "arguments", "result", "is_error", "sourc
 _MEMORY_KEYS: Final = frozenset(PAYLOAD_KEYS["memory"])
 _SKILL_KEYS: Final = frozenset(PAYLOAD_KEYS["skill"])
 _BLOCK_KEYS: Final = frozenset(PAYLOAD_KEYS["ordered_block"])
-_DELEGATION_KEYS: Final = frozenset(PAYLOAD_KEYS["delegation"])
+_DELEGATION_KEYS: Final = frozenset({"subagent", "output"})
 _SCALARS: Final = scalar_types()
 
 # Event has no validators or converters, so filling its slots directly is equivalent to
 # calling attrs' __init__ (which sets them one by one through object.__setattr__), and
 # about a third faster on millions of events.
 _SETTERS: Final = tuple(Event.__dict__[a.name].__set__ for a in attrs.fields(Event))
-(_K, _P, _I, _ET, _WT, _MT, _AR, _SU, _AU, _TU, _PH, _ER, _OR, _CI, _CB, _ST) = _SETTERS
+(_K, _P, _I, _ET, _WT, _MT, _AR, _SU, _AU, _TU, _PH, _ER, _OR, _CI, _CB, _ST) = _SETTERS[:16]
+(_DU, _PA, _GR, _AG) = _SETTERS[16:]
+_INF: Final = float("inf")
 _new = object.__new__
 
 
@@ -82,8 +84,21 @@ def _tool(raw: dict[str, Any], event_type: Any) -> Any:
     ):
         return None
     arguments = get("arguments", MISSING)
-    arguments = {} if arguments is MISSING else _copy(arguments)
-    return ToolCallPayload(name, arguments, _copy(get("result")), is_error, source)
+    if arguments is not MISSING:
+        arguments = _copy(arguments)
+    return ToolCallPayload(
+        name,
+        arguments,
+        _copy(get("result")),
+        is_error,
+        source,
+        None,
+        None,
+        None,
+        None,
+        {},
+        "failed" if is_error else "succeeded",
+    )
 
 
 def _memory(raw: dict[str, Any], event_type: Any) -> Any:
@@ -135,6 +150,10 @@ def _delegation(raw: dict[str, Any], event_type: Any) -> Any:
     return DelegationPayload(subagent, _copy(raw.get("output")), {})
 
 
+def _thorough(raw: dict[str, Any], event_type: Any) -> Any:
+    return None  # kinds the fast path leaves to the thorough decoder
+
+
 _PAYLOADS: Final[dict[str, Callable[[dict[str, Any], Any], Any]]] = {
     "message": _message,
     "tool_call": _tool,
@@ -142,6 +161,9 @@ _PAYLOADS: Final[dict[str, Callable[[dict[str, Any], Any], Any]]] = {
     "skill": _skill,
     "ordered_block": _block,
     "delegation": _delegation,
+    "model_call": _thorough,
+    "reasoning": _thorough,
+    "guardrail": _thorough,
 }
 
 
@@ -194,6 +216,9 @@ def _fast_event(raw: Any, position: int, tracker: Any, seen: dict[str, int]) -> 
     turn = get("turn")
     if turn is not None and (type(turn) is not int or turn < 0):
         return None
+    duration = get("duration")
+    if duration is not None and (type(duration) not in (int, float) or not 0 <= duration < _INF):
+        return None
     entity_refs = get("entity_refs")
     if entity_refs is None:
         entity_refs = ()
@@ -243,6 +268,10 @@ def _fast_event(raw: Any, position: int, tracker: Any, seen: dict[str, int]) -> 
     _CI(event, get("correlation_id"))
     _CB(event, get("caused_by_event_id"))
     _ST(event, get("status"))
+    _DU(event, duration)
+    _PA(event, get("parent_id"))
+    _GR(event, get("group_id"))
+    _AG(event, get("agent"))
     return event
 
 

@@ -15,6 +15,20 @@ from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 from agent_asserts._missing import MISSING
+from agent_asserts.record._model_payload_decode import (
+    decode_guardrail,
+    decode_model_call,
+    decode_reasoning,
+)
+from agent_asserts.record._payload_fields import (
+    MISSING_FIELD,
+    Problems,
+    extra_keys,
+    optional_choice,
+    optional_str,
+    required_str,
+    resolve_outcome,
+)
 from agent_asserts.record._validators import (
     child,
     json_copy,
@@ -26,7 +40,9 @@ from agent_asserts.record._validators import (
     unknown_key,
 )
 from agent_asserts.record.payloads import (
+    DELEGATION_MODES,
     PAYLOAD_KEYS,
+    TOOL_OUTCOMES,
     TOOL_SOURCES,
     BlockPayload,
     Button,
@@ -38,8 +54,10 @@ from agent_asserts.record.payloads import (
     ToolCallPayload,
 )
 
-Problems = list[tuple[str, str]]
-_MISSING_FIELD: Final = "required field missing"
+_MISSING_FIELD: Final = MISSING_FIELD
+_extra = extra_keys
+_required_str = required_str
+_optional_str = optional_str
 
 _BUTTON_KEYS: Final = frozenset({"title", "payload"})
 _MESSAGE_KEYS: Final = frozenset(PAYLOAD_KEYS["message"])
@@ -49,35 +67,6 @@ _MEMORY_KEYS: Final = frozenset(PAYLOAD_KEYS["memory"])
 _SKILL_KEYS: Final = frozenset(PAYLOAD_KEYS["skill"])
 _BLOCK_KEYS: Final = frozenset(PAYLOAD_KEYS["ordered_block"])
 _DELEGATION_KEYS: Final = frozenset(PAYLOAD_KEYS["delegation"])
-
-
-def _extra(raw: Mapping[str, Any], known: frozenset[str], path: str, problems: Problems) -> Any:
-    if raw.keys() <= known:
-        return {}
-    return json_copy({key: value for key, value in raw.items() if key not in known}, path, problems)
-
-
-def _required_str(raw: Mapping[str, Any], key: str, path: str, problems: Problems) -> Any:
-    value = raw.get(key, MISSING)
-    if value is MISSING:
-        problems.append((child(path, key), _MISSING_FIELD))
-        return None
-    message = must_be_str(value, non_empty=True)
-    if message is not None:
-        problems.append((child(path, key), message))
-        return None
-    return value
-
-
-def _optional_str(raw: Mapping[str, Any], key: str, path: str, problems: Problems) -> Any:
-    value = raw.get(key)
-    if value is None or type(value) is str:
-        return value
-    message = must_be_str(value)
-    if message is not None:
-        problems.append((child(path, key), message))
-        return None
-    return value
 
 
 def _button(raw: Any, path: str, problems: Problems) -> Button | None:
@@ -128,28 +117,30 @@ def decode_message(raw: Mapping[str, Any], path: str, problems: Problems) -> Pay
 
 
 def decode_tool_call(raw: Mapping[str, Any], path: str, problems: Problems) -> Payload | None:
-    """Decode a ``tool_call`` payload.
+    """Decode a ``tool_call`` payload (absent ``arguments``: ``MISSING``, not recorded).
 
     >>> decode_tool_call({"name": "t", "arguments": {"q": 1}}, "$", []).arguments
     {'q': 1}
+    >>> decode_tool_call({"name": "t", "outcome": "retried"}, "$", []).is_error
+    True
     """
     before = len(problems)
     name = raw.get("name")
     if type(name) is not str or not name:
         name = _required_str(raw, "name", path, problems)
     arguments = raw.get("arguments", MISSING)
-    arguments = (
-        {} if arguments is MISSING else json_copy(arguments, child(path, "arguments"), problems)
-    )
+    if arguments is not MISSING:
+        arguments = json_copy(arguments, child(path, "arguments"), problems)
     result = json_copy(raw.get("result"), child(path, "result"), problems)
-    is_error = raw.get("is_error", False)
-    if is_error is not False and is_error is not True:
+    is_error = raw.get("is_error", MISSING)
+    if is_error is not MISSING and is_error is not False and is_error is not True:
         problems.append((child(path, "is_error"), must_be_bool(is_error) or ""))
     source = raw.get("source", "local")
     if source != "local" and source != "mcp":
         if (message := must_be_str(source)) is None:
             message = f"must be one of {one_of(TOOL_SOURCES)} (got {source!r})"
         problems.append((child(path, "source"), message))
+    outcome = error_type = arguments_raw = None
     if raw.keys() <= _TOOL_COMMON:
         mcp_server = skill_id = call_id = error_message = None
         extra: Any = {}
@@ -158,7 +149,21 @@ def decode_tool_call(raw: Mapping[str, Any], path: str, problems: Problems) -> P
         skill_id = _optional_str(raw, "skill_id", path, problems)
         call_id = _optional_str(raw, "call_id", path, problems)
         error_message = _optional_str(raw, "error_message", path, problems)
+        outcome = optional_choice(raw, "outcome", TOOL_OUTCOMES, path, problems)
+        error_type = _optional_str(raw, "error_type", path, problems)
+        arguments_raw = _optional_str(raw, "arguments_raw", path, problems)
+        if arguments_raw is not None and arguments is not MISSING:
+            problems.append(
+                (
+                    child(path, "arguments_raw"),
+                    "not allowed with 'arguments' (arguments_raw keeps arguments that were"
+                    " not valid JSON)",
+                )
+            )
         extra = _extra(raw, _TOOL_KEYS, path, problems)
+    is_error, outcome, conflict = resolve_outcome(is_error, outcome)
+    if conflict is not None:
+        problems.append((child(path, "is_error"), conflict))
     if len(problems) != before:
         return None
     return ToolCallPayload(
@@ -172,6 +177,9 @@ def decode_tool_call(raw: Mapping[str, Any], path: str, problems: Problems) -> P
         call_id,
         error_message,
         extra,
+        outcome,
+        error_type,
+        arguments_raw,
     )
 
 
@@ -238,10 +246,12 @@ def decode_delegation(raw: Mapping[str, Any], path: str, problems: Problems) -> 
     before = len(problems)
     subagent = _required_str(raw, "subagent", path, problems)
     output = json_copy(raw.get("output"), child(path, "output"), problems)
+    from_agent = _optional_str(raw, "from_agent", path, problems)
+    mode = optional_choice(raw, "mode", DELEGATION_MODES, path, problems)
     extra = _extra(raw, _DELEGATION_KEYS, path, problems)
     if len(problems) != before:
         return None
-    return DelegationPayload(subagent, output, extra)
+    return DelegationPayload(subagent, output, extra, from_agent, mode)
 
 
 _DECODERS: Final[Mapping[str, Callable[[Mapping[str, Any], str, Problems], Payload | None]]] = {
@@ -250,6 +260,9 @@ _DECODERS: Final[Mapping[str, Callable[[Mapping[str, Any], str, Problems], Paylo
     "skill": decode_skill,
     "ordered_block": decode_block,
     "delegation": decode_delegation,
+    "model_call": decode_model_call,
+    "reasoning": decode_reasoning,
+    "guardrail": decode_guardrail,
 }
 
 

@@ -138,6 +138,19 @@ def must_be_number(value: Any) -> str | None:
     return f"must be a number (got {got(value)})"
 
 
+def must_be_duration(value: Any) -> str | None:
+    """Check a duration: a finite number of seconds, >= 0 (never a bool).
+
+    >>> must_be_duration(-0.5)
+    'must be a non-negative number of seconds (got -0.5)'
+    >>> must_be_duration(1.25) is None
+    True
+    """
+    if isinstance(value, int | float) and not isinstance(value, bool) and 0 <= value < float("inf"):
+        return None
+    return f"must be a non-negative number of seconds (got {got(value)})"
+
+
 def must_be_bool(value: Any) -> str | None:
     """Check a boolean.
 
@@ -262,6 +275,7 @@ __all__ = [
     "got",
     "json_copy",
     "must_be_bool",
+    "must_be_duration",
     "must_be_int",
     "must_be_list",
     "must_be_number",

@@ -28,21 +28,28 @@ from agent_asserts.record._builder_args import (
     as_list,
     as_payload,
     as_surfaces,
+    as_tools,
     as_usage,
     check,
     check_envelope,
+    check_links,
     choice,
 )
+from agent_asserts.record._payload_fields import resolve_outcome
+from agent_asserts.record._trace_builder import TraceEvents
 from agent_asserts.record._validators import (
     must_be_bool,
     must_be_int,
     must_be_str,
 )
+from agent_asserts.record.declared_tools import DeclaredTool
 from agent_asserts.record.event import Event
 from agent_asserts.record.payloads import (
     BLOCK_TRANSITIONS,
+    DELEGATION_MODES,
     KIND_EVENT_TYPES,
     SKILL_TRANSITIONS,
+    TOOL_OUTCOMES,
     TOOL_SOURCES,
     BlockPayload,
     Button,
@@ -58,7 +65,7 @@ from agent_asserts.record.turns import TurnTracker, opens_turn
 from agent_asserts.record.usage import Usage
 
 
-class RecordBuilder:
+class RecordBuilder(TraceEvents):
     """Builds a :class:`TrialRecord` event by event; every method returns the builder.
 
     Turns follow the rule of ``TrialRecord.from_dict`` (:mod:`agent_asserts.record.turns`): a
@@ -159,41 +166,72 @@ class RecordBuilder:
         name: str,
         arguments: Any = None,
         result: Any = None,
-        is_error: bool = False,
+        is_error: bool | None = None,
         source: str = "local",
         mcp_server: str | None = None,
         skill_id: str | None = None,
         call_id: str | None = None,
         error_message: str | None = None,
+        outcome: str | None = None,
+        error_type: str | None = None,
+        arguments_raw: str | None = None,
         **envelope: Unpack[Envelope],
     ) -> RecordBuilder:
-        """A tool call with its arguments and result (``arguments=None`` means ``{}``).
+        """A tool call with its arguments and result.
+
+        ``arguments=None`` means "not recorded" (argument matchers are then ``invalid``),
+        ``{}`` a call without arguments: the rule of ``from_dict``, where no ``arguments``
+        key means not recorded. ``arguments_raw`` keeps arguments that were not valid JSON
+        (then ``arguments`` must be None). ``outcome`` (``succeeded``, ``failed``,
+        ``retried``, ``denied``, ``interrupted``, ``pending``) and ``is_error`` are each
+        derived from the other when not given (``is_error`` is True exactly for ``failed``
+        and ``retried``).
 
         >>> rec = RecordBuilder().tool("search", {"q": "x"}, result=[1]).build()
         >>> rec.tool_calls[0].payload.result
         [1]
+        >>> p = RecordBuilder().tool("refund", outcome="denied").build().tool_calls[0].payload
+        >>> p.arguments, p.is_error, p.outcome
+        (MISSING, False, 'denied')
         """
         check("name", must_be_str(name, non_empty=True))
-        check("is_error", must_be_bool(is_error))
+        if is_error is not None:
+            check("is_error", must_be_bool(is_error))
         choice("source", source, TOOL_SOURCES)
+        if outcome is not None:
+            choice("outcome", outcome, TOOL_OUTCOMES)
         for label, value in (
             ("mcp_server", mcp_server),
             ("skill_id", skill_id),
             ("call_id", call_id),
             ("error_message", error_message),
+            ("error_type", error_type),
+            ("arguments_raw", arguments_raw),
         ):
             if value is not None:
                 check(label, must_be_str(value))
+        if arguments_raw is not None and arguments is not None:
+            raise ValueError(
+                "'arguments_raw' is not allowed with 'arguments' (arguments_raw keeps arguments"
+                " that were not valid JSON)"
+            )
+        given = MISSING if is_error is None else is_error
+        flag, outcome, conflict = resolve_outcome(given, outcome)
+        check("is_error", conflict)
         payload = ToolCallPayload(
             name,
-            {} if arguments is None else as_json("arguments", arguments),
+            MISSING if arguments is None else as_json("arguments", arguments),
             as_json("result", result),
-            is_error,
+            flag,
             source,
             mcp_server,
             skill_id,
             call_id,
             error_message,
+            {},
+            outcome,
+            error_type,
+            arguments_raw,
         )
         return self._add("tool", "tool_call", payload, envelope)
 
@@ -281,16 +319,25 @@ class RecordBuilder:
         name: str,
         status: str = "completed",
         output: Any = None,
+        from_agent: str | None = None,
+        mode: str | None = None,
         **envelope: Unpack[CommonEnvelope],
     ) -> RecordBuilder:
         """A delegation to a sub-agent; ``status`` (its outcome) becomes the ``event_type``.
+
+        ``from_agent`` names the delegating agent; ``mode`` is ``handoff`` (control passes
+        to the sub-agent) or ``tool`` (it is called like a tool and returns).
 
         >>> RecordBuilder().subagent("researcher", status="failed").build().events[0].event_type
         'failed'
         """
         check("name", must_be_str(name, non_empty=True))
         check("status", must_be_str(status, non_empty=True))
-        payload = DelegationPayload(name, as_json("output", output))
+        if from_agent is not None:
+            check("from_agent", must_be_str(from_agent))
+        if mode is not None:
+            choice("mode", mode, DELEGATION_MODES)
+        payload = DelegationPayload(name, as_json("output", output), {}, from_agent, mode)
         return self._add(
             "subagent",
             "delegation",
@@ -337,14 +384,24 @@ class RecordBuilder:
         status: str | None = None,
         reply: str | None = None,
         steps: int | None = None,
-        usage: Usage | Mapping[str, int | None] | None = None,
+        usage: Usage | Mapping[str, Any] | None = None,
         errors: Iterable[Any] = (),
         surfaces: Iterable[str] | None = None,
+        tools: Iterable[DeclaredTool | Mapping[str, Any]] | None = None,
     ) -> TrialRecord:
         """The record (the builder can keep going and build again).
 
+        ``tools`` declares the tools the agent was offered (``DeclaredTool`` objects or
+        ``{name, description?, parameters?}`` mappings). Every ``parent_id`` must name
+        another event, without cycles, else :class:`RecordError` names the event.
+
         >>> RecordBuilder().build(steps=2, usage={"input_tokens": 5, "output_tokens": 1}).usage
         Usage(input_tokens=5, output_tokens=1, total_tokens=6)
+        >>> RecordBuilder().user("hi", parent_id="e7").build()
+        Traceback (most recent call last):
+        ...
+        agent_asserts.record.errors.RecordError: invalid record: 1 problem(s)
+          $.events[0].parent_id: no event has id 'e7'
         """
         if status is not None:
             check("status", must_be_str(status))
@@ -355,8 +412,11 @@ class RecordBuilder:
         usage = as_usage(usage)
         errors = as_json("errors", as_list("errors", errors))
         surfaces = None if surfaces is None else as_surfaces(surfaces)
+        declared = None if tools is None else as_tools(tools)
+        events = tuple(self._events)
+        check_links(events)
         return TrialRecord(
-            events=tuple(self._events),
+            events=events,
             initial_state=self._initial_state,
             final_state=as_json("final_state", final_state),
             status=status,
@@ -365,6 +425,7 @@ class RecordBuilder:
             usage=usage,
             errors=errors,
             surfaces=surfaces,
+            tools=declared,
         )
 
 

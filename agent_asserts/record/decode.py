@@ -19,7 +19,8 @@ from typing import Any, Final
 
 from agent_asserts._missing import MISSING
 from agent_asserts.record._event_decode import decode_events, unknown_keys
-from agent_asserts.record._payload_decode import Problems
+from agent_asserts.record._model_payload_decode import decode_usage
+from agent_asserts.record._payload_fields import Problems
 from agent_asserts.record._validators import (
     child,
     json_copy,
@@ -28,9 +29,9 @@ from agent_asserts.record._validators import (
     must_be_object,
     must_be_str,
 )
+from agent_asserts.record.declared_tools import decode_tools
 from agent_asserts.record.errors import Problem, RecordError
 from agent_asserts.record.parse_errors import ParseError
-from agent_asserts.record.usage import Usage
 
 TOP_LEVEL_KEYS: Final = (
     "initial_state",
@@ -42,13 +43,13 @@ TOP_LEVEL_KEYS: Final = (
     "errors",
     "surfaces",
     "events",
+    "tools",
     "parse_errors",
     "metadata",
 )
 """The keys of a record in its canonical JSON form."""
 
 _TOP_LEVEL_SET: Final = frozenset(TOP_LEVEL_KEYS)
-_USAGE_KEYS: Final = ("input_tokens", "output_tokens", "total_tokens")
 _PARSE_ERROR_KEYS: Final = ("position", "reason", "item", "source")
 _MISSING_FIELD: Final = "required field missing"
 
@@ -61,18 +62,6 @@ def _optional(
         problems.append((child(path, key), message))
         return None
     return value
-
-
-def _usage(raw: Any, problems: Problems) -> Usage | None:
-    if raw is None:
-        return None
-    if (message := must_be_object(raw)) is not None:
-        problems.append(("$.usage", message))
-        return None
-    before = len(problems)
-    unknown_keys(raw, _USAGE_KEYS, "$.usage", problems)
-    counts = [_optional(raw, key, must_be_int, problems, "$.usage") for key in _USAGE_KEYS]
-    return Usage(*counts) if len(problems) == before else None
 
 
 def _string_list(raw: Any, path: str, problems: Problems) -> list[str]:
@@ -129,7 +118,7 @@ def decode_record(data: Any, source: str | None = None) -> dict[str, Any]:
 
     >>> sorted(decode_record({"events": [], "steps": 2}))  # doctest: +NORMALIZE_WHITESPACE
     ['errors', 'events', 'final_state', 'initial_state', 'metadata', 'parse_errors', 'reply',
-     'status', 'steps', 'surfaces', 'usage']
+     'status', 'steps', 'surfaces', 'tools', 'usage']
     """
     problems: Problems = []
     if not isinstance(data, Mapping):
@@ -141,7 +130,7 @@ def decode_record(data: Any, source: str | None = None) -> dict[str, Any]:
     status = _optional(data, "status", must_be_str, problems)
     reply = _optional(data, "reply", must_be_str, problems)
     steps = _optional(data, "steps", must_be_int, problems)
-    usage = _usage(data.get("usage"), problems)
+    usage = decode_usage(data.get("usage"), "$.usage", problems)
     errors: Any = data.get("errors", ())
     if (message := must_be_list(errors)) is not None:
         problems.append(("$.errors", message))
@@ -152,6 +141,8 @@ def decode_record(data: Any, source: str | None = None) -> dict[str, Any]:
     if surfaces_raw is not None:
         surfaces = frozenset(_string_list(surfaces_raw, "$.surfaces", problems))
     events = decode_events(data.get("events", ()), problems)
+    tools_raw = data.get("tools")
+    tools = None if tools_raw is None else decode_tools(tools_raw, problems)
     parse_errors = _parse_errors(data.get("parse_errors", ()), problems)
     metadata: Any = data.get("metadata", {})
     if (message := must_be_object(metadata)) is not None:
@@ -172,6 +163,7 @@ def decode_record(data: Any, source: str | None = None) -> dict[str, Any]:
         "surfaces": surfaces,
         "parse_errors": parse_errors,
         "metadata": metadata,
+        "tools": tools,
     }
 
 

@@ -20,7 +20,9 @@ ENVELOPE_FIELDS: Final = (
     "event_id",
     "wall_time",
     "monotonic_time",
+    "duration",
     "actor_ref",
+    "agent",
     "surface",
     "audience",
     "turn",
@@ -31,6 +33,8 @@ ENVELOPE_FIELDS: Final = (
     "operation_ref",
     "correlation_id",
     "caused_by_event_id",
+    "parent_id",
+    "group_id",
     "status",
     "payload",
 )
@@ -45,6 +49,9 @@ STR_ENVELOPE_FIELDS: Final = (
     "correlation_id",
     "caused_by_event_id",
     "status",
+    "parent_id",
+    "group_id",
+    "agent",
 )
 """The envelope fields that hold a string or null (``event_id`` and ``event_type`` apart)."""
 
@@ -71,6 +78,14 @@ class Event:
         correlation_id: Groups the events of one workflow.
         caused_by_event_id: The event that caused this one.
         status: Outcome of the event (``succeeded``, ``failed``…).
+        duration: How long the event lasted, in seconds (>= 0): the event is the interval
+            starting at its time. None when not recorded.
+        parent_id: The ``event_id`` of the enclosing event (the agent invocation or model
+            call that issued this one); it names another event of the same record.
+        group_id: Events sharing a ``group_id`` were issued together (the parallel tool
+            calls of one model response): they have no order among them.
+        agent: The agent that acted: None for the root agent, a sub-agent's name otherwise
+            (``actor_ref`` stays the speaker of a message).
 
     >>> Event("audit", {"text": "refund"}, "e9", operation_ref="op-7").payload
     {'text': 'refund'}
@@ -92,6 +107,10 @@ class Event:
     correlation_id: str | None = None
     caused_by_event_id: str | None = None
     status: str | None = None
+    duration: float | None = None
+    parent_id: str | None = None
+    group_id: str | None = None
+    agent: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The canonical JSON form: None-valued envelope fields omitted, ``payload`` always present.
@@ -104,8 +123,12 @@ class Event:
             out["wall_time"] = self.wall_time
         if self.monotonic_time is not None:
             out["monotonic_time"] = self.monotonic_time
+        if self.duration is not None:
+            out["duration"] = self.duration
         if self.actor_ref is not None:
             out["actor_ref"] = self.actor_ref
+        if self.agent is not None:
+            out["agent"] = self.agent
         if self.surface is not None:
             out["surface"] = self.surface
         if self.audience is not None:
@@ -125,6 +148,10 @@ class Event:
             out["correlation_id"] = self.correlation_id
         if self.caused_by_event_id is not None:
             out["caused_by_event_id"] = self.caused_by_event_id
+        if self.parent_id is not None:
+            out["parent_id"] = self.parent_id
+        if self.group_id is not None:
+            out["group_id"] = self.group_id
         if self.status is not None:
             out["status"] = self.status
         payload = self.payload

@@ -6,6 +6,9 @@ the typed form does not know are kept in ``extra`` so nothing is lost in a round
 
 >>> ToolCallPayload("refunds_lookup", {"orderId": "A1049"}).to_dict()
 {'name': 'refunds_lookup', 'arguments': {'orderId': 'A1049'}, 'is_error': False, 'source': 'local'}
+
+The kinds real traces add (``model_call``, ``reasoning``, ``guardrail``) are in
+:mod:`agent_asserts.record.model_payloads`.
 """
 
 from __future__ import annotations
@@ -16,6 +19,13 @@ from typing import Any, Final
 import attrs
 
 from agent_asserts._missing import MISSING
+from agent_asserts.record._extra import merge_extra as _merge
+from agent_asserts.record._extra import short_repr
+from agent_asserts.record.model_payloads import (
+    GuardrailPayload,
+    ModelCallPayload,
+    ReasoningPayload,
+)
 
 SKILL_TRANSITIONS: Final = ("activated", "completed", "cancelled", "interrupted", "resumed")
 """The ``event_type`` values of ``skill`` events."""
@@ -30,12 +40,19 @@ TOOL_SOURCES: Final = ("local", "mcp")
 """The values of ``ToolCallPayload.source``."""
 
 
-def _merge(out: dict[str, Any], extra: Mapping[str, Any]) -> dict[str, Any]:
-    if not extra:
-        return out
-    merged = dict(extra)
-    merged.update(out)
-    return merged
+TOOL_OUTCOMES: Final = ("succeeded", "failed", "retried", "denied", "interrupted", "pending")
+"""The values of ``ToolCallPayload.outcome``."""
+
+ERROR_OUTCOMES: Final = frozenset({"failed", "retried"})
+"""The outcomes whose boolean view ``is_error`` is True (the call ran and returned an error)."""
+
+DELEGATION_MODES: Final = ("handoff", "tool")
+"""The values of ``DelegationPayload.mode``: control passes to the sub-agent, or the
+sub-agent is called like a tool and returns."""
+
+
+def _outcome_of(payload: ToolCallPayload) -> str:
+    return "failed" if payload.is_error else "succeeded"
 
 
 @attrs.frozen
@@ -87,18 +104,25 @@ class MessagePayload:
         return _merge(out, self.extra)
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class ToolCallPayload:
     """One tool call with its arguments and result.
 
     ``source`` is ``"local"`` or ``"mcp"`` (then ``mcp_server`` names the server).
+    ``arguments`` is ``MISSING`` when they were not recorded (no key in JSON; argument
+    matchers are then ``invalid``), ``{}`` when the call had none. ``arguments_raw`` keeps the
+    original text of arguments that were not valid JSON (``arguments`` is then ``MISSING``).
+    ``outcome`` is one of :data:`TOOL_OUTCOMES`, derived from ``is_error`` when not given;
+    ``is_error`` is its boolean view (True for ``failed`` and ``retried``).
 
     >>> ToolCallPayload("search", {"q": "x"}, result=[1], is_error=False).result
     [1]
+    >>> ToolCallPayload("refund", is_error=True).outcome
+    'failed'
     """
 
     name: str
-    arguments: Any = attrs.field(factory=dict)
+    arguments: Any = MISSING
     result: Any = None
     is_error: bool = False
     source: str = "local"
@@ -107,14 +131,26 @@ class ToolCallPayload:
     call_id: str | None = None
     error_message: str | None = None
     extra: Mapping[str, Any] = attrs.field(factory=dict)
+    outcome: str = attrs.field(default=attrs.Factory(_outcome_of, takes_self=True))
+    error_type: str | None = None
+    arguments_raw: str | None = None
+
+    def __repr__(self) -> str:
+        return short_repr(self, ("outcome", "error_type", "arguments_raw"))
 
     def to_dict(self) -> dict[str, Any]:
-        """The canonical JSON form (None-valued optionals omitted).
+        """The canonical JSON form (None-valued optionals omitted; ``arguments`` omitted when
+        not recorded; ``outcome`` omitted when ``is_error`` says it).
 
-        >>> ToolCallPayload("t", source="mcp", mcp_server="files").to_dict()
+        >>> ToolCallPayload("t", {}, source="mcp", mcp_server="files").to_dict()
         {'name': 't', 'arguments': {}, 'is_error': False, 'source': 'mcp', 'mcp_server': 'files'}
+        >>> ToolCallPayload("t", arguments_raw="{bad", outcome="denied").to_dict()
+        {'name': 't', 'is_error': False, 'source': 'local', 'outcome': 'denied',
+         'arguments_raw': '{bad'}
         """
-        out: dict[str, Any] = {"name": self.name, "arguments": self.arguments}
+        out: dict[str, Any] = {"name": self.name}
+        if self.arguments is not MISSING:
+            out["arguments"] = self.arguments
         if self.result is not None:
             out["result"] = self.result
         out["is_error"] = self.is_error
@@ -127,6 +163,12 @@ class ToolCallPayload:
             out["call_id"] = self.call_id
         if self.error_message is not None:
             out["error_message"] = self.error_message
+        if self.outcome != ("failed" if self.is_error else "succeeded"):
+            out["outcome"] = self.outcome
+        if self.error_type is not None:
+            out["error_type"] = self.error_type
+        if self.arguments_raw is not None:
+            out["arguments_raw"] = self.arguments_raw
         return _merge(out, self.extra)
 
 
@@ -205,20 +247,31 @@ class BlockPayload:
         return _merge(out, self.extra)
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class DelegationPayload:
     """A hand-off to a sub-agent; its outcome is the event's ``event_type``.
 
+    ``from_agent`` is the delegating agent (None: the root agent, or not recorded); ``mode``
+    is ``handoff`` (control passes to the sub-agent) or ``tool`` (the sub-agent is called
+    like a tool and returns), or None when not recorded.
+
     >>> DelegationPayload("researcher", output={"notes": 3}).to_dict()
     {'subagent': 'researcher', 'output': {'notes': 3}}
+    >>> DelegationPayload("billing", from_agent="triage", mode="handoff").to_dict()
+    {'subagent': 'billing', 'from_agent': 'triage', 'mode': 'handoff'}
     """
 
     subagent: str
     output: Any = None
     extra: Mapping[str, Any] = attrs.field(factory=dict)
+    from_agent: str | None = None
+    mode: str | None = None
+
+    def __repr__(self) -> str:
+        return short_repr(self, ("from_agent", "mode"))
 
     def to_dict(self) -> dict[str, Any]:
-        """The canonical JSON form (``output`` omitted when None).
+        """The canonical JSON form (``output``, ``from_agent``, ``mode`` omitted when None).
 
         >>> DelegationPayload("researcher").to_dict()
         {'subagent': 'researcher'}
@@ -226,6 +279,10 @@ class DelegationPayload:
         out: dict[str, Any] = {"subagent": self.subagent}
         if self.output is not None:
             out["output"] = self.output
+        if self.from_agent is not None:
+            out["from_agent"] = self.from_agent
+        if self.mode is not None:
+            out["mode"] = self.mode
         return _merge(out, self.extra)
 
 
@@ -236,6 +293,9 @@ TypedPayload = (
     | SkillPayload
     | BlockPayload
     | DelegationPayload
+    | ModelCallPayload
+    | ReasoningPayload
+    | GuardrailPayload
 )
 """The payload types of the known kinds."""
 
@@ -249,6 +309,9 @@ PAYLOAD_TYPES: Final[Mapping[str, type[TypedPayload]]] = {
     "skill": SkillPayload,
     "ordered_block": BlockPayload,
     "delegation": DelegationPayload,
+    "model_call": ModelCallPayload,
+    "reasoning": ReasoningPayload,
+    "guardrail": GuardrailPayload,
 }
 """The typed payload class of each known kind."""
 
@@ -291,18 +354,24 @@ def payload_to_dict(payload: Payload) -> dict[str, Any]:
 
 __all__ = [
     "BLOCK_TRANSITIONS",
+    "DELEGATION_MODES",
+    "ERROR_OUTCOMES",
     "KIND_EVENT_TYPES",
     "MEMORY_EVENT_TYPES",
     "PAYLOAD_KEYS",
     "PAYLOAD_TYPES",
     "SKILL_TRANSITIONS",
+    "TOOL_OUTCOMES",
     "TOOL_SOURCES",
     "BlockPayload",
     "Button",
     "DelegationPayload",
+    "GuardrailPayload",
     "MemoryPayload",
     "MessagePayload",
+    "ModelCallPayload",
     "Payload",
+    "ReasoningPayload",
     "SkillPayload",
     "ToolCallPayload",
     "TypedPayload",

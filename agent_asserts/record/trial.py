@@ -24,6 +24,7 @@ import attrs
 
 from agent_asserts.record._json import load_json
 from agent_asserts.record._validators import paused_gc
+from agent_asserts.record.declared_tools import DeclaredTool
 from agent_asserts.record.decode import decode_record
 from agent_asserts.record.delta import DeltaEntry, compute_delta
 from agent_asserts.record.event import Event
@@ -53,6 +54,10 @@ def _to_parse_errors(errors: Iterable[ParseError]) -> tuple[ParseError, ...]:
     return tuple(errors)
 
 
+def _to_tools(tools: Iterable[DeclaredTool] | None) -> tuple[DeclaredTool, ...] | None:
+    return None if tools is None else tuple(tools)
+
+
 def _to_surfaces(surfaces: Iterable[str] | None) -> frozenset[str] | None:
     return None if surfaces is None else frozenset(surfaces)
 
@@ -77,6 +82,7 @@ class TrialRecord:
         surfaces: The kinds the harness recorded, or None for "every kind".
         parse_errors: Items an adapter could not decode.
         metadata: Free JSON data about the run.
+        tools: The tools the agent was offered, or None when not recorded.
 
     >>> rec = TrialRecord(events=(), status="completed", reply="ok")
     >>> rec.reply, rec.explicit_reply, rec.delta
@@ -94,6 +100,7 @@ class TrialRecord:
     surfaces: frozenset[str] | None = attrs.field(default=None, converter=_to_surfaces)
     parse_errors: tuple[ParseError, ...] = attrs.field(default=(), converter=_to_parse_errors)
     metadata: Mapping[str, Any] = attrs.field(factory=dict)
+    tools: tuple[DeclaredTool, ...] | None = attrs.field(default=None, converter=_to_tools)
 
     # -- constructors -------------------------------------------------------------------------
 
@@ -190,6 +197,8 @@ class TrialRecord:
             out["surfaces"] = sorted(self.surfaces)
         with paused_gc():
             out["events"] = [event.to_dict() for event in self.events]
+        if self.tools is not None:
+            out["tools"] = [tool.to_dict() for tool in self.tools]
         if self.parse_errors:
             out["parse_errors"] = [error.to_dict() for error in self.parse_errors]
         if self.metadata:

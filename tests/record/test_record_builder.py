@@ -150,7 +150,7 @@ def test_subagent_status_and_output() -> None:
 def test_tool_defaults_and_mcp() -> None:
     rec = RecordBuilder().tool("t", source="mcp", mcp_server="files", call_id="c1").build()
     payload = rec.events[0].payload
-    assert payload == ToolCallPayload("t", {}, None, False, "mcp", "files", None, "c1")
+    assert payload == ToolCallPayload("t", MISSING, None, False, "mcp", "files", None, "c1")
 
 
 def test_event_with_known_kind_from_mapping_or_payload() -> None:
@@ -257,7 +257,16 @@ def test_build_twice() -> None:
         ),
         (lambda b: b.event(""), ValueError, "'kind' must be a non-empty string (got '')"),
         (lambda b: b.build(steps="four"), ValueError, "'steps' must be an integer (got 'four')"),
-        (lambda b: b.build(usage={"tokens": 1}), ValueError, "'usage' has an unknown key 'tokens'"),
+        (
+            lambda b: b.build(usage={"ouput_tokens": 1}),
+            ValueError,
+            "'usage.ouput_tokens' unknown key (did you mean 'output_tokens'?)",
+        ),
+        (
+            lambda b: b.build(usage={"cached_tokens": "1"}),
+            ValueError,
+            "'usage.cached_tokens' must be an integer (got '1')",
+        ),
         (
             lambda b: b.build(surfaces="message"),
             TypeError,

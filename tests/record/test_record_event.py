@@ -41,6 +41,10 @@ def test_event_to_dict_full_envelope_in_canonical_order() -> None:
         correlation_id="c1",
         caused_by_event_id="e6",
         status="succeeded",
+        duration=0.25,
+        parent_id="e5",
+        group_id="g1",
+        agent="researcher",
     )
     data = event.to_dict()
     assert list(data) == list(ENVELOPE_FIELDS)
@@ -76,6 +80,10 @@ def test_event_fields_match_the_fast_constructor() -> None:
         "correlation_id",
         "caused_by_event_id",
         "status",
+        "duration",
+        "parent_id",
+        "group_id",
+        "agent",
     ]
     assert len(_SETTERS) == len(attrs.fields(Event))
     assert set(ENVELOPE_FIELDS) == {f.name for f in attrs.fields(Event)}
