@@ -25,12 +25,13 @@ import os
 import textwrap
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import Executor, Future
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 import attrs
 
+from agent_asserts.batch.chunks import chunked_outcomes, default_chunk_size
 from agent_asserts.batch.result import BatchResult
 from agent_asserts.errors import LoadError
 from agent_asserts.record import RecordError, TrialRecord
@@ -236,11 +237,18 @@ def _workers(executor: Executor) -> int:
 
 def _outcomes(
     items: Iterable[Any], target: Any, judge: Any, keep: bool,
-    executor: Executor | None, limit: int,
+    executor: Executor | None, limit: int, chunk_size: int | None = None,
 ) -> Iterator[Outcome]:  # fmt: skip
     if executor is None:
         for item in items:
             yield evaluate_one(item, target, judge, keep)
+        return
+    if chunk_size is not None or not isinstance(executor, ThreadPoolExecutor):
+        size = min(chunk_size or default_chunk_size(executor), limit)
+        chunks = max(1, limit // size)
+        yield from chunked_outcomes(
+            items, target, judge, keep, executor, chunk_size=size, max_chunks=chunks
+        )
         return
     pending: deque[Future[Outcome]] = deque()
     try:
@@ -263,6 +271,7 @@ def evaluate_many(
     judge: Any = None,
     keep_records: bool = False,
     max_in_flight: int | None = None,
+    chunk_size: int | None = None,
 ) -> BatchResult:
     """Evaluate a suite, a case or a case function on every record.
 
@@ -277,7 +286,10 @@ def evaluate_many(
         keep_records: Keep the records in the result (the HTML report then shows timelines;
             this holds every record in memory).
         max_in_flight: Records submitted but not yet collected (default twice the executor's
-            worker count).
+            worker count, in chunks of ``chunk_size`` records for an executor that is not a
+            thread pool).
+        chunk_size: Records per task sent to the executor (default 1 for a thread pool, 64 for
+            a process pool, Dask, Ray or any other executor; see ``batch.chunks``).
 
     Returns:
         The :class:`BatchResult`, its cases ordered by record, then by case.
@@ -309,7 +321,12 @@ def evaluate_many(
         )
     if max_in_flight is not None and (isinstance(max_in_flight, bool) or max_in_flight < 1):
         raise ValueError(f"'max_in_flight' must be an int >= 1 (got {max_in_flight!r})")
+    if chunk_size is not None and (isinstance(chunk_size, bool) or chunk_size < 1):
+        raise ValueError(f"'chunk_size' must be an int >= 1 (got {chunk_size!r})")
     limit = max_in_flight or (2 * _workers(executor) if executor is not None else 1)
+    if max_in_flight is None and executor is not None:
+        chunk = chunk_size or default_chunk_size(executor)
+        limit *= chunk if chunk_size is not None or chunk > 1 else 1
     sources: list[str | None] = []
     originals: list[TrialRecord | None] = []
 
@@ -325,7 +342,7 @@ def evaluate_many(
     indexes: list[int] = []
     kept: list[TrialRecord | None] = []
     for position, (results, record) in enumerate(
-        _outcomes(inputs, target, judge, keep_records, executor, limit)
+        _outcomes(inputs, target, judge, keep_records, executor, limit, chunk_size)
     ):
         cases.extend(results)
         indexes.extend([position] * len(results))
