@@ -20,7 +20,7 @@ from __future__ import annotations
 import hashlib
 import pickle
 from collections import OrderedDict, deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from typing import Any, Final
 
@@ -31,7 +31,9 @@ _KEPT: Final = 8
 _unpickled: OrderedDict[bytes, Any] = OrderedDict()
 
 # (packed cases, the record when kept, else None) for each record of a chunk
-PackedOutcome = tuple[tuple[PackedCase, ...], Any]
+PackedOutcome = tuple[PackedCase, Any]
+# evaluate_one(item, target, judge, keep) -> (case results, kept record)
+Evaluate = Callable[[Any, Any, Any, bool], tuple[tuple[Any, ...], Any]]
 
 
 def chunked(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
@@ -86,20 +88,19 @@ class ShippedTarget:
         return found  # type: ignore[no-any-return]
 
 
-def evaluate_chunk(items: bytes, shipped: ShippedTarget, keep: bool) -> bytes:
+def evaluate_chunk(items: bytes, shipped: ShippedTarget, keep: bool, evaluate: Evaluate) -> bytes:
     """Evaluate the target on every record input of the pickled list ``items`` (runs in a
-    worker); the pickled list of (packed cases, kept record or None), one per input.
+    worker) with ``evaluate`` (``batch.evaluate.evaluate_one``, a module-level function that
+    travels by name); the pickled list of (packed cases, kept record or None), one per input.
 
     Both directions travel as bytes: an executor then moves one opaque blob per chunk (Dask,
     for one, hashes task arguments; hashing bytes is cheap, walking 64 records is not).
     """
-    from agent_asserts.batch.evaluate import evaluate_one
-
     target, judge = shipped.resolve()
     shared: dict[Any, Any] = {}
     out: list[PackedOutcome] = []
     for item in pickle.loads(items):
-        results, record = evaluate_one(item, target, judge, keep)
+        results, record = evaluate(item, target, judge, keep)
         out.append((pack_cases(results, shared), record))
     return pickle.dumps(out, pickle.HIGHEST_PROTOCOL)
 
@@ -119,6 +120,7 @@ def chunked_outcomes(
     judge: Any,
     keep: bool,
     executor: Executor,
+    evaluate: Evaluate,
     *,
     chunk_size: int,
     max_chunks: int,
@@ -129,7 +131,7 @@ def chunked_outcomes(
     try:
         for chunk in chunked(items, chunk_size):
             data = pickle.dumps(chunk, pickle.HIGHEST_PROTOCOL)
-            pending.append(executor.submit(evaluate_chunk, data, shipped, keep))
+            pending.append(executor.submit(evaluate_chunk, data, shipped, keep, evaluate))
             if len(pending) >= max_chunks:
                 for packed, record in pickle.loads(pending.popleft().result()):
                     yield unpack_cases(packed), record

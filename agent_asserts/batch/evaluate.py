@@ -247,7 +247,7 @@ def _outcomes(
         size = min(chunk_size or default_chunk_size(executor), limit)
         chunks = max(1, limit // size)
         yield from chunked_outcomes(
-            items, target, judge, keep, executor, chunk_size=size, max_chunks=chunks
+            items, target, judge, keep, executor, evaluate_one, chunk_size=size, max_chunks=chunks
         )
         return
     pending: deque[Future[Outcome]] = deque()

@@ -13,6 +13,7 @@ from agent_asserts import EvalContext, TrialRecord, evaluate_many
 from agent_asserts.batch import chunks
 from agent_asserts.batch.chunks import ShippedTarget, evaluate_chunk
 from agent_asserts.batch.compact import pack_cases, unpack_cases
+from agent_asserts.batch.evaluate import evaluate_one
 
 
 def make_record(i: int) -> dict[str, object]:
@@ -72,7 +73,7 @@ def test_the_suite_is_unpickled_once_per_process() -> None:
     shipped = ShippedTarget(three_checks, None)
     chunks._unpickled.clear()
     for start in (0, 10, 20):
-        evaluate_chunk(pickle.dumps(RECORDS[start : start + 10]), shipped, False)
+        evaluate_chunk(pickle.dumps(RECORDS[start : start + 10]), shipped, False, evaluate_one)
     assert list(chunks._unpickled) == [shipped.digest]
 
 
