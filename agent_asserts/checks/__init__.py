@@ -3,9 +3,11 @@
 Each module holds one family (outcome, tools, trajectory, events, sequencing, cost, state,
 values, memory, lifecycle, messages, turns, semantic, contract). The fluent methods of
 :class:`~agent_asserts.context.EvalContext` and every loader build these same objects;
-:func:`~agent_asserts.checks.registry.all_checks` lists them by method name.
+:func:`all_checks` lists them by method name; :func:`register_check` adds one (the check
+extension point, see :mod:`agent_asserts.checks.registry`).
 """
 
 from agent_asserts.checks.base import Check, Outcome
+from agent_asserts.checks.registry import all_checks, register_check, unregister_check
 
-__all__ = ["Check", "Outcome"]
+__all__ = ["Check", "Outcome", "all_checks", "register_check", "unregister_check"]

@@ -117,19 +117,27 @@ def _render_arg(value: Any) -> str:
 class Check(abc.ABC):
     """Base of every check. Subclasses are ``@attrs.frozen`` and set ``method``.
 
-    ``positional`` names the fields a scalar or list given in YAML fills, in order;
+    ``positional`` names the fields a scalar given in YAML fills and ``describe()`` shows
+    unnamed, in order; ``yaml_positional``, when set, is the order in which a YAML list fills
+    the fields: the fluent method's positional parameters (``called_tool(name, arguments,
+    result, is_error, count)``), which the parity test ties to the ``EvalContext`` method;
     ``varargs`` names the field that collects ``*args`` of the fluent method;
     ``list_entries`` says that a list given to the method (in Python or YAML) means one
-    check per item (``memory_was_set(["a.x", {"name": "a.y", "value": 1}])``).
+    check per item (``memory_was_set(["a.x", {"name": "a.y", "value": 1}])``);
+    ``python_only`` that the check has no YAML form (it holds a callable);
+    ``fluent_expands`` that the fluent method takes a whole spec and records one check per
+    part (``contract(spec)``), so its parameters are not the check's fields.
     """
 
     method: ClassVar[str] = ""
     default_severity: ClassVar[Severity] = Severity.GATE
     evaluator_type: ClassVar[str] = "deterministic"
     positional: ClassVar[tuple[str, ...]] = ()
+    yaml_positional: ClassVar[tuple[str, ...] | None] = None
     varargs: ClassVar[str | None] = None
     list_entries: ClassVar[bool] = False
     python_only: ClassVar[bool] = False
+    fluent_expands: ClassVar[bool] = False
 
     @abc.abstractmethod
     def evaluate(self, record: TrialRecord) -> Outcome:

@@ -55,6 +55,7 @@ class ConfirmationRequested(Check):
     _confirmation: MessageSelector = attrs.field(init=False, eq=False, repr=False)
 
     method: ClassVar[str] = "confirmation_requested"
+    yaml_positional: ClassVar[tuple[str, ...]] = ("before_tool", "pattern", "within_last_n_turns")
     positional: ClassVar[tuple[str, ...]] = ("before_tool", "pattern")
 
     def __attrs_post_init__(self) -> None:

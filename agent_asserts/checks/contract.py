@@ -56,6 +56,7 @@ class ContractCheck(Check):
 
     assertion: ContractAssertion = attrs.field(converter=_assertion)
     method: ClassVar[str] = "contract"
+    fluent_expands: ClassVar[bool] = True
     positional: ClassVar[tuple[str, ...]] = ("assertion",)
 
     @property

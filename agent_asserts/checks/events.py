@@ -105,6 +105,7 @@ class CalledSubagent(Check):
     _selector: SubagentSelector = attrs.field(init=False, eq=False, repr=False)
 
     method: ClassVar[str] = "called_subagent"
+    yaml_positional: ClassVar[tuple[str, ...]] = ("name", "count")
     positional: ClassVar[tuple[str, ...]] = ("name",)
 
     def __attrs_post_init__(self) -> None:
@@ -161,6 +162,7 @@ class EventCheck(_KindSelectorCheck):
     count: int | Count | None = attrs.field(default=None, validator=count_validator)
 
     method: ClassVar[str] = "event"
+    yaml_positional: ClassVar[tuple[str, ...]] = ("selector", "predicate", "count")
 
     def evaluate(self, record: TrialRecord) -> Outcome:
         invalid = selector_surface(record, self._selector)

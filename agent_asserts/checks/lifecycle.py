@@ -133,6 +133,7 @@ class _Skill(LifecycleCheck):
 
 @attrs.frozen
 class _SkillAtStep(_Skill):
+    yaml_positional: ClassVar[tuple[str, ...]] = ("skill_id", "step_id")
     step_id: str | None = attrs.field(default=None, validator=optional_identifier)
 
 
@@ -157,6 +158,7 @@ class _Block(LifecycleCheck):
 
 @attrs.frozen
 class _BlockAtStep(_Block):
+    yaml_positional: ClassVar[tuple[str, ...]] = ("skill_id", "block_id", "step_id")
     step_id: str | None = attrs.field(default=None, validator=optional_identifier)
 
 

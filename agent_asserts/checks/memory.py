@@ -93,6 +93,7 @@ class MemoryWasSet(_MemoryCheck):
     """
 
     method: ClassVar[str] = "memory_was_set"
+    yaml_positional: ClassVar[tuple[str, ...]] = ("name", "value")
 
     def evaluate(self, record: TrialRecord) -> Outcome:
         invalid = missing_surface(record, "memory")
@@ -132,6 +133,7 @@ class MemoryWasNotSet(_MemoryCheck):
     """
 
     method: ClassVar[str] = "memory_was_not_set"
+    yaml_positional: ClassVar[tuple[str, ...]] = ("name", "value")
 
     def evaluate(self, record: TrialRecord) -> Outcome:
         invalid = missing_surface(record, "memory")

@@ -1,7 +1,13 @@
-"""The registry of check classes by fluent method name.
+"""The registry of check classes by fluent method name: the check extension point.
 
-Each family module decorates its classes with :func:`register`; :func:`all_checks` imports the
-families and returns the table the native dialect and its JSON Schema are built from.
+One declaration, ``@register_check`` on a frozen attrs :class:`~agent_asserts.checks.Check`
+subclass with a ``method`` name, gives the native dialect key (``checks: [{method: ...}]``)
+and the entry of the native JSON Schema (``agent-asserts schema``); every dialect that maps
+onto the method name builds the same class. In Python, ``ctx.record_check(MyCheck(...))``
+records it; a check of this package also has an ``EvalContext`` method of the same name,
+parameters and defaults (``tests/checks/test_parity.py`` fails otherwise). The family modules
+use the same decorator under its short name :func:`register`; :func:`all_checks` imports the
+families and returns the table.
 
 >>> "step_count" in all_checks()
 True
@@ -24,7 +30,6 @@ FAMILIES = (
     "sequencing",
     "cost",
     "state",
-    "values",
     "memory",
     "lifecycle",
     "messages",
@@ -57,6 +62,50 @@ def register(cls: C) -> C:
     return cls
 
 
+register_check = register
+"""The public name of :func:`register`: declare a check class (see the module docstring).
+
+>>> import attrs
+>>> from agent_asserts import EvalContext
+>>> from agent_asserts.checks import Check, Outcome, register_check, unregister_check
+>>> from agent_asserts.loaders import loads
+>>> from agent_asserts.testing import demo_record
+>>> @register_check
+... @attrs.frozen
+... class RepliedPolitely(Check):
+...     method = "replied_politely"
+...     positional = ("word",)
+...     word: str = "please"
+...     def evaluate(self, record):
+...         said = self.word in (record.reply or "")
+...         return Outcome.from_bool(said, message="" if said else f"no {self.word!r}")
+>>> EvalContext(demo_record()).record_check(RepliedPolitely("Refund")).result.passed
+True
+>>> suite = loads("checks: [{replied_politely: issued}]")
+>>> [r.status.value for r in suite.evaluate(demo_record())[0].results]
+['pass']
+>>> unregister_check("replied_politely") is RepliedPolitely
+True
+"""
+
+
+def unregister_check(method: str) -> type[Check]:
+    """Remove the check class filed under ``method`` and return it (for tests and plugins).
+
+    Raises:
+        KeyError: No check class is filed under ``method``.
+
+    >>> unregister_check("no_such_check")
+    Traceback (most recent call last):
+    ...
+    KeyError: "no check class is registered under 'no_such_check'"
+    """
+    try:
+        return CHECKS.pop(method)
+    except KeyError:
+        raise KeyError(f"no check class is registered under {method!r}") from None
+
+
 def all_checks() -> dict[str, type[Check]]:
     """Import every family module present and return the method → class table.
 
@@ -64,12 +113,8 @@ def all_checks() -> dict[str, type[Check]]:
     'CalledTool'
     """
     for family in FAMILIES:
-        try:
-            importlib.import_module(f"agent_asserts.checks.{family}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"agent_asserts.checks.{family}":
-                raise
+        importlib.import_module(f"agent_asserts.checks.{family}")
     return dict(CHECKS)
 
 
-__all__ = ["CHECKS", "all_checks", "register"]
+__all__ = ["CHECKS", "all_checks", "register", "register_check", "unregister_check"]

@@ -69,6 +69,13 @@ class CalledTool(Check):
     _selector: ToolSelector = attrs.field(init=False, eq=False, repr=False)
 
     method: ClassVar[str] = "called_tool"
+    yaml_positional: ClassVar[tuple[str, ...]] = (
+        "name",
+        "arguments",
+        "result",
+        "is_error",
+        "count",
+    )
     positional: ClassVar[tuple[str, ...]] = ("name",)
 
     def __attrs_post_init__(self) -> None:
@@ -128,6 +135,7 @@ class NotCalledTool(Check):
     _marker: Selector | None = attrs.field(init=False, eq=False, repr=False)
 
     method: ClassVar[str] = "not_called_tool"
+    yaml_positional: ClassVar[tuple[str, ...]] = ("name", "arguments")
     positional: ClassVar[tuple[str, ...]] = ("name",)
 
     def __attrs_post_init__(self) -> None:

@@ -76,6 +76,7 @@ class LastTool(Check):
     _selector: ToolSelector = attrs.field(init=False, eq=False, repr=False)
 
     method: ClassVar[str] = "last_tool"
+    yaml_positional: ClassVar[tuple[str, ...]] = ("name", "arguments")
     positional: ClassVar[tuple[str, ...]] = ("name",)
 
     def __attrs_post_init__(self) -> None:
@@ -101,6 +102,7 @@ class EndedSession(Check):
     _selector: ToolSelector = attrs.field(init=False, eq=False, repr=False)
 
     method: ClassVar[str] = "ended_session"
+    yaml_positional: ClassVar[tuple[str, ...]] = ("arguments",)
 
     def __attrs_post_init__(self) -> None:
         object.__setattr__(self, "_selector", ToolSelector(self.tool, arguments=self.arguments))
@@ -126,6 +128,7 @@ class EveryCall(Check):
     _selector: ToolSelector = attrs.field(init=False, eq=False, repr=False)
 
     method: ClassVar[str] = "every_call"
+    yaml_positional: ClassVar[tuple[str, ...]] = ("name", "arguments", "result")
     positional: ClassVar[tuple[str, ...]] = ("name",)
 
     def __attrs_post_init__(self) -> None:

@@ -24,7 +24,6 @@ and in the schema with no loader change. A field's type becomes a :class:`TypeSp
 from __future__ import annotations
 
 import collections.abc
-import inspect
 import sys
 import types
 import typing
@@ -34,7 +33,6 @@ from typing import Any
 import attrs
 
 from agent_asserts._missing import MISSING
-from agent_asserts.context import EvalContext
 from agent_asserts.matching import Count, Matcher
 from agent_asserts.selectors.calls import Selector
 
@@ -87,10 +85,10 @@ class Signature:
     """What a check class accepts: its parameters, positional order and varargs field.
 
     ``positional`` is the class's own order (how ``__init__`` takes its positional fields);
-    ``call_positional`` is the order in which a YAML list fills the parameters: the fluent
-    method's positional parameters (``EvalContext.called_tool(name, arguments, result,
-    is_error, count)``), or ``positional`` when the class has no fluent method with field
-    names. ``list_entries`` (the class's ``list_entries``) makes a YAML list mean one check
+    ``call_positional`` is the order in which a YAML list fills the parameters: the class's
+    ``yaml_positional`` (the fluent method's positional parameters, e.g. ``called_tool(name,
+    arguments, result, is_error, count)``; the parity test keeps the two equal), else
+    ``positional``. ``list_entries`` (the class's ``list_entries``) makes a YAML list mean one check
     per item instead.
     """
 
@@ -221,33 +219,15 @@ def signature(cls: type) -> Signature:
         params.append(Param(field.name, spec, required, MISSING if required else default))
     method = str(getattr(cls, "method", ""))
     positional = tuple(getattr(cls, "positional", ()))
-    fields = [p.name for p in params]
     return Signature(
         method=method,
         cls=cls,
         params=tuple(params),
         positional=positional,
         varargs=getattr(cls, "varargs", None),
-        call_positional=fluent_positional(method, fields) or positional,
+        call_positional=tuple(getattr(cls, "yaml_positional", None) or positional),
         list_entries=bool(getattr(cls, "list_entries", False)),
     )
 
 
-def fluent_positional(method: str, fields: list[str]) -> tuple[str, ...] | None:
-    """The positional-or-keyword parameters of ``EvalContext.<method>`` (self excluded), in
-    order, when each is one of ``fields``; None when there is no such fluent method.
-
-    >>> fluent_positional("followed_by", ["name", "next", "arguments"])
-    ('name', 'next')
-    >>> fluent_positional("contract", ["assertion"]) is None  # contract(spec): no field 'spec'
-    True
-    """
-    function = getattr(EvalContext, method, None)
-    if not method or not callable(function):
-        return None
-    parameters = list(inspect.signature(function).parameters.values())[1:]
-    names = tuple(p.name for p in parameters if p.kind is p.POSITIONAL_OR_KEYWORD)
-    return names if all(name in fields for name in names) else None
-
-
-__all__ = ["Param", "Signature", "TypeSpec", "fluent_positional", "signature", "type_spec"]
+__all__ = ["Param", "Signature", "TypeSpec", "signature", "type_spec"]
