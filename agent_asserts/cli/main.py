@@ -1,8 +1,9 @@
 """The ``agent-asserts`` command (also ``python -m agent_asserts``).
 
 Subcommands: ``check`` (run suites on records and report), ``validate`` (load suite files and
-report every problem of every file), ``schema`` (print the native dialect's JSON Schema) and
-``convert`` (print a suite of any dialect in the native one). Exit codes: 0 everything passed
+report every problem of every file), ``schema`` (print the native dialect's JSON Schema),
+``convert`` (print a suite of any dialect in the native one) and ``watch`` (evaluate record
+files as they appear; see :mod:`agent_asserts.cli.watch`). Exit codes: 0 everything passed
 (``SCORED`` counts as passing unless ``--fail-on scored``), 1 a case failed, 2 an input could
 not be loaded or the report could not be written (everything that could be loaded is still
 evaluated and reported, and each input that could not is in the report as ``FAILED`` cases
@@ -24,6 +25,7 @@ from collections.abc import Sequence
 from typing import IO
 
 from agent_asserts._version import __version__
+from agent_asserts.cli import watch
 from agent_asserts.cli.check import EXIT_INPUT, EXIT_OK, Problems, load_suites, run_check
 from agent_asserts.loaders import schema
 
@@ -60,6 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
     convert = commands.add_parser("convert", help="print a suite in another dialect")
     convert.add_argument("suite", metavar="SUITE")
     convert.add_argument("--to", choices=("native",), default="native", help="target dialect")
+    watch.add_parser(commands)
     return parser
 
 
@@ -118,6 +121,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_validate(args.suites, out)
     if args.command == "schema":
         return run_schema(out)
+    if args.command == "watch":
+        return watch.run_watch(args, out, err)
     return run_convert(args.suite, out, err)
 
 

@@ -186,4 +186,18 @@ def test_parse_verdict_explanation_not_a_string() -> None:
 
 
 def test_openai_is_never_imported() -> None:
-    assert "openai" not in sys.modules
+    # In a fresh interpreter: other tests of the process (the live Agents SDK tests) import
+    # openai on purpose, so sys.modules of this one says nothing about the judge clients.
+    import subprocess
+
+    code = (
+        "import sys\n"
+        "from types import SimpleNamespace as NS\n"
+        "from agent_asserts.judges import JudgeRequest, openai_judge\n"
+        "reply = NS(choices=[NS(message=NS(content='{\"score\": 1}'))])\n"
+        "client = NS(chat=NS(completions=NS(create=lambda **kw: reply)))\n"
+        "openai_judge(client, model='m')(JudgeRequest('polite', prompt='p'))\n"
+        "print('openai' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"

@@ -1,0 +1,245 @@
+"""``agent-asserts watch``: evaluate record files as they appear, and JSON Lines as they grow.
+
+Every poll (``--interval`` seconds, default 1) lists ``--record-dir``: a ``.json`` file is
+evaluated once, on the first poll where its size and modification time are unchanged since the
+previous poll (so a file still being written is not read half-way); a ``.jsonl`` file is read
+from where the last poll stopped, one record per complete line (a line without its newline yet
+waits for the next poll; a file that shrinks was rotated and is read again from its start).
+Files whose name starts with ``.`` or ends in ``.tmp`` are skipped. Each case result is one
+JSON line (``CaseResult.to_dict()`` with ``metadata.source`` = ``file`` or ``file:line``)
+appended to ``--output`` (default: standard output) with one ``write`` on a file opened for
+appending, so a line is never torn or interleaved. A record that cannot be read is a
+``FAILED`` case carrying the error; the others go on. Ctrl-C stops the watch between two
+records: one line on standard error, exit code 130, everything written so far intact.
+``--max-polls N`` stops after N polls (for scripts and tests).
+
+>>> import json, pathlib, tempfile
+>>> from agent_asserts.testing import DEMO_RECORD
+>>> tmp = pathlib.Path(tempfile.mkdtemp())
+>>> _ = (tmp / "suite.yaml").write_text("cases: [{name: ok, checks: [succeeded]}]")
+>>> (tmp / "runs").mkdir(); _ = (tmp / "runs" / "a.jsonl").write_text(json.dumps(DEMO_RECORD) + "\\n")
+>>> main_args = [str(tmp / "suite.yaml"), "--record-dir", str(tmp / "runs"),
+...              "--output", str(tmp / "out.jsonl"), "--interval", "0", "--max-polls", "2"]
+>>> from agent_asserts.cli import main
+>>> main(["watch", *main_args])
+0
+>>> [(r["name"], r["verdict"], r["metadata"]["source"][-9:])
+...  for r in map(json.loads, (tmp / "out.jsonl").read_text().splitlines())]
+[('ok', 'passed', 'a.jsonl:1')]
+"""  # noqa: E501
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import time
+from collections.abc import Callable, Iterator
+from functools import partial
+from pathlib import Path
+from typing import IO, Any
+
+import attrs
+
+EXIT_OK, EXIT_INPUT, EXIT_INTERRUPTED = 0, 2, 130
+
+
+def add_parser(commands: Any) -> None:
+    """Add the ``watch`` subcommand to the command's subparsers."""
+    watch = commands.add_parser("watch", help="evaluate record files as they appear")
+    watch.add_argument("suite", metavar="SUITE", help="the suite file")
+    watch.add_argument("--record-dir", required=True, metavar="DIR", help="the folder to watch")
+    watch.add_argument("--format", default=None, metavar="NAME",
+                       help="the record format (default: the canonical record)")  # fmt: skip
+    watch.add_argument("--output", metavar="FILE.jsonl",
+                       help="append results here (default: standard output)")  # fmt: skip
+    watch.add_argument("--interval", type=float, default=1.0, metavar="SECONDS",
+                       help="seconds between polls (default 1)")  # fmt: skip
+    watch.add_argument("--max-polls", type=int, default=None, metavar="N",
+                       help="stop after N polls (default: until Ctrl-C)")  # fmt: skip
+
+
+@attrs.define
+class _FileState:
+    size: int = -1
+    mtime: int = -1
+    offset: int = 0
+    line: int = 0
+    done: bool = False
+
+
+class ResultWriter:
+    """Appends one JSON line per result, each with a single ``os.write`` (line-safe)."""
+
+    def __init__(self, path: str | None, out: IO[str]) -> None:
+        self._out = out
+        self._fd = None if path is None else os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+        self.written = 0
+
+    def write(self, result: dict[str, Any]) -> None:
+        """Append ``result`` as one line."""
+        line = json.dumps(result, ensure_ascii=False, default=str) + "\n"
+        if self._fd is None:
+            self._out.write(line)
+            self._out.flush()
+        else:
+            data = line.encode("utf-8")
+            while data:
+                data = data[os.write(self._fd, data) :]
+        self.written += 1
+
+    def close(self) -> None:
+        """Close the output file (standard output stays open)."""
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+
+def record_reader(fmt: str | None) -> Callable[[Any], Any]:
+    """How one parsed JSON document becomes a record in format ``fmt`` (None: canonical).
+
+    >>> record_reader(None)({"events": []}).events
+    ()
+    """
+    from agent_asserts.record import TrialRecord
+
+    if fmt is None or fmt == "native":
+        return TrialRecord.from_dict
+    adapter = importlib.import_module(f"agent_asserts.record.adapters.{fmt.replace('-', '_')}")
+    to_record: Callable[[Any], Any] = adapter.to_record
+    return to_record
+
+
+class Watcher:
+    """The polling state of one watch: which files were evaluated, how far each JSONL was read."""
+
+    def __init__(self, suite: Any, folder: Path, reader: Callable[[Any], Any],
+                 writer: ResultWriter) -> None:  # fmt: skip
+        self.suite, self.folder, self.reader, self.writer = suite, folder, reader, writer
+        self.files: dict[Path, _FileState] = {}
+        self.records = 0
+
+    def poll(self) -> None:
+        """One look at the folder: evaluate what is new."""
+        for path in sorted(self.folder.iterdir()):
+            if path.name.startswith(".") or path.name.endswith(".tmp") or not path.is_file():
+                continue
+            if path.suffix == ".jsonl":
+                self._read_lines(path)
+            elif path.suffix == ".json":
+                self._read_file(path)
+
+    def _read_file(self, path: Path) -> None:
+        state = self.files.setdefault(path, _FileState())
+        if state.done:
+            return
+        stat = path.stat()
+        if (stat.st_size, stat.st_mtime_ns) != (state.size, state.mtime):
+            state.size, state.mtime = stat.st_size, stat.st_mtime_ns
+            return  # still changing (or just seen): read it once it has settled
+        state.done = True
+        self._evaluate(str(path), lambda: _load_json(path))
+
+    def _read_lines(self, path: Path) -> None:
+        state = self.files.setdefault(path, _FileState())
+        size = path.stat().st_size
+        if size < state.offset:
+            state.offset, state.line = 0, 0  # rotated or truncated: read from the start
+        if size == state.offset:
+            return
+        with path.open("rb") as handle:
+            handle.seek(state.offset)
+            chunk = handle.read(size - state.offset)
+        for raw in _complete_lines(chunk):
+            state.offset += len(raw)
+            state.line += 1
+            if raw.strip():
+                read = partial(_parse, raw, state.line == 1)
+                self._evaluate(f"{path}:{state.line}", read)
+
+    def _evaluate(self, source: str, read: Callable[[], Any]) -> None:
+        from agent_asserts.batch import load_error_text, unloadable_cases
+
+        self.records += 1
+        try:
+            record = self.reader(read())
+        except Exception as exc:  # one bad record never stops the watch
+            names = [case.name for case in self.suite.cases]
+            results = unloadable_cases(load_error_text("the record", source, exc), names, source)
+        else:
+            results = tuple(self.suite.evaluate(record))
+        for result in results:
+            data = result.to_dict()
+            data["metadata"] = {**data["metadata"], "source": source}
+            self.writer.write(data)
+
+
+def _complete_lines(chunk: bytes) -> Iterator[bytes]:
+    start = 0
+    while (end := chunk.find(b"\n", start)) != -1:
+        yield chunk[start : end + 1]
+        start = end + 1
+
+
+def _parse(raw: bytes, first: bool) -> Any:
+    from agent_asserts.record._json import strict_loads
+
+    return strict_loads(raw.decode("utf-8-sig" if first else "utf-8"))
+
+
+def _load_json(path: Path) -> Any:
+    from agent_asserts.record._json import load_json
+
+    return load_json(path)[1]
+
+
+def run_watch(args: argparse.Namespace, out: IO[str], err: IO[str],
+              sleep: Callable[[float], None] = time.sleep) -> int:  # fmt: skip
+    """The ``watch`` subcommand (exit 0 after ``--max-polls``, 2 on a bad input, 130 on Ctrl-C)."""
+    from agent_asserts.batch import load_error_text
+    from agent_asserts.loaders import load
+
+    folder = Path(args.record_dir)
+    if not folder.is_dir():
+        err.write(f"error: --record-dir {args.record_dir}: not a folder\n")
+        return EXIT_INPUT
+    try:
+        suite = load(args.suite)
+    except Exception as exc:
+        err.write(f"error: {load_error_text('the suite', args.suite, exc)}\n")
+        return EXIT_INPUT
+    try:
+        reader = record_reader(args.format)
+    except ImportError:
+        err.write(f"error: --format {args.format}: no such record format\n")
+        return EXIT_INPUT
+    try:
+        writer = ResultWriter(args.output, out)
+    except OSError as exc:
+        err.write(f"error: cannot write --output {args.output}: {exc.strerror or exc}\n")
+        return EXIT_INPUT
+    watcher = Watcher(suite, folder, reader, writer)
+    polls = 0
+    try:
+        while args.max_polls is None or polls < args.max_polls:
+            if polls:
+                sleep(args.interval)
+            watcher.poll()
+            polls += 1
+    except KeyboardInterrupt:
+        err.write(f"watch stopped: {watcher.records} records, {writer.written} results written\n")
+        return EXIT_INTERRUPTED
+    finally:
+        writer.close()
+    return EXIT_OK
+
+
+__all__ = [
+    "EXIT_INTERRUPTED",
+    "ResultWriter",
+    "Watcher",
+    "add_parser",
+    "record_reader",
+    "run_watch",
+]

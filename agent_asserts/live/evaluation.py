@@ -1,0 +1,156 @@
+"""What a live processor evaluates and how: the suite, the incomplete-trace rule, the errors.
+
+``suite`` may be a loaded :class:`~agent_asserts.loaders.Suite`, a suite file path, or a case
+function ``fn(ctx)``. A suite file that cannot be loaded does not raise: every trace then gets
+one ``FAILED`` case carrying an ``evaluator_error`` result that names the problem, so the
+application's tracing goes on and the problem is visible where the verdicts are.
+
+>>> from agent_asserts.testing import demo_record
+>>> live = LiveSuite(lambda ctx: ctx.succeeded())
+>>> [(r.name, r.verdict.value) for r in live.evaluate(demo_record())]
+[('<lambda>', 'passed')]
+>>> [r.results[0].status.value for r in LiveSuite("missing.yaml").evaluate(demo_record())]
+['evaluator_error']
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeAlias
+
+import attrs
+
+from agent_asserts.results import AssertionResult, CaseResult, Status, Verdict, VerdictResolver
+
+if TYPE_CHECKING:
+    from agent_asserts.context import EvalContext
+    from agent_asserts.loaders import Suite
+    from agent_asserts.record import TrialRecord
+
+SuiteLike: TypeAlias = "Suite | str | os.PathLike[str] | Callable[[EvalContext], Any]"
+
+INCOMPLETE_REASONS = {
+    "evicted": "evicted before its root span ended (max_open_traces reached)",
+    "timeout": "evaluated after trace_timeout with no new span, its root span not ended",
+    "shutdown": "evaluated at shutdown or force_flush, its root span not ended",
+}
+"""Why a trace was evaluated before it was complete (``metadata["incomplete"]`` values)."""
+
+
+def error_cases(name: str, error: str, metadata: dict[str, Any] | None = None) -> list[CaseResult]:
+    """One ``FAILED`` case carrying ``error`` as an ``evaluator_error`` result.
+
+    >>> case = error_cases("live", "cannot load the suite s.yaml: no such file")[0]
+    >>> case.verdict.value, case.results[0].status.value, case.error
+    ('failed', 'evaluator_error', 'cannot load the suite s.yaml: no such file')
+    """
+    result = AssertionResult(name="evaluation", status=Status.EVALUATOR_ERROR, score=0.0,
+                             message=error)  # fmt: skip
+    return [CaseResult(name, Verdict.FAILED, results=(result,), error=error,
+                       metadata=dict(metadata or {}))]  # fmt: skip
+
+
+def has_error(case: CaseResult) -> bool:
+    """Whether ``case`` carries an evaluator error (its own ``error`` or a result's status).
+
+    >>> has_error(error_cases("c", "boom")[0]), has_error(CaseResult("c", "passed"))
+    (True, False)
+    """
+    return case.error is not None or any(r.status is Status.EVALUATOR_ERROR for r in case.results)
+
+
+def _incomplete_result(result: AssertionResult, reason: str, spans: int) -> AssertionResult:
+    if not result.evaluated:
+        return result
+    word = "pass" if result.passed else "fail"
+    seen = f"on the {spans} span{'s' if spans != 1 else ''} seen it would {word}"
+    detail = f": {result.message}" if result.message else ""
+    message = f"the trace is incomplete ({INCOMPLETE_REASONS[reason]}); {seen}{detail}"
+    return attrs.evolve(result, status=Status.INVALID, score=0.0, message=message)
+
+
+def mark_incomplete(case: CaseResult, reason: str, spans: int) -> CaseResult:
+    """``case`` as evaluated on an incomplete trace: it never passes.
+
+    Every evaluated result (``pass`` or ``fail``) becomes ``invalid``: what was missing could
+    change it either way (a call not yet seen, a reply not yet given). Its message keeps what it
+    would have been on the spans seen, so a violation seen before eviction stays visible.
+    ``metadata["incomplete"]`` is ``reason``.
+
+    >>> ok = AssertionResult(name="succeeded", status="pass", score=1.0)
+    >>> case = mark_incomplete(CaseResult("c", "passed", results=(ok,)), "evicted", 3)
+    >>> case.verdict.value, case.metadata["incomplete"], case.results[0].status.value
+    ('failed', 'evicted', 'invalid')
+    >>> print(case.results[0].message)
+    the trace is incomplete (evicted before its root span ended (max_open_traces reached)); on the 3 spans seen it would pass
+    """  # noqa: E501
+    results = tuple(_incomplete_result(r, reason, spans) for r in case.results)
+    verdict = VerdictResolver().resolve(
+        results, error=case.error is not None, skipped=case.skip_reason is not None
+    )
+    metadata = {**case.metadata, "incomplete": reason}
+    return attrs.evolve(case, results=results, verdict=verdict, metadata=metadata)
+
+
+class LiveSuite:
+    """The suite a live processor evaluates; :meth:`evaluate` never raises."""
+
+    def __init__(self, suite: SuiteLike) -> None:
+        from agent_asserts.loaders import Suite
+
+        self.load_error: str | None = None
+        self._run: Callable[[TrialRecord], list[CaseResult]]
+        if isinstance(suite, Suite):
+            self.name = suite.name
+            self._run = suite.evaluate
+        elif isinstance(suite, str | os.PathLike):
+            self.name = Path(suite).stem or "live"
+            loaded, self.load_error = _load(suite)
+            self._run = loaded.evaluate if loaded is not None else self._load_error_cases
+        elif callable(suite):
+            self.name = getattr(suite, "__name__", None) or "case"
+            self._run = partial(_run_fn, suite, self.name)
+        else:
+            raise TypeError(
+                "'suite' must be a loaded Suite, a suite file path or a case function "
+                f"(got {type(suite).__name__})"
+            )
+
+    def evaluate(self, record: TrialRecord) -> list[CaseResult]:
+        """Every case's result on ``record`` (an error becomes an ``evaluator_error`` case)."""
+        try:
+            return self._run(record)
+        except Exception as exc:  # a raising suite never breaks the span pipeline
+            return error_cases(self.name, f"evaluation raised {type(exc).__name__}: {exc}")
+
+    def _load_error_cases(self, record: TrialRecord) -> list[CaseResult]:
+        return error_cases(self.name, self.load_error or "the suite could not be loaded")
+
+
+def _run_fn(fn: Callable[[EvalContext], Any], name: str, record: TrialRecord) -> list[CaseResult]:
+    from agent_asserts.runner import run_case
+
+    return [run_case(record, fn, name=name)]
+
+
+def _load(path: str | os.PathLike[str]) -> tuple[Suite | None, str | None]:
+    from agent_asserts.batch import load_error_text
+    from agent_asserts.loaders import load
+
+    try:
+        return load(path), None
+    except Exception as exc:
+        return None, load_error_text("the suite", os.fspath(path), exc)
+
+
+__all__ = [
+    "INCOMPLETE_REASONS",
+    "LiveSuite",
+    "SuiteLike",
+    "error_cases",
+    "has_error",
+    "mark_incomplete",
+]

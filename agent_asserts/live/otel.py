@@ -1,0 +1,159 @@
+"""``EvaluatingSpanProcessor``: an OpenTelemetry SDK span processor that evaluates a suite on
+every trace as it completes (extra ``otel``: ``pip install 'agent-asserts[otel]'``).
+
+Add it to the application's ``TracerProvider``; each trace's spans are buffered until its root
+span ends, turned into a record by the ``otel`` adapter, and checked against the suite; each
+case result goes to ``on_result`` and, with ``emit="event"``, back into the same trace as a
+``gen_ai.evaluation.result`` event on a short ``gen_ai.evaluation`` span (a child of the root
+span: ended spans cannot take new events). See docs/live.md.
+
+>>> from opentelemetry.sdk.trace import TracerProvider
+>>> from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+>>> from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+>>> from agent_asserts.record import TrialRecord
+>>> provider, exporter = TracerProvider(), InMemorySpanExporter()
+>>> verdicts = []
+>>> processor = EvaluatingSpanProcessor(
+...     lambda ctx: ctx.max_steps(10), on_result=lambda r: verdicts.append(r.verdict.value),
+...     tracer_provider=provider, to_record=lambda doc: TrialRecord(steps=1))
+>>> provider.add_span_processor(SimpleSpanProcessor(exporter))
+>>> provider.add_span_processor(processor)
+>>> with provider.get_tracer("app").start_as_current_span("invoke_agent"):
+...     pass
+>>> verdicts, processor.stats.evaluated
+(['passed'], 1)
+>>> [(s.name, [e.name for e in s.events]) for s in exporter.get_finished_spans()]
+[('invoke_agent', []), ('gen_ai.evaluation', ['gen_ai.evaluation.result'])]
+>>> provider.shutdown()
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import importlib
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from opentelemetry import trace
+from opentelemetry.context import Context
+from opentelemetry.sdk.trace import ReadableSpan, Span, SpanProcessor
+
+from agent_asserts._version import __version__
+from agent_asserts.live.buffer import ClosedTrace
+from agent_asserts.live.emission import EVENT_NAME, SCOPE_NAME, SPAN_NAME, evaluation_attributes
+from agent_asserts.live.engine import LiveEngine, OnResult
+from agent_asserts.live.evaluation import SuiteLike
+from agent_asserts.live.otlp import spans_to_otlp
+from agent_asserts.live.stats import LiveStats
+
+if TYPE_CHECKING:
+    from agent_asserts.record import TrialRecord
+    from agent_asserts.results import CaseResult
+
+EMIT_CHOICES = ("event", None)
+
+
+def _otel_to_record(document: dict[str, Any]) -> TrialRecord:
+    adapter = importlib.import_module("agent_asserts.record.adapters.otel")
+    record: TrialRecord = adapter.to_record(document)
+    return record
+
+
+def is_root(span: ReadableSpan) -> bool:
+    """Whether ``span`` is the local root of its trace (no parent, or a remote parent)."""
+    return span.parent is None or span.parent.is_remote
+
+
+class EvaluatingSpanProcessor(SpanProcessor):
+    """Evaluate ``suite`` on every trace as its root span ends.
+
+    Args:
+        suite: A loaded ``Suite``, a suite file path, or a case function ``fn(ctx)``. A file
+            that cannot be loaded gives each trace an ``evaluator_error`` case, never an
+            exception.
+        on_result: Called with each ``CaseResult`` (its ``metadata["trace_id"]`` set).
+        emit: ``"event"`` emits each result as a ``gen_ai.evaluation.result`` event in the
+            trace; ``None`` emits nothing.
+        max_open_traces: The most traces buffered at once; beyond it the least recently
+            active is evaluated as it stands (``metadata["incomplete"] = "evicted"``).
+        trace_timeout: Seconds without a new span after which an open trace is evaluated as
+            it stands (``"timeout"``).
+        executor: Evaluate there (never on the thread that ends the span); ``None``: inline.
+        tracer_provider: Where the evaluation spans are emitted (default: the global one).
+        to_record: How an OTLP/JSON document becomes a record (default: the ``otel``
+            adapter's ``to_record``).
+    """
+
+    def __init__(
+        self,
+        suite: SuiteLike,
+        *,
+        on_result: OnResult | None = None,
+        emit: str | None = "event",
+        max_open_traces: int = 10_000,
+        trace_timeout: float = 300.0,
+        executor: concurrent.futures.Executor | None = None,
+        tracer_provider: trace.TracerProvider | None = None,
+        to_record: Callable[[dict[str, Any]], TrialRecord] | None = None,
+    ) -> None:
+        if emit not in EMIT_CHOICES:
+            raise ValueError(f"'emit' must be 'event' or None (got {emit!r})")
+        self._tracer_provider = tracer_provider
+        self._to_record = to_record or _otel_to_record
+        self._engine: LiveEngine[ReadableSpan] = LiveEngine(
+            suite,
+            build_record=self._build_record,
+            on_result=on_result,
+            emit=self._emit_events if emit == "event" else None,
+            max_open_traces=max_open_traces,
+            trace_timeout=trace_timeout,
+            executor=executor,
+        )
+
+    @property
+    def stats(self) -> LiveStats:
+        """The counters now (see :class:`~agent_asserts.live.LiveStats`)."""
+        return self._engine.stats
+
+    def on_start(self, span: Span, parent_context: Context | None = None) -> None:
+        """Nothing to do when a span starts."""
+
+    def on_end(self, span: ReadableSpan) -> None:
+        """Buffer the ended span; evaluate its trace when it is the root."""
+        scope = span.instrumentation_scope
+        if scope is not None and scope.name == SCOPE_NAME:
+            return  # our own evaluation spans
+        context = span.get_span_context()
+        if context is None:
+            return
+        self._engine.span_ended(format(context.trace_id, "032x"), span, root=is_root(span))
+
+    def force_flush(self, timeout_millis: int = 30_000) -> bool:
+        """Evaluate every open trace now; wait for the executor up to ``timeout_millis``."""
+        return self._engine.force_flush(timeout_millis / 1000)
+
+    def shutdown(self) -> None:
+        """Evaluate every open trace, wait for the executor, and stop."""
+        self._engine.shutdown()
+
+    def _build_record(self, closed: ClosedTrace[ReadableSpan]) -> TrialRecord:
+        return self._to_record(spans_to_otlp(closed.spans))
+
+    def _emit_events(self, closed: ClosedTrace[ReadableSpan], results: list[CaseResult]) -> None:
+        target = closed.root if closed.root is not None else closed.spans[0]
+        target_context = target.get_span_context()
+        if target_context is None:
+            return
+        parent = trace.set_span_in_context(trace.NonRecordingSpan(target_context))
+        provider = self._tracer_provider or trace.get_tracer_provider()
+        tracer = provider.get_tracer(SCOPE_NAME, __version__)
+        attributes = {"agent_asserts.suite": self._engine.suite.name}
+        span = tracer.start_span(SPAN_NAME, context=parent, attributes=attributes)
+        try:
+            for result in results:
+                span.add_event(EVENT_NAME, evaluation_attributes(result))
+        finally:
+            span.end()
+
+
+__all__ = ["EvaluatingSpanProcessor", "is_root"]
