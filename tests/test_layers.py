@@ -82,6 +82,10 @@ DEFERRED: dict[tuple[str, str], str] = {
     ("agent_asserts.contract.model", "agent_asserts.contract.parse"): (
         "Contract.from_dict() runs the parser, which builds Contract objects"
     ),
+    ("agent_asserts.live", "agent_asserts.live.otel"): (
+        "EvaluatingSpanProcessor needs the otel extra; agent_asserts.live.openai_agents (a "
+        "submodule, so the package is imported first) must import without it"
+    ),
     # The pytest plugin is imported by every pytest session of every project that installs
     # agent_asserts: its hooks import their logic on first use so that stays cheap.
     **{

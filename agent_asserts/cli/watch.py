@@ -31,16 +31,22 @@ records: one line on standard error, exit code 130, everything written so far in
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import os
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from functools import partial
 from pathlib import Path
 from typing import IO, Any
 
 import attrs
+
+from agent_asserts.batch import load_error_text, unloadable_cases
+from agent_asserts.loaders import Suite, load
+from agent_asserts.record import RecordError, TrialRecord
+from agent_asserts.record._json import load_json, strict_loads
+from agent_asserts.record.adapters import get_format, records_from_data
+from agent_asserts.results import CaseResult
 
 EXIT_OK, EXIT_INPUT, EXIT_INTERRUPTED = 0, 2, 130
 
@@ -50,8 +56,8 @@ def add_parser(commands: Any) -> None:
     watch = commands.add_parser("watch", help="evaluate record files as they appear")
     watch.add_argument("suite", metavar="SUITE", help="the suite file")
     watch.add_argument("--record-dir", required=True, metavar="DIR", help="the folder to watch")
-    watch.add_argument("--format", default=None, metavar="NAME",
-                       help="the record format (default: the canonical record)")  # fmt: skip
+    watch.add_argument("--format", default="auto", metavar="NAME",
+                       help="the record format (default: detected per document)")  # fmt: skip
     watch.add_argument("--output", metavar="FILE.jsonl",
                        help="append results here (default: standard output)")  # fmt: skip
     watch.add_argument("--interval", type=float, default=1.0, metavar="SECONDS",
@@ -96,25 +102,28 @@ class ResultWriter:
             self._fd = None
 
 
-def record_reader(fmt: str | None) -> Callable[[Any], Any]:
-    """How one parsed JSON document becomes a record in format ``fmt`` (None: canonical).
+def record_reader(fmt: str) -> Callable[[Any], list[TrialRecord]]:
+    """How one parsed JSON document becomes its records in format ``fmt`` (``auto``: detected).
 
-    >>> record_reader(None)({"events": []}).events
-    ()
+    Raises:
+        RecordError: ``fmt`` is not a registered format (naming the registered ones).
+
+    >>> [r.steps for r in record_reader("auto")({"events": [], "steps": 3})]
+    [3]
     """
-    from agent_asserts.record import TrialRecord
+    if fmt != "auto":
+        get_format(fmt)
 
-    if fmt is None or fmt == "native":
-        return TrialRecord.from_dict
-    adapter = importlib.import_module(f"agent_asserts.record.adapters.{fmt.replace('-', '_')}")
-    to_record: Callable[[Any], Any] = adapter.to_record
-    return to_record
+    def read(data: Any) -> list[TrialRecord]:
+        return list(records_from_data(data, fmt))
+
+    return read
 
 
 class Watcher:
     """The polling state of one watch: which files were evaluated, how far each JSONL was read."""
 
-    def __init__(self, suite: Any, folder: Path, reader: Callable[[Any], Any],
+    def __init__(self, suite: Suite, folder: Path, reader: Callable[[Any], list[TrialRecord]],
                  writer: ResultWriter) -> None:  # fmt: skip
         self.suite, self.folder, self.reader, self.writer = suite, folder, reader, writer
         self.files: dict[Path, _FileState] = {}
@@ -159,16 +168,20 @@ class Watcher:
                 self._evaluate(f"{path}:{state.line}", read)
 
     def _evaluate(self, source: str, read: Callable[[], Any]) -> None:
-        from agent_asserts.batch import load_error_text, unloadable_cases
-
         self.records += 1
         try:
-            record = self.reader(read())
+            records = self.reader(read())
         except Exception as exc:  # one bad record never stops the watch
             names = [case.name for case in self.suite.cases]
-            results = unloadable_cases(load_error_text("the record", source, exc), names, source)
-        else:
-            results = tuple(self.suite.evaluate(record))
+            error = load_error_text("the record", source, exc)
+            self._write(source, unloadable_cases(error, names, source))
+            return
+        for number, record in enumerate(records, 1):
+            # a document holding several runs: each is labelled file[:line]#N
+            label = source if len(records) == 1 else f"{source}#{number}"
+            self._write(label, self.suite.evaluate(record))
+
+    def _write(self, source: str, results: Iterable[CaseResult]) -> None:
         for result in results:
             data = result.to_dict()
             data["metadata"] = {**data["metadata"], "source": source}
@@ -183,23 +196,16 @@ def _complete_lines(chunk: bytes) -> Iterator[bytes]:
 
 
 def _parse(raw: bytes, first: bool) -> Any:
-    from agent_asserts.record._json import strict_loads
-
     return strict_loads(raw.decode("utf-8-sig" if first else "utf-8"))
 
 
 def _load_json(path: Path) -> Any:
-    from agent_asserts.record._json import load_json
-
     return load_json(path)[1]
 
 
 def run_watch(args: argparse.Namespace, out: IO[str], err: IO[str],
               sleep: Callable[[float], None] = time.sleep) -> int:  # fmt: skip
     """The ``watch`` subcommand (exit 0 after ``--max-polls``, 2 on a bad input, 130 on Ctrl-C)."""
-    from agent_asserts.batch import load_error_text
-    from agent_asserts.loaders import load
-
     folder = Path(args.record_dir)
     if not folder.is_dir():
         err.write(f"error: --record-dir {args.record_dir}: not a folder\n")
@@ -211,8 +217,8 @@ def run_watch(args: argparse.Namespace, out: IO[str], err: IO[str],
         return EXIT_INPUT
     try:
         reader = record_reader(args.format)
-    except ImportError:
-        err.write(f"error: --format {args.format}: no such record format\n")
+    except RecordError as exc:
+        err.write(f"error: --format {args.format}: {exc.problems[0].message}\n")
         return EXIT_INPUT
     try:
         writer = ResultWriter(args.output, out)

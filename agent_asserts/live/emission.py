@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from agent_asserts.live.evaluation import has_error
+
 if TYPE_CHECKING:
     from agent_asserts.results import CaseResult
 
@@ -48,8 +50,6 @@ def first_failure(result: CaseResult) -> str | None:
 
 def evaluation_attributes(result: CaseResult) -> dict[str, Any]:
     """The attributes of one ``gen_ai.evaluation.result`` event (see the module docstring)."""
-    from agent_asserts.live.evaluation import has_error
-
     attributes: dict[str, Any] = {
         "gen_ai.evaluation.name": result.name,
         "gen_ai.evaluation.score.label": result.verdict.value,

@@ -23,11 +23,15 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 
 import attrs
 
+from agent_asserts.batch import load_error_text
+from agent_asserts.loaders import Suite, load
+from agent_asserts.record import Problem, RecordError
+from agent_asserts.record.adapters import records_from_data
 from agent_asserts.results import AssertionResult, CaseResult, Status, Verdict, VerdictResolver
+from agent_asserts.runner import run_case
 
 if TYPE_CHECKING:
     from agent_asserts.context import EvalContext
-    from agent_asserts.loaders import Suite
     from agent_asserts.record import TrialRecord
 
 SuiteLike: TypeAlias = "Suite | str | os.PathLike[str] | Callable[[EvalContext], Any]"
@@ -38,6 +42,22 @@ INCOMPLETE_REASONS = {
     "shutdown": "evaluated at shutdown or force_flush, its root span not ended",
 }
 """Why a trace was evaluated before it was complete (``metadata["incomplete"]`` values)."""
+
+
+def one_record(document: Any, format: str) -> TrialRecord:
+    """The one run of ``document`` read as record format ``format`` (through the registry).
+
+    Raises:
+        RecordError: Unknown format, unreadable document, or not exactly one run in it.
+
+    >>> one_record({"events": [], "steps": 2}, "native").steps
+    2
+    """
+    records = list(records_from_data(document, format))
+    if len(records) != 1:
+        problem = Problem("$", f"expected one run in the {format} document, found {len(records)}")
+        raise RecordError([problem])
+    return records[0]
 
 
 def error_cases(name: str, error: str, metadata: dict[str, Any] | None = None) -> list[CaseResult]:
@@ -99,8 +119,6 @@ class LiveSuite:
     """The suite a live processor evaluates; :meth:`evaluate` never raises."""
 
     def __init__(self, suite: SuiteLike) -> None:
-        from agent_asserts.loaders import Suite
-
         self.load_error: str | None = None
         self._run: Callable[[TrialRecord], list[CaseResult]]
         if isinstance(suite, Suite):
@@ -131,15 +149,10 @@ class LiveSuite:
 
 
 def _run_fn(fn: Callable[[EvalContext], Any], name: str, record: TrialRecord) -> list[CaseResult]:
-    from agent_asserts.runner import run_case
-
     return [run_case(record, fn, name=name)]
 
 
 def _load(path: str | os.PathLike[str]) -> tuple[Suite | None, str | None]:
-    from agent_asserts.batch import load_error_text
-    from agent_asserts.loaders import load
-
     try:
         return load(path), None
     except Exception as exc:
@@ -153,4 +166,5 @@ __all__ = [
     "error_cases",
     "has_error",
     "mark_incomplete",
+    "one_record",
 ]

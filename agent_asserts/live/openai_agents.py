@@ -28,7 +28,6 @@ attributes (the SDK's traces have no events). Bounds, timeouts, counters, errors
 from __future__ import annotations
 
 import concurrent.futures
-import importlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -38,7 +37,7 @@ from agents.tracing.span_data import CustomSpanData
 from agent_asserts.live.buffer import ClosedTrace
 from agent_asserts.live.emission import EVENT_NAME, evaluation_attributes
 from agent_asserts.live.engine import LiveEngine, OnResult
-from agent_asserts.live.evaluation import SuiteLike
+from agent_asserts.live.evaluation import SuiteLike, one_record
 from agent_asserts.live.stats import LiveStats
 
 if TYPE_CHECKING:
@@ -49,9 +48,7 @@ Item = Trace | Span[Any]
 
 
 def _agents_to_record(document: dict[str, Any]) -> TrialRecord:
-    adapter = importlib.import_module("agent_asserts.record.adapters.openai_agents")
-    record: TrialRecord = adapter.to_record(document)
-    return record
+    return one_record(document, "openai-agents")
 
 
 def export_document(items: list[Item]) -> dict[str, Any]:

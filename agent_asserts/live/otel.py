@@ -30,7 +30,6 @@ span: ended spans cannot take new events). See docs/live.md.
 from __future__ import annotations
 
 import concurrent.futures
-import importlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -42,7 +41,7 @@ from agent_asserts._version import __version__
 from agent_asserts.live.buffer import ClosedTrace
 from agent_asserts.live.emission import EVENT_NAME, SCOPE_NAME, SPAN_NAME, evaluation_attributes
 from agent_asserts.live.engine import LiveEngine, OnResult
-from agent_asserts.live.evaluation import SuiteLike
+from agent_asserts.live.evaluation import SuiteLike, one_record
 from agent_asserts.live.otlp import spans_to_otlp
 from agent_asserts.live.stats import LiveStats
 
@@ -54,9 +53,7 @@ EMIT_CHOICES = ("event", None)
 
 
 def _otel_to_record(document: dict[str, Any]) -> TrialRecord:
-    adapter = importlib.import_module("agent_asserts.record.adapters.otel")
-    record: TrialRecord = adapter.to_record(document)
-    return record
+    return one_record(document, "otel")
 
 
 def is_root(span: ReadableSpan) -> bool:
