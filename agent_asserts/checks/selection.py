@@ -185,6 +185,22 @@ def count_outcome(
     return Outcome.of(False, evidence=evidence, **closest_fields(closest), **fields)
 
 
+def parallel_note(record: TrialRecord, position: int, other: int) -> str:
+    """``; e2 matched but was issued in parallel with e1 (group 'r1')`` for failure messages.
+
+    >>> from agent_asserts.record import TrialRecord
+    >>> rec = TrialRecord.builder().tool("a", group_id="r1").tool("b", group_id="r1").build()
+    >>> parallel_note(rec, 1, 0)
+    "; e1 matched but was issued in parallel with e0 (group 'r1')"
+    """
+    events = record.events
+    group = events[position].group_id
+    return (
+        f"; {events[position].event_id} matched but was issued in parallel with"
+        f" {events[other].event_id} (group {group!r})"
+    )
+
+
 __all__ = [
     "AGENT_MESSAGES",
     "closest_fields",
@@ -193,6 +209,7 @@ __all__ = [
     "count_validator",
     "event_ids",
     "id_list",
+    "parallel_note",
     "selector_surface",
     "selector_validator",
     "tool_name",

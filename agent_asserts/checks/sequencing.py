@@ -24,7 +24,12 @@ import attrs
 
 from agent_asserts.checks.base import Check, Outcome, missing_surface
 from agent_asserts.checks.registry import register
-from agent_asserts.checks.selection import event_ids, selector_surface, tool_name
+from agent_asserts.checks.selection import (
+    event_ids,
+    parallel_note,
+    selector_surface,
+    tool_name,
+)
 from agent_asserts.matching.values import plural
 from agent_asserts.selectors import as_selector
 from agent_asserts.selectors.calls import Selector, ToolSelector
@@ -40,6 +45,8 @@ class Subsequence:
     Attributes:
         positions: Positions (in ``record.events``) of the steps found, in step order.
         missing: Index of the first step not found; None when every step was found.
+        parallel: When the missing step matched an event issued in parallel with the previous
+            step's event (same ``group_id``, so not after it), that event's position.
 
     >>> Subsequence((0, 4), None).complete
     True
@@ -47,6 +54,7 @@ class Subsequence:
 
     positions: tuple[int, ...]
     missing: int | None
+    parallel: int | None = None
 
     @property
     def complete(self) -> bool:
@@ -65,7 +73,8 @@ def find_in_order(
     lane: Sequence[int] | None = None,
     within: Sequence[int] | None = None,
 ) -> Subsequence:
-    """Find ``steps`` in order, each strictly after the previous one.
+    """Find ``steps`` in order, each strictly after the previous one: an event issued in
+    parallel with the previous step's event (same ``group_id``) is not after it.
 
     Args:
         record: The record to search.
@@ -81,50 +90,78 @@ def find_in_order(
     >>> from agent_asserts.record import TrialRecord
     >>> rec = TrialRecord.builder().tool("a").tool("b").tool("a").build()
     >>> find_in_order(rec, [ToolSelector("a"), ToolSelector("a")])
-    Subsequence(positions=(0, 2), missing=None)
+    Subsequence(positions=(0, 2), missing=None, parallel=None)
     >>> find_in_order(rec, [ToolSelector("b"), ToolSelector("b")])
-    Subsequence(positions=(1,), missing=1)
+    Subsequence(positions=(1,), missing=1, parallel=None)
     >>> find_in_order(rec, [ToolSelector("a")], within=[1, 2])
-    Subsequence(positions=(2,), missing=None)
+    Subsequence(positions=(2,), missing=None, parallel=None)
     """
     if lane is not None:
         return _find_contiguous(record, steps, lane)
     events = record.events
+    groups = record.groups
+    grouped = bool(groups.group_of)
     found: list[int] = []
     after = -1
     for k, step in enumerate(steps):
         candidates = step.candidates(record) if within is None else within
         start = bisect.bisect_right(candidates, after)
         hit = next(
-            (p for p in candidates[start:] if step.matches(events[p])),
+            (
+                p
+                for p in candidates[start:]
+                if (not grouped or groups.start(p) > after) and step.matches(events[p])
+            ),
             None,
         )
         if hit is None:
-            return Subsequence(tuple(found), k)
+            parallel = _parallel_match(record, step, candidates, found) if grouped else None
+            return Subsequence(tuple(found), k, parallel)
         found.append(hit)
-        after = hit
+        after = groups.end(hit) if grouped else hit
     return Subsequence(tuple(found), None)
+
+
+def _parallel_match(
+    record: TrialRecord, step: Selector, candidates: Sequence[int], found: list[int]
+) -> int | None:
+    """A candidate matching ``step`` in the group of the last step found, or None."""
+    if not found:
+        return None
+    groups = record.groups
+    previous = found[-1]
+    low = bisect.bisect_left(candidates, groups.start(previous))
+    high = bisect.bisect_right(candidates, groups.end(previous))
+    for p in candidates[low:high]:
+        if groups.parallel(previous, p) and step.matches(record.events[p]):
+            return p
+    return None
 
 
 def _find_contiguous(
     record: TrialRecord, steps: Sequence[Selector], lane: Sequence[int]
 ) -> Subsequence:
     events = record.events
+    groups = record.groups
     best = Subsequence((), 0)
     for start in steps[0].select(record):
         i = bisect.bisect_left(lane, start)
         if i >= len(lane) or lane[i] != start:
             continue
         run = [start]
+        parallel = None
         for k in range(1, len(steps)):
             j = i + k
             if j >= len(lane) or not steps[k].matches(events[lane[j]]):
+                break
+            if not groups.precedes(lane[j - 1], lane[j]):
+                parallel = lane[j]
                 break
             run.append(lane[j])
         if len(run) == len(steps):
             return Subsequence(tuple(run), None)
         if len(run) > len(best.positions):
-            best = Subsequence(tuple(run), len(run))
+            best = Subsequence(tuple(run), len(run), parallel)
     return best
 
 
@@ -166,6 +203,8 @@ def order_outcome(
         text = (
             f"step {k + 1} {labels[k]} was not found {where} {ids[-1]} (step {k} {labels[k - 1]})"
         )
+        if result.parallel is not None:
+            text += parallel_note(record, result.parallel, result.positions[-1])
     details = {"missing_step": k + 1}
     return Outcome.of(False, message=text, evidence=ids, observed=observed, details=details)
 

@@ -24,6 +24,7 @@ from agent_asserts.checks.selection import (
     count_validator,
     event_ids,
     id_list,
+    parallel_note,
     selector_surface,
     selector_validator,
 )
@@ -111,7 +112,8 @@ class NotCalledTool(Check):
     """No call matches ``on.tool(name, arguments)`` — or, with ``before``, none comes before
     the first event matching ``before`` (a selector, or a plain string = a tool name).
 
-    When the ``before`` marker never occurs, any matching call fails the check.
+    When the ``before`` marker never occurs, any matching call fails the check. A call issued
+    in parallel with the marker (same ``group_id``) is not after it, so it fails the check.
 
     >>> from agent_asserts.record import TrialRecord
     >>> from agent_asserts import on
@@ -158,7 +160,8 @@ class NotCalledTool(Check):
             return Outcome.of(False, message=text, evidence=ids, observed=len(calls))
         marker_hits = self._marker.select(record)
         marker = marker_hits[0] if marker_hits else None
-        early = [p for p in calls if marker is None or p < marker]
+        groups = record.groups
+        early = [p for p in calls if marker is None or not groups.precedes(marker, p)]
         marker_text = self._marker.describe()
         if not early:
             if marker is None:
@@ -175,6 +178,9 @@ class NotCalledTool(Check):
             return Outcome.of(False, message=text, evidence=ids, observed=len(early))
         marker_id = record.events[marker].event_id
         text = f"{head} before {marker_text} at {marker_id}"
+        beside = [p for p in early if groups.parallel(marker, p)]
+        if beside:
+            text += parallel_note(record, beside[0], marker)
         return Outcome.of(False, message=text, evidence=(*ids, marker_id), observed=len(early))
 
 

@@ -25,6 +25,7 @@ from agent_asserts.checks.registry import register
 from agent_asserts.checks.selection import (
     event_ids,
     id_list,
+    parallel_note,
     selector_surface,
     selector_validator,
     tool_name,
@@ -38,6 +39,23 @@ if TYPE_CHECKING:
     from agent_asserts.record import TrialRecord
 
 
+def parallel_calls_with(record: TrialRecord, position: int) -> list[int]:
+    """The other tool calls issued in parallel with the event at ``position`` (same group).
+
+    >>> from agent_asserts.record import TrialRecord
+    >>> rec = TrialRecord.builder().tool("a", group_id="r").tool("b", group_id="r").build()
+    >>> parallel_calls_with(rec, 1)
+    [0]
+    """
+    groups = record.groups
+    if position not in groups.group_of:
+        return []
+    calls = record.positions_of_kind("tool_call")
+    low = bisect.bisect_left(calls, groups.start(position))
+    high = bisect.bisect_right(calls, groups.end(position))
+    return [p for p in calls[low:high] if groups.parallel(position, p)]
+
+
 def _last_tool_outcome(record: TrialRecord, selector: ToolSelector) -> Outcome:
     invalid = missing_surface(record, "tool_call")
     if invalid is not None:
@@ -49,6 +67,16 @@ def _last_tool_outcome(record: TrialRecord, selector: ToolSelector) -> Outcome:
     name = tool_name(record, calls[-1])
     mismatches = selector.explain(last)
     head = f"the last tool call was {name!r} at {last.event_id}"
+    together = parallel_calls_with(record, calls[-1])
+    if together:
+        ids = ", ".join(record.events[p].event_id for p in together)
+        return Outcome.of(
+            False,
+            message=f"{head}, issued in parallel with {ids} (group {last.group_id!r}):"
+            " no single call came last",
+            evidence=(last.event_id, *(record.events[p].event_id for p in together)),
+            observed=name,
+        )
     if not mismatches:
         return Outcome.of(True, message=head, evidence=(last.event_id,), observed=name)
     return Outcome.of(
@@ -167,7 +195,8 @@ class EveryCall(Check):
 @attrs.frozen
 class FollowedBy(Check):
     """Every call of ``name`` (matching ``arguments``) is followed, later, by an event that
-    matches ``next`` (a selector, or a tool name). Never called passes.
+    matches ``next`` (a selector, or a tool name). Never called passes. An event issued in
+    parallel with the call (same ``group_id``) does not follow it.
 
     >>> from agent_asserts.record import TrialRecord
     >>> rec = TrialRecord.builder().tool("check").tool("create").tool("check").build()
@@ -201,8 +230,12 @@ class FollowedBy(Check):
         followers = self._next.select(record)
         pairs: dict[str, str] = {}
         alone: list[int] = []
+        groups = record.groups
         for p in calls:
-            i = bisect.bisect_right(followers, p)
+            end = groups.end(p)
+            i = bisect.bisect_right(followers, end)
+            while i < len(followers) and groups.start(followers[i]) <= end:
+                i += 1  # in a group that began before this call's group ended: not after it
             if i < len(followers):
                 pairs[record.events[p].event_id] = record.events[followers[i]].event_id
             else:
@@ -214,10 +247,16 @@ class FollowedBy(Check):
             text = f"all {total} of {self.name!r} followed by {nxt}"
             return Outcome.of(True, message=text, evidence=evidence, details={"pairs": pairs})
         ids = event_ids(record, alone)
+        note = ""
+        for p in alone:
+            beside = [f for f in followers if groups.parallel(p, f)]
+            if beside:
+                note = parallel_note(record, beside[0], p)
+                break
         return Outcome.of(
             False,
             message=f"{len(alone)} of {total} of {self.name!r} not followed by {nxt}: "
-            f"{id_list(ids)}",
+            f"{id_list(ids)}{note}",
             evidence=ids,
             observed=len(alone),
             details={"pairs": pairs},
@@ -256,6 +295,14 @@ class TerminalTool(Check):
             text = f"{self.name!r} was called {len(positions)} times: {id_list(ids)}"
             return Outcome.of(False, message=text, evidence=ids, observed=len(positions))
         calls = record.positions_of_kind("tool_call")
+        together = parallel_calls_with(record, positions[0])
+        if together:
+            other = record.events[together[0]]
+            text = (
+                f"tool call {other.event_id} ({tool_name(record, together[0])!r}) was issued in"
+                f" parallel with {self.name!r} at {ids[0]} (group {other.group_id!r})"
+            )
+            return Outcome.of(False, message=text, evidence=(ids[0], other.event_id), observed=1)
         i = bisect.bisect_right(calls, positions[0])
         if i == len(calls):
             text = f"{self.name!r} at {ids[0]} was the last tool call"

@@ -29,6 +29,7 @@ from agent_asserts.record.decode import decode_record
 from agent_asserts.record.delta import DeltaEntry, compute_delta
 from agent_asserts.record.event import Event
 from agent_asserts.record.index import RecordIndex
+from agent_asserts.record.ordering import GroupSpans
 from agent_asserts.record.parse_errors import ParseError
 from agent_asserts.record.payloads import MessagePayload
 from agent_asserts.record.turns import derive_turns
@@ -253,12 +254,23 @@ class TrialRecord:
         events = self.events
         return tuple(events[p] for p in self.positions_of_kind("tool_call"))
 
+    @functools.cached_property
+    def groups(self) -> GroupSpans:
+        """The parallel groups (``group_id``) of the events, built on first use: events of
+        one group have no order among them (see :mod:`agent_asserts.record.ordering`).
+
+        >>> TrialRecord.builder().tool("a", group_id="r1").build().groups.spans
+        {'r1': (0, 0)}
+        """
+        return GroupSpans.build(self.events)
+
     def build_indexes(self) -> None:
         """Build the indexes now (they are otherwise built on first use).
 
         >>> TrialRecord().build_indexes()
         """
         _ = self.index
+        _ = self.groups
 
     def positions_of_kind(self, kind: str) -> tuple[int, ...]:
         """Positions (in ``events``) of the events of ``kind``.
