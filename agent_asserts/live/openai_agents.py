@@ -27,8 +27,6 @@ attributes (the SDK's traces have no events). Bounds, timeouts, counters, errors
 
 from __future__ import annotations
 
-import concurrent.futures
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from agents.tracing import Span, Trace, TracingProcessor, get_trace_provider
@@ -36,19 +34,12 @@ from agents.tracing.span_data import CustomSpanData
 
 from agent_asserts.live.buffer import ClosedTrace
 from agent_asserts.live.emission import EVENT_NAME, evaluation_attributes
-from agent_asserts.live.engine import LiveEngine, OnResult
-from agent_asserts.live.evaluation import SuiteLike, one_record
-from agent_asserts.live.stats import LiveStats
+from agent_asserts.live.processor import LiveProcessor
 
 if TYPE_CHECKING:
-    from agent_asserts.record import TrialRecord
     from agent_asserts.results import CaseResult
 
 Item = Trace | Span[Any]
-
-
-def _agents_to_record(document: dict[str, Any]) -> TrialRecord:
-    return one_record(document, "openai-agents")
 
 
 def export_document(items: list[Item]) -> dict[str, Any]:
@@ -73,7 +64,7 @@ def _is_ours(span: Span[Any]) -> bool:
     return isinstance(data, CustomSpanData) and data.name == EVENT_NAME
 
 
-class EvaluatingTracingProcessor(TracingProcessor):
+class EvaluatingTracingProcessor(LiveProcessor[Item], TracingProcessor):
     """Evaluate ``suite`` on every Agents SDK trace as it ends.
 
     Arguments as for :class:`~agent_asserts.live.EvaluatingSpanProcessor` (``suite``,
@@ -81,34 +72,7 @@ class EvaluatingTracingProcessor(TracingProcessor):
     ``to_record`` reading the SDK's export payload (default: the ``openai-agents`` adapter).
     """
 
-    def __init__(
-        self,
-        suite: SuiteLike,
-        *,
-        on_result: OnResult | None = None,
-        emit: str | None = "event",
-        max_open_traces: int = 10_000,
-        trace_timeout: float = 300.0,
-        executor: concurrent.futures.Executor | None = None,
-        to_record: Callable[[dict[str, Any]], TrialRecord] | None = None,
-    ) -> None:
-        if emit not in ("event", None):
-            raise ValueError(f"'emit' must be 'event' or None (got {emit!r})")
-        self._to_record = to_record or _agents_to_record
-        self._engine: LiveEngine[Item] = LiveEngine(
-            suite,
-            build_record=self._build_record,
-            on_result=on_result,
-            emit=self._emit_events if emit == "event" else None,
-            max_open_traces=max_open_traces,
-            trace_timeout=trace_timeout,
-            executor=executor,
-        )
-
-    @property
-    def stats(self) -> LiveStats:
-        """The counters now (see :class:`~agent_asserts.live.LiveStats`)."""
-        return self._engine.stats
+    record_format = "openai-agents"
 
     def on_trace_start(self, trace: Trace) -> None:
         """Open the trace (so a trace that never ends still has its export)."""
@@ -134,8 +98,8 @@ class EvaluatingTracingProcessor(TracingProcessor):
         """Evaluate every open trace, wait for the executor, and stop."""
         self._engine.shutdown()
 
-    def _build_record(self, closed: ClosedTrace[Item]) -> TrialRecord:
-        return self._to_record(export_document(closed.spans))
+    def _document(self, closed: ClosedTrace[Item]) -> dict[str, Any]:
+        return export_document(closed.spans)
 
     def _emit_events(self, closed: ClosedTrace[Item], results: list[CaseResult]) -> None:
         parent = next((item for item in closed.spans if isinstance(item, Trace)), None)

@@ -40,20 +40,14 @@ from opentelemetry.sdk.trace import ReadableSpan, Span, SpanProcessor
 from agent_asserts._version import __version__
 from agent_asserts.live.buffer import ClosedTrace
 from agent_asserts.live.emission import EVENT_NAME, SCOPE_NAME, SPAN_NAME, evaluation_attributes
-from agent_asserts.live.engine import LiveEngine, OnResult
-from agent_asserts.live.evaluation import SuiteLike, one_record
+from agent_asserts.live.engine import OnResult
+from agent_asserts.live.evaluation import SuiteLike
 from agent_asserts.live.otlp import spans_to_otlp
-from agent_asserts.live.stats import LiveStats
+from agent_asserts.live.processor import LiveProcessor
 
 if TYPE_CHECKING:
     from agent_asserts.record import TrialRecord
     from agent_asserts.results import CaseResult
-
-EMIT_CHOICES = ("event", None)
-
-
-def _otel_to_record(document: dict[str, Any]) -> TrialRecord:
-    return one_record(document, "otel")
 
 
 def is_root(span: ReadableSpan) -> bool:
@@ -61,7 +55,7 @@ def is_root(span: ReadableSpan) -> bool:
     return span.parent is None or span.parent.is_remote
 
 
-class EvaluatingSpanProcessor(SpanProcessor):
+class EvaluatingSpanProcessor(LiveProcessor[ReadableSpan], SpanProcessor):
     """Evaluate ``suite`` on every trace as its root span ends.
 
     Args:
@@ -81,6 +75,8 @@ class EvaluatingSpanProcessor(SpanProcessor):
             adapter's ``to_record``).
     """
 
+    record_format = "otel"
+
     def __init__(
         self,
         suite: SuiteLike,
@@ -93,24 +89,16 @@ class EvaluatingSpanProcessor(SpanProcessor):
         tracer_provider: trace.TracerProvider | None = None,
         to_record: Callable[[dict[str, Any]], TrialRecord] | None = None,
     ) -> None:
-        if emit not in EMIT_CHOICES:
-            raise ValueError(f"'emit' must be 'event' or None (got {emit!r})")
         self._tracer_provider = tracer_provider
-        self._to_record = to_record or _otel_to_record
-        self._engine: LiveEngine[ReadableSpan] = LiveEngine(
+        super().__init__(
             suite,
-            build_record=self._build_record,
             on_result=on_result,
-            emit=self._emit_events if emit == "event" else None,
+            emit=emit,
             max_open_traces=max_open_traces,
             trace_timeout=trace_timeout,
             executor=executor,
+            to_record=to_record,
         )
-
-    @property
-    def stats(self) -> LiveStats:
-        """The counters now (see :class:`~agent_asserts.live.LiveStats`)."""
-        return self._engine.stats
 
     def on_start(self, span: Span, parent_context: Context | None = None) -> None:
         """Nothing to do when a span starts."""
@@ -133,8 +121,8 @@ class EvaluatingSpanProcessor(SpanProcessor):
         """Evaluate every open trace, wait for the executor, and stop."""
         self._engine.shutdown()
 
-    def _build_record(self, closed: ClosedTrace[ReadableSpan]) -> TrialRecord:
-        return self._to_record(spans_to_otlp(closed.spans))
+    def _document(self, closed: ClosedTrace[ReadableSpan]) -> dict[str, Any]:
+        return spans_to_otlp(closed.spans)
 
     def _emit_events(self, closed: ClosedTrace[ReadableSpan], results: list[CaseResult]) -> None:
         target = closed.root if closed.root is not None else closed.spans[0]
