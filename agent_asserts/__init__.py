@@ -45,6 +45,7 @@ if TYPE_CHECKING:
         TrialRecord,
         Usage,
     )
+    from agent_asserts.record.reading import iter_records
     from agent_asserts.results import (
         AssertionResult,
         CaseResult,
@@ -102,6 +103,7 @@ _EXPORTS: dict[str, str] = {
     "Verdict": "agent_asserts.results",
     "run_case": "agent_asserts.runner",
     "on": "agent_asserts.selectors",
+    "iter_records": "agent_asserts.record.reading",
     "run_trials": "agent_asserts.trials",
     "TrialsResult": "agent_asserts.trials",
 }
@@ -162,6 +164,7 @@ __all__ = [
     "evaluate_contract",
     "evaluate_many",
     "explain",
+    "iter_records",
     "matches",
     "on",
     "register_matcher",

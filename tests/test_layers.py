@@ -79,6 +79,10 @@ DEFERRED: dict[tuple[str, str], str] = {
     ("agent_asserts.record.trial", "agent_asserts.record.builder"): (
         "TrialRecord.builder() returns the RecordBuilder whose build() makes a TrialRecord"
     ),
+    ("agent_asserts.record.trial", "agent_asserts.record.reading"): (
+        "TrialRecord.load(), from_trace() and with_state() read through the format registry, "
+        "whose adapters build TrialRecords"
+    ),
     ("agent_asserts.contract.model", "agent_asserts.contract.parse"): (
         "Contract.from_dict() runs the parser, which builds Contract objects"
     ),

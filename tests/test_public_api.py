@@ -24,7 +24,7 @@ PUBLIC = {
     "run_trials", "TrialsResult", "evaluate_contract", "register_matcher",
     "evaluate_many", "BatchResult", "assert_passed",
     # turn 2
-    "AgentAssertsError",
+    "AgentAssertsError", "iter_records",
     "__version__",
 }  # fmt: skip
 

@@ -20,6 +20,7 @@ PASSED: 1/2 trials passed (1 required at pass_rate 0.5)
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import textwrap
@@ -82,6 +83,7 @@ class SourcedRecord:
     source: str
     data: Any = None
     error: str | None = None
+    format: str = "auto"
 
 
 RecordInput = TrialRecord | Mapping[str, Any] | str | os.PathLike[str] | SourcedRecord
@@ -89,22 +91,25 @@ Target = Callable[["EvalContext"], Any]
 Outcome = tuple[tuple[CaseResult, ...], TrialRecord | None]
 
 
-def load_record(item: RecordInput) -> TrialRecord:
-    """A record from a record, its canonical dict, or a path to a JSON record file.
+def load_record(item: RecordInput, format: str = "auto") -> TrialRecord:
+    """A record from a record, parsed trace data (a canonical record dict, or any registered
+    format) or a path to a file holding one run, read in ``format`` (``"auto"`` detects it).
 
     >>> load_record({"events": []}).events
     ()
+    >>> load_record({"detailed_trace": ["Agent Text: hi"]}).reply
+    'hi'
     """
     if isinstance(item, TrialRecord):
         return item
     if isinstance(item, SourcedRecord):
         if item.error is not None:
             raise ValueError(item.error)
-        return load_record(item.data)
-    if isinstance(item, Mapping):
-        return TrialRecord.from_dict(item)
+        return load_record(item.data, item.format if item.format != "auto" else format)
+    if isinstance(item, Mapping | list):
+        return TrialRecord.from_trace(item, format)
     if isinstance(item, str | os.PathLike):
-        return TrialRecord.load(item)
+        return TrialRecord.load(item, format)
     raise TypeError(f"expected a TrialRecord, a mapping or a path (got {type(item).__name__})")
 
 
@@ -210,13 +215,15 @@ def case_names(target: Any) -> list[str]:
     return [name or getattr(target, "__name__", None) or "case"]
 
 
-def evaluate_one(item: Any, target: Any, judge: Any = None, keep: bool = False) -> Outcome:
+def evaluate_one(
+    item: Any, target: Any, judge: Any = None, keep: bool = False, format: str = "auto"
+) -> Outcome:
     """Evaluate ``target`` on one record input (runs in the executor's workers).
 
     A record that cannot be loaded gives one ``FAILED`` result per case, carrying the error.
     """
     try:
-        record = load_record(item)
+        record = load_record(item, format)
     except Exception as exc:
         source = source_of(item)
         error = load_error_text("the record", source, exc)
@@ -238,22 +245,30 @@ def _workers(executor: Executor) -> int:
 def _outcomes(
     items: Iterable[Any], target: Any, judge: Any, keep: bool,
     executor: Executor | None, limit: int, chunk_size: int | None = None,
+    format: str = "auto",
 ) -> Iterator[Outcome]:  # fmt: skip
     if executor is None:
         for item in items:
-            yield evaluate_one(item, target, judge, keep)
+            yield evaluate_one(item, target, judge, keep, format)
         return
     if chunk_size is not None or not isinstance(executor, ThreadPoolExecutor):
         size = min(chunk_size or default_chunk_size(executor), limit)
         chunks = max(1, limit // size)
         yield from chunked_outcomes(
-            items, target, judge, keep, executor, evaluate_one, chunk_size=size, max_chunks=chunks
+            items,
+            target,
+            judge,
+            keep,
+            executor,
+            evaluate_one if format == "auto" else functools.partial(evaluate_one, format=format),
+            chunk_size=size,
+            max_chunks=chunks,
         )
         return
     pending: deque[Future[Outcome]] = deque()
     try:
         for item in items:
-            pending.append(executor.submit(evaluate_one, item, target, judge, keep))
+            pending.append(executor.submit(evaluate_one, item, target, judge, keep, format))
             if len(pending) >= limit:
                 yield pending.popleft().result()
         while pending:
@@ -272,12 +287,14 @@ def evaluate_many(
     keep_records: bool = False,
     max_in_flight: int | None = None,
     chunk_size: int | None = None,
+    format: str = "auto",
 ) -> BatchResult:
     """Evaluate a suite, a case or a case function on every record.
 
     Args:
-        records: Any iterable of records, canonical record dicts or paths to record files;
-            it is pulled lazily.
+        records: Any iterable of records, trace data (canonical record dicts, or any registered
+            format) or paths to files holding one run each; it is pulled lazily (pass
+            ``agent_asserts.iter_records(path)`` for a file or folder of many runs).
         suite_or_fn: A loaded ``Suite`` (one result per case and record), a ``Case`` or a
             case function ``fn(ctx)`` (a suite file is loaded at the edge first:
             ``agent_asserts.loaders.load(path)``).
@@ -290,6 +307,7 @@ def evaluate_many(
             thread pool).
         chunk_size: Records per task sent to the executor (default 1 for a thread pool, 64 for
             a process pool, Dask, Ray or any other executor; see ``batch.chunks``).
+        format: The format of the inputs that are data or paths (``"auto"``: detected).
 
     Returns:
         The :class:`BatchResult`, its cases ordered by record, then by case.
@@ -342,7 +360,7 @@ def evaluate_many(
     indexes: list[int] = []
     kept: list[TrialRecord | None] = []
     for position, (results, record) in enumerate(
-        _outcomes(inputs, target, judge, keep_records, executor, limit, chunk_size)
+        _outcomes(inputs, target, judge, keep_records, executor, limit, chunk_size, format)
     ):
         cases.extend(results)
         indexes.extend([position] * len(results))

@@ -25,6 +25,8 @@ from agent_asserts.cli.support import (
     use_color,
 )
 from agent_asserts.loaders import load
+from agent_asserts.record import RecordError
+from agent_asserts.record.adapters import get_format
 from agent_asserts.report import ReportRow, format_for_path, render, tally_line, write_report
 from agent_asserts.results import Verdict
 
@@ -89,7 +91,7 @@ def _on_given_records(
     names = [case.name for suite in suites for case in suite.cases]
     known = None if any(f.suffix == ".jsonl" for f in files) else len(files)
     progress = problems.progress = Progress(known, err)
-    for item in iter_record_inputs(files):
+    for item in iter_record_inputs(files, args.record_format):
         try:
             record = load_record(item)
         except Exception as exc:
@@ -179,6 +181,12 @@ def run_check(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
             judge = import_judge(args.judge)
         except Exception as exc:  # whatever the module raised: reported, never a traceback
             problems.add(f"--judge {args.judge}: {exc}")
+            return EXIT_INPUT
+    if args.record_format != "auto":
+        try:
+            get_format(args.record_format)
+        except RecordError as exc:
+            problems.add(f"--record-format: {exc.problems[0].message}")
             return EXIT_INPUT
     keep = fmt in ("html", "json")
     rows: list[ReportRow] = []

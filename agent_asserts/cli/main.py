@@ -1,13 +1,14 @@
 """The ``agent-asserts`` command (also ``python -m agent_asserts``).
 
-Subcommands: ``check`` (run suites on records and report), ``validate`` (load suite files and
-report every problem of every file), ``schema`` (print the native dialect's JSON Schema),
-``convert`` (print a suite of any dialect in the native one) and ``watch`` (evaluate record
-files as they appear; see :mod:`agent_asserts.cli.watch`). Exit codes: 0 everything passed
-(``SCORED`` counts as passing unless ``--fail-on scored``), 1 a case failed, 2 an input could
-not be loaded or the report could not be written (everything that could be loaded is still
-evaluated and reported, and each input that could not is in the report as ``FAILED`` cases
-carrying the load error). See docs/cli.md.
+Subcommands: ``check`` (run suites on records and report), ``record`` (print a trace file as
+the checks see it), ``validate`` (load suite files and report every problem of every file),
+``schema`` (print the native dialect's JSON Schema), ``convert`` (print a suite of any dialect
+in the native one) and ``watch`` (evaluate record files as they appear; see
+:mod:`agent_asserts.cli.watch`). Exit codes: 0 everything passed (``SCORED`` counts as passing
+unless ``--fail-on scored``), 1 a case failed, 2 an input could not be loaded or the report
+could not be written (everything that could be loaded is still evaluated and reported, and
+each input that could not is in the report as ``FAILED`` cases carrying the load error). See
+docs/cli.md.
 
 >>> main(["schema"]) == 0  # doctest: +ELLIPSIS
 {
@@ -27,6 +28,7 @@ from typing import IO
 from agent_asserts._version import __version__
 from agent_asserts.cli import watch
 from agent_asserts.cli.check import EXIT_INPUT, EXIT_OK, Problems, load_suites, run_check
+from agent_asserts.cli.record import add_record_parser, run_record
 from agent_asserts.loaders import schema
 
 FORMAT_CHOICES = ("text", "json", "junit", "html", "markdown")
@@ -56,6 +58,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="also exit 1 when a case is SCORED (a soft check failed)",
     )  # fmt: skip
     check.add_argument("--judge", metavar="MODULE:CALLABLE", help="the judge for semantic checks")
+    check.add_argument(
+        "--record-format", default="auto", metavar="NAME",
+        help="the trace format of --record files (default: auto, detected from the data)",
+    )  # fmt: skip
+    add_record_parser(commands)
     validate = commands.add_parser("validate", help="load suite files and report every problem")
     validate.add_argument("suites", nargs="+", metavar="SUITE")
     commands.add_parser("schema", help="print the native dialect's JSON Schema")
@@ -117,6 +124,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     out, err = sys.stdout, sys.stderr
     if args.command == "check":
         return run_check(args, out, err)
+    if args.command == "record":
+        return run_record(args, out, err)
     if args.command == "validate":
         return run_validate(args.suites, out)
     if args.command == "schema":

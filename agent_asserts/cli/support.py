@@ -13,12 +13,13 @@ import os
 import sys
 from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, cast
+from typing import IO, Any, cast
+
+import attrs
 
 from agent_asserts.batch import SourcedRecord, iter_jsonl
-
-if TYPE_CHECKING:
-    from agent_asserts.batch import SourcedRecord
+from agent_asserts.record.adapters import get_format, matching_formats
+from agent_asserts.record.reading import iter_records
 
 HANDFUL = 5
 """Above this many records, a terminal gets a progress bar."""
@@ -58,23 +59,64 @@ def record_files(spec: str) -> list[Path]:
     return [Path(p) for p in sorted(glob.glob(spec, recursive=True)) if Path(p).is_file()]
 
 
-def iter_record_inputs(files: list[Path]) -> Iterator[SourcedRecord]:
-    """One input per record file, and one per non-blank line of a ``.jsonl`` file
-    (``file:line``), read lazily. What cannot be read (a bad line, a ``.jsonl`` file that
-    cannot be opened or holds no record) comes as an input whose ``error`` says why."""
+def iter_record_inputs(files: list[Path], format: str = "auto") -> Iterator[SourcedRecord]:
+    """One input per run, read lazily in ``format`` (``"auto"``: detected): one per non-blank
+    line of a ``.jsonl`` file (``file:line``; a file of events, such as Mantle's, is one run),
+    and one per run of any other file (``file#N`` when it holds several). What cannot be read
+    (a bad line, a file that cannot be opened or holds no run) comes as an input whose
+    ``error`` says why."""
+
     for path in files:
-        if path.suffix == ".jsonl":
-            yield from _jsonl_inputs(path)
+        if path.suffix == ".jsonl" and not _one_run_of_lines(path, format):
+            yield from _jsonl_inputs(path, format)
         else:
-            yield SourcedRecord(str(path), path)
+            yield from _file_inputs(path, format)
 
 
-def _jsonl_inputs(path: Path) -> Iterator[SourcedRecord]:
+def _one_run_of_lines(path: Path, format: str) -> bool:
+    """Whether a JSON Lines file is one run of events (a format reading files itself)."""
+    if format != "auto":
+        return get_format(format).read_records is not None
+    try:
+        first = next(iter_jsonl(path), None)
+    except OSError:
+        return False
+    found = matching_formats(first) if isinstance(first, dict | list) else ()
+    return len(found) == 1 and get_format(found[0]).read_records is not None
+
+
+def _file_inputs(path: Path, format: str) -> Iterator[SourcedRecord]:
+    name = str(path)
+    records = iter_records(path, format)
+    try:
+        first = next(records, None)
+        if first is None:
+            yield SourcedRecord(name, error="no run was read (the file holds none)")
+            return
+        second = next(records, None)
+    except Exception as exc:  # reported as the file's load error
+        yield SourcedRecord(name, error=str(exc) or type(exc).__name__)
+        return
+    if second is None:
+        yield SourcedRecord(name, first)
+        return
+    yield SourcedRecord(f"{name}#1", first)
+    yield SourcedRecord(f"{name}#2", second)
+    number = 3
+    try:
+        for record in records:
+            yield SourcedRecord(f"{name}#{number}", record)
+            number += 1
+    except Exception as exc:
+        yield SourcedRecord(f"{name}#{number}", error=str(exc) or type(exc).__name__)
+
+
+def _jsonl_inputs(path: Path, format: str = "auto") -> Iterator[SourcedRecord]:
     read = 0
     try:
         for item in iter_jsonl(path, sources=True):
             read += 1
-            yield cast("SourcedRecord", item)
+            yield attrs.evolve(cast("SourcedRecord", item), format=format)
     except OSError as exc:
         yield SourcedRecord(str(path), error=exc.strerror or str(exc))
         return

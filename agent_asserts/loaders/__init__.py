@@ -38,6 +38,7 @@ from agent_asserts.loaders.contract import load_contract
 from agent_asserts.loaders.dialects import Dialect, detect_dialect, get_dialect
 from agent_asserts.loaders.errors import LoadError, LoadProblem
 from agent_asserts.loaders.nodes import Node, from_plain
+from agent_asserts.loaders.record_format import take_record_format
 from agent_asserts.loaders.source import parse_into, read_source
 from agent_asserts.loaders.suite import Case, CheckEntry, Suite
 
@@ -127,6 +128,7 @@ def loads(
 def _build(doc: Node | None, ctx: BuildContext, chosen: Dialect | None) -> Suite:
     if doc is None:
         raise ctx.problems.error()
+    doc, record_format = take_record_format(doc, ctx.problems)
     if chosen is None:
         chosen = detect_dialect(doc, ctx.problems)
         if chosen is None:
@@ -134,6 +136,12 @@ def _build(doc: Node | None, ctx: BuildContext, chosen: Dialect | None) -> Suite
     ctx = attrs.evolve(ctx, dialect=chosen.name)
     suite = chosen.build(doc, ctx)
     ctx.problems.raise_if_any()
+    if record_format not in (None, "auto"):
+        cases = tuple(
+            c if c.record_format != "auto" else attrs.evolve(c, record_format=record_format)
+            for c in suite.cases
+        )
+        suite = attrs.evolve(suite, cases=cases)
     return suite
 
 

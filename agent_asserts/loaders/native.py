@@ -30,9 +30,10 @@ from agent_asserts.loaders.building import BuildContext
 from agent_asserts.loaders.dialects import register_dialect
 from agent_asserts.loaders.native_entries import build_entries, check_signatures
 from agent_asserts.loaders.nodes import MappingNode, Node, to_plain
+from agent_asserts.loaders.record_format import read_record_format
 from agent_asserts.loaders.suite import Case, CheckEntry, Suite
 
-CASE_KEYS = ("name", "record", "checks", "metadata")
+CASE_KEYS = ("name", "record", "record_format", "checks", "metadata")
 SHAPE = (
     "a mapping with 'checks:' (one case) or 'cases:' (several), each check written as its "
     "fluent method: '- called_tool: {name: refunds_lookup, count: 1}'"
@@ -115,7 +116,10 @@ def _case(mapping: MappingNode, ctx: BuildContext, name: str, record: Path | Non
     meta_node = problems.expect_mapping(mapping.get("metadata"))
     if meta_node is not None:
         metadata = to_plain(meta_node)
-    return Case(name, tuple(entries), record, metadata, judge=ctx.judge)
+    fmt = "auto"
+    if "record_format" in mapping.items:
+        fmt = read_record_format(mapping.items["record_format"], problems) or "auto"
+    return Case(name, tuple(entries), record, metadata, judge=ctx.judge, record_format=fmt)
 
 
 # -- writing ---------------------------------------------------------------------------------
@@ -178,6 +182,8 @@ def case_to_data(case: Case, *, base_dir: str | os.PathLike[str] | None = None) 
     out: dict[str, Any] = {"name": case.name}
     if case.record_path is not None:
         out["record"] = _relative(case.record_path, base_dir)
+    if case.record_format != "auto":
+        out["record_format"] = case.record_format
     if case.metadata:
         out["metadata"] = dict(case.metadata)
     out["checks"] = [entry_to_data(entry) for entry in case.entries]

@@ -211,6 +211,7 @@ def native_schema() -> dict[str, Any]:
     case_props = {
         "name": {"type": "string", "minLength": 1},
         "record": {"type": "string", "minLength": 1},
+        "record_format": {"type": "string", "minLength": 1},
         "metadata": {"type": "object"},
         "checks": {"$ref": "#/$defs/checks"},
     }

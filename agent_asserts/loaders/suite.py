@@ -82,8 +82,8 @@ class CheckEntry:
         )
 
 
-def _read_record(path: Path) -> TrialRecord:
-    return TrialRecord.load(path)
+def _read_record(path: Path, format: str = "auto") -> TrialRecord:
+    return TrialRecord.load(path, format)
 
 
 @attrs.frozen
@@ -92,7 +92,8 @@ class Case:
 
     ``judge`` (from ``load(judge=...)``) and ``record_reader`` (how ``record_path`` is read;
     default ``TrialRecord.load``, a dialect may set an adapter's ``read``) do not take part in
-    equality.
+    equality. ``record_format`` (``record_format:`` in the suite file) names the record file's
+    trace format; when not ``auto`` it is read with ``TrialRecord.load(path, record_format)``.
     """
 
     name: str
@@ -103,6 +104,7 @@ class Case:
     record_reader: Callable[[Path], TrialRecord] | None = attrs.field(
         default=None, eq=False, repr=False
     )
+    record_format: str = "auto"
 
     @property
     def checks(self) -> tuple[Check, ...]:
@@ -154,8 +156,9 @@ class Case:
         """
         if self.record_path is None:
             raise ValueError(f"case {self.name!r} names no record file (add 'record:')")
-        reader = self.record_reader or _read_record
-        return reader(self.record_path)
+        if self.record_format != "auto" or self.record_reader is None:
+            return _read_record(self.record_path, self.record_format)
+        return self.record_reader(self.record_path)
 
     def to_dict(self, *, base_dir: str | os.PathLike[str] | None = None) -> dict[str, Any]:
         """The native-dialect form of this case (record path relative to ``base_dir``).

@@ -13,19 +13,35 @@ from typing import Any
 
 import pytest
 
+from agent_asserts._missing import MISSING
 from agent_asserts.batch import load_record
 from agent_asserts.context import EvalContext
 from agent_asserts.pytest_plugin import CONTEXTS
 from agent_asserts.record import TrialRecord
 
 
-def coerce_record(record: TrialRecord | Mapping[str, Any] | str | os.PathLike[str]) -> TrialRecord:
-    """A record from a record, its canonical dict, or a path to a JSON record file."""
-    return load_record(record)
+def coerce_record(
+    record: TrialRecord | Mapping[str, Any] | str | os.PathLike[str],
+    format: str = "auto",
+    *,
+    initial_state: Any = None,
+    final_state: Any = None,
+) -> TrialRecord:
+    """A record from a record, trace data (a canonical dict or any registered format) or a
+    path to a file holding one run, read in ``format`` (``"auto"``: detected); the states,
+    when given (data or a JSON file path), replace the record's."""
+    trial = load_record(record, format)
+    if initial_state is None and final_state is None:
+        return trial
+    return trial.with_state(
+        initial_state=MISSING if initial_state is None else initial_state,
+        final_state=MISSING if final_state is None else final_state,
+    )
 
 
 class EvalFactory:
-    """``agent_eval(record, *, judge=None, name=None) -> EvalContext``.
+    """``agent_eval(record, format="auto", *, judge=None, name=None, initial_state=None,
+    final_state=None) -> EvalContext``; ``record`` is a record, trace data or a file path.
 
     Each call makes a new context (several per test are allowed); the first is named after
     the test, the next ones ``<test>#2``, ``<test>#3``… unless ``name`` is given. When the
@@ -38,12 +54,15 @@ class EvalFactory:
     def __call__(
         self,
         record: TrialRecord | Mapping[str, Any] | str | os.PathLike[str],
+        format: str = "auto",
         *,
         judge: Any = None,
         name: str | None = None,
+        initial_state: Any = None,
+        final_state: Any = None,
     ) -> EvalContext:
         contexts = self._node.stash.setdefault(CONTEXTS, [])
-        trial = coerce_record(record)
+        trial = coerce_record(record, format, initial_state=initial_state, final_state=final_state)
         if name is None:
             name = self._node.name if not contexts else f"{self._node.name}#{len(contexts) + 1}"
         ctx = EvalContext(trial, judge=judge, name=name)

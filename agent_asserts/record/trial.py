@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from agent_asserts.record._json import load_json
+from agent_asserts._missing import MISSING
 from agent_asserts.record._validators import paused_gc
 from agent_asserts.record.declared_tools import DeclaredTool
 from agent_asserts.record.decode import decode_record
@@ -129,11 +129,22 @@ class TrialRecord:
         return cls(**decode_record(data, source))
 
     @classmethod
-    def load(cls, path: str | os.PathLike[str]) -> TrialRecord:
-        """Read a record from a JSON file (UTF-8).
+    def load(
+        cls,
+        path: str | os.PathLike[str],
+        format: str = "auto",
+        *,
+        initial_state: Any = None,
+        final_state: Any = None,
+    ) -> TrialRecord:
+        """Read the one run of a file: a canonical record, or a trace in any registered format
+        (detected from the data's shape with ``format="auto"``).
 
         Args:
-            path: The file.
+            path: The file (UTF-8 JSON, or JSON Lines).
+            format: A name of :func:`agent_asserts.record.adapters.formats`, or ``"auto"``.
+            initial_state: S0 to set (data, or a JSON file path), None to keep the record's.
+            final_state: Sf likewise.
 
         Returns:
             The record.
@@ -142,8 +153,9 @@ class TrialRecord:
             RecordError: Invalid JSON (naming file, line and column), JSON that :mod:`json`
                 would accept but is ambiguous or not JSON — a duplicate key or a ``NaN`` /
                 ``Infinity`` constant (each naming its JSON path), an integer too long to
-                convert, a document nested too deeply — or an invalid record (every problem
-                naming the file).
+                convert, a document nested too deeply — an invalid record (every problem
+                naming the file), a format that cannot be told, or a file holding several
+                runs (read those with :func:`agent_asserts.iter_records`).
             OSError: The file cannot be read.
 
         >>> import json, pathlib, tempfile
@@ -155,8 +167,40 @@ class TrialRecord:
         agent_asserts.record.errors.RecordError: invalid record: 1 problem(s)
           ...run.json:2:2: invalid JSON: Expecting ',' delimiter
         """
-        name, data = load_json(path)
-        return cls.from_dict(data, source=name)
+        from agent_asserts.record.reading import load_one
+
+        return load_one(path, format, initial_state=initial_state, final_state=final_state)
+
+    @classmethod
+    def from_trace(
+        cls, data: Any, format: str = "auto", *, initial_state: Any = None, final_state: Any = None
+    ) -> TrialRecord:
+        """The one run of trace data already parsed from JSON, in any registered format.
+
+        >>> TrialRecord.from_trace({"detailed_trace": ["Agent Text: hi"]}).reply
+        'hi'
+        """
+        from agent_asserts.record.reading import from_trace
+
+        return from_trace(data, format, initial_state=initial_state, final_state=final_state)
+
+    def with_state(
+        self, *, initial_state: Any = MISSING, final_state: Any = MISSING
+    ) -> TrialRecord:
+        """A copy with S0 and/or Sf replaced (data, or a JSON file path); the rest unchanged.
+
+        >>> rec = TrialRecord().with_state(initial_state={"a": 1}, final_state={"a": 2})
+        >>> [str(d) for d in rec.delta]
+        ['changed /a: 1 -> 2']
+        """
+        from agent_asserts.record.reading import state_value
+
+        changes: dict[str, Any] = {}
+        if initial_state is not MISSING:
+            changes["initial_state"] = state_value(initial_state, "initial_state")
+        if final_state is not MISSING:
+            changes["final_state"] = state_value(final_state, "final_state")
+        return attrs.evolve(self, **changes)
 
     @staticmethod
     def builder(initial_state: Any = None) -> RecordBuilder:

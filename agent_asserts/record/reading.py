@@ -1,0 +1,263 @@
+"""The one way every entry point reads runs: :func:`iter_records` (lazy, one record per run),
+used by ``TrialRecord.load`` / ``from_trace``, the CLI, the pytest fixture, suite files and
+``evaluate_many``.
+
+A source is parsed data, a file or a folder (every ``.json``/``.jsonl``/``.ndjson`` file in
+it, sorted). A file is JSON Lines (one document per line) or one JSON document; a document in a
+format with a multi-run container (``RUNS``) is streamed run by run, so a large export is never
+held in memory at once. ``format="auto"`` detects each document's format from its shape.
+
+>>> import json, pathlib, tempfile
+>>> folder = pathlib.Path(tempfile.mkdtemp())
+>>> _ = (folder / "runs.jsonl").write_text(
+...     '{"reply": "a"}\\n{"detailed_trace": ["Agent Text: b"]}\\n')
+>>> [rec.reply for rec in iter_records(folder, final_state={"done": True})]
+['a', 'b']
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any, Final
+
+from agent_asserts.record._json import load_json, parse_json, strict_loads
+from agent_asserts.record._stream import iter_runs, sample, top_members
+from agent_asserts.record.adapters._registry import (
+    TraceFormat,
+    detect,
+    get_format,
+    matching_formats,
+)
+from agent_asserts.record.decode import TOP_LEVEL_KEYS
+from agent_asserts.record.errors import Problem, RecordError
+from agent_asserts.record.trial import TrialRecord
+
+SUFFIXES: Final = (".json", ".jsonl", ".ndjson")
+"""The files of a folder that are read."""
+LINE_SUFFIXES: Final = (".jsonl", ".ndjson")
+STREAM_ABOVE: Final = 8 << 20
+"""Files larger than this (bytes) are read piece by piece."""
+_NATIVE_KEYS: Final = frozenset(TOP_LEVEL_KEYS)
+
+
+def state_value(value: Any, name: str = "state") -> Any:
+    """A state given as data, or as a path to a JSON file (an ``os.PathLike``, or a ``str``
+    ending in ``.json``), read strictly.
+
+    >>> state_value({"a": 1}), state_value("plain text")
+    ({'a': 1}, 'plain text')
+    """
+    if isinstance(value, os.PathLike) or (
+        isinstance(value, str) and value.lower().endswith(".json")
+    ):
+        return load_json(value)[1]
+    return value
+
+
+def _format_of(data: Any, format: str, source: str | None) -> TraceFormat:
+    if format != "auto":
+        return get_format(format)
+    try:
+        return get_format(detect(data, source=source))
+    except RecordError:
+        # a mapping sharing a key with the canonical form: read as native, so that a typo
+        # gets the canonical decoder's precise message ("did you mean 'events'?")
+        if isinstance(data, Mapping) and data.keys() & _NATIVE_KEYS and not matching_formats(data):
+            return get_format("native")
+        raise
+
+
+def records_of(
+    data: Any, format: str = "auto", *, source: str | None = None
+) -> Iterator[TrialRecord]:
+    """The records of parsed data in the named (or detected) format."""
+    yield from _format_of(data, format, source).to_records(data, source=source)
+
+
+def _with_state(records: Iterator[TrialRecord], initial: Any, final: Any) -> Iterator[TrialRecord]:
+    if initial is None and final is None:
+        yield from records
+        return
+    changes: dict[str, Any] = {}
+    if initial is not None:
+        changes["initial_state"] = state_value(initial, "initial_state")
+    if final is not None:
+        changes["final_state"] = state_value(final, "final_state")
+    for record in records:
+        yield record.with_state(**changes)
+
+
+def iter_records(
+    source: Any,
+    format: str = "auto",
+    *,
+    initial_state: Any = None,
+    final_state: Any = None,
+) -> Iterator[TrialRecord]:
+    """The records of every run in ``source``, lazily.
+
+    Args:
+        source: A path (file or folder; ``str`` or ``os.PathLike``), or data already parsed
+            from JSON.
+        format: A registered format name, or ``"auto"`` to detect each document's format.
+        initial_state: S0 for every record (data, or a JSON file path); None keeps the
+            record's own.
+        final_state: Sf likewise.
+
+    Raises:
+        RecordError: An unreadable document or an undetectable format (naming the file and
+            where); raised when the iteration reaches it.
+        OSError: A file cannot be read.
+
+    >>> [r.reply for r in iter_records([{"reply": "x"}, {"reply": "y"}], "native")]
+    ['x', 'y']
+    """
+    if isinstance(source, str | os.PathLike):
+        records = _path_records(Path(source), format)
+    else:
+        records = records_of(source, format)
+    return _with_state(records, initial_state, final_state)
+
+
+def _path_records(path: Path, format: str) -> Iterator[TrialRecord]:
+    if path.is_dir():
+        for file in sorted(p for p in path.iterdir() if p.is_file() and p.suffix in SUFFIXES):
+            yield from _file_records(file, format)
+    else:
+        yield from _file_records(path, format)
+
+
+def _file_records(path: Path, format: str) -> Iterator[TrialRecord]:
+    name = os.fspath(path)
+    if format != "auto":
+        spec = get_format(format)
+        if spec.read_records is not None:
+            yield from spec.read_records(path, source=name)
+            return
+    if _is_lines(path):
+        yield from _line_records(path, name, format)
+    elif path.stat().st_size > STREAM_ABOVE:
+        yield from _streamed_records(path, name, format)
+    else:
+        _, data = load_json(path)
+        spec = _format_of(data, format, name)
+        if spec.read_records is not None:
+            yield from spec.read_records(path, source=name)
+        else:
+            yield from spec.to_records(data, source=name)
+
+
+def _is_lines(path: Path) -> bool:
+    """JSON Lines: by suffix, or when the first line is a whole JSON value and another
+    non-blank line follows."""
+    if path.suffix in LINE_SUFFIXES:
+        return True
+    with path.open("rb") as handle:
+        first = handle.readline(STREAM_ABOVE)
+        if not first.endswith(b"\n"):
+            return False
+        try:
+            strict_loads(first.decode("utf-8-sig"))
+        except ValueError:  # not JSON, not UTF-8, or not strict JSON
+            return False
+        return any(line.strip() for line in iter(lambda: handle.readline(STREAM_ABOVE), b""))
+
+
+def _line_records(path: Path, name: str, format: str) -> Iterator[TrialRecord]:
+    with path.open("rb") as handle:
+        for number, raw in enumerate(handle, 1):
+            where = f"{name}:{number}"
+            try:
+                line = raw.decode("utf-8-sig" if number == 1 else "utf-8")
+            except UnicodeDecodeError as exc:
+                raise RecordError(
+                    [Problem("", f"not UTF-8 text (byte {exc.start})", where)]
+                ) from None
+            if not line.strip():
+                continue
+            data = parse_json(line, where)
+            spec = _format_of(data, format, where)
+            if spec.read_records is not None:  # a file of events (Mantle): one run
+                yield from spec.read_records(path, source=name)
+                return
+            yield from spec.to_records(data, source=where)
+
+
+def _streamed_records(path: Path, name: str, format: str) -> Iterator[TrialRecord]:
+    with path.open(encoding="utf-8-sig") as handle:
+        shape = sample(handle, source=name)
+    spec = _format_of(shape, format, name)
+    key = _runs_key(spec, shape)
+    if spec.read_records is not None or key is None:
+        yield from (spec.read_records or _whole)(path, source=name)  # no container: read whole
+        return
+    context: dict[str, Any] = {}
+    if key:
+        with path.open(encoding="utf-8-sig") as handle:
+            context = top_members(handle, key, source=name)
+    with path.open(encoding="utf-8-sig") as handle:
+        for where, item in iter_runs(handle, key, source=name):
+            container: Any = {**context, key: [item]} if key else [item]
+            yield from spec.to_records(container, source=f"{name}: {where}")
+
+
+def _runs_key(spec: TraceFormat, shape: Any) -> str | None:
+    for key in spec.runs:
+        if key == "" and isinstance(shape, list):
+            return key
+        if key and isinstance(shape, Mapping) and isinstance(shape.get(key), list):
+            return key
+    return None
+
+
+def _whole(path: Path, *, source: str) -> Iterator[TrialRecord]:
+    _, data = load_json(path)
+    yield from records_of(data, "auto", source=source)
+
+
+def load_one(
+    path: str | os.PathLike[str],
+    format: str = "auto",
+    *,
+    initial_state: Any = None,
+    final_state: Any = None,
+) -> TrialRecord:
+    """The one record of a file holding one run (``TrialRecord.load``).
+
+    Raises:
+        RecordError: The file holds no run, or several (use :func:`iter_records`).
+    """
+    records = iter_records(path, format, initial_state=initial_state, final_state=final_state)
+    return _only(records, os.fspath(path))
+
+
+def _only(records: Iterator[TrialRecord], source: str | None) -> TrialRecord:
+    first = next(records, None)
+    if first is None:
+        raise RecordError([Problem("$", "holds no run", source)])
+    if next(records, None) is not None:
+        message = "holds several runs: read them with agent_asserts.iter_records(...)"
+        raise RecordError([Problem("$", message, source)])
+    return first
+
+
+def from_trace(
+    data: Any, format: str = "auto", *, initial_state: Any = None, final_state: Any = None
+) -> TrialRecord:
+    """The one record of parsed trace data (``TrialRecord.from_trace``)."""
+    records = iter_records(data, format, initial_state=initial_state, final_state=final_state)
+    return _only(iter(records), None)
+
+
+__all__ = [
+    "LINE_SUFFIXES",
+    "STREAM_ABOVE",
+    "SUFFIXES",
+    "from_trace",
+    "iter_records",
+    "load_one",
+    "records_of",
+    "state_value",
+]
