@@ -134,10 +134,13 @@ class Watcher:
         for path in sorted(self.folder.iterdir()):
             if path.name.startswith(".") or path.name.endswith(".tmp") or not path.is_file():
                 continue
-            if path.suffix == ".jsonl":
-                self._read_lines(path)
-            elif path.suffix == ".json":
-                self._read_file(path)
+            try:
+                if path.suffix == ".jsonl":
+                    self._read_lines(path)
+                elif path.suffix == ".json":
+                    self._read_file(path)
+            except FileNotFoundError:  # gone between the listing and the reading
+                self.files.pop(path, None)
 
     def _read_file(self, path: Path) -> None:
         state = self.files.setdefault(path, _FileState())
@@ -206,9 +209,28 @@ def _load_json(path: Path) -> Any:
 def run_watch(args: argparse.Namespace, out: IO[str], err: IO[str],
               sleep: Callable[[float], None] = time.sleep) -> int:  # fmt: skip
     """The ``watch`` subcommand (exit 0 after ``--max-polls``, 2 on a bad input, 130 on Ctrl-C)."""
+    state: dict[str, Any] = {}
+    try:
+        return _watch(args, out, err, sleep, state)
+    except KeyboardInterrupt:
+        watcher, writer = state.get("watcher"), state.get("writer")
+        records = watcher.records if watcher is not None else 0
+        written = writer.written if writer is not None else 0
+        err.write(f"watch stopped: {records} records, {written} results written\n")
+        return EXIT_INTERRUPTED
+    finally:
+        if "writer" in state:
+            state["writer"].close()
+
+
+def _watch(args: argparse.Namespace, out: IO[str], err: IO[str],
+           sleep: Callable[[float], None], state: dict[str, Any]) -> int:  # fmt: skip
     folder = Path(args.record_dir)
     if not folder.is_dir():
         err.write(f"error: --record-dir {args.record_dir}: not a folder\n")
+        return EXIT_INPUT
+    if not args.interval >= 0 or (args.max_polls is not None and args.max_polls < 1):
+        err.write("error: --interval must be >= 0 seconds and --max-polls >= 1\n")
         return EXIT_INPUT
     try:
         suite = load(args.suite)
@@ -221,23 +243,17 @@ def run_watch(args: argparse.Namespace, out: IO[str], err: IO[str],
         err.write(f"error: --format {args.format}: {exc.problems[0].message}\n")
         return EXIT_INPUT
     try:
-        writer = ResultWriter(args.output, out)
+        writer = state["writer"] = ResultWriter(args.output, out)
     except OSError as exc:
         err.write(f"error: cannot write --output {args.output}: {exc.strerror or exc}\n")
         return EXIT_INPUT
-    watcher = Watcher(suite, folder, reader, writer)
+    watcher = state["watcher"] = Watcher(suite, folder, reader, writer)
     polls = 0
-    try:
-        while args.max_polls is None or polls < args.max_polls:
-            if polls:
-                sleep(args.interval)
-            watcher.poll()
-            polls += 1
-    except KeyboardInterrupt:
-        err.write(f"watch stopped: {watcher.records} records, {writer.written} results written\n")
-        return EXIT_INTERRUPTED
-    finally:
-        writer.close()
+    while args.max_polls is None or polls < args.max_polls:
+        if polls:
+            sleep(args.interval)
+        watcher.poll()
+        polls += 1
     return EXIT_OK
 
 

@@ -164,3 +164,36 @@ def std() -> tuple[Any, Any]:
     import io
 
     return io.StringIO(), io.StringIO()
+
+
+def test_bad_interval_or_polls_exit_2(folder: Path) -> None:
+    out, err = std()
+    assert run_watch(args(folder, "--interval", "-1", "--max-polls", "1"), out, err) == 2
+    assert err.getvalue() == "error: --interval must be >= 0 seconds and --max-polls >= 1\n"
+
+
+def test_ctrl_c_in_a_real_process(folder: Path) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    (folder / "runs" / "live.jsonl").write_text(json.dumps(DEMO_RECORD) + "\n")
+    output = folder / "out.jsonl"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "agent_asserts", "watch", str(folder / "suite.yaml"),
+         "--record-dir", str(folder / "runs"), "--output", str(output), "--interval", "0.05"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    deadline = time.monotonic() + 60
+    while not (output.exists() and output.read_text().count("\n") == 2):
+        assert time.monotonic() < deadline, "no results written"
+        time.sleep(0.05)
+    os.kill(proc.pid, signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert (proc.returncode, out) == (130, "")
+    assert err == "watch stopped: 1 records, 2 results written\n"
+    assert [json.loads(line)["verdict"] for line in output.read_text().splitlines()] == [
+        "passed", "failed",
+    ]  # fmt: skip
