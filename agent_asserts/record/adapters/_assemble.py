@@ -1,0 +1,446 @@
+"""The event list of one trace, assembled step by step (see :mod:`._span_tree` for the rules)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from agent_asserts._missing import MISSING
+from agent_asserts.record.adapters._arguments import parse_arguments
+from agent_asserts.record.adapters._spans import Span
+from agent_asserts.record.adapters._steps import AgentInfo, ModelInfo, Step, ToolInfo
+from agent_asserts.record.errors import RecordError
+from agent_asserts.record.trial import TrialRecord
+
+if TYPE_CHECKING:
+    from agent_asserts.record.adapters._span_tree import _Tree
+
+_Part = tuple[str, int]  # (model span id, index of the tool_call part in its output)
+
+
+class Assembly:
+    """Drafts of canonical event dicts, the pairing of calls and results, usage and errors."""
+
+    def __init__(self, tree: _Tree, *, source: str | None) -> None:
+        self.tree = tree
+        self.source = source
+        self.events: list[dict[str, Any]] = []
+        self.positions: list[str] = []  # where each event came from (for parse errors)
+        self.provenance: dict[str, list[str]] = {}
+        self.errors: list[dict[str, Any]] = []
+        self.event_of: dict[str, str] = {}  # span id -> event id
+        self.calls: dict[str, dict[str, Any]] = {}  # call id -> tool_call draft
+        self.part_span: dict[_Part, str] = {}  # a model's tool_call part -> its tool span
+        self.span_part: dict[str, tuple[_Part, Mapping[str, Any]]] = {}
+        self.seen_model = False  # whether a model call was added already
+        self.usage: dict[str, Any] = {}
+        self.reported_by: set[str] = set()
+        self.handoff_targets: set[str] = set()
+        self.counter = 0
+
+    # -- planning ---------------------------------------------------------------------------
+
+    def plan_tool_pairs(self, steps: list[Step]) -> None:
+        """Pair each tool span with the model output part that asked for it (id, else name)."""
+        open_parts: list[tuple[_Part, Mapping[str, Any], str | None]] = []
+        for step in steps:
+            if step.role == "handoff" and step.handoff is not None:
+                self.handoff_targets.add(step.handoff[1])
+                self._pair(step, _handoff_part(open_parts, step.handoff[1], self.tree.scope_id(step)), open_parts)
+            if step.role == "model" and step.model is not None:
+                scope = self.tree.scope_id(step)
+                for index, part in enumerate(_tool_parts(step.model)):
+                    open_parts.append(((step.span.span_id, index), part, scope))
+            if step.role != "tool" or step.tool is None:
+                continue
+            self._pair(step, _find_part(open_parts, step.tool, self.tree.scope_id(step)), open_parts)
+
+    def _pair(
+        self,
+        step: Step,
+        match: tuple[_Part, Mapping[str, Any], str | None] | None,
+        open_parts: list[tuple[_Part, Mapping[str, Any], str | None]],
+    ) -> None:
+        if match is not None:
+            open_parts.remove(match)
+            self.part_span[match[0]] = step.span.span_id
+            self.span_part[step.span.span_id] = (match[0], match[1])
+
+    def _group(self, step: Step) -> str | None:
+        pair = self.span_part.get(step.span.span_id)
+        return None if pair is None else self.event_of.get(pair[0][0])
+
+    # -- events -----------------------------------------------------------------------------
+
+    def parse_error(self, where: str, reason: str, item: Any = None) -> None:
+        error: dict[str, Any] = {"position": where, "reason": reason}
+        if item is not None:
+            error["item"] = item
+        if self.source is not None:
+            error["source"] = self.source
+        self.errors.append(error)
+
+    def _emit(self, step: Step, event: dict[str, Any], *, primary: bool = False) -> str:
+        span = step.span
+        if primary:
+            event_id = span.span_id
+            if span.duration is not None:
+                event["duration"] = span.duration
+        else:
+            self.counter += 1
+            event_id = f"{span.span_id}.{self.counter}"
+        event["event_id"] = event_id
+        if "wall_time" not in event and span.start is not None:
+            event["wall_time"] = span.start
+        parent = next(
+            (self.event_of[a.span.span_id] for a in self.tree.ancestors(step) if a.span.span_id in self.event_of),
+            None,
+        )
+        if parent is not None:
+            event["parent_id"] = parent
+        if step.conversation_id is not None:
+            event["correlation_id"] = step.conversation_id
+        self.events.append(event)
+        self.positions.append(span.position)
+        self.provenance.setdefault(span.position, []).append(event_id)
+        if primary:
+            self.event_of[span.span_id] = event_id
+        return event_id
+
+    def _agent(self, step: Step, event: dict[str, Any]) -> dict[str, Any]:
+        name = self.tree.agent_name(step) if step.role != "agent" else None
+        if step.role == "agent":
+            scope = self.tree.agent_ancestor(step)
+            name = None if scope is None else self.tree.agent_name(scope)
+        if name is not None:
+            event["agent"] = name
+        return event
+
+    def add(self, step: Step) -> None:
+        for where, reason, item in step.problems:
+            self.parse_error(where, reason, item)
+        handler = getattr(self, f"_add_{step.role}")
+        handler(step)
+
+    def _add_agent(self, step: Step) -> None:
+        info = step.agent
+        if info is None or step is self.tree.root:
+            self.provenance.setdefault(step.span.position, [])
+            return
+        parent = self.tree.agent_ancestor(step)
+        if parent is None and info.name in self.handoff_targets:
+            self.provenance.setdefault(step.span.position, [])
+            return
+        root = self.tree.root
+        from_step = parent if parent is not None else root
+        payload: dict[str, Any] = {"subagent": info.name}
+        if from_step is not None and from_step.agent is not None:
+            payload["from_agent"] = from_step.agent.name
+        payload["mode"] = "tool" if parent is not None else "handoff"
+        if info.output is not None:
+            payload["output"] = info.output
+        if info.input is not None:
+            payload["input"] = info.input
+        event_type = "failed" if step.span.error else "completed"
+        event = {"kind": "delegation", "event_type": event_type, "payload": payload}
+        self._emit(step, self._agent(step, event), primary=True)
+
+    def _add_handoff(self, step: Step) -> None:
+        if step.handoff is None:
+            return
+        from_agent, to_agent = step.handoff
+        payload: dict[str, Any] = {"subagent": to_agent, "mode": "handoff"}
+        if from_agent is not None:
+            payload["from_agent"] = from_agent
+        event: dict[str, Any] = {"kind": "delegation", "event_type": "transferred", "payload": payload}
+        if (group := self._group(step)) is not None:
+            event["group_id"] = group
+        self._emit(step, self._agent(step, event), primary=True)
+
+    def _add_guardrail(self, step: Step) -> None:
+        if step.guardrail is None:
+            return
+        name, triggered, output = step.guardrail
+        payload: dict[str, Any] = {"name": name, "triggered": triggered}
+        if output is not None:
+            payload["output"] = output
+        self._emit(step, self._agent(step, {"kind": "guardrail", "payload": payload}), primary=True)
+
+    def _add_other(self, step: Step) -> None:
+        payload = dict(step.payload) or {"name": step.span.name}
+        self._emit(step, self._agent(step, {"kind": "span", "payload": payload}), primary=True)
+
+    def _add_tool(self, step: Step) -> None:
+        tool = step.tool
+        if tool is None:
+            return
+        pair = self.span_part.get(step.span.span_id)
+        call_id = tool.call_id
+        group = None
+        if pair is not None:
+            (model_span, _), part = pair
+            group = self.event_of.get(model_span)
+            if call_id is None and isinstance(part.get("id"), str):
+                call_id = part["id"]
+            if tool.arguments is MISSING and tool.arguments_raw is None and "arguments" in part:
+                tool = _with_arguments(tool, part["arguments"], step, self)
+        event = self._tool_event(tool, call_id, step)
+        if group is not None:
+            event["group_id"] = group
+        self._emit(step, self._agent(step, event), primary=True)
+
+    def _tool_event(self, tool: ToolInfo, call_id: str | None, step: Step) -> dict[str, Any]:
+        payload: dict[str, Any] = {"name": tool.name}
+        if tool.arguments is not MISSING:
+            payload["arguments"] = tool.arguments
+        if tool.arguments_raw is not None:
+            payload["arguments_raw"] = tool.arguments_raw
+        if tool.result is not None:
+            payload["result"] = tool.result
+        payload["is_error"] = tool.is_error
+        if tool.outcome is not None:
+            payload["outcome"] = tool.outcome
+        if tool.mcp_server is not None:
+            payload["source"] = "mcp"
+            payload["mcp_server"] = tool.mcp_server
+        if call_id is not None:
+            payload["call_id"] = call_id
+        if tool.error_type is not None:
+            payload["error_type"] = tool.error_type
+        if tool.error_message is not None:
+            payload["error_message"] = tool.error_message
+        event = {"kind": "tool_call", "payload": payload}
+        if call_id is not None:
+            self.calls[call_id] = payload
+        return event
+
+    def _add_model(self, step: Step) -> None:
+        model = step.model
+        if model is None:
+            return
+        first = not self.seen_model
+        self.seen_model = True
+        self._inputs(step, model, first=first, sub_agent=self.tree.nested(step))
+        model_id = self._emit(step, self._agent(step, self._model_event(step, model)), primary=True)
+        self._outputs(step, model, model_id)
+
+    def _model_event(self, step: Step, model: ModelInfo) -> dict[str, Any]:
+        payload: dict[str, Any] = {}
+        for key in ("model", "provider", "finish_reason"):
+            if getattr(model, key) is not None:
+                payload[key] = getattr(model, key)
+        usage = _usage(model)
+        if usage:
+            payload["usage"] = usage
+            self._add_usage(usage)
+        payload["is_error"] = step.span.error
+        if step.span.error and step.span.error_message is not None:
+            payload["error_message"] = step.span.error_message
+        return {"kind": "model_call", "payload": payload}
+
+    def _add_usage(self, usage: Mapping[str, Any]) -> None:
+        for key in ("input_tokens", "output_tokens", "total_tokens"):
+            if key in usage:
+                self.usage[key] = self.usage.get(key, 0) + usage[key]
+        for key, value in (usage.get("details") or {}).items():
+            details = self.usage.setdefault("details", {})
+            details[key] = details.get(key, 0) + value
+        if usage.get("reported_by"):
+            self.reported_by.add(usage["reported_by"])
+
+    def _inputs(self, step: Step, model: ModelInfo, *, first: bool, sub_agent: bool) -> None:
+        messages = list(model.input)
+        if not first:
+            last = max((i for i, m in enumerate(messages) if m.get("role") == "assistant"), default=-1)
+            messages = messages[last + 1 :]
+        for message in messages:
+            role = message.get("role")
+            parts = [p for p in message.get("parts") or () if isinstance(p, Mapping)]
+            for part in parts:
+                if part.get("type") == "tool_call_response":
+                    self._result(step, part)
+            text = "".join(
+                p["content"] for p in parts if p.get("type") == "text" and isinstance(p.get("content"), str)
+            )
+            if role in ("user", "human") and text and not sub_agent:
+                event = {"kind": "message", "actor_ref": "user", "payload": {"text": text}}
+                self._emit(step, self._agent(step, event))
+
+    def _result(self, step: Step, part: Mapping[str, Any]) -> None:
+        call_id = part.get("id")
+        response = part.get("response", part.get("result"))
+        payload = self.calls.get(call_id) if isinstance(call_id, str) else None
+        if payload is None:
+            name = part.get("name") if isinstance(part.get("name"), str) else "unknown"
+            event: dict[str, Any] = {"kind": "tool_call", "payload": {"name": name}}
+            if response is not None:
+                event["payload"]["result"] = response
+            event["payload"]["outcome"] = "pending"
+            if isinstance(call_id, str):
+                event["payload"]["call_id"] = call_id
+            self._emit(step, self._agent(step, event))
+            return
+        if payload.get("outcome") == "pending":
+            payload["outcome"] = "succeeded"
+        if "result" not in payload and response is not None and not payload.get("is_error"):
+            payload["result"] = response
+
+    def _outputs(self, step: Step, model: ModelInfo, model_id: str) -> None:
+        index = -1
+        end = step.span.end
+        for message in model.output:
+            for part in message.get("parts") or ():
+                if not isinstance(part, Mapping):
+                    continue
+                kind = part.get("type")
+                if kind in ("reasoning", "thinking"):
+                    text = part.get("content")
+                    event = {"kind": "reasoning", "payload": {"text": text if isinstance(text, str) else ""}}
+                    self._emit(step, self._agent(step, _at(event, end)))
+                elif kind == "text" and isinstance(part.get("content"), str):
+                    event = {"kind": "message", "actor_ref": "agent", "payload": {"text": part["content"]}}
+                    self._emit(step, self._agent(step, _at(event, end)))
+                elif kind == "tool_call":
+                    index += 1
+                    if (step.span.span_id, index) not in self.part_span:
+                        self._unspanned_call(step, part, model_id)
+
+    def _unspanned_call(self, step: Step, part: Mapping[str, Any], model_id: str) -> None:
+        name = part.get("name") if isinstance(part.get("name"), str) and part.get("name") else "unknown"
+        tool = ToolInfo(name)
+        if "arguments" in part:
+            tool = _with_arguments(tool, part["arguments"], step, self)
+        call_id = part.get("id") if isinstance(part.get("id"), str) else None
+        event = self._tool_event(tool, call_id, step)
+        event["payload"]["outcome"] = "pending"
+        event["group_id"] = model_id
+        self._emit(step, self._agent(step, event))
+
+    # -- the record -------------------------------------------------------------------------
+
+    def record(self, metadata: dict[str, Any], fallback: AgentInfo | None = None) -> TrialRecord:
+        root = self.tree.root
+        if root is not None and root.agent is not None:
+            metadata.setdefault("agent", root.agent.name)
+            self._root_messages(root.agent, root.span)
+        if fallback is not None:
+            self._root_messages(fallback, None)
+        data: dict[str, Any] = {"events": self.events, "metadata": metadata}
+        data["status"] = "failed" if root is not None and root.span.error else "completed"
+        if root is not None and root.span.error:
+            data["errors"] = [{"span_id": root.span.span_id, "message": root.span.error_message}]
+        if self.usage:
+            usage = dict(self.usage)
+            if self.reported_by:
+                usage["reported_by"] = "; ".join(sorted(self.reported_by))
+            data["usage"] = usage
+        return self._decode(data)
+
+    def _root_messages(self, info: AgentInfo, span: Span | None) -> None:
+        """The run's input and output as messages when no model call recorded them."""
+        span_id = span.span_id if span is not None else "run"
+        position = span.position if span is not None else "$"
+        root_events = [e for e in self.events if "agent" not in e and e.get("kind") == "message"]
+        has_user = any(e.get("actor_ref") == "user" for e in root_events)
+        has_agent = any(e.get("actor_ref") == "agent" for e in root_events)
+        if not has_user and isinstance(info.input, str) and info.input:
+            event = {"kind": "message", "actor_ref": "user", "payload": {"text": info.input}}
+            event["event_id"] = f"{span_id}.input"
+            if span is not None and span.start is not None:
+                event["wall_time"] = span.start
+            self.events.insert(0, event)
+            self.positions.insert(0, position)
+            self.provenance.setdefault(position, []).append(event["event_id"])
+        if not has_agent and isinstance(info.output, str) and info.output:
+            event = {"kind": "message", "actor_ref": "agent", "payload": {"text": info.output}}
+            event["event_id"] = f"{span_id}.output"
+            if span is not None and span.end is not None:
+                event["wall_time"] = span.end
+            self.events.append(event)
+            self.positions.append(position)
+            self.provenance.setdefault(position, []).append(event["event_id"])
+
+    def _decode(self, data: dict[str, Any]) -> TrialRecord:
+        """The record; an event the record model rejects becomes a parse error at its span."""
+        while True:
+            data["parse_errors"] = list(self.errors)
+            try:
+                return TrialRecord.from_dict(data, source=self.source)
+            except RecordError as exc:
+                bad = sorted({_event_index(p.path) for p in exc.problems} - {None}, reverse=True)
+                if not bad:
+                    raise
+                for index in bad:
+                    assert index is not None
+                    problems = [p.message for p in exc.problems if _event_index(p.path) == index]
+                    event = self.events.pop(index)
+                    self.parse_error(self.positions.pop(index), "; ".join(problems), event)
+
+
+def _at(event: dict[str, Any], time: float | None) -> dict[str, Any]:
+    if time is not None:
+        event["wall_time"] = time
+    return event
+
+
+def _event_index(path: str) -> int | None:
+    if not path.startswith("$.events["):
+        return None
+    return int(path[len("$.events[") : path.index("]")])
+
+
+def _tool_parts(model: ModelInfo) -> list[Mapping[str, Any]]:
+    return [
+        part
+        for message in model.output
+        for part in message.get("parts") or ()
+        if isinstance(part, Mapping) and part.get("type") == "tool_call"
+    ]
+
+
+def _find_part(
+    open_parts: list[tuple[_Part, Mapping[str, Any], str | None]], tool: ToolInfo, scope: str | None
+) -> tuple[_Part, Mapping[str, Any], str | None] | None:
+    if tool.call_id is not None:
+        by_id = next((p for p in open_parts if p[1].get("id") == tool.call_id), None)
+        if by_id is not None:
+            return by_id
+        if any(p[1].get("id") is not None for p in open_parts if p[2] == scope):
+            return None
+    return next((p for p in open_parts if p[2] == scope and p[1].get("name") == tool.name), None)
+
+
+def _handoff_part(
+    open_parts: list[tuple[_Part, Mapping[str, Any], str | None]], agent: str, scope: str | None
+) -> tuple[_Part, Mapping[str, Any], str | None] | None:
+    """The ``transfer_to_<agent>`` call (the OpenAI Agents SDK's handoff tool) a handoff answers."""
+    expected = "transfer_to_" + "_".join(agent.lower().split())
+    candidates = [p for p in open_parts if p[2] == scope and str(p[1].get("name", "")).startswith("transfer_to_")]
+    return next((p for p in candidates if p[1].get("name") == expected), candidates[0] if candidates else None)
+
+
+def _with_arguments(tool: ToolInfo, value: Any, step: Step, assembly: Assembly) -> ToolInfo:
+    import attrs
+
+    arguments, raw, problem = parse_arguments(value)
+    if problem is not None:
+        assembly.parse_error(f"{step.span.position}: {tool.name} arguments", problem, raw)
+    return attrs.evolve(tool, arguments=arguments, arguments_raw=raw)
+
+
+def _usage(model: ModelInfo) -> dict[str, Any]:
+    usage: dict[str, Any] = {}
+    if model.input_tokens is not None:
+        usage["input_tokens"] = model.input_tokens
+    if model.output_tokens is not None:
+        usage["output_tokens"] = model.output_tokens
+    if model.input_tokens is not None and model.output_tokens is not None:
+        usage["total_tokens"] = model.input_tokens + model.output_tokens
+    if model.details:
+        usage["details"] = dict(model.details)
+    if usage and model.reported_by:
+        usage["reported_by"] = model.reported_by
+    return usage
+
+
+__all__ = ["Assembly"]

@@ -1,0 +1,290 @@
+"""Langfuse traces (trace / observations export) → :class:`~agent_asserts.record.TrialRecord`.
+
+Reads both shapes of the public API: a full trace (``GET /api/public/traces/{id}``: the trace
+with its ``observations``; a list of such traces is one record each) and the v2 observations
+list (``GET /api/public/v2/observations``: ``{"data": [observation, …]}``, whose ``input`` and
+``output`` are JSON text; one record per ``traceId``). Times are ISO strings (read as epoch
+seconds); observations may come in any order. The mapping:
+
+=========================  ===================================================================
+observation ``type``       record
+=========================  ===================================================================
+``GENERATION``             ``model_call`` (``model``, usage from ``usageDetails``, else the
+                           v1 ``usage``); its OpenAI-like ``input``/``output`` messages give
+                           the user and agent ``message`` events and the calls it asked for
+``TOOL``                   ``tool_call``: ``name``, ``input`` → arguments (JSON text parsed;
+                           invalid text kept in ``arguments_raw``), ``output`` → result,
+                           ``level: ERROR`` → ``is_error``/``outcome`` ``failed`` with
+                           ``statusMessage``; ``metadata.tool_call_id`` → ``call_id``
+``AGENT``                  the root agent (``metadata.agent``), or a ``delegation`` when it
+                           runs inside another agent
+``GUARDRAIL``              ``guardrail`` (``triggered`` when the level is ERROR or WARNING)
+``SPAN``, ``EVENT``, …     a ``span`` event (type, name, input, output)
+=========================  ===================================================================
+
+Langfuse has no tool-call id: a TOOL observation is paired with the call of a generation's
+output by ``metadata.tool_call_id`` when present, else by name and order. The trace's
+``sessionId`` is every event's ``correlation_id``; its ``input``/``output`` stand for the user
+message and the reply when no generation records them.
+
+>>> rec = to_record({"id": "t1", "input": "Refund A1049", "observations": [
+...     {"id": "o1", "traceId": "t1", "type": "TOOL", "name": "lookup_order",
+...      "startTime": "2026-08-01T12:00:01Z", "endTime": "2026-08-01T12:00:02Z",
+...      "input": {"order_id": "A1049"}, "level": "ERROR", "statusMessage": "timeout"}]})
+>>> call = rec.tool_calls[0].payload
+>>> call.arguments, call.is_error, call.error_message, rec.events[0].payload.text
+({'order_id': 'A1049'}, True, 'timeout', 'Refund A1049')
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Mapping
+from typing import Any, Final
+
+from agent_asserts._missing import MISSING
+from agent_asserts.record.adapters._arguments import json_or_text, parse_arguments
+from agent_asserts.record.adapters._chat_parts import messages
+from agent_asserts.record.adapters._span_tree import build_record
+from agent_asserts.record.adapters._spans import Span, iso_seconds
+from agent_asserts.record.adapters._steps import AgentInfo, ModelInfo, Step, ToolInfo
+from agent_asserts.record.adapters._trace_files import read_documents
+from agent_asserts.record.errors import Problem, RecordError
+from agent_asserts.record.trial import TrialRecord
+
+NAME = "langfuse"
+REPORTED_BY: Final = "Langfuse usageDetails: input as the ingesting SDK reported it"
+_USAGE_KEYS: Final = {"input": "input_tokens", "output": "output_tokens", "total": "total_tokens"}
+_TYPES: Final = frozenset(
+    {"SPAN", "GENERATION", "EVENT", "AGENT", "TOOL", "CHAIN", "RETRIEVER", "EVALUATOR",
+     "EMBEDDING", "GUARDRAIL"}
+)
+
+
+def _is_observation(item: Any) -> bool:
+    return isinstance(item, Mapping) and "traceId" in item and item.get("type") in _TYPES
+
+
+def _is_trace(item: Any) -> bool:
+    return isinstance(item, Mapping) and isinstance(item.get("observations"), list)
+
+
+def detect(data: Any) -> bool:
+    """Whether ``data`` is a Langfuse trace, a list of traces, or an observations export.
+
+    >>> detect({"id": "t", "observations": []}), detect({"data": [{"object": "trace"}]})
+    (True, False)
+    """
+    if isinstance(data, Mapping) and isinstance(data.get("data"), list):
+        data = data["data"]
+    if isinstance(data, list):
+        return bool(data) and all(_is_trace(i) or _is_observation(i) for i in data[:20])
+    return _is_trace(data)
+
+
+def _usage(raw: Mapping[str, Any]) -> tuple[int | None, int | None, dict[str, int]]:
+    usage = raw.get("usageDetails") or raw.get("usage") or {}
+    if not isinstance(usage, Mapping):
+        return None, None, {}
+    counts = {
+        _USAGE_KEYS.get(key, key): value
+        for key, value in usage.items()
+        if isinstance(value, int) and not isinstance(value, bool)
+    }
+    details = {k: v for k, v in counts.items() if k not in _USAGE_KEYS.values()}
+    return counts.get("input_tokens"), counts.get("output_tokens"), details
+
+
+def _model(raw: Mapping[str, Any], problems: list[Any], where: str) -> ModelInfo:
+    input_tokens, output_tokens, details = _usage(raw)
+    found = {}
+    for key in ("input", "output"):
+        try:
+            found[key] = messages(raw.get(key)) or []
+        except ValueError as exc:
+            problems.append((f"{where}.{key}", f"not JSON: {exc}", raw.get(key)))
+            found[key] = []
+    if input_tokens == 0 and output_tokens == 0 and not details:
+        input_tokens = output_tokens = None
+    return ModelInfo(
+        model=raw.get("model") if isinstance(raw.get("model"), str) else None,
+        input_tokens=input_tokens,
+        output_tokens=output_tokens,
+        details=details,
+        reported_by=REPORTED_BY,
+        input=tuple(found["input"]),
+        output=tuple(found["output"]),
+    )
+
+
+def _tool(raw: Mapping[str, Any], error: bool, problems: list[Any], where: str) -> ToolInfo:
+    name = str(raw.get("name") or "unknown")
+    arguments, arguments_raw, problem = parse_arguments(raw.get("input"))
+    if raw.get("input") is None:
+        arguments = MISSING
+    if problem is not None:
+        problems.append((f"{where}.input", problem, arguments_raw))
+    metadata = raw.get("metadata") if isinstance(raw.get("metadata"), Mapping) else {}
+    call_id = metadata.get("tool_call_id")
+    message = raw.get("statusMessage")
+    return ToolInfo(
+        name=name,
+        call_id=str(call_id) if call_id is not None else None,
+        arguments=arguments,
+        arguments_raw=arguments_raw,
+        result=json_or_text(raw.get("output")),
+        is_error=error,
+        outcome="failed" if error else "succeeded",
+        error_message=str(message) if error and message is not None else None,
+    )
+
+
+def step(raw: Mapping[str, Any], where: str, trace: Mapping[str, Any]) -> Step:
+    """The :class:`Step` of one observation.
+
+    Raises:
+        ValueError: The observation has no string ``id``.
+    """
+    if not isinstance(raw.get("id"), str):
+        raise ValueError("an observation needs a string 'id'")
+    kind = str(raw.get("type"))
+    level = raw.get("level")
+    error = level == "ERROR"
+    message = raw.get("statusMessage")
+    parent = raw.get("parentObservationId")
+    span = Span(
+        span_id=raw["id"],
+        parent_id=parent if isinstance(parent, str) else None,
+        name=str(raw.get("name") or kind),
+        position=where,
+        start=iso_seconds(raw.get("startTime")),
+        end=iso_seconds(raw.get("endTime")),
+        trace_id=raw.get("traceId") if isinstance(raw.get("traceId"), str) else None,
+        error=error,
+        error_message=str(message) if error and message is not None else None,
+        kind=kind,
+    )
+    session = raw.get("sessionId", trace.get("sessionId"))
+    conversation = str(session) if session is not None else None
+    problems: list[Any] = []
+    if kind == "GENERATION":
+        model = _model(raw, problems, where)
+        return Step(span, "model", model=model, problems=tuple(problems), conversation_id=conversation)
+    if kind == "TOOL":
+        tool = _tool(raw, error, problems, where)
+        return Step(span, "tool", tool=tool, problems=tuple(problems), conversation_id=conversation)
+    if kind == "AGENT":
+        output = json_or_text(raw.get("output"))
+        user = raw.get("input") if isinstance(raw.get("input"), str) else None
+        info = AgentInfo(span.name, input=user, output=output)
+        return Step(span, "agent", agent=info, conversation_id=conversation)
+    if kind == "GUARDRAIL":
+        guardrail = (span.name, level in ("ERROR", "WARNING"), json_or_text(raw.get("output")))
+        return Step(span, "guardrail", guardrail=guardrail, conversation_id=conversation)
+    payload = {"type": kind, "name": span.name}
+    for key in ("input", "output", "level", "statusMessage"):
+        if raw.get(key) is not None:
+            payload[key] = json_or_text(raw[key])
+    return Step(span, "other", payload=payload, conversation_id=conversation)
+
+
+def _text(value: Any) -> str | None:
+    """The user's or the agent's text in a trace's ``input`` / ``output``."""
+    value = json_or_text(value)
+    if isinstance(value, str):
+        return value or None
+    try:
+        found = messages(value) or []
+    except ValueError:
+        return None
+    texts = [
+        part.get("content")
+        for message in found[-1:]
+        for part in message.get("parts") or ()
+        if part.get("type") == "text" and isinstance(part.get("content"), str)
+    ]
+    return "".join(texts) or None
+
+
+def _groups(data: Any) -> Iterator[tuple[Mapping[str, Any], list[tuple[str, Any]], list[Any]]]:
+    """``(trace, [(where, observation)], errors)`` per trace."""
+    prefix = "data" if isinstance(data, Mapping) and isinstance(data.get("data"), list) else ""
+    items = data["data"] if prefix else data
+    if _is_trace(items):
+        observations = [(f"observations[{i}]", o) for i, o in enumerate(items["observations"])]
+        yield items, observations, []
+        return
+    if not isinstance(items, list):
+        keys = sorted(data)[:8] if isinstance(data, Mapping) else type(data).__name__
+        message = f"expected a Langfuse trace, a list of traces or {{'data': [...]}} (got {keys})"
+        raise RecordError([Problem("$", message)])
+    by_trace: dict[Any, tuple[dict[str, Any], list[tuple[str, Any]], list[Any]]] = {}
+    for index, item in enumerate(items):
+        where = f"{prefix}[{index}]"
+        if _is_trace(item):
+            found = [(f"{where}.observations[{i}]", o) for i, o in enumerate(item["observations"])]
+            yield item, found, []
+            continue
+        key = item.get("traceId") if isinstance(item, Mapping) else None
+        entry = by_trace.setdefault(key, ({"id": key} if key is not None else {}, [], []))
+        if _is_observation(item):
+            if "sessionId" in item:
+                entry[0].setdefault("sessionId", item["sessionId"])
+            if "traceName" in item:
+                entry[0].setdefault("name", item["traceName"])
+            entry[1].append((where, item))
+        else:
+            entry[2].append((where, "not a Langfuse observation (no traceId or unknown type)", item))
+    yield from by_trace.values()
+
+
+def to_records(data: Any, *, source: str | None = None) -> Iterator[TrialRecord]:
+    """One record per trace.
+
+    >>> obs = {"type": "EVENT", "name": "e", "startTime": "2026-08-01T12:00:00Z"}
+    >>> export = {"data": [{**obs, "id": "a", "traceId": "t1"}, {**obs, "id": "b", "traceId": "t2"}]}
+    >>> [r.metadata["trace_id"] for r in to_records(export)]
+    ['t1', 't2']
+    """
+    for trace, observations, errors in _groups(data):
+        steps = []
+        for where, raw in observations:
+            try:
+                steps.append(step(raw, where, trace))
+            except ValueError as exc:
+                errors.append((where, str(exc), raw))
+        metadata: dict[str, Any] = {}
+        for key, name in (("id", "trace_id"), ("name", "trace_name"), ("sessionId", "session_id")):
+            if trace.get(key) is not None:
+                metadata[name] = trace[key]
+        fallback = AgentInfo(
+            str(trace.get("name") or "trace"),
+            input=_text(trace.get("input")),
+            output=_text(trace.get("output")),
+        )
+        yield build_record(
+            steps, source=source, metadata=metadata, parse_errors=errors, fallback=fallback
+        )
+
+
+def to_record(data: Any, *, source: str | None = None) -> TrialRecord:
+    """The record of an export holding one trace.
+
+    Raises:
+        RecordError: Not a Langfuse export, or several traces (use :func:`to_records`).
+    """
+    records = list(to_records(data, source=source))
+    if len(records) == 1:
+        return records[0]
+    if not records:
+        return build_record([], source=source)
+    message = f"the export holds {len(records)} traces; read them with to_records()"
+    raise RecordError([Problem("$", message, source)])
+
+
+def read(path: str | os.PathLike[str], **options: Any) -> TrialRecord:
+    """The record of a Langfuse export file (JSON, or JSON Lines of observations)."""
+    return to_record(read_documents(path, NAME), **options)
+
+
+__all__ = ["NAME", "REPORTED_BY", "detect", "read", "step", "to_record", "to_records"]
