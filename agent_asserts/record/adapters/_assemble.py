@@ -36,6 +36,7 @@ class Assembly:
         self.usage: dict[str, Any] = {}
         self.reported_by: set[str] = set()
         self.handoff_targets: set[str] = set()
+        self.handoff_calls: set[str] = set()  # ids of the model's calls that were handoffs
         self.counter = 0
 
     # -- planning ---------------------------------------------------------------------------
@@ -46,14 +47,20 @@ class Assembly:
         for step in steps:
             if step.role == "handoff" and step.handoff is not None:
                 self.handoff_targets.add(step.handoff[1])
-                self._pair(step, _handoff_part(open_parts, step.handoff[1], self.tree.scope_id(step)), open_parts)
+                self._pair(
+                    step,
+                    _handoff_part(open_parts, step.handoff[1], self.tree.scope_id(step)),
+                    open_parts,
+                )
             if step.role == "model" and step.model is not None:
                 scope = self.tree.scope_id(step)
                 for index, part in enumerate(_tool_parts(step.model)):
                     open_parts.append(((step.span.span_id, index), part, scope))
             if step.role != "tool" or step.tool is None:
                 continue
-            self._pair(step, _find_part(open_parts, step.tool, self.tree.scope_id(step)), open_parts)
+            self._pair(
+                step, _find_part(open_parts, step.tool, self.tree.scope_id(step)), open_parts
+            )
 
     def _pair(
         self,
@@ -62,6 +69,8 @@ class Assembly:
         open_parts: list[tuple[_Part, Mapping[str, Any], str | None]],
     ) -> None:
         if match is not None:
+            if step.role == "handoff" and isinstance(match[1].get("id"), str):
+                self.handoff_calls.add(match[1]["id"])
             open_parts.remove(match)
             self.part_span[match[0]] = step.span.span_id
             self.span_part[step.span.span_id] = (match[0], match[1])
@@ -93,7 +102,11 @@ class Assembly:
         if "wall_time" not in event and span.start is not None:
             event["wall_time"] = span.start
         parent = next(
-            (self.event_of[a.span.span_id] for a in self.tree.ancestors(step) if a.span.span_id in self.event_of),
+            (
+                self.event_of[a.span.span_id]
+                for a in self.tree.ancestors(step)
+                if a.span.span_id in self.event_of
+            ),
             None,
         )
         if parent is not None:
@@ -152,7 +165,11 @@ class Assembly:
         payload: dict[str, Any] = {"subagent": to_agent, "mode": "handoff"}
         if from_agent is not None:
             payload["from_agent"] = from_agent
-        event: dict[str, Any] = {"kind": "delegation", "event_type": "transferred", "payload": payload}
+        event: dict[str, Any] = {
+            "kind": "delegation",
+            "event_type": "transferred",
+            "payload": payload,
+        }
         if (group := self._group(step)) is not None:
             event["group_id"] = group
         self._emit(step, self._agent(step, event), primary=True)
@@ -251,7 +268,9 @@ class Assembly:
     def _inputs(self, step: Step, model: ModelInfo, *, first: bool, sub_agent: bool) -> None:
         messages = list(model.input)
         if not first:
-            last = max((i for i, m in enumerate(messages) if m.get("role") == "assistant"), default=-1)
+            last = max(
+                (i for i, m in enumerate(messages) if m.get("role") == "assistant"), default=-1
+            )
             messages = messages[last + 1 :]
         for message in messages:
             role = message.get("role")
@@ -260,7 +279,9 @@ class Assembly:
                 if part.get("type") == "tool_call_response":
                     self._result(step, part)
             text = "".join(
-                p["content"] for p in parts if p.get("type") == "text" and isinstance(p.get("content"), str)
+                p["content"]
+                for p in parts
+                if p.get("type") == "text" and isinstance(p.get("content"), str)
             )
             if role in ("user", "human") and text and not sub_agent:
                 event = {"kind": "message", "actor_ref": "user", "payload": {"text": text}}
@@ -268,6 +289,8 @@ class Assembly:
 
     def _result(self, step: Step, part: Mapping[str, Any]) -> None:
         call_id = part.get("id")
+        if call_id in self.handoff_calls:
+            return  # the handoff's own acknowledgement: the delegation event stands for it
         response = part.get("response", part.get("result"))
         payload = self.calls.get(call_id) if isinstance(call_id, str) else None
         if payload is None:
@@ -295,10 +318,17 @@ class Assembly:
                 kind = part.get("type")
                 if kind in ("reasoning", "thinking"):
                     text = part.get("content")
-                    event = {"kind": "reasoning", "payload": {"text": text if isinstance(text, str) else ""}}
+                    event = {
+                        "kind": "reasoning",
+                        "payload": {"text": text if isinstance(text, str) else ""},
+                    }
                     self._emit(step, self._agent(step, _at(event, end)))
                 elif kind == "text" and isinstance(part.get("content"), str):
-                    event = {"kind": "message", "actor_ref": "agent", "payload": {"text": part["content"]}}
+                    event = {
+                        "kind": "message",
+                        "actor_ref": "agent",
+                        "payload": {"text": part["content"]},
+                    }
                     self._emit(step, self._agent(step, _at(event, end)))
                 elif kind == "tool_call":
                     index += 1
@@ -306,8 +336,8 @@ class Assembly:
                         self._unspanned_call(step, part, model_id)
 
     def _unspanned_call(self, step: Step, part: Mapping[str, Any], model_id: str) -> None:
-        name = part.get("name") if isinstance(part.get("name"), str) and part.get("name") else "unknown"
-        tool = ToolInfo(name)
+        name = part.get("name")
+        tool = ToolInfo(name if isinstance(name, str) and name else "unknown")
         if "arguments" in part:
             tool = _with_arguments(tool, part["arguments"], step, self)
         call_id = part.get("id") if isinstance(part.get("id"), str) else None
@@ -344,16 +374,16 @@ class Assembly:
         has_user = any(e.get("actor_ref") == "user" for e in root_events)
         has_agent = any(e.get("actor_ref") == "agent" for e in root_events)
         if not has_user and isinstance(info.input, str) and info.input:
-            event = {"kind": "message", "actor_ref": "user", "payload": {"text": info.input}}
-            event["event_id"] = f"{span_id}.input"
+            event: dict[str, Any] = {"event_id": f"{span_id}.input", "kind": "message"}
+            event.update(actor_ref="user", payload={"text": info.input})
             if span is not None and span.start is not None:
                 event["wall_time"] = span.start
             self.events.insert(0, event)
             self.positions.insert(0, position)
             self.provenance.setdefault(position, []).append(event["event_id"])
         if not has_agent and isinstance(info.output, str) and info.output:
-            event = {"kind": "message", "actor_ref": "agent", "payload": {"text": info.output}}
-            event["event_id"] = f"{span_id}.output"
+            event = {"event_id": f"{span_id}.output", "kind": "message"}
+            event.update(actor_ref="agent", payload={"text": info.output})
             if span is not None and span.end is not None:
                 event["wall_time"] = span.end
             self.events.append(event)
@@ -367,11 +397,11 @@ class Assembly:
             try:
                 return TrialRecord.from_dict(data, source=self.source)
             except RecordError as exc:
-                bad = sorted({_event_index(p.path) for p in exc.problems} - {None}, reverse=True)
+                found = {_event_index(p.path) for p in exc.problems}
+                bad = sorted((i for i in found if i is not None), reverse=True)
                 if not bad:
                     raise
                 for index in bad:
-                    assert index is not None
                     problems = [p.message for p in exc.problems if _event_index(p.path) == index]
                     event = self.events.pop(index)
                     self.parse_error(self.positions.pop(index), "; ".join(problems), event)
@@ -415,8 +445,15 @@ def _handoff_part(
 ) -> tuple[_Part, Mapping[str, Any], str | None] | None:
     """The ``transfer_to_<agent>`` call (the OpenAI Agents SDK's handoff tool) a handoff answers."""
     expected = "transfer_to_" + "_".join(agent.lower().split())
-    candidates = [p for p in open_parts if p[2] == scope and str(p[1].get("name", "")).startswith("transfer_to_")]
-    return next((p for p in candidates if p[1].get("name") == expected), candidates[0] if candidates else None)
+    candidates = [
+        p
+        for p in open_parts
+        if p[2] == scope and str(p[1].get("name", "")).startswith("transfer_to_")
+    ]
+    return next(
+        (p for p in candidates if p[1].get("name") == expected),
+        candidates[0] if candidates else None,
+    )
 
 
 def _with_arguments(tool: ToolInfo, value: Any, step: Step, assembly: Assembly) -> ToolInfo:

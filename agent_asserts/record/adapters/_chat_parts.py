@@ -57,7 +57,8 @@ def to_parts(message: Any) -> dict[str, Any] | None:
 
     >>> to_parts({"role": "assistant", "content": None, "tool_calls": [
     ...     {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]})
-    {'role': 'assistant', 'parts': [{'type': 'tool_call', 'name': 'f', 'id': 'c1', 'arguments': '{}'}]}
+    {'role': 'assistant',
+     'parts': [{'type': 'tool_call', 'name': 'f', 'id': 'c1', 'arguments': '{}'}]}
     """
     if not isinstance(message, Mapping):
         return None
@@ -88,7 +89,7 @@ def to_parts(message: Any) -> dict[str, Any] | None:
 
 
 def messages(value: Any) -> list[dict[str, Any]] | None:
-    """A messages value (a JSON string, a list, one message, or ``{"messages": [...]}``) in parts form.
+    """Messages (JSON text, a list, one message, or ``{"messages": [...]}``) in parts form.
 
     Returns None when the value holds no messages. Raises ``ValueError`` for invalid JSON.
 

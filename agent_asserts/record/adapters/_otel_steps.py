@@ -67,7 +67,7 @@ def _int(value: Any) -> int | None:
 
 
 def role_of(span: Span) -> str:
-    """``agent``, ``model``, ``tool``, ``guardrail`` or ``other``, from the span's attributes and name.
+    """``agent``, ``model``, ``tool``, ``guardrail`` or ``other``, from attributes and name.
 
     >>> role_of(Span("s", None, "execute_tool lookup", "p")), role_of(Span("s", None, "GET /", "p"))
     ('tool', 'other')
@@ -177,16 +177,16 @@ def _event_messages(span: Span) -> tuple[list[dict[str, Any]], list[dict[str, An
                 body = {"content": body}
         fields = dict(body) if isinstance(body, Mapping) else {}
         fields.update({k: v for k, v in attributes.items() if not k.startswith("gen_ai.")})
+        for key in ("message", "tool_calls"):
+            fields[key] = json_or_text(fields.get(key))
         if event.name == "gen_ai.choice":
-            message = fields.get("message") if isinstance(fields.get("message"), Mapping) else fields
-            for parsed in messages({"role": "assistant", **dict(message)}) or ():
-                outputs.append(parsed)
+            message = fields["message"] if isinstance(fields.get("message"), Mapping) else fields
+            outputs.extend(messages({**dict(message), "role": "assistant"}) or ())
         elif event.name in _EVENT_ROLES:
-            for key in ("tool_calls", "content"):
-                if isinstance(fields.get(key), str) and fields[key][:1] in ("[", "{"):
-                    fields[key] = _value(fields[key])
             fields["role"] = _EVENT_ROLES[event.name]
-            inputs.extend(messages(fields) or ())
+            if fields["role"] == "tool":
+                fields["content"] = json_or_text(fields.get("content"))
+            inputs.extend(messages({k: v for k, v in fields.items() if v is not None}) or ())
         elif event.name == "gen_ai.client.inference.operation.details":
             inputs.extend(messages(attributes.get("gen_ai.input.messages")) or ())
             outputs.extend(messages(attributes.get("gen_ai.output.messages")) or ())
@@ -195,7 +195,7 @@ def _event_messages(span: Span) -> tuple[list[dict[str, Any]], list[dict[str, An
 
 def _flattened(attributes: Mapping[str, Any], prefix: str) -> list[dict[str, Any]]:
     """Pre-v1.28 ``gen_ai.prompt.N.*`` / ``gen_ai.completion.N.*`` attributes as messages."""
-    out = []
+    out: list[dict[str, Any]] = []
     for item in unflatten(attributes, prefix):
         if "role" in item:
             out.extend(messages(item) or ())
@@ -222,7 +222,12 @@ def _model(span: Span) -> tuple[ModelInfo, list[tuple[str, str, Any]]]:
         provider=_first(a, "gen_ai.provider.name", "gen_ai.system", "llm.provider", "llm.system"),
         finish_reason=reasons if isinstance(reasons, str) else None,
         input_tokens=_int(
-            _first(a, "gen_ai.usage.input_tokens", "gen_ai.usage.prompt_tokens", "llm.token_count.prompt")
+            _first(
+                a,
+                "gen_ai.usage.input_tokens",
+                "gen_ai.usage.prompt_tokens",
+                "llm.token_count.prompt",
+            )
         ),
         output_tokens=_int(
             _first(

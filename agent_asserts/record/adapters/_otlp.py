@@ -143,9 +143,7 @@ def _status(raw: Any) -> tuple[bool, str | None]:
     return code == "error", message if isinstance(message, str) and message else None
 
 
-def decode_span(
-    raw: Any, position: str, resource: Mapping[str, Any], scope: str | None
-) -> Span:
+def decode_span(raw: Any, position: str, resource: Mapping[str, Any], scope: str | None) -> Span:
     """One OTLP/JSON span as a :class:`Span`.
 
     Raises:
@@ -170,7 +168,9 @@ def decode_span(
         if not isinstance(event, Mapping):
             raise BadSpan(f"a span event must be an object (got {type(event).__name__})")
         time = seconds(event.get("timeUnixNano"))
-        events.append(SpanEvent(str(event.get("name", "")), time, attributes(event.get("attributes"))))
+        events.append(
+            SpanEvent(str(event.get("name", "")), time, attributes(event.get("attributes")))
+        )
     return Span(
         span_id=span_id,
         parent_id=otlp_id(raw.get("parentSpanId", raw.get("parent_span_id"))),
@@ -211,7 +211,9 @@ def iter_raw_spans(data: Any, where: str = "") -> Iterator[tuple[str, Any, dict[
         scopes = resource_spans.get("scopeSpans") or resource_spans.get(
             "instrumentationLibrarySpans"
         )
-        scope_key = "scopeSpans" if "scopeSpans" in resource_spans else "instrumentationLibrarySpans"
+        scope_key = (
+            "scopeSpans" if "scopeSpans" in resource_spans else "instrumentationLibrarySpans"
+        )
         for s_index, scope_spans in enumerate(scopes or ()):
             scope = scope_spans.get("scope") or scope_spans.get("instrumentationLibrary") or {}
             for index, span in enumerate(scope_spans.get("spans") or ()):

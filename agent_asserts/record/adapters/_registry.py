@@ -37,6 +37,10 @@ _BUILTIN: Final = (
     ("native", "agent_asserts.record.adapters.native"),
     ("mantle", "agent_asserts.record.adapters.mantle"),
     ("ces", "agent_asserts.record.adapters.ces"),
+    ("otel", "agent_asserts.record.adapters.otel"),
+    ("openai-agents", "agent_asserts.record.adapters.openai_agents"),
+    ("pydantic-ai", "agent_asserts.record.adapters.pydantic_ai"),
+    ("langfuse", "agent_asserts.record.adapters.langfuse"),
 )
 """The built-in formats and the module defining each (``detect``, ``to_records``, optional
 ``RUNS`` and ``read_records``)."""

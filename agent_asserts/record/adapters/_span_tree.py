@@ -95,7 +95,7 @@ def build_record(
         fallback: The run's input and output when no agent span records them (a Langfuse
             trace's own ``input``/``output``).
     """
-    ordered = [step for step in _by_start(steps)]
+    ordered = _by_start(steps)
     tree = _Tree(ordered)
     assembly = Assembly(tree, source=source)
     for where, reason, item in parse_errors:

@@ -56,8 +56,18 @@ NAME = "langfuse"
 REPORTED_BY: Final = "Langfuse usageDetails: input as the ingesting SDK reported it"
 _USAGE_KEYS: Final = {"input": "input_tokens", "output": "output_tokens", "total": "total_tokens"}
 _TYPES: Final = frozenset(
-    {"SPAN", "GENERATION", "EVENT", "AGENT", "TOOL", "CHAIN", "RETRIEVER", "EVALUATOR",
-     "EMBEDDING", "GUARDRAIL"}
+    {
+        "SPAN",
+        "GENERATION",
+        "EVENT",
+        "AGENT",
+        "TOOL",
+        "CHAIN",
+        "RETRIEVER",
+        "EVALUATOR",
+        "EMBEDDING",
+        "GUARDRAIL",
+    }
 )
 
 
@@ -87,7 +97,7 @@ def _usage(raw: Mapping[str, Any]) -> tuple[int | None, int | None, dict[str, in
     if not isinstance(usage, Mapping):
         return None, None, {}
     counts = {
-        _USAGE_KEYS.get(key, key): value
+        _USAGE_KEYS.get(str(key), str(key)): value
         for key, value in usage.items()
         if isinstance(value, int) and not isinstance(value, bool)
     }
@@ -124,8 +134,8 @@ def _tool(raw: Mapping[str, Any], error: bool, problems: list[Any], where: str) 
         arguments = MISSING
     if problem is not None:
         problems.append((f"{where}.input", problem, arguments_raw))
-    metadata = raw.get("metadata") if isinstance(raw.get("metadata"), Mapping) else {}
-    call_id = metadata.get("tool_call_id")
+    metadata = raw.get("metadata")
+    call_id = metadata.get("tool_call_id") if isinstance(metadata, Mapping) else None
     message = raw.get("statusMessage")
     return ToolInfo(
         name=name,
@@ -169,7 +179,9 @@ def step(raw: Mapping[str, Any], where: str, trace: Mapping[str, Any]) -> Step:
     problems: list[Any] = []
     if kind == "GENERATION":
         model = _model(raw, problems, where)
-        return Step(span, "model", model=model, problems=tuple(problems), conversation_id=conversation)
+        return Step(
+            span, "model", model=model, problems=tuple(problems), conversation_id=conversation
+        )
     if kind == "TOOL":
         tool = _tool(raw, error, problems, where)
         return Step(span, "tool", tool=tool, problems=tuple(problems), conversation_id=conversation)
@@ -234,7 +246,9 @@ def _groups(data: Any) -> Iterator[tuple[Mapping[str, Any], list[tuple[str, Any]
                 entry[0].setdefault("name", item["traceName"])
             entry[1].append((where, item))
         else:
-            entry[2].append((where, "not a Langfuse observation (no traceId or unknown type)", item))
+            entry[2].append(
+                (where, "not a Langfuse observation (no traceId or unknown type)", item)
+            )
     yield from by_trace.values()
 
 
@@ -242,7 +256,8 @@ def to_records(data: Any, *, source: str | None = None) -> Iterator[TrialRecord]
     """One record per trace.
 
     >>> obs = {"type": "EVENT", "name": "e", "startTime": "2026-08-01T12:00:00Z"}
-    >>> export = {"data": [{**obs, "id": "a", "traceId": "t1"}, {**obs, "id": "b", "traceId": "t2"}]}
+    >>> export = {"data": [{**obs, "id": "a", "traceId": "t1"},
+    ...                    {**obs, "id": "b", "traceId": "t2"}]}
     >>> [r.metadata["trace_id"] for r in to_records(export)]
     ['t1', 't2']
     """

@@ -15,7 +15,7 @@ seconds); spans in any order (exports list them as they *ended*). The mapping:
 =======================================  =========================================================
 span                                     record
 =======================================  =========================================================
-``execute_tool`` / ``running tool`` /    ``tool_call``: ``gen_ai.tool.name``, ``gen_ai.tool.call.id``,
+``execute_tool`` / ``running tool`` /    ``tool_call``: ``gen_ai.tool.name``, call id,
 OpenInference ``TOOL``                   arguments (``gen_ai.tool.call.arguments``,
                                          ``tool_arguments``, ``input.value``; JSON text parsed),
                                          result; status ERROR / ``error.type`` → ``is_error``,

@@ -145,11 +145,22 @@ class _History:
             kind = part.get("part_kind") if isinstance(part, Mapping) else None
             if kind == "user-prompt":
                 payload = {"text": _text(part.get("content"))}
-                self.emit({"kind": "message", "actor_ref": "user", "payload": payload}, part.get("timestamp"))
+                self.emit(
+                    {"kind": "message", "actor_ref": "user", "payload": payload},
+                    part.get("timestamp"),
+                )
             elif kind in _SYSTEM_PARTS and isinstance(part.get("content"), str):
                 payload = {"text": part["content"]}
-                self.emit({"kind": "message", "actor_ref": "system", "payload": payload}, part.get("timestamp"))
-            elif kind in ("tool-return", "builtin-tool-return", "native-tool-return", "retry-prompt"):
+                self.emit(
+                    {"kind": "message", "actor_ref": "system", "payload": payload},
+                    part.get("timestamp"),
+                )
+            elif kind in (
+                "tool-return",
+                "builtin-tool-return",
+                "native-tool-return",
+                "retry-prompt",
+            ):
                 self.tool_return(part, kind, here)
             else:
                 self.parse_error(here, f"unsupported request part {kind!r}", part)
@@ -170,13 +181,18 @@ class _History:
             payload.update(is_error=True, outcome="retried" if matched else "pending")
             payload["error_message"] = _error_text(part.get("content"))
             return
-        outcome = part.get("outcome") if isinstance(part.get("outcome"), str) else "success"
-        payload["result"] = part.get("content")
+        raw_outcome = part.get("outcome")
+        outcome = raw_outcome if isinstance(raw_outcome, str) else "success"
         if matched:
             payload["outcome"] = _OUTCOMES.get(outcome, outcome)
         payload["is_error"] = outcome != "success"
-        if outcome != "success":
-            payload["error_message"] = _text(part.get("content")) or outcome
+        if outcome == "success":
+            payload["result"] = part.get("content")
+            return
+        payload["error_message"] = _error_text(part.get("content")) or outcome
+        retry = part.get("retry")
+        if isinstance(retry, Mapping) and isinstance(retry.get("cause"), str):
+            payload["error_type"] = retry["cause"]
 
     def _call_for(self, part: Mapping[str, Any]) -> dict[str, Any] | None:
         call_id = part.get("tool_call_id")
@@ -198,10 +214,10 @@ class _History:
                 self.emit({"kind": "message", "actor_ref": "agent", "payload": payload}, when)
             elif kind == "thinking":
                 text = _text(part.get("content"))
-                payload: dict[str, Any] = {"text": text}
+                thought: dict[str, Any] = {"text": text}
                 if not text and part.get("signature"):
-                    payload["redacted"] = True
-                self.emit({"kind": "reasoning", "payload": payload}, when)
+                    thought["redacted"] = True
+                self.emit({"kind": "reasoning", "payload": thought}, when)
             elif kind in ("tool-call", "builtin-tool-call", "native-tool-call"):
                 self.tool_call(part, here, model_id, when)
             else:
@@ -216,7 +232,9 @@ class _History:
             payload["finish_reason"] = message["finish_reason"]
         raw = message.get("usage")
         if isinstance(raw, Mapping):
-            usage: dict[str, Any] = {k: raw[k] for k in _USAGE_COUNTS if isinstance(raw.get(k), int)}
+            usage: dict[str, Any] = {
+                k: raw[k] for k in _USAGE_COUNTS if isinstance(raw.get(k), int)
+            }
             if len(usage) == 2:
                 usage["total_tokens"] = usage["input_tokens"] + usage["output_tokens"]
             details = {
@@ -261,7 +279,9 @@ def _history(messages: list[Any], where: str, source: str | None) -> TrialRecord
     for index, message in enumerate(messages):
         here = f"{where}[{index}]"
         if not _is_message(message):
-            history.parse_error(here, "not a Pydantic AI message (kind request/response with parts)", message)
+            history.parse_error(
+                here, "not a Pydantic AI message (kind request/response with parts)", message
+            )
         elif message["kind"] == "request":
             history.request(message, here)
         else:

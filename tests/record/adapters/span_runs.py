@@ -127,3 +127,144 @@ def otlp_spec_json(spans: Sequence[ReadableSpan]) -> Any:
                     if key in span:
                         span[key] = _hex(span[key])
     return data
+
+
+# -- OpenAI Agents SDK ---------------------------------------------------------------------
+
+
+def run_openai_agents() -> list[dict[str, Any]]:
+    """Run the scenario with the OpenAI Agents SDK offline; return its exported trace items.
+
+    A triage agent hands off to a refund agent (the model calls ``transfer_to_refund_agent``),
+    which calls ``lookup_order`` and ``issue_refund`` (raises) in parallel, ``ask_policy``
+    (the policy agent as a tool) with invalid argument JSON, then correctly, and replies; an
+    output guardrail runs. The model is a stub that records ``generation`` spans the way the
+    SDK's Chat Completions model does (its own converter and ``generation_span``); everything
+    else — runner, tools, handoffs, agents as tools, guardrails, tracing — is the SDK's.
+    """
+    import asyncio
+
+    from agents import (
+        Agent,
+        GuardrailFunctionOutput,
+        Model,
+        RunConfig,
+        Runner,
+        function_tool,
+        output_guardrail,
+    )
+    from agents.items import ModelResponse as AgentsResponse
+    from agents.models.chatcmpl_converter import Converter
+    from agents.tracing import TracingProcessor, generation_span, set_trace_processors
+    from agents.usage import Usage
+    from openai.types.responses import (
+        ResponseFunctionToolCall,
+        ResponseOutputMessage,
+        ResponseOutputText,
+    )
+
+    class Capture(TracingProcessor):
+        def __init__(self) -> None:
+            self.items: list[dict[str, Any]] = []
+
+        def on_trace_start(self, trace: Any) -> None:
+            pass
+
+        def on_trace_end(self, trace: Any) -> None:
+            self.items.append(trace.export())
+
+        def on_span_start(self, span: Any) -> None:
+            pass
+
+        def on_span_end(self, span: Any) -> None:
+            self.items.append(span.export())
+
+        def shutdown(self) -> None:
+            pass
+
+        def force_flush(self) -> None:
+            pass
+
+    def call(call_id: str, name: str, arguments: str) -> Any:
+        return ResponseFunctionToolCall(
+            id=f"fc_{call_id}",
+            call_id=call_id,
+            name=name,
+            arguments=arguments,
+            type="function_call",
+            status="completed",
+        )
+
+    def text(content: str) -> Any:
+        part = ResponseOutputText(text=content, type="output_text", annotations=[])
+        return ResponseOutputMessage(
+            id="msg_1", role="assistant", status="completed", type="message", content=[part]
+        )
+
+    class Stub(Model):
+        def __init__(self, script: list[list[Any]]) -> None:
+            self.script = list(script)
+
+        async def get_response(
+            self, system_instructions: Any, input: Any, *args: Any, **kwargs: Any
+        ) -> Any:
+            output = self.script.pop(0)
+            items = [{"role": "user", "content": input}] if isinstance(input, str) else input
+            usage = {"input_tokens": 100, "output_tokens": 20}
+            with generation_span(
+                input=Converter.items_to_messages(items), model="stub-4o", usage=usage
+            ) as span:
+                span.span_data.output = Converter.items_to_messages(
+                    [item.model_dump() for item in output]
+                )
+            return AgentsResponse(
+                output=output,
+                usage=Usage(requests=1, input_tokens=100, output_tokens=20, total_tokens=120),
+                response_id=None,
+            )
+
+        async def stream_response(self, *args: Any, **kwargs: Any) -> Any:
+            raise NotImplementedError
+
+    @function_tool
+    def lookup_order(order_id: str) -> dict[str, str]:
+        return {"status": "paid"}
+
+    @function_tool
+    def issue_refund(order_id: str, amount: float) -> str:
+        raise TimeoutError(GATEWAY_ERROR)
+
+    @output_guardrail
+    def no_pii(ctx: Any, agent: Any, output: Any) -> GuardrailFunctionOutput:
+        return GuardrailFunctionOutput(output_info=None, tripwire_triggered=False)
+
+    policy = Agent(name="Policy agent", model=Stub([[text("Refunds over 40 need approval.")]]))
+    refund = Agent(
+        name="Refund agent",
+        tools=[lookup_order, issue_refund, policy.as_tool("ask_policy", "Ask the policy agent")],
+        output_guardrails=[no_pii],
+        model=Stub(
+            [
+                [
+                    call("call_1", "lookup_order", '{"order_id": "A1049"}'),
+                    call("call_2", "issue_refund", '{"order_id": "A1049", "amount": 42.0}'),
+                ],
+                [call("call_3", "ask_policy", '{"input": "refund over 40?"')],
+                [call("call_4", "ask_policy", '{"input": "refund over 40?"}')],
+                [text(REPLY)],
+            ]
+        ),
+    )
+    triage = Agent(
+        name="Triage agent",
+        handoffs=[refund],
+        model=Stub([[call("call_0", "transfer_to_refund_agent", "{}")]]),
+    )
+    capture = Capture()
+    set_trace_processors([capture])
+    try:
+        config = RunConfig(workflow_name="Refund workflow", group_id="conv_42")
+        asyncio.run(Runner.run(triage, "Refund order A1049", run_config=config))
+    finally:
+        set_trace_processors([])
+    return capture.items
