@@ -2,8 +2,11 @@
 
 >>> parse_arguments('{"order_id": "A1049"}')
 ({'order_id': 'A1049'}, None, None)
->>> parse_arguments('{"order_id": "A1049"')[1:]
-('{"order_id": "A1049"', 'arguments are not valid JSON: Expecting \\',\\' delimiter (column 21)')
+>>> arguments, raw, problem = parse_arguments('{"order_id": "A1049"')
+>>> arguments is MISSING, raw
+(True, '{"order_id": "A1049"')
+>>> print(problem)
+arguments are not valid JSON: Expecting ',' delimiter (column 21)
 """
 
 from __future__ import annotations

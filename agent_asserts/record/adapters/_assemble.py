@@ -7,15 +7,11 @@ from typing import TYPE_CHECKING, Any
 
 from agent_asserts._missing import MISSING
 from agent_asserts.record.adapters._arguments import parse_arguments
-from agent_asserts.record.adapters._spans import Span
-from agent_asserts.record.adapters._steps import AgentInfo, ModelInfo, Step, ToolInfo
-from agent_asserts.record.errors import RecordError
-from agent_asserts.record.trial import TrialRecord
+from agent_asserts.record.adapters._pairing import Pairing
+from agent_asserts.record.adapters._steps import ModelInfo, Step, ToolInfo
 
 if TYPE_CHECKING:
     from agent_asserts.record.adapters._span_tree import _Tree
-
-_Part = tuple[str, int]  # (model span id, index of the tool_call part in its output)
 
 
 class Assembly:
@@ -26,60 +22,20 @@ class Assembly:
         self.source = source
         self.events: list[dict[str, Any]] = []
         self.positions: list[str] = []  # where each event came from (for parse errors)
-        self.provenance: dict[str, list[str]] = {}
         self.errors: list[dict[str, Any]] = []
         self.event_of: dict[str, str] = {}  # span id -> event id
         self.calls: dict[str, dict[str, Any]] = {}  # call id -> tool_call draft
-        self.part_span: dict[_Part, str] = {}  # a model's tool_call part -> its tool span
-        self.span_part: dict[str, tuple[_Part, Mapping[str, Any]]] = {}
+        self.pairing = Pairing(tree.scope_id)
         self.seen_model = False  # whether a model call was added already
         self.usage: dict[str, Any] = {}
         self.reported_by: set[str] = set()
-        self.handoff_targets: set[str] = set()
-        self.handoff_calls: set[str] = set()  # ids of the model's calls that were handoffs
         self.counter = 0
 
-    # -- planning ---------------------------------------------------------------------------
-
-    def plan_tool_pairs(self, steps: list[Step]) -> None:
-        """Pair each tool span with the model output part that asked for it (id, else name)."""
-        open_parts: list[tuple[_Part, Mapping[str, Any], str | None]] = []
-        for step in steps:
-            if step.role == "handoff" and step.handoff is not None:
-                self.handoff_targets.add(step.handoff[1])
-                self._pair(
-                    step,
-                    _handoff_part(open_parts, step.handoff[1], self.tree.scope_id(step)),
-                    open_parts,
-                )
-            if step.role == "model" and step.model is not None:
-                scope = self.tree.scope_id(step)
-                for index, part in enumerate(_tool_parts(step.model)):
-                    open_parts.append(((step.span.span_id, index), part, scope))
-            if step.role != "tool" or step.tool is None:
-                continue
-            self._pair(
-                step, _find_part(open_parts, step.tool, self.tree.scope_id(step)), open_parts
-            )
-
-    def _pair(
-        self,
-        step: Step,
-        match: tuple[_Part, Mapping[str, Any], str | None] | None,
-        open_parts: list[tuple[_Part, Mapping[str, Any], str | None]],
-    ) -> None:
-        if match is not None:
-            if step.role == "handoff" and isinstance(match[1].get("id"), str):
-                self.handoff_calls.add(match[1]["id"])
-            open_parts.remove(match)
-            self.part_span[match[0]] = step.span.span_id
-            self.span_part[step.span.span_id] = (match[0], match[1])
+    # -- events -----------------------------------------------------------------------------
 
     def _group(self, step: Step) -> str | None:
-        pair = self.span_part.get(step.span.span_id)
-        return None if pair is None else self.event_of.get(pair[0][0])
-
-    # -- events -----------------------------------------------------------------------------
+        model_span = self.pairing.model_span_of(step)
+        return None if model_span is None else self.event_of.get(model_span)
 
     def parse_error(self, where: str, reason: str, item: Any = None) -> None:
         error: dict[str, Any] = {"position": where, "reason": reason}
@@ -115,7 +71,6 @@ class Assembly:
             event["correlation_id"] = step.conversation_id
         self.events.append(event)
         self.positions.append(span.position)
-        self.provenance.setdefault(span.position, []).append(event_id)
         if primary:
             self.event_of[span.span_id] = event_id
         return event_id
@@ -138,11 +93,9 @@ class Assembly:
     def _add_agent(self, step: Step) -> None:
         info = step.agent
         if info is None or step is self.tree.root:
-            self.provenance.setdefault(step.span.position, [])
             return
         parent = self.tree.agent_ancestor(step)
-        if parent is None and info.name in self.handoff_targets:
-            self.provenance.setdefault(step.span.position, [])
+        if parent is None and info.name in self.pairing.handoff_targets:
             return
         root = self.tree.root
         from_step = parent if parent is not None else root
@@ -191,7 +144,7 @@ class Assembly:
         tool = step.tool
         if tool is None:
             return
-        pair = self.span_part.get(step.span.span_id)
+        pair = self.pairing.span_part.get(step.span.span_id)
         call_id = tool.call_id
         group = None
         if pair is not None:
@@ -289,7 +242,7 @@ class Assembly:
 
     def _result(self, step: Step, part: Mapping[str, Any]) -> None:
         call_id = part.get("id")
-        if call_id in self.handoff_calls:
+        if call_id in self.pairing.handoff_calls:
             return  # the handoff's own acknowledgement: the delegation event stands for it
         response = part.get("response", part.get("result"))
         payload = self.calls.get(call_id) if isinstance(call_id, str) else None
@@ -332,7 +285,7 @@ class Assembly:
                     self._emit(step, self._agent(step, _at(event, end)))
                 elif kind == "tool_call":
                     index += 1
-                    if (step.span.span_id, index) not in self.part_span:
+                    if (step.span.span_id, index) not in self.pairing.part_span:
                         self._unspanned_call(step, part, model_id)
 
     def _unspanned_call(self, step: Step, part: Mapping[str, Any], model_id: str) -> None:
@@ -346,114 +299,11 @@ class Assembly:
         event["group_id"] = model_id
         self._emit(step, self._agent(step, event))
 
-    # -- the record -------------------------------------------------------------------------
-
-    def record(self, metadata: dict[str, Any], fallback: AgentInfo | None = None) -> TrialRecord:
-        root = self.tree.root
-        if root is not None and root.agent is not None:
-            metadata.setdefault("agent", root.agent.name)
-            self._root_messages(root.agent, root.span)
-        if fallback is not None:
-            self._root_messages(fallback, None)
-        data: dict[str, Any] = {"events": self.events, "metadata": metadata}
-        data["status"] = "failed" if root is not None and root.span.error else "completed"
-        if root is not None and root.span.error:
-            data["errors"] = [{"span_id": root.span.span_id, "message": root.span.error_message}]
-        if self.usage:
-            usage = dict(self.usage)
-            if self.reported_by:
-                usage["reported_by"] = "; ".join(sorted(self.reported_by))
-            data["usage"] = usage
-        return self._decode(data)
-
-    def _root_messages(self, info: AgentInfo, span: Span | None) -> None:
-        """The run's input and output as messages when no model call recorded them."""
-        span_id = span.span_id if span is not None else "run"
-        position = span.position if span is not None else "$"
-        root_events = [e for e in self.events if "agent" not in e and e.get("kind") == "message"]
-        has_user = any(e.get("actor_ref") == "user" for e in root_events)
-        has_agent = any(e.get("actor_ref") == "agent" for e in root_events)
-        if not has_user and isinstance(info.input, str) and info.input:
-            event: dict[str, Any] = {"event_id": f"{span_id}.input", "kind": "message"}
-            event.update(actor_ref="user", payload={"text": info.input})
-            if span is not None and span.start is not None:
-                event["wall_time"] = span.start
-            self.events.insert(0, event)
-            self.positions.insert(0, position)
-            self.provenance.setdefault(position, []).append(event["event_id"])
-        if not has_agent and isinstance(info.output, str) and info.output:
-            event = {"event_id": f"{span_id}.output", "kind": "message"}
-            event.update(actor_ref="agent", payload={"text": info.output})
-            if span is not None and span.end is not None:
-                event["wall_time"] = span.end
-            self.events.append(event)
-            self.positions.append(position)
-            self.provenance.setdefault(position, []).append(event["event_id"])
-
-    def _decode(self, data: dict[str, Any]) -> TrialRecord:
-        """The record; an event the record model rejects becomes a parse error at its span."""
-        while True:
-            data["parse_errors"] = list(self.errors)
-            try:
-                return TrialRecord.from_dict(data, source=self.source)
-            except RecordError as exc:
-                found = {_event_index(p.path) for p in exc.problems}
-                bad = sorted((i for i in found if i is not None), reverse=True)
-                if not bad:
-                    raise
-                for index in bad:
-                    problems = [p.message for p in exc.problems if _event_index(p.path) == index]
-                    event = self.events.pop(index)
-                    self.parse_error(self.positions.pop(index), "; ".join(problems), event)
-
 
 def _at(event: dict[str, Any], time: float | None) -> dict[str, Any]:
     if time is not None:
         event["wall_time"] = time
     return event
-
-
-def _event_index(path: str) -> int | None:
-    if not path.startswith("$.events["):
-        return None
-    return int(path[len("$.events[") : path.index("]")])
-
-
-def _tool_parts(model: ModelInfo) -> list[Mapping[str, Any]]:
-    return [
-        part
-        for message in model.output
-        for part in message.get("parts") or ()
-        if isinstance(part, Mapping) and part.get("type") == "tool_call"
-    ]
-
-
-def _find_part(
-    open_parts: list[tuple[_Part, Mapping[str, Any], str | None]], tool: ToolInfo, scope: str | None
-) -> tuple[_Part, Mapping[str, Any], str | None] | None:
-    if tool.call_id is not None:
-        by_id = next((p for p in open_parts if p[1].get("id") == tool.call_id), None)
-        if by_id is not None:
-            return by_id
-        if any(p[1].get("id") is not None for p in open_parts if p[2] == scope):
-            return None
-    return next((p for p in open_parts if p[2] == scope and p[1].get("name") == tool.name), None)
-
-
-def _handoff_part(
-    open_parts: list[tuple[_Part, Mapping[str, Any], str | None]], agent: str, scope: str | None
-) -> tuple[_Part, Mapping[str, Any], str | None] | None:
-    """The ``transfer_to_<agent>`` call (the OpenAI Agents SDK's handoff tool) a handoff answers."""
-    expected = "transfer_to_" + "_".join(agent.lower().split())
-    candidates = [
-        p
-        for p in open_parts
-        if p[2] == scope and str(p[1].get("name", "")).startswith("transfer_to_")
-    ]
-    return next(
-        (p for p in candidates if p[1].get("name") == expected),
-        candidates[0] if candidates else None,
-    )
 
 
 def _with_arguments(tool: ToolInfo, value: Any, step: Step, assembly: Assembly) -> ToolInfo:

@@ -9,9 +9,9 @@
   top-level agent span no handoff named, is a ``delegation`` with ``mode`` ``handoff``.
 * **Model spans** become ``model_call`` events with usage; their output messages give agent
   ``message``, ``reasoning`` and tool calls; their input messages give the user messages (the
-  first model call of an agent: all of them; later ones: those after the last assistant
-  message) and tool results. A sub-agent's input is its delegation's ``input``, never a user
-  turn. Tool results never open a turn.
+  trace's first model call: all of them; later ones: those after the last assistant message,
+  as each call repeats the history) and tool results. A sub-agent's input is its
+  delegation's ``input``, never a user turn. Tool results never open a turn.
 * **Tool calls** are the tool spans; a tool call a model asked for that has no tool span is an
   event of its own, after the model call. A call and its span are paired by call id, else by
   name and order within the agent; the calls of one model response share a ``group_id`` (the
@@ -32,6 +32,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from agent_asserts.record.adapters._assemble import Assembly
+from agent_asserts.record.adapters._finish import finish
 from agent_asserts.record.adapters._spans import start_order
 from agent_asserts.record.adapters._steps import AgentInfo, Step
 from agent_asserts.record.trial import TrialRecord
@@ -100,10 +101,10 @@ def build_record(
     assembly = Assembly(tree, source=source)
     for where, reason, item in parse_errors:
         assembly.parse_error(where, reason, item)
-    assembly.plan_tool_pairs(ordered)
+    assembly.pairing.plan(ordered)
     for step in ordered:
         assembly.add(step)
-    return assembly.record(dict(metadata or {}), fallback)
+    return finish(assembly, dict(metadata or {}), fallback)
 
 
 def _by_start(steps: Sequence[Step]) -> list[Step]:

@@ -80,22 +80,34 @@ class Span:
 
 
 def start_order(spans: list[Span]) -> list[Span]:
-    """The spans by start time (a span without one keeps its place after those before it).
+    """The spans by start time; a tie goes to the parent, then to the span that ended first,
+    then to the smaller id — never to the input order, which exports do not keep.
 
-    Exports list spans in the order they *ended*; events must be in the order things started.
-    Ties keep the input order, so the sort is stable.
+    A span without a start time keeps its place after the span before it in the input.
 
-    >>> spans = [Span("b", None, "b", "p1", start=2.0), Span("a", None, "a", "p0", start=1.0)]
+    >>> spans = [Span("b", None, "b", "p1", start=2.0), Span("a", None, "a", "p0", start=1.0),
+    ...          Span("c", "a", "c", "p2", start=1.0)]
     >>> [s.span_id for s in start_order(spans)]
-    ['a', 'b']
+    ['a', 'c', 'b']
     """
-    keyed: list[tuple[float, int, Span]] = []
+    parents = {span.span_id: span.parent_id for span in spans}
+
+    def depth(span: Span) -> int:
+        seen, parent = {span.span_id}, span.parent_id
+        while parent is not None and parent in parents and parent not in seen:
+            seen.add(parent)
+            parent = parents[parent]
+        return len(seen)
+
+    keyed = []
     last = float("-inf")
     for index, span in enumerate(spans):
         if span.start is not None:
             last = span.start
-        keyed.append((span.start if span.start is not None else last, index, span))
-    return [span for _, _, span in sorted(keyed, key=lambda item: (item[0], item[1]))]
+        start = span.start if span.start is not None else last
+        end = span.end if span.end is not None else float("inf")
+        keyed.append(((start, depth(span), end, span.span_id, index), span))
+    return [span for _, span in sorted(keyed, key=lambda item: item[0])]
 
 
 def iso_seconds(value: Any) -> float | None:
