@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterable
 from typing import Any
 
 from agent_asserts.record._json import parse_json, read_text, strict_loads
 from agent_asserts.record.errors import Problem, RecordError
+from agent_asserts.record.trial import TrialRecord
 
 
 def read_documents(path: str | os.PathLike[str], format_name: str) -> Any:
@@ -42,4 +44,28 @@ def read_documents(path: str | os.PathLike[str], format_name: str) -> Any:
     return documents
 
 
-__all__ = ["read_documents"]
+def only_record(records: Iterable[TrialRecord], what: str, source: str | None) -> TrialRecord:
+    """The one record of a document that holds one run (an empty one is an empty record).
+
+    Raises:
+        RecordError: The document holds several runs (``what``: ``traces``, ``histories``),
+            naming their number and :func:`to_records`.
+
+    >>> only_record([], "traces", None).events
+    ()
+    >>> only_record([TrialRecord(), TrialRecord()], "traces", "t.json")
+    Traceback (most recent call last):
+    ...
+    agent_asserts.record.errors.RecordError: invalid record: 1 problem(s)
+      t.json: $: the data holds 2 traces; read them with to_records() or iter_records()
+    """
+    found = list(records)
+    if len(found) == 1:
+        return found[0]
+    if not found:
+        return TrialRecord()
+    message = f"the data holds {len(found)} {what}; read them with to_records() or iter_records()"
+    raise RecordError([Problem("$", message, source)])
+
+
+__all__ = ["only_record", "read_documents"]

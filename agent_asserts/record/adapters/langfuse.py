@@ -48,7 +48,7 @@ from agent_asserts.record.adapters._chat_parts import messages
 from agent_asserts.record.adapters._span_tree import build_record
 from agent_asserts.record.adapters._spans import Span, iso_seconds
 from agent_asserts.record.adapters._steps import AgentInfo, ModelInfo, Step, ToolInfo
-from agent_asserts.record.adapters._trace_files import read_documents
+from agent_asserts.record.adapters._trace_files import only_record, read_documents
 from agent_asserts.record.errors import Problem, RecordError
 from agent_asserts.record.trial import TrialRecord
 
@@ -288,13 +288,7 @@ def to_record(data: Any, *, source: str | None = None) -> TrialRecord:
     Raises:
         RecordError: Not a Langfuse export, or several traces (use :func:`to_records`).
     """
-    records = list(to_records(data, source=source))
-    if len(records) == 1:
-        return records[0]
-    if not records:
-        return build_record([], source=source)
-    message = f"the export holds {len(records)} traces; read them with to_records()"
-    raise RecordError([Problem("$", message, source)])
+    return only_record(to_records(data, source=source), "traces", source)
 
 
 def read(path: str | os.PathLike[str], **options: Any) -> TrialRecord:

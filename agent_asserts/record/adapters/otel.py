@@ -58,7 +58,7 @@ from agent_asserts.record.adapters._otlp import (
 )
 from agent_asserts.record.adapters._span_tree import build_record
 from agent_asserts.record.adapters._steps import Step
-from agent_asserts.record.adapters._trace_files import read_documents
+from agent_asserts.record.adapters._trace_files import only_record, read_documents
 from agent_asserts.record.errors import Problem, RecordError
 from agent_asserts.record.trial import TrialRecord
 
@@ -144,14 +144,7 @@ def to_record(data: Any, *, source: str | None = None) -> TrialRecord:
         RecordError: ``data`` is not an OTLP/JSON export, or it holds several traces (read
             those with :func:`to_records`).
     """
-    records = list(to_records(data, source=source))
-    if len(records) == 1:
-        return records[0]
-    if not records:
-        return build_record([], source=source)
-    ids = ", ".join(str(r.metadata.get("trace_id")) for r in records[:5])
-    message = f"the export holds {len(records)} traces ({ids}); read them with to_records()"
-    raise RecordError([Problem("$.resourceSpans", message, source)])
+    return only_record(to_records(data, source=source), "traces", source)
 
 
 def from_spans(

@@ -52,7 +52,7 @@ from typing import Any, Final
 
 from agent_asserts.record.adapters._arguments import parse_arguments
 from agent_asserts.record.adapters._spans import iso_seconds
-from agent_asserts.record.adapters._trace_files import read_documents
+from agent_asserts.record.adapters._trace_files import only_record, read_documents
 from agent_asserts.record.errors import Problem, RecordError
 from agent_asserts.record.trial import TrialRecord
 
@@ -313,11 +313,7 @@ def to_records(data: Any, *, source: str | None = None) -> Iterator[TrialRecord]
 
 def to_record(data: Any, *, source: str | None = None) -> TrialRecord:
     """The record of one message history (a list of requests and responses)."""
-    records = list(to_records(data, source=source))
-    if len(records) != 1:
-        message = f"the data holds {len(records)} histories; read them with to_records()"
-        raise RecordError([Problem("$", message, source)])
-    return records[0]
+    return only_record(to_records(data, source=source), "histories", source)
 
 
 def read(path: str | os.PathLike[str], **options: Any) -> TrialRecord:

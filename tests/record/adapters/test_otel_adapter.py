@@ -146,7 +146,10 @@ def test_several_traces_are_one_record_each() -> None:
     records = list(otel.to_records(_two_traces()))
     assert [r.metadata["trace_id"] for r in records][1] == "f" * 32
     assert [r.reply for r in records] == [REPLY, REPLY]
-    with pytest.raises(RecordError, match="the export holds 2 traces"):
+    with pytest.raises(
+        RecordError,
+        match=r"the data holds 2 traces; read them with to_records\(\) or iter_records\(\)",
+    ):
         otel.to_record(_two_traces())
 
 
