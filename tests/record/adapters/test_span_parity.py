@@ -11,7 +11,7 @@ import pytest
 from span_fixtures import REPLY, all_fixture_files, fixture_path, span_cases
 
 from agent_asserts import EvalContext, TrialRecord
-from agent_asserts.record.adapters import detect, formats, records_from_data
+from agent_asserts.record.adapters import detect, formats
 
 
 def _suite(rec: TrialRecord) -> dict[str, str]:
@@ -31,9 +31,7 @@ def _suite(rec: TrialRecord) -> dict[str, str]:
 
 
 def _load(fmt: str, name: str) -> TrialRecord:
-    path = fixture_path(fmt, name)
-    (record,) = records_from_data(json.loads(path.read_text(encoding="utf-8")), "auto")
-    return record
+    return TrialRecord.load(fixture_path(fmt, name), format="auto")
 
 
 @pytest.mark.parametrize(("fmt", "path"), all_fixture_files(), ids=lambda v: str(v)[-40:])
