@@ -1,0 +1,146 @@
+"""Loading benchmark: records against ``json.loads``, suites against PyYAML's C loader.
+
+Record (the foundation benchmark's record of 100,000 events, written to a file):
+
+* time: ``TrialRecord.load(path)`` vs reading the same file and ``json.loads`` of its text with
+  the standard library, side by side (CPU time, medians). Target ≤ 2×. ``load`` stays strict:
+  duplicate keys, ``NaN`` and huge integers are still rejected with their paths (checked here
+  before timing).
+* memory retained: the bytes ``tracemalloc`` sees held by the loaded record vs by the
+  ``json.loads`` objects of the same file. Target ≤ 1.5×.
+
+Suite (a native suite file of N cases, 3 checks each): ``agent_asserts.loaders.load(path)``
+vs ``yaml.load(text, Loader=yaml.CSafeLoader)`` of the same file, side by side. Target ≤ 3×,
+at 1,000 and 100,000 cases.
+
+Usage: ``python benchmarks/loading.py [--events 100000] [--cases 1000,100000]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import sys
+import tempfile
+import time
+import tracemalloc
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _harness import Targets, fmt, side_by_side
+from foundation import record_dict
+
+from agent_asserts import RecordError, TrialRecord
+
+
+def retained(make: Any) -> int:
+    """Bytes still allocated after ``make()`` returns, while its result is alive."""
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        kept = make()
+        gc.collect()
+        size = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    del kept
+    return size
+
+
+def still_strict(folder: Path) -> None:
+    """Duplicate keys, NaN and a huge integer are RecordErrors naming their path."""
+    bad = {
+        "dup": '{"events": [], "steps": 1, "steps": 2}',
+        "nan": '{"events": [{"kind": "step", "payload": {"x": NaN}}]}',
+        "huge": '{"events": [], "steps": ' + "9" * 5000 + "}",
+    }
+    for name, text in bad.items():
+        path = folder / f"{name}.json"
+        path.write_text(text)
+        try:
+            TrialRecord.load(path)
+        except RecordError as exc:
+            print(f"  strict: {name}: {' | '.join(str(exc).splitlines())[:110]}")
+        else:
+            raise AssertionError(f"{name}: TrialRecord.load accepted it")
+
+
+def suite_text(cases: int) -> str:
+    lines = ["name: many", "cases:"]
+    for i in range(cases):
+        lines += [
+            f"  - name: case {i}",
+            "    checks:",
+            f"      - called_tool: {{name: lookup, arguments: {{id: A{i}}}}}",
+            "      - not_called_tool: cancel",
+            "      - max_tool_calls: 5",
+        ]
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--events", type=int, default=100_000)
+    parser.add_argument("--cases", default="1000,100000")
+    parser.add_argument("--rounds", type=int, default=5)
+    args = parser.parse_args(argv)
+    targets = Targets()
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        still_strict(folder)
+        path = folder / "record.json"
+        path.write_text(json.dumps(record_dict(args.events)))
+        print(f"\n== record of {args.events:,} events ({path.stat().st_size / 1e6:.1f} MB)")
+        ours, theirs = side_by_side(
+            [lambda: TrialRecord.load(path), lambda: json.loads(path.read_text())],
+            rounds=args.rounds,
+            budget=0.0,
+        )
+        ratio = ours / theirs
+        print(f"  TrialRecord.load {fmt(ours)}   json.loads {fmt(theirs)}")
+        targets.check("record load time", ratio <= 2, f"{ratio:.2f}× json.loads (target ≤ 2×)")
+        ours_b = retained(lambda: TrialRecord.load(path))
+        theirs_b = retained(lambda: json.loads(path.read_text()))
+        ratio = ours_b / theirs_b
+        print(
+            f"  retained: record {ours_b / 1e6:.1f} MB ({ours_b / args.events:.0f} B/event), "
+            f"json.loads {theirs_b / 1e6:.1f} MB ({theirs_b / args.events:.0f} B/event)"
+        )
+        targets.check("record memory", ratio <= 1.5, f"{ratio:.2f}× json.loads (target ≤ 1.5×)")
+
+        try:
+            import yaml
+        except ImportError:
+            print("\n(PyYAML not installed: the suite comparison needs the yaml extra)")
+            return targets.exit_code()
+        from agent_asserts.loaders import load
+
+        for cases in (int(c) for c in args.cases.split(",")):
+            suite_path = folder / f"suite{cases}.yaml"
+            suite_path.write_text(suite_text(cases))
+            rounds = args.rounds if cases <= 10_000 else 1
+            print(f"\n== native suite of {cases:,} cases, 3 checks each ({rounds} rounds)")
+            t0 = time.perf_counter()
+            ours, theirs = side_by_side(
+                [
+                    lambda p=suite_path: load(p),
+                    lambda p=suite_path: yaml.load(p.read_text(), Loader=yaml.CSafeLoader),
+                ],
+                rounds=rounds,
+                budget=0.0,
+            )
+            ratio = ours / theirs
+            print(f"  loaders.load {fmt(ours)}   yaml CSafeLoader {fmt(theirs)}")
+            print(f"  (measured in {time.perf_counter() - t0:.0f} s)")
+            targets.check(
+                f"suite load, {cases:,} cases", ratio <= 3, f"{ratio:.2f}× PyYAML C (target ≤ 3×)"
+            )
+    return targets.exit_code()
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
