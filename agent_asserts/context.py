@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from agent_asserts._fill import filler
 from agent_asserts._lazy import LazyText
 from agent_asserts._version import __version__
 from agent_asserts.checks.base import Check, Outcome
@@ -47,12 +48,15 @@ from agent_asserts.results import (
     Verdict,
     VerdictResolver,
 )
+from agent_asserts.status import EVALUATED_STATUSES
 
 if TYPE_CHECKING:
     from agent_asserts.judges import Judge
 
 
 _EVALUATOR_VERSION = f"agent_asserts {__version__}"
+_fill_result = filler(AssertionResult)
+_fill_info = filler(EvaluatorInfo)
 
 
 class CaseTimeout(Exception):
@@ -85,7 +89,7 @@ def outcome_to_result(
         info = EvaluatorInfo(type=evaluator_type, details={**evaluator, **details})
     else:  # the common case: nothing to unpack
         force_gate = passed_by_judge = False
-        info = EvaluatorInfo(check.evaluator_type, _EVALUATOR_VERSION, {})
+        info = _fill_info((check.evaluator_type, _EVALUATOR_VERSION, {}))
     if force_gate:
         severity = Severity.GATE
     elif severity is None:
@@ -94,7 +98,7 @@ def outcome_to_result(
     # with it, so the result is built with it; a `threshold` given here replaces it afterwards.
     own = getattr(check, "threshold", None)
     own_threshold = own if isinstance(own, int | float) and not isinstance(own, bool) else None
-    result = AssertionResult(
+    values = (
         name or check.default_name(),
         outcome.status,
         outcome.score,
@@ -111,6 +115,19 @@ def outcome_to_result(
         LazyText(check.describe),  # rendered only when read
         not passed_by_judge,
     )
+    score = outcome.score
+    if (
+        type(score) is float
+        and 0.0 <= score <= 1.0
+        and type(severity) is Severity
+        and own_threshold is None
+        and (passed_by_judge or (score >= 1.0) == (outcome.status is Status.PASS)
+             or outcome.status not in EVALUATED_STATUSES)
+    ):  # fmt: skip
+        # what AssertionResult's converters and validators would check holds: fill it directly
+        result = _fill_result(values)
+    else:
+        result = AssertionResult(*values)
     return result if threshold is None else result.with_threshold(threshold)
 
 

@@ -16,19 +16,15 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, Final
+from typing import Any
 
-import attrs
-
+from agent_asserts._fill import filler
 from agent_asserts.results import AssertionResult, CaseResult, EvaluatorInfo, LogEntry
 
 PackedCase = tuple[Any, ...]
 
-# attribute names of AssertionResult in field order, the evaluator replaced by its parts
-_RESULT_NAMES: Final = tuple(a.name for a in attrs.fields(AssertionResult))
-_EVALUATOR_AT: Final = _RESULT_NAMES.index("evaluator")
-_new = object.__new__
-_set = object.__setattr__
+_fill_result = filler(AssertionResult)
+_fill_info = filler(EvaluatorInfo)
 
 
 def _pack_result(r: AssertionResult, shared: dict[Any, Any]) -> tuple[Any, ...]:
@@ -44,16 +40,9 @@ def _pack_result(r: AssertionResult, shared: dict[Any, Any]) -> tuple[Any, ...]:
 
 
 def _unpack_result(values: tuple[Any, ...]) -> AssertionResult:
-    result = _new(AssertionResult)
-    for name, value in zip(_RESULT_NAMES, values, strict=True):
-        _set(result, name, value)
-    kind, version, details = values[_EVALUATOR_AT]
-    info = _new(EvaluatorInfo)
-    _set(info, "type", kind)
-    _set(info, "version", version)
-    _set(info, "details", details if details is not None else {})
-    _set(result, "evaluator", info)
-    return result
+    kind, version, details = values[12]
+    info = _fill_info((kind, version, details if details is not None else {}))
+    return _fill_result((*values[:12], info, *values[13:]))
 
 
 def pack_cases(cases: Iterable[CaseResult], shared: dict[Any, Any] | None = None) -> PackedCase:

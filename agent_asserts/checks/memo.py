@@ -26,6 +26,7 @@ from agent_asserts.matching.namespace import ANY
 C = TypeVar("C")
 
 _PLAIN: Final = frozenset({str, int, bool, type(None)})
+_UNTYPED: Final = frozenset({str, int, type(None)})
 _LIMIT: Final = 4096
 _built: dict[Any, Any] = {}
 
@@ -51,15 +52,34 @@ def built(cls: type[C], *args: Any, **kwargs: Any) -> C:
     >>> built(NotCalledTool, "refunds_cancel").describe()
     "not_called_tool('refunds_cancel')"
     """
+    key: Any
+    for value in args:
+        if type(value) not in _UNTYPED:
+            break
+    else:
+        # only str, int (never bool) and None: equal values are the same value, no types needed
+        if not kwargs:
+            key = (cls, args)
+        elif all(type(v) in _UNTYPED for v in kwargs.values()):
+            key = (cls, args, tuple(kwargs.items()))
+        else:
+            key = None
+        if key is not None:
+            check = _built.get(key)
+            if check is not None:
+                return check  # type: ignore[no-any-return]
+            return _keep(key, cls(*args, **kwargs))
     if not (all(_plain(a) for a in args) and all(_plain(v) for v in kwargs.values())):
         return cls(*args, **kwargs)
-    key = (cls, _typed(args), tuple((k, _typed(v)) for k, v in kwargs.items()))
+    key = (cls, _typed(args), tuple((k, _typed(v)) for k, v in kwargs.items()), "typed")
     check = _built.get(key)
-    if check is None:
-        check = cls(*args, **kwargs)
-        if len(_built) >= _LIMIT:
-            _built.clear()
-        _built[key] = check
+    return _keep(key, cls(*args, **kwargs)) if check is None else check
+
+
+def _keep(key: Any, check: C) -> C:
+    if len(_built) >= _LIMIT:
+        _built.clear()
+    _built[key] = check
     return check
 
 
