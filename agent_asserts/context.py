@@ -27,6 +27,7 @@ from agent_asserts.checks.base import Check, Outcome
 from agent_asserts.checks.contract import contract_checks
 from agent_asserts.checks.semantic import JudgeCheck
 from agent_asserts.checks.sources import LiteralValue, StatePath
+from agent_asserts.checks.unrecorded import decide_unrecorded
 from agent_asserts.fluent import (
     ConversationMethods,
     EventMethods,
@@ -140,7 +141,7 @@ def run_check(check: Check, record: TrialRecord, *, judge: Judge | None = None) 
     'pass'
     """
     try:
-        return check.run(record, judge=judge)
+        return decide_unrecorded(check, record, check.run(record, judge=judge), judge)
     except Exception as exc:
         return Outcome.error(f"check raised {type(exc).__name__}: {exc}")
 

@@ -299,6 +299,20 @@ class TrialRecord:
         return tuple(events[p] for p in self.positions_of_kind("tool_call"))
 
     @functools.cached_property
+    def unrecorded_arguments(self) -> tuple[int, ...]:
+        """Positions of the tool calls whose arguments were not recorded (``MISSING``).
+
+        >>> TrialRecord.builder().tool("a", {}).tool("b").build().unrecorded_arguments
+        (1,)
+        """
+        events = self.events
+        return tuple(
+            p
+            for p in self.positions_of_kind("tool_call")
+            if getattr(events[p].payload, "arguments", None) is MISSING
+        )
+
+    @functools.cached_property
     def groups(self) -> GroupSpans:
         """The parallel groups (``group_id``) of the events, built on first use: events of
         one group have no order among them (see :mod:`agent_asserts.record.ordering`).

@@ -43,6 +43,7 @@ from agent_asserts.selectors.conversation import (
     SkillSelector,
     SubagentSelector,
 )
+from agent_asserts.selectors.unrecorded import unrecorded_match
 
 
 @attrs.frozen(repr=False)
@@ -108,8 +109,12 @@ class ToolSelector(Selector):
             return False
         if self.skill_id is not None and p.skill_id != self.skill_id:
             return False
-        if self._arguments is not None and not self._arguments.matches(p.arguments):
-            return False
+        if self._arguments is not None:
+            if p.arguments is MISSING:  # not recorded: see selectors/unrecorded.py
+                if not unrecorded_match():
+                    return False
+            elif not self._arguments.matches(p.arguments):
+                return False
         return self._result is None or self._result.matches(p.result)
 
     def explain(self, event: Event) -> list[Mismatch]:
@@ -124,7 +129,13 @@ class ToolSelector(Selector):
             if want is not None and getattr(p, field) != want:
                 found.append(_mismatch(f"$.{field}", want, getattr(p, field)))
         if self._arguments is not None:
-            found += self._arguments.explain(p.arguments, "$.arguments")
+            if p.arguments is MISSING:
+                if not unrecorded_match():
+                    found.append(
+                        Mismatch("$.arguments", self._arguments, MISSING, "arguments not recorded")
+                    )
+            else:
+                found += self._arguments.explain(p.arguments, "$.arguments")
         if self._result is not None:
             found += self._result.explain(p.result, "$.result")
         return found
