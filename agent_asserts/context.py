@@ -181,6 +181,7 @@ class EvalContext(
         self.judge_fn = judge
         self.name = name
         self.deadline = deadline
+        self.running: tuple[Check, str | None] | None = None
         self._results: list[AssertionResult] = []
         self._logs: list[LogEntry] = []
         self._forced_gates: set[int] = set()
@@ -209,7 +210,9 @@ class EvalContext(
             severity_for = getattr(check, "severity_for", None)
             if callable(severity_for):
                 severity = severity_for(self.judge_fn)
+        self.running = (check, name)  # named by a time limit that stops the case here
         outcome = run_check(check, self.record, judge=self.judge_fn)
+        self.running = None
         forced = bool(outcome.details.get("force_gate"))
         result = outcome_to_result(
             check, outcome, name=name, severity=severity, threshold=threshold, label=label

@@ -54,6 +54,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=[],
         help="globs (relative to the rootdir) of agent_asserts suite files to collect as tests",
     )
+    parser.addini(
+        "agent_asserts_timeout",
+        type="string",
+        default="60",
+        help="hard time limit in seconds of each collected suite case (0: none; default 60)",
+    )
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -65,6 +71,10 @@ def pytest_configure(config: pytest.Config) -> None:
             format_for_path(path)
         except ValueError as exc:
             raise pytest.UsageError(f"--agent-asserts-report: {exc}") from None
+    if config.getini("agent_asserts_suites"):  # a bad time limit is a usage error up front
+        from agent_asserts.pytest_support.suites import case_timeout
+
+        case_timeout(config)
     config.pluginmanager.register(SessionHooks(config), "agent_asserts-session")
 
 

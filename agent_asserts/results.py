@@ -246,7 +246,7 @@ class AssertionResult:
 class VerdictResolver:
     """Resolves a case verdict; the first rule that applies wins.
 
-    1. an uncaught error or a passed cooperative timeout → ``FAILED``;
+    1. an uncaught error or a passed time limit → ``FAILED``;
     2. any ``GATE`` result failed (``FAIL``, ``INVALID``, ``EVALUATOR_ERROR``) → ``FAILED``;
     3. ``skip()`` was called → ``SKIPPED``;
     4. any ``SOFT`` result failed → ``SCORED``;

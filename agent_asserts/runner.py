@@ -16,6 +16,7 @@ import unittest
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from agent_asserts._deadline import TimeLimitExceeded, format_seconds, time_limit
 from agent_asserts.checks.contract import contract_checks
 from agent_asserts.context import CaseTimeout, EvalContext, outcome_to_result, run_check
 from agent_asserts.results import AssertionResult, CaseResult, RequirementFailed, Skipped, Verdict
@@ -39,26 +40,48 @@ def run_case(
     judge: Judge | None = None,
     timeout: float | None = None,
     name: str | None = None,
+    judge_timeout: float | None = None,
 ) -> CaseResult:
     """Run ``fn(ctx)`` on ``record`` and return the :class:`CaseResult`.
 
     ``require()`` stops the case and its recorded gate decides; ``skip()`` gives ``SKIPPED``
-    (unless a gate already failed); any other exception, or passing the cooperative
-    ``timeout`` (seconds, checked at every context call and once ``fn`` returns), gives
-    ``FAILED`` with ``error`` set — even after ``skip()``.
+    (unless a gate already failed); any other exception gives ``FAILED`` with ``error`` set.
+
+    ``timeout`` (seconds) is a hard limit: past it the case stops where it is (see
+    :mod:`agent_asserts._deadline` for what can be interrupted in-process: Python code, the
+    ``re`` engine in the main thread, the ``regex`` engine anywhere) and is ``FAILED`` with
+    an error naming the limit and the check that was running — even after ``skip()``. It
+    is also checked at every context call and once ``fn`` returns. ``judge_timeout`` bounds
+    each judge call (past it the judged check is an ``evaluator_error`` gate).
 
     >>> from agent_asserts.testing import demo_record
     >>> run_case(demo_record(), lambda ctx: 1 / 0).error
     'ZeroDivisionError: division by zero'
+    >>> import time
+    >>> run_case(demo_record(), lambda ctx: time.sleep(5), timeout=0.05).error
+    'TimeLimitExceeded: the case passed its time limit of 0.05s (outside any check)'
     """
     if timeout is not None and (
         isinstance(timeout, bool) or not isinstance(timeout, int | float) or timeout < 0
     ):
         raise ValueError(f"'timeout' must be a number of seconds >= 0 (got {timeout!r})")
+    if judge is not None and judge_timeout is not None:
+        from agent_asserts.judges.timeout import timed_judge
+
+        judge = timed_judge(judge, judge_timeout)
     case_name = name or getattr(fn, "__name__", None) or "case"
     deadline = None if timeout is None else time.monotonic() + timeout
     ctx = EvalContext(record, judge=judge, name=case_name, deadline=deadline)
     error: str | None = None
+    try:
+        with time_limit(None if timeout is None else max(timeout, 1e-6)):
+            error = _run(ctx, fn, timeout)
+    except TimeLimitExceeded:
+        error = _timeout_error(ctx, timeout)
+    return ctx.result(error=error)
+
+
+def _run(ctx: EvalContext, fn: CaseFn, timeout: float | None) -> str | None:
     try:
         fn(ctx)
         ctx.check_deadline()
@@ -69,12 +92,33 @@ def run_case(
         try:
             ctx.check_deadline()
         except CaseTimeout:
-            error = f"CaseTimeout: the case passed its cooperative timeout of {timeout}s"
+            return _timeout_error(ctx, timeout)
     except CaseTimeout:
-        error = f"CaseTimeout: the case passed its cooperative timeout of {timeout}s"
+        return _timeout_error(ctx, timeout)
     except Exception as exc:
-        error = _describe_error(exc)
-    return ctx.result(error=error)
+        return _describe_error(exc)
+    return None
+
+
+def _timeout_error(ctx: EvalContext, timeout: float | None) -> str:
+    """``TimeLimitExceeded: the case passed its time limit of 2s while running check 'x'``."""
+    limit = format_seconds(timeout or 0.0)
+    if ctx.running is None:
+        where = "(outside any check)"
+    else:
+        check, name = ctx.running
+        where = f"while running check {safe_name(name, check)!r}"
+    return f"TimeLimitExceeded: the case passed its time limit of {limit} {where}"
+
+
+def safe_name(name: str | None, check: Any) -> str:
+    """The result name of a check that may not even be able to name itself."""
+    if name is not None:
+        return name
+    try:
+        return str(check.default_name())
+    except Exception:
+        return type(check).__name__
 
 
 class CaseFailed(AssertionError):

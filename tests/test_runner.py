@@ -1,4 +1,4 @@
-"""run_case: verdicts, errors, requirements, skips and the cooperative timeout."""
+"""run_case: verdicts, errors, requirements, skips and the time limit."""
 
 from __future__ import annotations
 
@@ -48,7 +48,7 @@ def test_an_error_after_skip_still_fails() -> None:
     assert result.error == "RuntimeError: cleanup failed"
 
 
-def test_cooperative_timeout_is_checked_at_context_calls_and_at_return() -> None:
+def test_the_timeout_stops_the_case_in_the_middle_of_python_code() -> None:
     def slow(ctx: EvalContext) -> None:
         time.sleep(0.05)
 
@@ -59,7 +59,9 @@ def test_cooperative_timeout_is_checked_at_context_calls_and_at_return() -> None
     for fn in (slow, slow_then_check):
         result = run_case(demo_record(), fn, timeout=0.01)
         assert result.verdict is Verdict.FAILED
-        assert result.error == "CaseTimeout: the case passed its cooperative timeout of 0.01s"
+        assert result.error == (
+            "TimeLimitExceeded: the case passed its time limit of 0.01s (outside any check)"
+        )
 
 
 def test_case_name_defaults_to_the_function_name() -> None:
@@ -89,7 +91,9 @@ def test_a_passed_timeout_fails_the_case_even_when_skip_follows() -> None:
     for fn in (sleep_then_skip, skip_then_sleep):
         result = run_case(demo_record(), fn, timeout=0.01)
         assert result.verdict is Verdict.FAILED, fn.__name__
-        assert result.error == "CaseTimeout: the case passed its cooperative timeout of 0.01s"
+        assert result.error == (
+            "TimeLimitExceeded: the case passed its time limit of 0.01s (outside any check)"
+        )
 
 
 def test_a_timeout_that_is_not_a_number_is_rejected() -> None:

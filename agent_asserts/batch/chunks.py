@@ -17,14 +17,16 @@ over chunk sizes on 10,000 small records).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import pickle
-from collections import OrderedDict, deque
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Executor, Future, ThreadPoolExecutor
+from concurrent.futures import BrokenExecutor, Executor, ThreadPoolExecutor
 from typing import Any, Final
 
 from agent_asserts.batch.compact import PackedCase, pack_cases, unpack_cases
+from agent_asserts.batch.recovery import pooled_outcomes
 
 DEFAULT_CHUNK_SIZE: Final = 64
 _KEPT: Final = 8
@@ -124,23 +126,32 @@ def chunked_outcomes(
     *,
     chunk_size: int,
     max_chunks: int,
+    failed: Callable[[Any, str], tuple[tuple[Any, ...], Any]] | None = None,
+    deadline: float | None = None,
 ) -> Iterator[tuple[tuple[Any, ...], Any]]:
-    """(case results, kept record) per record, in input order, ``max_chunks`` chunks in flight."""
+    """(case results, kept record) per record, in input order, ``max_chunks`` chunks in flight.
+
+    Chunks go through :func:`~agent_asserts.batch.recovery.pooled_outcomes`: when a worker
+    dies, the records of the chunks in flight are ``failed(item, reason)`` and a new pool
+    takes the rest; ``deadline`` (seconds per chunk) kills a process pool's stuck workers.
+    """
     shipped = ShippedTarget(target, judge)
-    pending: deque[Future[bytes]] = deque()
-    try:
-        for chunk in chunked(items, chunk_size):
-            data = pickle.dumps(chunk, pickle.HIGHEST_PROTOCOL)
-            pending.append(executor.submit(evaluate_chunk, data, shipped, keep, evaluate))
-            if len(pending) >= max_chunks:
-                for packed, record in pickle.loads(pending.popleft().result()):
-                    yield unpack_cases(packed), record
-        while pending:
-            for packed, record in pickle.loads(pending.popleft().result()):
-                yield unpack_cases(packed), record
-    finally:
-        for future in pending:
-            future.cancel()
+    task = functools.partial(evaluate_chunk, shipped=shipped, keep=keep, evaluate=evaluate)
+    blobs = (pickle.dumps(chunk, pickle.HIGHEST_PROTOCOL) for chunk in chunked(items, chunk_size))
+
+    def failed_chunk(data: bytes, reason: str) -> Any:
+        if failed is None:
+            raise BrokenExecutor(reason)
+        return [failed(item, reason) for item in pickle.loads(data)]  # a list, not bytes
+
+    for blob in pooled_outcomes(
+        blobs, task, executor, limit=max_chunks, failed=failed_chunk, deadline=deadline
+    ):
+        if isinstance(blob, list):  # the records of a chunk that could not be evaluated
+            yield from blob
+            continue
+        for packed, record in pickle.loads(blob):
+            yield unpack_cases(packed), record
 
 
 __all__ = [

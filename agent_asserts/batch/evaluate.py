@@ -24,15 +24,16 @@ import functools
 import json
 import os
 import textwrap
-from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import Executor, Future, ThreadPoolExecutor
+from concurrent.futures import Executor, ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 import attrs
 
+from agent_asserts._deadline import check_limit
 from agent_asserts.batch.chunks import chunked_outcomes, default_chunk_size
+from agent_asserts.batch.recovery import pooled_outcomes
 from agent_asserts.batch.result import BatchResult
 from agent_asserts.errors import LoadError
 from agent_asserts.record import RecordError, TrialRecord
@@ -42,6 +43,8 @@ from agent_asserts.runner import run_case
 
 if TYPE_CHECKING:
     from agent_asserts.context import EvalContext
+
+KILL_MARGIN = 5.0  # seconds past a task's time limits before its worker process is killed
 
 
 class CaseLike(Protocol):
@@ -216,11 +219,18 @@ def case_names(target: Any) -> list[str]:
 
 
 def evaluate_one(
-    item: Any, target: Any, judge: Any = None, keep: bool = False, format: str = "auto"
+    item: Any,
+    target: Any,
+    judge: Any = None,
+    keep: bool = False,
+    format: str = "auto",
+    timeout: float | None = None,
+    judge_timeout: float | None = None,
 ) -> Outcome:
     """Evaluate ``target`` on one record input (runs in the executor's workers).
 
-    A record that cannot be loaded gives one ``FAILED`` result per case, carrying the error.
+    A record that cannot be loaded gives one ``FAILED`` result per case, carrying the error;
+    ``timeout`` is each case's hard time limit, ``judge_timeout`` each judge call's.
     """
     try:
         record = load_record(item, format)
@@ -228,12 +238,13 @@ def evaluate_one(
         source = source_of(item)
         error = load_error_text("the record", source, exc)
         return unloadable_cases(error, case_names(target), source), None
+    limits: dict[str, Any] = {"timeout": timeout, "judge_timeout": judge_timeout}
     if hasattr(target, "cases"):
-        results = tuple(case.evaluate(record, judge=judge) for case in target.cases)
+        results = tuple(case.evaluate(record, judge=judge, **limits) for case in target.cases)
     elif hasattr(target, "entries") and hasattr(target, "evaluate"):
-        results = (target.evaluate(record, judge=judge),)
+        results = (target.evaluate(record, judge=judge, **limits),)
     else:
-        results = (run_case(record, target, judge=judge),)
+        results = (run_case(record, target, judge=judge, **limits),)
     return results, (record if keep else None)
 
 
@@ -246,36 +257,39 @@ def _outcomes(
     items: Iterable[Any], target: Any, judge: Any, keep: bool,
     executor: Executor | None, limit: int, chunk_size: int | None = None,
     format: str = "auto",
+    limits: tuple[float | None, float | None] = (None, None),
 ) -> Iterator[Outcome]:  # fmt: skip
     if executor is None:
         for item in items:
-            yield evaluate_one(item, target, judge, keep, format)
+            yield evaluate_one(item, target, judge, keep, format, *limits)
         return
+    timeout = limits[0]
+    per_record = None if timeout is None else timeout * len(case_names(target))
+    evaluate = functools.partial(
+        evaluate_one, format=format, timeout=limits[0], judge_timeout=limits[1]
+    )
+
+    def failed(item: Any, reason: str) -> Outcome:
+        return unloadable_cases(reason, case_names(target), source_of(item)), None
+
     if chunk_size is not None or not isinstance(executor, ThreadPoolExecutor):
         size = min(chunk_size or default_chunk_size(executor), limit)
         chunks = max(1, limit // size)
+        deadline = None if per_record is None else per_record * size + KILL_MARGIN
         yield from chunked_outcomes(
-            items,
-            target,
-            judge,
-            keep,
-            executor,
-            evaluate_one if format == "auto" else functools.partial(evaluate_one, format=format),
-            chunk_size=size,
-            max_chunks=chunks,
-        )
+            items, target, judge, keep, executor, evaluate, chunk_size=size, max_chunks=chunks,
+            failed=failed, deadline=deadline,
+        )  # fmt: skip
         return
-    pending: deque[Future[Outcome]] = deque()
-    try:
-        for item in items:
-            pending.append(executor.submit(evaluate_one, item, target, judge, keep, format))
-            if len(pending) >= limit:
-                yield pending.popleft().result()
-        while pending:
-            yield pending.popleft().result()
-    finally:
-        for future in pending:
-            future.cancel()
+    task = functools.partial(
+        _evaluate_task, target=target, judge=judge, keep=keep, evaluate=evaluate
+    )
+    deadline = None if per_record is None else per_record + KILL_MARGIN
+    yield from pooled_outcomes(items, task, executor, limit=limit, failed=failed, deadline=deadline)
+
+
+def _evaluate_task(item: Any, *, target: Any, judge: Any, keep: bool, evaluate: Any) -> Outcome:
+    return evaluate(item, target, judge, keep)  # type: ignore[no-any-return]
 
 
 def evaluate_many(
@@ -288,6 +302,8 @@ def evaluate_many(
     max_in_flight: int | None = None,
     chunk_size: int | None = None,
     format: str = "auto",
+    timeout: float | None = None,
+    judge_timeout: float | None = None,
 ) -> BatchResult:
     """Evaluate a suite, a case or a case function on every record.
 
@@ -308,6 +324,11 @@ def evaluate_many(
         chunk_size: Records per task sent to the executor (default 1 for a thread pool, 64 for
             a process pool, Dask, Ray or any other executor; see ``batch.chunks``).
         format: The format of the inputs that are data or paths (``"auto"``: detected).
+        timeout: Each case's hard time limit in seconds (None: no limit); a case past it is
+            ``FAILED`` naming the check that was running, the others still run. With a
+            process pool, a worker still busy ``KILL_MARGIN`` seconds after its task's
+            limits is killed (its records are ``FAILED``) and the pool restarted.
+        judge_timeout: Each judge call's limit (past it: an ``evaluator_error`` gate).
 
     Returns:
         The :class:`BatchResult`, its cases ordered by record, then by case.
@@ -341,6 +362,7 @@ def evaluate_many(
         raise ValueError(f"'max_in_flight' must be an int >= 1 (got {max_in_flight!r})")
     if chunk_size is not None and (isinstance(chunk_size, bool) or chunk_size < 1):
         raise ValueError(f"'chunk_size' must be an int >= 1 (got {chunk_size!r})")
+    limits = (check_limit(timeout), check_limit(judge_timeout, "judge_timeout"))
     limit = max_in_flight or (2 * _workers(executor) if executor is not None else 1)
     if max_in_flight is None and executor is not None:
         chunk = chunk_size or default_chunk_size(executor)
@@ -360,7 +382,7 @@ def evaluate_many(
     indexes: list[int] = []
     kept: list[TrialRecord | None] = []
     for position, (results, record) in enumerate(
-        _outcomes(inputs, target, judge, keep_records, executor, limit, chunk_size, format)
+        _outcomes(inputs, target, judge, keep_records, executor, limit, chunk_size, format, limits)
     ):
         cases.extend(results)
         indexes.extend([position] * len(results))

@@ -23,6 +23,7 @@ import attrs
 from agent_asserts.checks.base import Check, Outcome
 from agent_asserts.checks.registry import register
 from agent_asserts.matching import explain, render
+from agent_asserts.matching.regex_search import search
 from agent_asserts.matching.scalar import compile_regex
 
 if TYPE_CHECKING:
@@ -197,7 +198,7 @@ class OutputMatches(Check):
         reply = record.reply
         if reply is None:
             return Outcome.invalid(NO_REPLY)
-        found = compile_regex(self.pattern).search(reply)
+        found = search(compile_regex(self.pattern), reply)
         verb = "matches" if found else "does not match"
         details = {} if found is None else {"match": found.group(0), "span": list(found.span())}
         return Outcome.of(

@@ -103,15 +103,23 @@ def _on_given_records(
         for suite in suites:
             rows.extend(
                 ReportRow(r, record if keep else None, item.source)
-                for r in suite.evaluate(record, judge=judge)
+                for r in suite.evaluate(record, judge=judge, **limits(args))
             )
     progress.close()
     problems.progress = None
     return rows
 
 
+def limits(args: argparse.Namespace) -> dict[str, float | None]:
+    """The ``timeout``/``judge_timeout`` keywords given on the command line."""
+    return {
+        "timeout": getattr(args, "timeout", None),
+        "judge_timeout": getattr(args, "judge_timeout", None),
+    }
+
+
 def _on_own_records(
-    suites: list[Suite], judge: Any, keep: bool, problems: Problems
+    args: argparse.Namespace, suites: list[Suite], judge: Any, keep: bool, problems: Problems
 ) -> list[ReportRow]:
     rows: list[ReportRow] = []
     cache: dict[str, TrialRecord] = {}
@@ -133,7 +141,11 @@ def _on_own_records(
                 continue
             cache[source] = record
             rows.append(
-                ReportRow(case.evaluate(record, judge=judge), record if keep else None, source)
+                ReportRow(
+                    case.evaluate(record, judge=judge, **limits(args)),
+                    record if keep else None,
+                    source,
+                )
             )
     return rows
 
@@ -194,7 +206,7 @@ def run_check(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     if args.record:
         rows += _on_given_records(args, suites, judge, keep, problems, err)
     else:
-        rows += _on_own_records(suites, judge, keep, problems)
+        rows += _on_own_records(args, suites, judge, keep, problems)
     if args.output:
         try:
             write_report(args.output, rows, fmt=fmt)

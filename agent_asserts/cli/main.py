@@ -28,6 +28,7 @@ from typing import IO
 from agent_asserts._version import __version__
 from agent_asserts.cli import watch
 from agent_asserts.cli.check import EXIT_INPUT, EXIT_OK, Problems, load_suites, run_check
+from agent_asserts.cli.limits import add_time_limits
 from agent_asserts.cli.record import add_record_parser, run_record
 from agent_asserts.loaders import schema
 
@@ -63,6 +64,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="the trace format of --record files (default: auto, detected from the data)",
     )  # fmt: skip
     add_record_parser(commands)
+    add_time_limits(check)
     validate = commands.add_parser("validate", help="load suite files and report every problem")
     validate.add_argument("suites", nargs="+", metavar="SUITE")
     commands.add_parser("schema", help="print the native dialect's JSON Schema")

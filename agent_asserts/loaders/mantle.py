@@ -111,9 +111,21 @@ class MantleCase(Case):
 
     initial_memory: Mapping[str, Any] | None = attrs.field(default=None, kw_only=True)
 
-    def evaluate(self, record: TrialRecord, *, judge: Any = None) -> CaseResult:
+    def evaluate(
+        self,
+        record: TrialRecord,
+        *,
+        judge: Any = None,
+        timeout: float | None = None,
+        judge_timeout: float | None = None,
+    ) -> CaseResult:
         """Run every entry on ``record`` (with the initial memory applied)."""
-        return super().evaluate(with_initial_memory(record, self.initial_memory), judge=judge)
+        return super().evaluate(
+            with_initial_memory(record, self.initial_memory),
+            judge=judge,
+            timeout=timeout,
+            judge_timeout=judge_timeout,
+        )
 
 
 def _case(

@@ -116,8 +116,18 @@ class Case:
         """
         return tuple(entry.check for entry in self.entries)
 
-    def evaluate(self, record: TrialRecord, *, judge: Any = None) -> CaseResult:
+    def evaluate(
+        self,
+        record: TrialRecord,
+        *,
+        judge: Any = None,
+        timeout: float | None = None,
+        judge_timeout: float | None = None,
+    ) -> CaseResult:
         """Run every entry on ``record``; one check that raises never stops the others.
+
+        ``timeout`` is the case's hard time limit and ``judge_timeout`` bounds each judge
+        call (see ``run_case`` and docs/reliability.md).
 
         >>> from agent_asserts.loaders import loads
         >>> from agent_asserts.testing import demo_record
@@ -140,7 +150,14 @@ class Case:
                         f"could not record the check: {type(exc).__name__}: {exc}",
                     )
 
-        result = run_case(record, body, judge=judge or self.judge, name=self.name)
+        result = run_case(
+            record,
+            body,
+            judge=judge or self.judge,
+            name=self.name,
+            timeout=timeout,
+            judge_timeout=judge_timeout,
+        )
         if self.metadata:
             result = attrs.evolve(result, metadata={**result.metadata, **self.metadata})
         return result
@@ -189,8 +206,18 @@ class Suite:
     source: str | None = attrs.field(default=None, eq=False)
     dialect: str = attrs.field(default="native", eq=False)
 
-    def evaluate(self, record: TrialRecord, *, judge: Any = None) -> list[CaseResult]:
+    def evaluate(
+        self,
+        record: TrialRecord,
+        *,
+        judge: Any = None,
+        timeout: float | None = None,
+        judge_timeout: float | None = None,
+    ) -> list[CaseResult]:
         """Run every case on ``record``; one result per case, in file order.
+
+        ``timeout`` is each case's hard time limit: a case past it is ``FAILED`` and the
+        next case still runs (see :meth:`Case.evaluate`).
 
         >>> from agent_asserts.loaders import loads
         >>> from agent_asserts.testing import demo_record
@@ -198,7 +225,10 @@ class Suite:
         >>> [(r.name, r.verdict.value) for r in suite.evaluate(demo_record())]
         [('ok', 'passed'), ('x', 'failed')]
         """
-        return [case.evaluate(record, judge=judge) for case in self.cases]
+        return [
+            case.evaluate(record, judge=judge, timeout=timeout, judge_timeout=judge_timeout)
+            for case in self.cases
+        ]
 
     def evaluate_all(self, *, judge: Any = None) -> list[CaseResult]:
         """Run every case on its own ``record:`` file, in file order.

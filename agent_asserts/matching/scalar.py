@@ -19,6 +19,7 @@ import attrs
 from agent_asserts._missing import MISSING
 from agent_asserts.matching.base import ROOT, Matcher, Mismatch
 from agent_asserts.matching.data import value_to_data
+from agent_asserts.matching.regex_search import search
 from agent_asserts.matching.values import data_key, is_list, is_number, render, strict_equal
 
 NOT_A_NUMBER: Final = " (not a number)"
@@ -98,7 +99,7 @@ class RegexMatcher(Matcher):
 
     def matches(self, actual: Any) -> bool:
         subject = regex_subject(actual)
-        return subject is not None and self.compiled.search(subject) is not None
+        return subject is not None and search(self.compiled, subject) is not None
 
     def explain(self, actual: Any, path: str = ROOT) -> list[Mismatch]:
         return [] if self.matches(actual) else self._fail(actual, path)

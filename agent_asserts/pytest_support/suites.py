@@ -68,6 +68,24 @@ class SuiteFile(pytest.File):
             yield SuiteItem.from_parent(self, name=name, case=case)
 
 
+def case_timeout(config: pytest.Config) -> float | None:
+    """The ``agent_asserts_timeout`` ini option: seconds, ``0`` for no limit.
+
+    Raises:
+        pytest.UsageError: It is not a number of seconds >= 0.
+    """
+    text = str(config.getini("agent_asserts_timeout")).strip()
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value < float("inf"):
+        raise pytest.UsageError(
+            f"agent_asserts_timeout: must be a number of seconds >= 0 (got {text!r})"
+        )
+    return value or None
+
+
 class SuiteItem(pytest.Item):
     """One case of a suite file, run on the record its file names."""
 
@@ -82,7 +100,7 @@ class SuiteItem(pytest.Item):
         except Exception as exc:
             error = load_error_text("the record", source, exc)
         else:
-            result = self.case.evaluate(record)
+            result = self.case.evaluate(record, timeout=case_timeout(self.config))
             self.stash.setdefault(RESULTS, []).append(CaseEntry(result, record))
             return
         # Outside the except block: the failure is shown once, not chained to the error.

@@ -1,0 +1,214 @@
+"""Hard time limits: stop a running case at its deadline, wherever it is.
+
+:func:`time_limit` arms a limit around a block of code; past it, :class:`TimeLimitExceeded`
+is raised *inside* the block, in the middle of whatever was running:
+
+- in the main thread (POSIX), by a ``SIGALRM`` interval timer. This interrupts Python code
+  (custom predicates, judges written in Python, ``time.sleep``, blocking socket reads, which
+  are retried after a signal and so give the handler its turn) and the standard library's
+  ``re`` engine, which checks for signals while it backtracks;
+- in any other thread (or when another interval timer is already armed, e.g. by
+  pytest-timeout), by a watchdog thread that raises the exception asynchronously in the
+  evaluating thread: this interrupts Python code between two bytecodes, not a C call.
+  Pattern matching then relies on the ``regex`` engine (the ``regex`` extra), which is given
+  the time left as its match ``timeout`` (see :func:`remaining`).
+
+A C call that never returns to Python and ignores signals cannot be interrupted in-process;
+:func:`agent_asserts.evaluate_many` with a process pool and a ``timeout`` kills such a worker.
+
+:class:`TimeLimitExceeded` derives from ``BaseException`` so that the ``except Exception``
+of a check (which turns a raising predicate into ``evaluator_error``) cannot swallow it.
+
+>>> import time
+>>> try:
+...     with time_limit(0.05):
+...         time.sleep(5)
+... except TimeLimitExceeded as exc:
+...     print(exc)
+time limit of 0.05s passed
+"""
+
+from __future__ import annotations
+
+import ctypes
+import signal
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any
+
+# (deadline on the monotonic clock, the limit in seconds, armed by a signal?) of the
+# innermost armed limit
+_DEADLINE: ContextVar[tuple[float, float, bool] | None] = ContextVar(
+    "agent_asserts_deadline", default=None
+)
+
+
+class TimeLimitExceeded(BaseException):
+    """A case ran past its hard time limit (``limit`` seconds)."""
+
+    def __init__(self, limit: float) -> None:
+        self.limit = limit
+        super().__init__(f"time limit of {format_seconds(limit)} passed")
+
+
+def format_seconds(seconds: float) -> str:
+    """``1.0`` → ``'1s'``, ``0.25`` → ``'0.25s'``.
+
+    >>> format_seconds(60.0), format_seconds(0.25)
+    ('60s', '0.25s')
+    """
+    return f"{seconds:g}s"
+
+
+def check_limit(value: Any, name: str = "timeout") -> float | None:
+    """Validate a time limit argument: None (no limit) or a number of seconds > 0.
+
+    >>> check_limit(2), check_limit(None)
+    (2.0, None)
+    >>> check_limit(0)
+    Traceback (most recent call last):
+    ...
+    ValueError: 'timeout' must be a number of seconds > 0 or None (got 0)
+    """
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
+        raise ValueError(f"{name!r} must be a number of seconds > 0 or None (got {value!r})")
+    return float(value)
+
+
+def remaining() -> float | None:
+    """Seconds left before the innermost armed limit of this context (None: no limit).
+
+    >>> remaining() is None
+    True
+    >>> with time_limit(30):
+    ...     0 < remaining() <= 30
+    True
+    """
+    armed = _DEADLINE.get()
+    return None if armed is None else max(armed[0] - time.monotonic(), 0.0)
+
+
+def signal_armed() -> bool:
+    """Whether the innermost armed limit interrupts by a signal (so ``re`` is stopped too).
+
+    >>> signal_armed()
+    False
+    """
+    armed = _DEADLINE.get()
+    return armed is not None and armed[2]
+
+
+def expired() -> TimeLimitExceeded:
+    """The exception for the innermost armed limit (raised by engines that time out).
+
+    >>> with time_limit(3):
+    ...     str(expired())
+    'time limit of 3s passed'
+    """
+    armed = _DEADLINE.get()
+    return TimeLimitExceeded(0.0 if armed is None else armed[1])
+
+
+def _main_thread_timer_free() -> bool:
+    if not hasattr(signal, "setitimer"):
+        return False
+    if threading.current_thread() is not threading.main_thread():
+        return False
+    return signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+
+
+@contextmanager
+def _signal_limit(limit: float) -> Iterator[None]:
+    def on_alarm(signum: int, frame: Any) -> None:
+        raise TimeLimitExceeded(limit)
+
+    previous = signal.signal(signal.SIGALRM, on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, limit)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _raise_in(thread_id: int, exc: type[BaseException] | None) -> None:
+    target = ctypes.c_ulong(thread_id)
+    obj = ctypes.py_object(exc) if exc is not None else ctypes.c_void_p(0)
+    ctypes.pythonapi.PyThreadState_SetAsyncExc(target, obj)
+
+
+@contextmanager
+def _watchdog_limit(limit: float) -> Iterator[None]:
+    # An asynchronous exception is raised by class: a subclass carries the limit.
+    expired = type("TimeLimitExceeded", (TimeLimitExceeded,), {"__init__": _fixed(limit)})
+    ident = threading.get_ident()
+    lock = threading.Lock()
+    state = {"done": False, "fired": False}
+
+    def fire() -> None:
+        with lock:
+            if not state["done"]:
+                state["fired"] = True
+                _raise_in(ident, expired)
+
+    timer = threading.Timer(limit, fire)
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        with lock:
+            state["done"] = True
+            timer.cancel()
+            if state["fired"]:
+                _raise_in(ident, None)  # not delivered yet: withdraw it
+
+
+def _fixed(limit: float) -> Any:
+    def init(self: TimeLimitExceeded, *args: Any) -> None:
+        TimeLimitExceeded.__init__(self, limit)
+
+    return init
+
+
+@contextmanager
+def time_limit(limit: float | None) -> Iterator[None]:
+    """Raise :class:`TimeLimitExceeded` in this block once ``limit`` seconds have passed.
+
+    ``None`` arms nothing. Nested limits: the inner one is armed only when it ends sooner.
+
+    >>> with time_limit(None):
+    ...     remaining() is None
+    True
+    """
+    if limit is None:
+        yield
+        return
+    deadline = time.monotonic() + limit
+    outer = _DEADLINE.get()
+    if outer is not None and outer[0] <= deadline:
+        yield
+        return
+    by_signal = _main_thread_timer_free()
+    token = _DEADLINE.set((deadline, limit, by_signal))
+    try:
+        arm = _signal_limit if by_signal else _watchdog_limit
+        with arm(limit):
+            yield
+    finally:
+        _DEADLINE.reset(token)
+
+
+__all__ = [
+    "TimeLimitExceeded",
+    "check_limit",
+    "expired",
+    "format_seconds",
+    "remaining",
+    "time_limit",
+]
