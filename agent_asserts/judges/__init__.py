@@ -33,6 +33,7 @@ from agent_asserts.judges.protocol import (
     JudgeResponseError,
     call_judge,
 )
+from agent_asserts.judges.timeout import JudgeTimeout, timed_judge
 
 __all__ = [
     "MAX_STRING_CHARS",
@@ -45,6 +46,7 @@ __all__ = [
     "JudgeRequest",
     "JudgeResponse",
     "JudgeResponseError",
+    "JudgeTimeout",
     "OpenAIJudge",
     "build_request",
     "call_judge",
@@ -52,4 +54,5 @@ __all__ = [
     "openai_judge",
     "parse_verdict",
     "render_prompt",
+    "timed_judge",
 ]
