@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from agent_asserts._deadline import TimeLimitExceeded, format_seconds, time_limit
 from agent_asserts.checks.contract import contract_checks
 from agent_asserts.context import CaseTimeout, EvalContext, outcome_to_result, run_check
+from agent_asserts.judges.timeout import timed_judge
 from agent_asserts.results import AssertionResult, CaseResult, RequirementFailed, Skipped, Verdict
 
 if TYPE_CHECKING:
@@ -66,8 +67,6 @@ def run_case(
     ):
         raise ValueError(f"'timeout' must be a number of seconds >= 0 (got {timeout!r})")
     if judge is not None and judge_timeout is not None:
-        from agent_asserts.judges.timeout import timed_judge
-
         judge = timed_judge(judge, judge_timeout)
     case_name = name or getattr(fn, "__name__", None) or "case"
     deadline = None if timeout is None else time.monotonic() + timeout
