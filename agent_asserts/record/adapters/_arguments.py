@@ -66,4 +66,19 @@ def json_or_text(value: Any) -> Any:
     return value
 
 
-__all__ = ["INVALID_JSON_KEY", "json_or_text", "parse_arguments"]
+def count(value: Any) -> int | None:
+    """A token count: a non-negative integer (an integral float or digit string too), else None.
+
+    >>> count(12), count("12"), count(12.0), count(-1), count(True), count("x")
+    (12, 12, 12, None, None, None)
+    """
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value)
+    return value if isinstance(value, int) and value >= 0 else None
+
+
+__all__ = ["INVALID_JSON_KEY", "count", "json_or_text", "parse_arguments"]

@@ -88,7 +88,11 @@ class Assembly:
         for where, reason, item in step.problems:
             self.parse_error(where, reason, item)
         handler = getattr(self, f"_add_{step.role}")
-        handler(step)
+        try:
+            handler(step)
+        except (TypeError, AttributeError, ValueError) as exc:
+            reason = f"unreadable {step.role} span: {type(exc).__name__}: {exc}"
+            self.parse_error(step.span.position, reason, None)
 
     def _add_agent(self, step: Step) -> None:
         info = step.agent
@@ -241,7 +245,7 @@ class Assembly:
                 self._emit(step, self._agent(step, event))
 
     def _result(self, step: Step, part: Mapping[str, Any]) -> None:
-        call_id = part.get("id")
+        call_id = part.get("id") if isinstance(part.get("id"), str) else None
         if call_id in self.pairing.handoff_calls:
             return  # the handoff's own acknowledgement: the delegation event stands for it
         response = part.get("response", part.get("result"))

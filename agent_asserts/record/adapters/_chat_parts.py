@@ -80,7 +80,8 @@ def to_parts(message: Any) -> dict[str, Any] | None:
     text = _text(content)
     if text:
         parts.append({"type": "text", "content": text})
-    for call in message.get("tool_calls") or ():
+    calls = message.get("tool_calls")
+    for call in calls if isinstance(calls, list) else ():
         if isinstance(call, Mapping):
             parts.append(_call_part(call))
     if isinstance(message.get("function_call"), Mapping):

@@ -3,6 +3,7 @@ that turns any event the record model rejects into a parse error at its span."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from agent_asserts.record.errors import RecordError
@@ -34,7 +35,9 @@ def finish(
         if assembly.reported_by:
             usage["reported_by"] = "; ".join(sorted(assembly.reported_by))
         data["usage"] = usage
-    return _decode(assembly, data)
+    return decode_record(
+        data, assembly.positions, assembly.parse_error, assembly.errors, assembly.source
+    )
 
 
 def _run_messages(assembly: Assembly, info: AgentInfo, span: Span | None) -> None:
@@ -60,11 +63,24 @@ def _run_messages(assembly: Assembly, info: AgentInfo, span: Span | None) -> Non
         assembly.positions.append(position)
 
 
-def _decode(assembly: Assembly, data: dict[str, Any]) -> TrialRecord:
+def decode_record(
+    data: dict[str, Any],
+    positions: list[str],
+    parse_error: Callable[[str, str, Any], None],
+    errors: list[dict[str, Any]],
+    source: str | None,
+) -> TrialRecord:
+    """``TrialRecord.from_dict(data)``; an event it rejects becomes a parse error at the
+    position it came from (``positions[i]`` for ``data["events"][i]``), and the rest is read.
+
+    Raises:
+        RecordError: A problem outside the events (left to the record model's message).
+    """
+    events = data["events"]
     while True:
-        data["parse_errors"] = list(assembly.errors)
+        data["parse_errors"] = list(errors)
         try:
-            return TrialRecord.from_dict(data, source=assembly.source)
+            return TrialRecord.from_dict(data, source=source)
         except RecordError as exc:
             found = {_event_index(p.path) for p in exc.problems}
             bad = sorted((i for i in found if i is not None), reverse=True)
@@ -72,8 +88,7 @@ def _decode(assembly: Assembly, data: dict[str, Any]) -> TrialRecord:
                 raise
             for index in bad:
                 problems = [p.message for p in exc.problems if _event_index(p.path) == index]
-                event = assembly.events.pop(index)
-                assembly.parse_error(assembly.positions.pop(index), "; ".join(problems), event)
+                parse_error(positions.pop(index), "; ".join(problems), events.pop(index))
 
 
 def _event_index(path: str) -> int | None:
@@ -82,4 +97,4 @@ def _event_index(path: str) -> int | None:
     return int(path[len("$.events[") :].split("]", 1)[0])
 
 
-__all__ = ["finish"]
+__all__ = ["decode_record", "finish"]

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from agent_asserts._missing import MISSING
-from agent_asserts.record.adapters._arguments import json_or_text, parse_arguments
+from agent_asserts.record.adapters._arguments import count, json_or_text, parse_arguments
 from agent_asserts.record.adapters._chat_parts import messages, openinference_messages, unflatten
 from agent_asserts.record.adapters._spans import Span
 from agent_asserts.record.adapters._steps import AgentInfo, ModelInfo, Step, ToolInfo
@@ -52,18 +52,6 @@ _EVENT_ROLES: Final = {
 
 def _first(attributes: Mapping[str, Any], *keys: str) -> Any:
     return next((attributes[key] for key in keys if attributes.get(key) is not None), None)
-
-
-def _int(value: Any) -> int | None:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    if isinstance(value, str) and value.strip().isdigit():
-        return int(value)
-    return None
 
 
 def role_of(span: Span) -> str:
@@ -215,13 +203,15 @@ def _model(span: Span) -> tuple[ModelInfo, list[tuple[str, str, Any]]]:
     reasons = a.get("gen_ai.response.finish_reasons")
     if isinstance(reasons, list):
         reasons = reasons[0] if reasons else None
-    details = {name: _int(a[key]) for key, name in _DETAILS.items() if _int(a.get(key)) is not None}
+    details = {
+        name: count(a[key]) for key, name in _DETAILS.items() if count(a.get(key)) is not None
+    }
     openinference = "llm.token_count.prompt" in a or "llm.token_count.completion" in a
     model = ModelInfo(
         model=_first(a, "gen_ai.response.model", "gen_ai.request.model", "llm.model_name"),
         provider=_first(a, "gen_ai.provider.name", "gen_ai.system", "llm.provider", "llm.system"),
         finish_reason=reasons if isinstance(reasons, str) else None,
-        input_tokens=_int(
+        input_tokens=count(
             _first(
                 a,
                 "gen_ai.usage.input_tokens",
@@ -229,7 +219,7 @@ def _model(span: Span) -> tuple[ModelInfo, list[tuple[str, str, Any]]]:
                 "llm.token_count.prompt",
             )
         ),
-        output_tokens=_int(
+        output_tokens=count(
             _first(
                 a,
                 "gen_ai.usage.output_tokens",

@@ -55,12 +55,19 @@ def any_value(value: Any) -> Any:
         if key in value:
             return value[key]
     if "arrayValue" in value:
-        return [any_value(item) for item in (value["arrayValue"] or {}).get("values") or ()]
+        return [any_value(item) for item in _values(value["arrayValue"])]
     if "kvlistValue" in value:
-        return attributes((value["kvlistValue"] or {}).get("values") or ())
+        return attributes(_values(value["kvlistValue"]))
     if not value:
         return None
     return dict(value)
+
+
+def _values(container: Any) -> list[Any]:
+    values = container.get("values") if isinstance(container, Mapping) else None
+    if values is not None and not isinstance(values, list):
+        raise BadSpan(f"'values' must be a list (got {type(values).__name__})")
+    return values or []
 
 
 def attributes(raw: Any) -> dict[str, Any]:
@@ -143,6 +150,13 @@ def _status(raw: Any) -> tuple[bool, str | None]:
     return code == "error", message if isinstance(message, str) and message else None
 
 
+class Broken:
+    """A container that is not what OTLP/JSON says it is, in place of its spans."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+
+
 def decode_span(raw: Any, position: str, resource: Mapping[str, Any], scope: str | None) -> Span:
     """One OTLP/JSON span as a :class:`Span`.
 
@@ -154,8 +168,19 @@ def decode_span(raw: Any, position: str, resource: Mapping[str, Any], scope: str
     >>> span.span_id, span.kind, span.start
     ('0000000000000001', 'client', 2.0)
     """
+    if isinstance(raw, Broken):
+        raise BadSpan(raw.reason)
     if not isinstance(raw, Mapping):
         raise BadSpan(f"a span must be an object (got {type(raw).__name__})")
+    try:
+        return _decode(raw, position, resource, scope)
+    except BadSpan:
+        raise
+    except (TypeError, AttributeError, ValueError) as exc:
+        raise BadSpan(f"unreadable span: {type(exc).__name__}: {exc}") from None
+
+
+def _decode(raw: Mapping[str, Any], position: str, resource: Mapping[str, Any], scope: Any) -> Span:
     span_id = otlp_id(raw.get("spanId", raw.get("span_id")))
     name = raw.get("name")
     if span_id is None:
@@ -164,6 +189,8 @@ def decode_span(raw: Any, position: str, resource: Mapping[str, Any], scope: str
         raise BadSpan("the span has no name")
     error, message = _status(raw.get("status"))
     events = []
+    if not isinstance(raw.get("events") or [], list):
+        raise BadSpan("events must be a list")
     for event in raw.get("events") or ():
         if not isinstance(event, Mapping):
             raise BadSpan(f"a span event must be an object (got {type(event).__name__})")
@@ -185,7 +212,7 @@ def decode_span(raw: Any, position: str, resource: Mapping[str, Any], scope: str
         error_message=message,
         kind=enum_name(raw.get("kind"), SPAN_KINDS, "SPAN_KIND_"),
         resource=resource,
-        scope=scope,
+        scope=scope if isinstance(scope, str) else None,
     )
 
 
@@ -204,26 +231,44 @@ def iter_raw_spans(data: Any, where: str = "") -> Iterator[tuple[str, Any, dict[
         for index, item in enumerate(data):
             yield from iter_raw_spans(item, f"{where}[{index}].")
         return
-    for r_index, resource_spans in enumerate(data.get("resourceSpans") or ()):
+    if not isinstance(data, Mapping):
+        yield where.rstrip("."), Broken("an export must be an object"), {}, None
+        return
+    for r_index, resource_spans in enumerate(_list(data.get("resourceSpans"))):
         r_where = f"{where}resourceSpans[{r_index}]"
-        resource = (resource_spans or {}).get("resource") or {}
-        resource_attributes = attributes(resource.get("attributes"))
-        scopes = resource_spans.get("scopeSpans") or resource_spans.get(
-            "instrumentationLibrarySpans"
-        )
-        scope_key = (
-            "scopeSpans" if "scopeSpans" in resource_spans else "instrumentationLibrarySpans"
-        )
-        for s_index, scope_spans in enumerate(scopes or ()):
-            scope = scope_spans.get("scope") or scope_spans.get("instrumentationLibrary") or {}
-            for index, span in enumerate(scope_spans.get("spans") or ()):
-                position = f"{r_where}.{scope_key}[{s_index}].spans[{index}]"
-                yield position, span, resource_attributes, scope.get("name")
+        if not isinstance(resource_spans, Mapping):
+            yield r_where, Broken("resourceSpans items must be objects"), {}, None
+            continue
+        resource = resource_spans.get("resource")
+        try:
+            raw_attributes = resource.get("attributes") if isinstance(resource, Mapping) else None
+            resource_attributes = attributes(raw_attributes)
+        except BadSpan as exc:
+            yield f"{r_where}.resource", Broken(str(exc)), {}, None
+            resource_attributes = {}
+        key = "scopeSpans" if "scopeSpans" in resource_spans else "instrumentationLibrarySpans"
+        for s_index, scope_spans in enumerate(_list(resource_spans.get(key))):
+            s_where = f"{r_where}.{key}[{s_index}]"
+            if not isinstance(scope_spans, Mapping):
+                yield s_where, Broken(f"{key} items must be objects"), {}, None
+                continue
+            scope = scope_spans.get("scope") or scope_spans.get("instrumentationLibrary")
+            name = scope.get("name") if isinstance(scope, Mapping) else None
+            for index, span in enumerate(_list(scope_spans.get("spans"))):
+                yield f"{s_where}.spans[{index}]", span, resource_attributes, name
+
+
+def _list(value: Any) -> list[Any]:
+    """A list, or the one malformed item that stands for a value that should be a list."""
+    if value is None:
+        return []
+    return value if isinstance(value, list) else [Broken(f"expected a list (got {value!r:.40})")]
 
 
 __all__ = [
     "SPAN_KINDS",
     "BadSpan",
+    "Broken",
     "any_value",
     "attributes",
     "decode_span",

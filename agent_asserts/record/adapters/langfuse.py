@@ -43,7 +43,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
 from agent_asserts._missing import MISSING
-from agent_asserts.record.adapters._arguments import json_or_text, parse_arguments
+from agent_asserts.record.adapters._arguments import count, json_or_text, parse_arguments
 from agent_asserts.record.adapters._chat_parts import messages
 from agent_asserts.record.adapters._span_tree import build_record
 from agent_asserts.record.adapters._spans import Span, iso_seconds
@@ -72,7 +72,10 @@ _TYPES: Final = frozenset(
 
 
 def _is_observation(item: Any) -> bool:
-    return isinstance(item, Mapping) and "traceId" in item and item.get("type") in _TYPES
+    kind = item.get("type") if isinstance(item, Mapping) else None
+    return (
+        isinstance(item, Mapping) and "traceId" in item and isinstance(kind, str) and kind in _TYPES
+    )
 
 
 def _is_trace(item: Any) -> bool:
@@ -97,9 +100,9 @@ def _usage(raw: Mapping[str, Any]) -> tuple[int | None, int | None, dict[str, in
     if not isinstance(usage, Mapping):
         return None, None, {}
     counts = {
-        _USAGE_KEYS.get(str(key), str(key)): value
+        _USAGE_KEYS.get(str(key), str(key)): number
         for key, value in usage.items()
-        if isinstance(value, int) and not isinstance(value, bool)
+        if (number := count(value)) is not None
     }
     details = {k: v for k, v in counts.items() if k not in _USAGE_KEYS.values()}
     return counts.get("input_tokens"), counts.get("output_tokens"), details
@@ -155,8 +158,8 @@ def step(raw: Mapping[str, Any], where: str, trace: Mapping[str, Any]) -> Step:
     Raises:
         ValueError: The observation has no string ``id``.
     """
-    if not isinstance(raw.get("id"), str):
-        raise ValueError("an observation needs a string 'id'")
+    if not isinstance(raw, Mapping) or not isinstance(raw.get("id"), str):
+        raise ValueError("an observation needs to be an object with a string 'id'")
     kind = str(raw.get("type"))
     level = raw.get("level")
     error = level == "ERROR"
@@ -234,10 +237,11 @@ def _groups(data: Any) -> Iterator[tuple[Mapping[str, Any], list[tuple[str, Any]
     for index, item in enumerate(items):
         where = f"{prefix}[{index}]"
         if _is_trace(item):
-            found = [(f"{where}.observations[{i}]", o) for i, o in enumerate(item["observations"])]
-            yield item, found, []
+            inner = [(f"{where}.observations[{i}]", o) for i, o in enumerate(item["observations"])]
+            yield item, inner, []
             continue
-        key = item.get("traceId") if isinstance(item, Mapping) else None
+        trace_id = item.get("traceId") if isinstance(item, Mapping) else None
+        key = trace_id if isinstance(trace_id, str) else None
         entry = by_trace.setdefault(key, ({"id": key} if key is not None else {}, [], []))
         if _is_observation(item):
             if "sessionId" in item:
@@ -268,6 +272,9 @@ def to_records(data: Any, *, source: str | None = None) -> Iterator[TrialRecord]
                 steps.append(step(raw, where, trace))
             except ValueError as exc:
                 errors.append((where, str(exc), raw))
+            except (TypeError, AttributeError) as exc:
+                reason = f"unreadable observation: {type(exc).__name__}: {exc}"
+                errors.append((where, reason, raw))
         metadata: dict[str, Any] = {}
         for key, name in (("id", "trace_id"), ("name", "trace_name"), ("sessionId", "session_id")):
             if trace.get(key) is not None:

@@ -45,7 +45,7 @@ import os
 from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
-from agent_asserts.record.adapters._arguments import json_or_text, parse_arguments
+from agent_asserts.record.adapters._arguments import count, json_or_text, parse_arguments
 from agent_asserts.record.adapters._chat_parts import messages
 from agent_asserts.record.adapters._span_tree import build_record
 from agent_asserts.record.adapters._spans import Span, iso_seconds
@@ -117,10 +117,11 @@ def _usage(usage: Any) -> tuple[int | None, int | None, dict[str, int]]:
         return None, None, {}
     details: dict[str, int] = {}
     for key in ("input_tokens_details", "output_tokens_details"):
-        for name, value in (usage.get(key) or {}).items():
-            if isinstance(value, int):
-                details[name] = value
-    return usage.get("input_tokens"), usage.get("output_tokens"), details
+        found = usage.get(key)
+        for name, value in found.items() if isinstance(found, Mapping) else ():
+            if (number := count(value)) is not None:
+                details[str(name)] = number
+    return count(usage.get("input_tokens")), count(usage.get("output_tokens")), details
 
 
 def _model(span: Span, data: Mapping[str, Any]) -> ModelInfo:
@@ -128,8 +129,8 @@ def _model(span: Span, data: Mapping[str, Any]) -> ModelInfo:
     return ModelInfo(
         model=data.get("model") if isinstance(data.get("model"), str) else None,
         provider="openai",
-        input_tokens=input_tokens if isinstance(input_tokens, int) else None,
-        output_tokens=output_tokens if isinstance(output_tokens, int) else None,
+        input_tokens=input_tokens,
+        output_tokens=output_tokens,
         details=details,
         reported_by=REPORTED_BY,
         input=tuple(messages(data.get("input")) or ()),
@@ -187,7 +188,8 @@ def to_records(data: Any, *, source: str | None = None) -> Iterator[TrialRecord]
         where = f"data[{index}]" if isinstance(data, Mapping) else f"[{index}]"
         trace_id = None
         if isinstance(item, Mapping):
-            trace_id = item.get("id") if item.get("object") == "trace" else item.get("trace_id")
+            found = item.get("id") if item.get("object") == "trace" else item.get("trace_id")
+            trace_id = found if isinstance(found, str) else None
         entry = traces.setdefault(trace_id, {"trace": None, "spans": [], "errors": []})
         if isinstance(item, Mapping) and item.get("object") == "trace":
             entry["trace"] = item
@@ -209,6 +211,8 @@ def _record(trace_id: str | None, entry: dict[str, Any], source: str | None) -> 
             steps.append(step(raw, where, conversation))
         except ValueError as exc:
             errors.append((where, str(exc), raw))
+        except (TypeError, AttributeError) as exc:
+            errors.append((where, f"unreadable span: {type(exc).__name__}: {exc}", raw))
     metadata: dict[str, Any] = {}
     if trace_id is not None:
         metadata["trace_id"] = trace_id

@@ -51,6 +51,7 @@ from typing import Any
 from agent_asserts.record.adapters._otel_steps import interpret
 from agent_asserts.record.adapters._otlp import (
     BadSpan,
+    Broken,
     attributes,
     decode_span,
     iter_raw_spans,
@@ -124,11 +125,14 @@ def _record(
         try:
             span = decode_span(raw, position, resource, scope)
         except BadSpan as exc:
-            errors.append((position, str(exc), raw))
+            errors.append((position, str(exc), None if isinstance(raw, Broken) else raw))
             continue
         if isinstance(resource.get("service.name"), str):
             services.add(resource["service.name"])
-        steps.append(interpret(span))
+        try:
+            steps.append(interpret(span))
+        except (TypeError, AttributeError, ValueError) as exc:
+            errors.append((position, f"unreadable span: {type(exc).__name__}: {exc}", raw))
     metadata: dict[str, Any] = {}
     if trace_id is not None:
         metadata["trace_id"] = trace_id

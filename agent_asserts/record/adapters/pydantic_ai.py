@@ -50,10 +50,12 @@ import os
 from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
-from agent_asserts.record.adapters._arguments import parse_arguments
+from agent_asserts.record.adapters._arguments import count, parse_arguments
+from agent_asserts.record.adapters._finish import decode_record
 from agent_asserts.record.adapters._spans import iso_seconds
 from agent_asserts.record.adapters._trace_files import only_record, read_documents
 from agent_asserts.record.errors import Problem, RecordError
+from agent_asserts.record.payloads import ERROR_OUTCOMES, TOOL_OUTCOMES
 from agent_asserts.record.trial import TrialRecord
 
 NAME = "pydantic-ai"
@@ -100,7 +102,8 @@ def _error_text(content: Any) -> str:
         lines = []
         for detail in content:
             if isinstance(detail, Mapping):
-                loc = ".".join(str(part) for part in detail.get("loc") or ())
+                where = detail.get("loc")
+                loc = ".".join(str(part) for part in where) if isinstance(where, list) else ""
                 message = str(detail.get("msg", ""))
                 lines.append(f"{loc}: {message}" if loc else message)
         return "; ".join(lines)
@@ -118,6 +121,8 @@ class _History:
         self.errors: list[dict[str, Any]] = []
         self.run_errors: list[Any] = []
         self.usage: dict[str, Any] = {}
+        self.positions: list[str] = []  # where each event came from
+        self.where = "$"
         self.ids = 0
 
     def emit(self, event: dict[str, Any], when: Any = None) -> str:
@@ -128,6 +133,7 @@ class _History:
         if seconds is not None:
             event["wall_time"] = seconds
         self.events.append(event)
+        self.positions.append(self.where)
         return event_id
 
     def parse_error(self, where: str, reason: str, item: Any) -> None:
@@ -178,15 +184,16 @@ class _History:
                 payload["call_id"] = part["tool_call_id"]
             self.emit({"kind": "tool_call", "payload": payload}, part.get("timestamp"))
         if kind == "retry-prompt":
-            payload.update(is_error=True, outcome="retried" if matched else "pending")
+            payload.update(is_error=matched, outcome="retried" if matched else "pending")
             payload["error_message"] = _error_text(part.get("content"))
             return
         raw_outcome = part.get("outcome")
         outcome = raw_outcome if isinstance(raw_outcome, str) else "success"
+        outcome = _OUTCOMES.get(outcome, outcome if outcome in TOOL_OUTCOMES else "failed")
         if matched:
-            payload["outcome"] = _OUTCOMES.get(outcome, outcome)
-        payload["is_error"] = outcome != "success"
-        if outcome == "success":
+            payload["outcome"] = outcome
+        payload["is_error"] = matched and outcome in ERROR_OUTCOMES
+        if outcome == "succeeded":
             payload["result"] = part.get("content")
             return
         payload["error_message"] = _error_text(part.get("content")) or outcome
@@ -233,14 +240,14 @@ class _History:
         raw = message.get("usage")
         if isinstance(raw, Mapping):
             usage: dict[str, Any] = {
-                k: raw[k] for k in _USAGE_COUNTS if isinstance(raw.get(k), int)
+                k: value for k in _USAGE_COUNTS if (value := count(raw.get(k))) is not None
             }
             if len(usage) == 2:
                 usage["total_tokens"] = usage["input_tokens"] + usage["output_tokens"]
             details = {
-                k: v
+                str(k): value
                 for k, v in raw.items()
-                if k not in _USAGE_COUNTS and isinstance(v, int) and not isinstance(v, bool) and v
+                if k not in _USAGE_COUNTS and (value := count(v))
             }
             if details:
                 usage["details"] = details
@@ -278,6 +285,7 @@ def _history(messages: list[Any], where: str, source: str | None) -> TrialRecord
     history = _History(source)
     for index, message in enumerate(messages):
         here = f"{where}[{index}]"
+        history.where = here
         if not _is_message(message):
             history.parse_error(
                 here, "not a Pydantic AI message (kind request/response with parts)", message
@@ -292,7 +300,7 @@ def _history(messages: list[Any], where: str, source: str | None) -> TrialRecord
         data["errors"] = history.run_errors
     if history.usage:
         data["usage"] = {**history.usage, "reported_by": REPORTED_BY}
-    return TrialRecord.from_dict(data, source=source)
+    return decode_record(data, history.positions, history.parse_error, history.errors, source)
 
 
 def to_records(data: Any, *, source: str | None = None) -> Iterator[TrialRecord]:

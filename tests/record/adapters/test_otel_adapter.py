@@ -206,3 +206,15 @@ def test_read_accepts_json_lines_of_exports(tmp_path: Any) -> None:
     path = tmp_path / "traces.jsonl"
     path.write_text(json.dumps(data) + "\n\n" + json.dumps({"resourceSpans": []}) + "\n")
     assert otel.read(path).reply == REPLY
+
+
+def test_malformed_containers_are_parse_errors_at_their_place() -> None:
+    data = load("otel", "pydantic_ai_v5_spec.json")
+    data["resourceSpans"].append(5)
+    data["resourceSpans"].append({"scopeSpans": [True, {"spans": "none"}]})
+    records = list(otel.to_records(data))
+    reasons = {str(p) for r in records for p in r.parse_errors}
+    assert "resourceSpans[1]: resourceSpans items must be objects" in reasons
+    assert "resourceSpans[2].scopeSpans[0]: scopeSpans items must be objects" in reasons
+    assert "resourceSpans[2].scopeSpans[1].spans[0]: expected a list (got 'none')" in reasons
+    assert records[0].reply == REPLY
