@@ -54,8 +54,11 @@ def test_damaged_documents_give_parse_errors_or_one_record_error(fmt: str, name:
         try:
             records = list(read(damaged, source="damaged.json"))
         except RecordError as exc:
-            assert exc.problems and all(p.message for p in exc.problems)
-            continue
+            problems = exc.problems
+            records = []
+        else:
+            problems = []
+        assert all(p.message for p in problems)
         for record in records:
             json.dumps(record.to_dict())  # a record always serialises
             assert all(p.position and p.reason for p in record.parse_errors)
