@@ -37,6 +37,7 @@ _BUILTIN: Final = (
     ("native", "agent_asserts.record.adapters.native"),
     ("mantle", "agent_asserts.record.adapters.mantle"),
     ("ces", "agent_asserts.record.adapters.ces"),
+    ("openai-chat", "agent_asserts.record.adapters.openai_chat"),
     ("otel", "agent_asserts.record.adapters.otel"),
     ("openai-agents", "agent_asserts.record.adapters.openai_agents"),
     ("pydantic-ai", "agent_asserts.record.adapters.pydantic_ai"),

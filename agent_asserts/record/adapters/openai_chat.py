@@ -1,0 +1,309 @@
+"""OpenAI Chat Completions messages → :class:`~agent_asserts.record.TrialRecord` (``openai-chat``).
+
+Reads a list of messages, ``{"messages": [...], "response": ChatCompletion, "usage": ...}``,
+or a list mixing messages and ``chat.completion`` objects (each completion's message is the
+assistant's turn, with its model, usage and ``created`` time). JSON data only; the SDK is not
+imported.
+
+========================================  ===================================================
+OpenAI Chat                               record
+========================================  ===================================================
+``user`` message                          ``message`` ``user`` (text parts joined)
+``system`` / ``developer`` message        ``message`` with ``actor_ref`` ``system``
+``assistant`` message                     ``model_call`` (model, usage, finish reason when a
+                                          completion gives them), then ``reasoning``
+                                          (``reasoning_content``/``reasoning``), the text as
+                                          an ``agent`` message, and one ``tool_call`` per
+                                          ``tool_calls[]`` (parallel ones share a ``group_id``)
+``tool_calls[].function.arguments``       parsed JSON; invalid JSON → ``arguments_raw`` + a
+                                          parse error
+``tool`` message (``tool_call_id``)       the call's ``result`` (JSON text parsed); text
+                                          starting ``Error:`` or ``{"error": …}`` → ``failed``
+                                          (``detect_errors=False`` turns this off: the format
+                                          has no error flag)
+``function_call`` / ``function`` role     a call without id, paired by name and order
+``assistant.name``                        the ``agent``; a change of name → ``delegation``
+``usage`` / completion ``usage``          usage (cached / reasoning counts in ``details``)
+========================================  ===================================================
+
+>>> rec = to_record([
+...     {"role": "user", "content": "Refund A1"},
+...     {"role": "assistant", "content": None, "tool_calls": [
+...         {"id": "c1", "type": "function",
+...          "function": {"name": "refund", "arguments": "{\\"id\\": \\"A1\\"}"}}]},
+...     {"role": "tool", "tool_call_id": "c1", "content": "Error: gateway timed out"},
+...     {"role": "assistant", "content": "Sorry, it failed."},
+... ])
+>>> call = rec.tool_calls[0].payload
+>>> call.arguments, call.outcome, call.error_message, rec.reply, rec.status
+({'id': 'A1'}, 'failed', 'Error: gateway timed out', 'Sorry, it failed.', 'completed')
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Mapping
+from typing import Any, Final
+
+from agent_asserts._missing import MISSING
+from agent_asserts.record._json import load_json
+from agent_asserts.record.adapters.toolkit import (
+    TraceBuilder,
+    content_text,
+    json_or_text,
+    openai_usage,
+    seconds,
+    tool_error,
+)
+from agent_asserts.record.errors import Problem, RecordError
+from agent_asserts.record.trial import TrialRecord
+
+ROLES: Final = frozenset({"system", "developer", "user", "assistant", "tool", "function"})
+_MARKERS: Final = frozenset({"tool_calls", "tool_call_id", "function_call", "refusal"})
+_SCAN: Final = 50
+
+
+def _is_completion(item: Any) -> bool:
+    return isinstance(item, Mapping) and item.get("object") == "chat.completion"
+
+
+def _is_message(item: Any) -> bool:
+    return (
+        isinstance(item, Mapping)
+        and item.get("role") in ROLES
+        and "parts" not in item
+        and "type" not in item
+    )
+
+
+def _anthropic_like(item: Mapping[str, Any]) -> bool:
+    content = item.get("content")
+    return isinstance(content, list) and any(
+        isinstance(p, Mapping)
+        and p.get("type") not in ("text", "image_url", "input_audio", "file", "refusal")
+        for p in content
+    )
+
+
+def _messages(data: Any) -> Any:
+    if isinstance(data, Mapping) and "messages" in data and not data.keys() & {"lc", "kwargs"}:
+        return data["messages"]
+    return data
+
+
+def detect(data: Any) -> bool:
+    """Whether ``data`` is an OpenAI Chat history: messages with OpenAI roles (``content``,
+    not Gemini ``parts``), no Anthropic-only content blocks, or ``chat.completion`` objects.
+
+    >>> detect([{"role": "user", "content": "hi"}]), detect({"messages": [{"role": "tool"}]})
+    (True, True)
+    >>> detect([{"role": "user", "content": [{"type": "tool_result", "tool_use_id": "x"}]}])
+    False
+    """
+    if _is_completion(data):
+        return True
+    items = _messages(data)
+    if not isinstance(items, list) or not items:
+        return False
+    sample = items[:_SCAN]
+    if not all(_is_message(i) or _is_completion(i) for i in sample):
+        return False
+    return not any(_is_message(i) and _anthropic_like(i) for i in sample)
+
+
+class _Reader:
+    def __init__(self, source: str | None, detect_errors: bool) -> None:
+        self.b = TraceBuilder(source=source)
+        self.detect_errors = detect_errors
+        self.last_text: str | None = None
+
+    def item(self, where: str, item: Any) -> None:
+        if _is_completion(item):
+            self.completion(where, item)
+        elif not _is_message(item):
+            self.b.error(where, "not an OpenAI Chat message (a role and content)", item)
+        elif item["role"] == "user":
+            self.b.message("user", content_text(item.get("content")), where=where)
+        elif item["role"] in ("system", "developer"):
+            self.b.message("system", content_text(item.get("content")), where=where)
+        elif item["role"] == "assistant":
+            self.assistant(where, item, {})
+        else:
+            self.tool_result(where, item)
+
+    def completion(self, where: str, item: Mapping[str, Any]) -> None:
+        choices = item.get("choices")
+        choice = choices[0] if isinstance(choices, list) and choices else None
+        message = choice.get("message") if isinstance(choice, Mapping) else None
+        info = {
+            "model": item.get("model"),
+            "usage": openai_usage(item.get("usage")),
+            "finish_reason": choice.get("finish_reason") if isinstance(choice, Mapping) else None,
+            "wall_time": seconds(item["created"]) if isinstance(item.get("created"), int) else None,
+        }
+        if not isinstance(message, Mapping):
+            self.b.error(f"{where}.choices", "a completion without a message", item.get("choices"))
+            return
+        self.assistant(where, message, info)
+
+    def assistant(self, where: str, item: Mapping[str, Any], info: Mapping[str, Any]) -> None:
+        name = item.get("name")
+        self.b.switch_agent(name if isinstance(name, str) else None, where=where)
+        agent = self.b.agent
+        model = self.b.model_call(
+            where=where, agent=agent, **{k: v for k, v in info.items() if v is not None}
+        )
+        for key in ("reasoning_content", "reasoning"):
+            if isinstance(item.get(key), str) and item[key]:
+                self.b.reasoning(
+                    item[key], where=f"{where}.{key}", agent=agent, parent_id=model["event_id"]
+                )
+        text = content_text(item.get("content"))
+        refusal = item.get("refusal")
+        if text:
+            self.b.message(
+                "agent", text, where=f"{where}.content", agent=agent, parent_id=model["event_id"]
+            )
+        elif isinstance(refusal, str) and refusal:
+            event = self.b.message("agent", refusal, where=f"{where}.refusal", agent=agent)
+            event["payload"]["refusal"] = True
+        calls = item.get("tool_calls") or []
+        group = self.b.group() if isinstance(calls, list) and len(calls) > 1 else None
+        for index, call in enumerate(calls if isinstance(calls, list) else []):
+            self.call(f"{where}.tool_calls[{index}]", call, group, agent, model["event_id"])
+        legacy = item.get("function_call")
+        if isinstance(legacy, Mapping):
+            self.call(
+                f"{where}.function_call", {"function": legacy}, None, agent, model["event_id"]
+            )
+
+    def call(
+        self, where: str, call: Any, group: str | None, agent: str | None, parent: str
+    ) -> None:
+        if not isinstance(call, Mapping):
+            self.b.error(where, "a tool call must be an object", call)
+            return
+        function = call.get("function") or call.get("custom")
+        name = function.get("name") if isinstance(function, Mapping) else None
+        if not isinstance(name, str) or not name:
+            self.b.error(where, "a tool call without a function name", call)
+            return
+        assert isinstance(function, Mapping)
+        if "custom" in call:
+            arguments: Any = {"input": function.get("input")}
+        else:
+            arguments = function.get("arguments", MISSING)
+        call_id = call.get("id") if isinstance(call.get("id"), str) else None
+        self.b.call(
+            name,
+            arguments,
+            where=where,
+            call_id=call_id,
+            group=group,
+            agent=agent,
+            parent_id=parent,
+        )
+
+    def tool_result(self, where: str, item: Mapping[str, Any]) -> None:
+        content = item.get("content")
+        result = json_or_text(content_text(content) if isinstance(content, list) else content)
+        error = tool_error(result) if self.detect_errors else None
+        call_id = item.get("tool_call_id")
+        name = item.get("name")
+        self.b.result(
+            result,
+            where=where,
+            call_id=call_id if isinstance(call_id, str) else None,
+            name=name if isinstance(name, str) else None,
+            is_error=error is not None,
+            error_message=error,
+        )
+
+
+def to_records(
+    data: Any, *, source: str | None = None, detect_errors: bool = True, **options: Any
+) -> Iterator[TrialRecord]:
+    """The one run of an OpenAI Chat history (see the module docs).
+
+    Raises:
+        RecordError: ``data`` holds no message list.
+    """
+    messages = _messages(data)
+    if _is_completion(messages):
+        messages = [messages]
+    if not isinstance(messages, list):
+        raise RecordError([Problem("$", "expected a list of OpenAI Chat messages", source)])
+    reader = _Reader(source, detect_errors)
+    prefix = "$.messages" if messages is not data else "$"
+    for index, item in enumerate(messages):
+        reader.item(f"{prefix}[{index}]", item)
+    usage = None
+    if isinstance(data, Mapping):
+        response = data.get("response")
+        if isinstance(response, Mapping) and _is_completion(response):
+            usage = _final_response(reader, response)
+        usage = openai_usage(data.get("usage")) or usage
+    metadata = (
+        {k: v for k, v in data.items() if k not in ("messages", "response", "usage", "tools")}
+        if isinstance(data, Mapping)
+        else None
+    )
+    tools = _tools(data.get("tools")) if isinstance(data, Mapping) else None
+    yield reader.b.build(usage=usage, metadata=metadata, tools=tools)
+
+
+def _final_response(reader: _Reader, response: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The ``response`` beside a history: when its message is the history's last agent
+    message, it only adds the model, usage and finish reason to that model call (returning the
+    usage); otherwise it is the next assistant turn."""
+    events = reader.b.events
+    last = next((e for e in reversed(events) if e["kind"] == "message"), None)
+    model = next((e for e in reversed(events) if e["kind"] == "model_call"), None)
+    choices = response.get("choices") or [{}]
+    choice = choices[0] if isinstance(choices[0], Mapping) else {}
+    said = content_text((choice.get("message") or {}).get("content"))
+    if last is None or model is None or last.get("actor_ref") != "agent":
+        reader.completion("$.response", response)
+        return None
+    if said != last["payload"]["text"]:
+        reader.completion("$.response", response)
+        return None
+    usage = openai_usage(response.get("usage"))
+    found = {
+        "model": response.get("model"),
+        "usage": usage,
+        "finish_reason": choice.get("finish_reason"),
+    }
+    model["payload"].update({k: v for k, v in found.items() if v is not None})
+    model["payload"]["trace_items"].append("$.response")
+    return usage
+
+
+def _tools(raw: Any) -> list[dict[str, Any]] | None:
+    if not isinstance(raw, list):
+        return None
+    out = []
+    for tool in raw:
+        function = tool.get("function") if isinstance(tool, Mapping) else None
+        if isinstance(function, Mapping) and isinstance(function.get("name"), str):
+            entry = {"name": function["name"]}
+            for key in ("description", "parameters"):
+                if key in function:
+                    entry[key] = function[key]
+            out.append(entry)
+    return out
+
+
+def to_record(data: Any, **options: Any) -> TrialRecord:
+    """The record of an OpenAI Chat history (``to_records``' one run)."""
+    return next(to_records(data, **options))
+
+
+def read(path: str | os.PathLike[str], **options: Any) -> TrialRecord:
+    """Read an OpenAI Chat history from a JSON file."""
+    name, data = load_json(path)
+    options.setdefault("source", name)
+    return to_record(data, **options)
+
+
+__all__ = ["ROLES", "detect", "read", "to_record", "to_records"]

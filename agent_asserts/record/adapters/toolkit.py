@@ -1,0 +1,492 @@
+"""What every trace adapter needs, written once: a :class:`TraceBuilder` that pairs calls with
+results, parses JSON-string arguments, groups parallel calls, sums usage and derives the run
+status, and small readers for timestamps and JSON-looking text (``parse_arguments`` and
+``json_or_text`` are those of :mod:`~agent_asserts.record.adapters._arguments`, shared with
+the span formats).
+
+Pairing: a result goes to the open call with its id; failing that, to the earliest open call of
+the same name (a call or result without an id pairs by name and order). A call that never gets
+a result, and a result that matches no call, are both kept with ``outcome: "pending"`` (the
+latter with ``unpaired: True`` and no arguments). Every event lists the input positions it was
+made from in ``payload.trace_items``.
+
+>>> b = TraceBuilder()
+>>> _ = b.message("user", "refund A1", where="[0]")
+>>> g = b.group()
+>>> _ = b.call("lookup", '{"id": "A1"}', call_id="c1", group=g, where="[1].tool_calls[0]")
+>>> _ = b.call("refund", '{"id": ', call_id="c2", group=g, where="[1].tool_calls[1]")
+>>> _ = b.result("timeout", call_id="c2", is_error=True, where="[2]")
+>>> _ = b.message("agent", "Sorry", where="[3]")
+>>> rec = b.build()
+>>> [(e.payload.name, e.payload.outcome, e.group_id) for e in rec.tool_calls]
+[('lookup', 'pending', 'g1'), ('refund', 'failed', 'g1')]
+>>> rec.tool_calls[1].payload.arguments_raw, [str(p) for p in rec.parse_errors]
+('{"id": ', ['[1].tool_calls[1]: arguments are not valid JSON: Expecting value (column 8)'])
+>>> rec.status, rec.reply
+('incomplete', 'Sorry')
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable, Mapping
+from datetime import UTC, datetime
+from typing import Any, Final
+
+from agent_asserts._missing import MISSING
+from agent_asserts.record.adapters._arguments import json_or_text, parse_arguments
+from agent_asserts.record.payloads import ERROR_OUTCOMES
+from agent_asserts.record.trial import TrialRecord
+
+Where = str | Iterable[str]
+"""One input position (``messages[3].tool_calls[0]``) or several."""
+
+UNKNOWN_TOOL: Final = "<unknown>"
+"""The name of a tool result whose call and name are both unknown."""
+
+
+def seconds(value: Any, *, unit: str = "s") -> float | None:
+    """A timestamp as epoch seconds: ISO 8601 text (UTC when it names no zone) or a number in
+    ``unit`` (``s``, ``ms``, ``us``, ``ns``; numeric strings too). None for None.
+
+    Raises:
+        ValueError: A value that is no timestamp.
+
+    >>> seconds("2026-01-02T03:04:05Z"), seconds(1767323045), seconds("1767323045000", unit="ms")
+    (1767323045.0, 1767323045.0, 1767323045.0)
+    """
+    if value is None:
+        return None
+    scale = {"s": 1, "ms": 1e3, "us": 1e6, "ns": 1e9}[unit]
+    if isinstance(value, bool):
+        raise ValueError(f"not a timestamp: {value!r}")
+    if isinstance(value, int | float):
+        if not math.isfinite(value):
+            raise ValueError(f"not a timestamp: {value!r}")
+        return value / scale if scale != 1 else float(value)
+    if isinstance(value, str):
+        text = value.strip()
+        try:
+            return float(text) / scale
+        except ValueError:
+            pass
+        try:
+            moment = datetime.fromisoformat(text.replace("Z", "+00:00").replace("z", "+00:00"))
+        except ValueError:
+            raise ValueError(f"not a timestamp: {value!r}") from None
+        if moment.tzinfo is None:
+            moment = moment.replace(tzinfo=UTC)
+        return moment.timestamp()
+    raise ValueError(f"not a timestamp: {value!r}")
+
+
+def usage(
+    input_tokens: Any = None, output_tokens: Any = None, total_tokens: Any = None, **details: Any
+) -> dict[str, Any] | None:
+    """A canonical usage mapping from whatever counters are integers (others are left out);
+    None when there is none.
+
+    >>> usage(120, 30, cached_input_tokens=100, audio=None)
+    {'input_tokens': 120, 'output_tokens': 30, 'details': {'cached_input_tokens': 100}}
+    >>> usage(None, None) is None
+    True
+    """
+    out: dict[str, Any] = {}
+    for key, value in (
+        ("input_tokens", input_tokens),
+        ("output_tokens", output_tokens),
+        ("total_tokens", total_tokens),
+    ):
+        count = _count(value)
+        if count is not None:
+            out[key] = count
+    extra = {key: c for key, value in details.items() if (c := _count(value)) is not None}
+    if extra:
+        out["details"] = extra
+    return out or None
+
+
+def content_text(
+    content: Any, types: tuple[str, ...] = ("text", "input_text", "output_text")
+) -> str:
+    """The text of a message content: a string, or the joined text of a list of parts (strings
+    or ``{"type": "text", "text": ...}``); other parts are left out.
+
+    >>> content_text([{"type": "text", "text": "a"}, {"type": "image"}, "b"]), content_text(None)
+    ('a\\nb', '')
+    """
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        parts = []
+        for part in content:
+            if isinstance(part, str):
+                parts.append(part)
+            elif isinstance(part, Mapping) and part.get("type") in types:
+                text = part.get("text")
+                if isinstance(text, str):
+                    parts.append(text)
+        return "\n".join(parts)
+    return ""
+
+
+ERROR_PREFIXES: Final = ("Error:", "Error ", "ERROR:", "error:")
+"""Tool output starting with one of these is read as a failure by formats without an error
+flag (OpenAI Chat and Responses, MCP-less logs); an adapter option turns it off."""
+
+
+def tool_error(result: Any) -> str | None:
+    """The error message a tool result carries by convention, or None: text starting with
+    ``Error:`` (:data:`ERROR_PREFIXES`), or an object whose only key is ``error`` or that has
+    ``error`` and no ``output``/``result``.
+
+    >>> tool_error("Error: gateway timed out"), tool_error({"error": "boom"}), tool_error("ok")
+    ('Error: gateway timed out', 'boom', None)
+    """
+    if isinstance(result, str):
+        return result if result.lstrip().startswith(ERROR_PREFIXES) else None
+    if (
+        isinstance(result, Mapping)
+        and result.get("error") not in (None, "")
+        and not result.keys() & {"output", "result"}
+    ):
+        error = result["error"]
+        return error if isinstance(error, str) else json.dumps(error)
+    return None
+
+
+def openai_usage(raw: Any) -> dict[str, Any] | None:
+    """Usage in OpenAI's shapes (Chat ``prompt_tokens``/``completion_tokens``, Responses
+    ``input_tokens``/``output_tokens``, with their ``*_details``): cached and reasoning counts
+    go to ``details`` (``cached_input_tokens``, ``reasoning_tokens``…).
+
+    >>> openai_usage({"prompt_tokens": 200, "completion_tokens": 15,
+    ...               "prompt_tokens_details": {"cached_tokens": 100}})
+    {'input_tokens': 200, 'output_tokens': 15, 'details': {'cached_input_tokens': 100}}
+    """
+    if not isinstance(raw, Mapping):
+        return None
+    details: dict[str, Any] = {}
+    for key in ("prompt_tokens_details", "input_tokens_details"):
+        for name, value in (raw.get(key) or {}).items():
+            details["cached_input_tokens" if name == "cached_tokens" else f"input_{name}"] = value
+    for key in ("completion_tokens_details", "output_tokens_details"):
+        for name, value in (raw.get(key) or {}).items():
+            details[name if name == "reasoning_tokens" else f"output_{name}"] = value
+    return usage(
+        raw.get("prompt_tokens", raw.get("input_tokens")),
+        raw.get("completion_tokens", raw.get("output_tokens")),
+        raw.get("total_tokens"),
+        **{k: v for k, v in details.items() if v},
+    )
+
+
+def _count(value: Any) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, str) and value.isdigit():
+        return int(value)
+    return value if isinstance(value, int) and value >= 0 else None
+
+
+def _add_usage(total: dict[str, Any], part: Mapping[str, Any]) -> None:
+    for key in ("input_tokens", "output_tokens", "total_tokens"):
+        if key in part:
+            total[key] = total.get(key, 0) + part[key]
+    for key, value in part.get("details", {}).items():
+        details = total.setdefault("details", {})
+        details[key] = details.get(key, 0) + value
+
+
+def _positions(where: Where) -> list[str]:
+    return [where] if isinstance(where, str) else list(where)
+
+
+class TraceBuilder:
+    """Collects the canonical events of one run, then builds the :class:`TrialRecord`.
+
+    Every method takes ``where`` (the input position or positions the event comes from) and
+    envelope fields as keywords (``agent``, ``wall_time``, ``duration``, ``turn``,
+    ``parent_id``, ``correlation_id``…); each returns the event's canonical dict, whose
+    ``event_id`` (``e0``, ``e1``…) other events may name as ``parent_id``.
+
+    Args:
+        source: A file name shown in parse errors.
+    """
+
+    def __init__(self, *, source: str | None = None) -> None:
+        self.source = source
+        self.events: list[dict[str, Any]] = []
+        self.parse_errors: list[dict[str, Any]] = []
+        self._open: list[dict[str, Any]] = []
+        self._groups = 0
+        self._usage: dict[str, Any] = {}
+        self.agent: str | None = None
+
+    # -- events ------------------------------------------------------------------------------
+
+    def add(
+        self, kind: str, payload: dict[str, Any], *, where: Where, **envelope: Any
+    ) -> dict[str, Any]:
+        """An event of any kind (payload a plain mapping).
+
+        >>> TraceBuilder().add("guardrail", {"name": "pii"}, where="[0]")
+        {'kind': 'guardrail', 'event_id': 'e0', 'payload': {'name': 'pii', 'trace_items': ['[0]']}}
+        """
+        payload = {**payload, "trace_items": _positions(where)}
+        event: dict[str, Any] = {"kind": kind, "event_id": f"e{len(self.events)}"}
+        event.update({key: value for key, value in envelope.items() if value is not None})
+        event["payload"] = payload
+        self.events.append(event)
+        return event
+
+    def message(self, actor: str, text: str, *, where: Where, **envelope: Any) -> dict[str, Any]:
+        """A message spoken by ``actor`` (``user``, ``agent``, ``system``…)."""
+        return self.add("message", {"text": text}, where=where, actor_ref=actor, **envelope)
+
+    def model_call(
+        self,
+        *,
+        where: Where,
+        model: str | None = None,
+        provider: str | None = None,
+        usage: Mapping[str, Any] | None = None,
+        finish_reason: str | None = None,
+        error_message: str | None = None,
+        error_type: str | None = None,
+        **envelope: Any,
+    ) -> dict[str, Any]:
+        """A model call; its usage counts towards the run's usage (unless the run gives one)."""
+        payload: dict[str, Any] = {}
+        for key, value in (
+            ("model", model),
+            ("provider", provider),
+            ("finish_reason", finish_reason),
+            ("error_message", error_message),
+            ("error_type", error_type),
+        ):
+            if value is not None:
+                payload[key] = value
+        if usage:
+            payload["usage"] = dict(usage)
+            _add_usage(self._usage, usage)
+        if error_message is not None or error_type is not None:
+            payload["is_error"] = True
+        return self.add("model_call", payload, where=where, **envelope)
+
+    def reasoning(
+        self,
+        text: str | None = None,
+        *,
+        where: Where,
+        summary: str | None = None,
+        redacted: bool = False,
+        **envelope: Any,
+    ) -> dict[str, Any]:
+        """A reasoning / thinking block (its text, a summary, or redacted)."""
+        payload: dict[str, Any] = {"redacted": redacted} if redacted else {}
+        if text is not None:
+            payload["text"] = text
+        if summary is not None:
+            payload["summary"] = summary
+        return self.add("reasoning", payload, where=where, **envelope)
+
+    def delegation(
+        self,
+        subagent: str,
+        *,
+        where: Where,
+        status: str = "completed",
+        from_agent: str | None = None,
+        mode: str | None = None,
+        output: Any = None,
+        **envelope: Any,
+    ) -> dict[str, Any]:
+        """A hand-off to (``mode="handoff"``) or a call of (``mode="tool"``) a sub-agent."""
+        payload: dict[str, Any] = {"subagent": subagent}
+        for key, value in (("from_agent", from_agent), ("mode", mode), ("output", output)):
+            if value is not None:
+                payload[key] = value
+        return self.add("delegation", payload, where=where, event_type=status, **envelope)
+
+    def switch_agent(self, agent: str | None, *, where: Where, mode: str = "handoff") -> None:
+        """Note the agent now acting: when it changes to a named agent, a ``delegation`` event
+        from the previous one (``from_agent``; None is the root agent)."""
+        if agent is not None and agent != self.agent:
+            self.delegation(agent, where=where, from_agent=self.agent, mode=mode, agent=self.agent)
+        self.agent = agent
+
+    def group(self) -> str:
+        """A new group id for the calls of one model response (kept only when two or more
+        events carry it)."""
+        self._groups += 1
+        return f"g{self._groups}"
+
+    def call(
+        self,
+        name: str,
+        arguments: Any = MISSING,
+        *,
+        where: Where,
+        call_id: str | None = None,
+        group: str | None = None,
+        source: str = "local",
+        mcp_server: str | None = None,
+        extra: Mapping[str, Any] | None = None,
+        **envelope: Any,
+    ) -> dict[str, Any]:
+        """A tool call, open until :meth:`result` pairs it. ``arguments`` may be data or a JSON
+        string; ``MISSING`` means not recorded; invalid JSON is kept in ``arguments_raw`` and
+        becomes a parse error at ``where``."""
+        positions = _positions(where)
+        payload: dict[str, Any] = {"name": name, "source": source, **(extra or {})}
+        parsed, raw, problem = parse_arguments(arguments)
+        if parsed is not MISSING:
+            payload["arguments"] = parsed
+        if raw is not None:
+            payload["arguments_raw"] = raw
+        if problem is not None:
+            self.error(positions[0], problem, raw)
+        if call_id is not None:
+            payload["call_id"] = call_id
+        if mcp_server is not None:
+            payload["mcp_server"] = mcp_server
+        event = self.add("tool_call", payload, where=positions, group_id=group, **envelope)
+        self._open.append(event)
+        return event
+
+    def _find(self, call_id: str | None, name: str | None) -> dict[str, Any] | None:
+        if call_id is not None:
+            for event in self._open:
+                if event["payload"].get("call_id") == call_id:
+                    return event
+        for event in self._open:
+            payload = event["payload"]
+            if call_id is not None and payload.get("call_id") is not None:
+                continue
+            if name is None or payload["name"] == name:
+                return event
+        return None
+
+    def result(
+        self,
+        result: Any = None,
+        *,
+        where: Where,
+        call_id: str | None = None,
+        name: str | None = None,
+        is_error: bool = False,
+        error_message: str | None = None,
+        error_type: str | None = None,
+        outcome: str | None = None,
+        wall_time: float | None = None,
+        extra: Mapping[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """The result of a call: paired by ``call_id``, else by ``name`` and order. Without a
+        matching call, a tool call of its own (``outcome: "pending"``, ``unpaired: True``).
+        ``outcome`` defaults to ``failed``/``succeeded`` from ``is_error``."""
+        event = self._find(call_id, name)
+        fields: dict[str, Any] = {"result": result, **(extra or {})}
+        if error_message is not None:
+            fields["error_message"] = error_message
+        if error_type is not None:
+            fields["error_type"] = error_type
+        if event is None:
+            fields["unpaired"] = True
+            if call_id is not None:
+                fields["call_id"] = call_id
+            fields.update(is_error=is_error, outcome="pending")
+            return self.add("tool_call", {"name": name or UNKNOWN_TOOL, **fields}, where=where)
+        self._open.remove(event)
+        outcome = outcome or ("failed" if is_error else "succeeded")
+        fields["is_error"] = outcome in ERROR_OUTCOMES
+        fields["outcome"] = outcome
+        event["payload"].update(fields)
+        event["payload"]["trace_items"].extend(_positions(where))
+        started = event.get("wall_time")
+        if isinstance(started, int | float) and wall_time is not None and wall_time >= started:
+            event.setdefault("duration", wall_time - started)
+        return event
+
+    def error(self, where: str, reason: str, item: Any = None) -> None:
+        """An input item that could not be read (kept on the record's ``parse_errors``)."""
+        entry: dict[str, Any] = {"position": where, "reason": reason}
+        if item is not None:
+            entry["item"] = item
+        if self.source is not None:
+            entry["source"] = self.source
+        self.parse_errors.append(entry)
+
+    # -- the record --------------------------------------------------------------------------
+
+    def derived_status(self, errors: Iterable[Any] = ()) -> str:
+        """``failed`` when the run has errors, ``incomplete`` when a call has no result or the
+        run does not end with an agent message, else ``completed``."""
+        if list(errors):
+            return "failed"
+        if self._open:
+            return "incomplete"
+        for event in reversed(self.events):
+            if event["kind"] == "message":
+                return "completed" if event.get("actor_ref") == "agent" else "incomplete"
+        return "incomplete"
+
+    def build(
+        self,
+        *,
+        status: str | None = None,
+        usage: Mapping[str, Any] | None = None,
+        errors: Iterable[Any] = (),
+        metadata: Mapping[str, Any] | None = None,
+        tools: Iterable[Mapping[str, Any]] | None = None,
+        initial_state: Any = None,
+        final_state: Any = None,
+    ) -> TrialRecord:
+        """The record: open calls marked ``pending``, single-member groups dropped, the run's
+        usage the sum over model calls when not given, the status derived when not given."""
+        errors = list(errors)
+        status = status or self.derived_status(errors)
+        for event in self._open:
+            event["payload"].setdefault("outcome", "pending")
+        counts: dict[str, int] = {}
+        for event in self.events:
+            if "group_id" in event:
+                counts[event["group_id"]] = counts.get(event["group_id"], 0) + 1
+        for event in self.events:
+            if counts.get(event.get("group_id", ""), 0) == 1:
+                del event["group_id"]
+        data: dict[str, Any] = {"events": self.events, "status": status}
+        run_usage = dict(usage) if usage else None
+        if run_usage is None and self._usage:
+            run_usage = {**self._usage, "reported_by": "the sum over the model calls"}
+        if run_usage:
+            data["usage"] = run_usage
+        if errors:
+            data["errors"] = errors
+        if self.parse_errors:
+            data["parse_errors"] = self.parse_errors
+        if metadata:
+            data["metadata"] = dict(metadata)
+        if tools is not None:
+            data["tools"] = list(tools)
+        if initial_state is not None:
+            data["initial_state"] = initial_state
+        if final_state is not None:
+            data["final_state"] = final_state
+        return TrialRecord.from_dict(data, source=self.source)
+
+
+__all__ = [
+    "ERROR_PREFIXES",
+    "UNKNOWN_TOOL",
+    "TraceBuilder",
+    "Where",
+    "content_text",
+    "json_or_text",
+    "openai_usage",
+    "parse_arguments",
+    "seconds",
+    "tool_error",
+    "usage",
+]
