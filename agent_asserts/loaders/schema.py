@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from agent_asserts._atomic import write_atomic
 from agent_asserts.loaders.native_entries import check_signatures, expect_signatures
 from agent_asserts.loaders.signatures import Signature, TypeSpec
 from agent_asserts.matching import OPERATORS
@@ -256,8 +257,7 @@ def write_schema(path: str | Path | None = None) -> Path:
     True
     """
     target = Path(path) if path is not None else SCHEMA_PATH
-    target.write_text(schema_text(), encoding="utf-8")
-    return target
+    return write_atomic(target, schema_text())
 
 
 def load_schema() -> dict[str, Any]:

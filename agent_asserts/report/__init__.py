@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from agent_asserts._atomic import write_atomic
 from agent_asserts.report._model import (
     Cases,
     ReportRow,
@@ -139,8 +140,7 @@ def write_report(
     except FileExistsError:  # a plain file stands where a directory is needed
         blocker = next(p for p in target.parents if p.exists() and not p.is_dir())
         raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(blocker)) from None
-    target.write_text(text, encoding="utf-8")
-    return target
+    return write_atomic(target, text)
 
 
 __all__ = [
