@@ -19,6 +19,7 @@ lines with one ``write`` each instead (an append-only log); ``convert`` prints t
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import tempfile
 from pathlib import Path
@@ -34,6 +35,8 @@ def write_atomic(path: str | os.PathLike[str], text: str, *, encoding: str = "ut
         OSError: The file cannot be written; the target is then untouched.
     """
     target = Path(path)
+    if target.is_dir():  # os.replace would name the temporary file; name the target
+        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(target))
     data = text.encode(encoding)
     handle, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:

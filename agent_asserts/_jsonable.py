@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from agent_asserts._missing import MISSING
+from agent_asserts._text import safe_repr
 
 
 def to_jsonable(value: Any) -> Any:
@@ -52,14 +53,7 @@ def to_jsonable(value: Any) -> Any:
     fields = getattr(type(value), "__attrs_attrs__", None)
     if fields is not None and not callable(value):
         return {f.name: to_jsonable(getattr(value, f.name)) for f in fields}
-    return _safe_repr(value)
-
-
-def _safe_repr(value: Any) -> str:
-    try:
-        return repr(value)
-    except Exception as exc:  # a broken __repr__ must never break a report
-        return f"<{type(value).__name__} object (repr failed: {type(exc).__name__})>"
+    return safe_repr(value)
 
 
 __all__ = ["to_jsonable"]

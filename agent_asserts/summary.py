@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from agent_asserts._text import escape_controls, safe_str
 from agent_asserts.matching import render
 from agent_asserts.status import Status
 
@@ -40,10 +41,7 @@ _WORD = {
 
 
 def _render(value: Any) -> str:
-    try:
-        return render(value)
-    except Exception as exc:  # a report must never crash on a broken value
-        return f"<unrenderable {type(value).__name__}: {type(exc).__name__}>"
+    return render(value)  # never raises: a broken repr becomes the safe_repr placeholder
 
 
 def mean_score(results: Sequence[AssertionResult]) -> float | None:
@@ -135,10 +133,7 @@ def result_block(result: AssertionResult, indent: str = "  ") -> list[str]:
 
 
 def _mismatch_text(mismatch: Any) -> str:
-    try:
-        return str(mismatch)
-    except Exception as exc:
-        return f"<unrenderable mismatch: {type(exc).__name__}>"
+    return safe_str(mismatch)
 
 
 def render_case(case: CaseResult) -> str:
@@ -162,7 +157,7 @@ def render_case(case: CaseResult) -> str:
     for result in case.results:
         if result.failed:
             lines.extend(result_block(result))
-    return "\n".join(lines)
+    return escape_controls("\n".join(lines))  # record and suite data shown, never acting
 
 
 __all__ = ["header", "mean_score", "render_case", "result_block", "result_title", "tally"]

@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
+from agent_asserts._text import escape_controls
 from agent_asserts.batch import load_error_text, load_record, unloadable_cases
 from agent_asserts.cli.support import (
     Progress,
@@ -53,7 +54,7 @@ class Problems:
         """Report one problem; return its report rows: one ``FAILED`` case per name in
         ``names`` (the cases that could not run), or one named after ``source``."""
         self.count += 1
-        line = f"error: {text}\n"
+        line = f"error: {escape_controls(text)}\n"
         if self.progress is not None:
             self.progress.write(line)
         else:

@@ -24,6 +24,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from agent_asserts._jsonable import to_jsonable
+from agent_asserts._text import escape_controls, json_escape_controls
 from agent_asserts.errors import AgentAssertsError
 from agent_asserts.judges.protocol import TEMPLATE_VERSION, JudgeRequest
 from agent_asserts.selectors.calls import Selector
@@ -122,9 +123,10 @@ def render_json(data: Any, limit: int = MAX_STRING_CHARS) -> str:
       "b": 1
     }
     """
-    return json.dumps(
+    text = json.dumps(
         truncate_strings(to_jsonable(data), limit), sort_keys=True, indent=2, ensure_ascii=False
     )
+    return json_escape_controls(text)  # U+2028, U+0085, bidi… as \uXXXX: no line of its own
 
 
 def fresh_nonce(*texts: str, attempts: int = 100) -> str:
@@ -165,7 +167,8 @@ def render_prompt(
     END UNTRUSTED DATA f00d
     """
     evidence = render_json(data, limit)
-    rubric_text = NO_RUBRIC if rubric is None else rubric
+    criterion = escape_controls(criterion)
+    rubric_text = NO_RUBRIC if rubric is None else escape_controls(rubric)
     texts = (evidence, criterion, rubric_text)
     if nonce is None:
         nonce = fresh_nonce(*texts)

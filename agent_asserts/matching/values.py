@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from agent_asserts._missing import MISSING
+from agent_asserts._text import safe_repr
 
 MAX_RENDER: Final = 80
 """Longest text :func:`render` returns (including the ``…``)."""
@@ -158,10 +159,7 @@ def render(value: object, limit: int = MAX_RENDER) -> str:
         # Functions by name: their default repr carries a memory address, which would make
         # messages differ from run to run.
         return getattr(value, "__name__", None) or "<function>"
-    try:
-        text = repr(value)
-    except Exception as exc:
-        text = f"<{type(value).__name__} object (repr failed: {type(exc).__name__})>"
+    text = safe_repr(value)
     if len(text) > limit:
         text = text[: max(limit - 1, 0)] + "…"
     return text

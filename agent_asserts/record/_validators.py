@@ -17,6 +17,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Final
 
 from agent_asserts._suggest import did_you_mean
+from agent_asserts._text import safe_repr
 
 _MAX_REPR = 60
 
@@ -48,10 +49,7 @@ def got(value: Any) -> str:
     >>> got("x" * 100)[-6:]
     "xx...'"
     """
-    try:
-        text = repr(value)
-    except Exception:  # a broken __repr__ must not hide the real problem
-        text = f"<{type(value).__name__} object>"
+    text = safe_repr(value)
     if len(text) > _MAX_REPR:
         keep = _MAX_REPR - 4
         text = text[:keep] + "..." + text[-1]

@@ -25,6 +25,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from agent_asserts._text import escape_controls
 from agent_asserts.matching import render
 from agent_asserts.report._model import (
     VERDICT_ORDER,
@@ -53,7 +54,7 @@ def esc(value: Any) -> str:
     '&lt;b a=&#x27;1&#x27;&gt;'
     """
     text = value if isinstance(value, str) else render(value, 200)
-    return html.escape(text, quote=True)
+    return html.escape(escape_controls(text), quote=True)
 
 
 @lru_cache(maxsize=1)

@@ -30,6 +30,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from agent_asserts._text import escape_controls
 from agent_asserts.report._model import Cases, ReportRow, rows_of, verdict_counts
 from agent_asserts.status import Verdict
 
@@ -46,7 +47,7 @@ def xml_text(text: str) -> str:
     >>> xml_text("a\\x00b")
     'a\\\\x00b'
     """
-    return _ILLEGAL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+    return _ILLEGAL.sub(lambda m: f"\\x{ord(m.group()):02x}", escape_controls(text))
 
 
 def case_properties(case: CaseResult) -> list[tuple[str, str]]:

@@ -22,6 +22,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from agent_asserts._text import escape_controls
 from agent_asserts.report._model import VERDICT_ORDER, Cases, ReportRow, rows_of, tally_line
 from agent_asserts.status import Verdict
 from agent_asserts.summary import tally
@@ -43,7 +44,8 @@ def cell(text: str) -> str:
     >>> cell("a|<b>\\nc")
     'a\\\\|&lt;b&gt; c'
     """
-    return html.escape(" ".join(text.split()), quote=False).replace("|", "\\|")
+    text = escape_controls(" ".join(text.split()), keep_newlines=False)
+    return html.escape(text, quote=False).replace("|", "\\|")
 
 
 def fence(text: str) -> str:
@@ -52,6 +54,7 @@ def fence(text: str) -> str:
     >>> fence("x")
     '```text\\nx\\n```'
     """
+    text = escape_controls(text)
     longest = max((len(m) for m in re.findall(r"`+", text)), default=0)
     ticks = "`" * max(3, longest + 1)
     return f"{ticks}text\n{text}\n{ticks}"

@@ -22,6 +22,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from agent_asserts._text import escape_controls
 from agent_asserts.report._model import Cases, ReportRow, rows_of, tally_line
 
 if TYPE_CHECKING:
@@ -80,7 +81,7 @@ def render_text(
     parts.extend(row_text(r) for r in rows)
     body = "\n".join(parts)
     tally = tally_line([r.case for r in rows])
-    text = f"{body}\n\n{tally}" if body else tally
+    text = escape_controls(f"{body}\n\n{tally}" if body else tally)
     return colorize(text) if color else text
 
 
