@@ -14,20 +14,21 @@ from agent_asserts import EvalContext, TrialRecord
 from agent_asserts.record.adapters import detect, formats
 
 
-def _suite(rec: TrialRecord) -> dict[str, str]:
+def _suite(rec: TrialRecord) -> list[tuple[str, str]]:
     """The same checks on every format's record of the reference scenario."""
     ctx = EvalContext(rec)
     ctx.called_tool("lookup_order", arguments={"order_id": "A1049"})
     ctx.called_tool("issue_refund", arguments={"order_id": "A1049", "amount": 42.0})
     ctx.not_called_tool("cancel_order")
     ctx.tool_order("lookup_order", "ask_policy")
+    ctx.tool_order("lookup_order", "issue_refund")  # parallel: neither comes after the other
     ctx.no_failed_actions()
     ctx.message_includes("payment gateway timed out")
     ctx.total_tokens_at_most(100_000)
     ctx.total_tokens_at_most(100)
     ctx.trace_parsed()
     ctx.succeeded()
-    return {result.name: result.status.value for result in ctx.results}
+    return [(result.name, result.status.value) for result in ctx.results]
 
 
 def _load(fmt: str, name: str) -> TrialRecord:
@@ -58,15 +59,16 @@ def test_the_same_suite_gives_the_same_verdicts_on_every_format() -> None:
         verdicts[f"{fmt}/{name}"] = _suite(_load(fmt, name))
     first = next(iter(verdicts.values()))
     assert all(v == first for v in verdicts.values()), json.dumps(verdicts, indent=1)
-    assert list(first.values()) == [
-        "pass",
-        "pass",
-        "pass",
-        "pass",
-        "fail",
-        "pass",
-        "pass",
-        "fail",
-        "fail",
-        "pass",
+    assert first == [
+        ("called_tool:lookup_order", "pass"),
+        ("called_tool:issue_refund", "pass"),
+        ("not_called_tool:cancel_order", "pass"),
+        ("tool_order", "pass"),  # lookup_order then ask_policy
+        ("tool_order", "fail"),  # lookup_order and issue_refund were parallel
+        ("no_failed_actions", "fail"),
+        ("message_includes:payment gateway timed out", "pass"),
+        ("total_tokens_at_most:100000", "pass"),
+        ("total_tokens_at_most:100", "fail"),
+        ("trace_parsed", "fail"),
+        ("succeeded", "pass"),
     ]
