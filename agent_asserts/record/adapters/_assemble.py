@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from agent_asserts._missing import MISSING
 from agent_asserts.record.adapters._arguments import parse_arguments
@@ -12,6 +12,10 @@ from agent_asserts.record.adapters._steps import ModelInfo, Step, ToolInfo
 
 if TYPE_CHECKING:
     from agent_asserts.record.adapters._span_tree import _Tree
+
+
+_SPEAKERS: Final = {"user": "user", "human": "user", "system": "system", "developer": "system"}
+"""Input roles that become messages (tool results are never messages, so never open a turn)."""
 
 
 class Assembly:
@@ -224,6 +228,10 @@ class Assembly:
 
     def _inputs(self, step: Step, model: ModelInfo, *, first: bool, sub_agent: bool) -> None:
         messages = list(model.input)
+        if first and model.system and not any(m.get("role") == "system" for m in messages):
+            messages.insert(
+                0, {"role": "system", "parts": [{"type": "text", "content": model.system}]}
+            )
         if not first:
             last = max(
                 (i for i, m in enumerate(messages) if m.get("role") == "assistant"), default=-1
@@ -240,8 +248,9 @@ class Assembly:
                 for p in parts
                 if p.get("type") == "text" and isinstance(p.get("content"), str)
             )
-            if role in ("user", "human") and text and not sub_agent:
-                event = {"kind": "message", "actor_ref": "user", "payload": {"text": text}}
+            speaker = _SPEAKERS.get(role) if isinstance(role, str) else None
+            if speaker is not None and text and not sub_agent:
+                event = {"kind": "message", "actor_ref": speaker, "payload": {"text": text}}
                 self._emit(step, self._agent(step, event))
 
     def _result(self, step: Step, part: Mapping[str, Any]) -> None:

@@ -232,8 +232,20 @@ def _model(span: Span) -> tuple[ModelInfo, list[tuple[str, str, Any]]]:
         input=tuple(inputs or ()),
         output=tuple(outputs or ()),
         response_id=_first(a, "gen_ai.response.id"),
+        system=_instructions(a.get("gen_ai.system_instructions")),
     )
     return model, problems
+
+
+def _instructions(value: Any) -> str | None:
+    """``gen_ai.system_instructions`` (parts as JSON text, or plain text) as text."""
+    parts = json_or_text(value)
+    if isinstance(parts, str):
+        return parts or None
+    if isinstance(parts, list):
+        texts = [p.get("content") for p in parts if isinstance(p, Mapping)]
+        return "".join(t for t in texts if isinstance(t, str)) or None
+    return None
 
 
 def _agent(span: Span) -> AgentInfo:

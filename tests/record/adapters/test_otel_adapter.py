@@ -98,6 +98,12 @@ def test_reasoning_and_cache_tokens_of_v1_41() -> None:
         "reasoning_output_tokens": 10,
     }
     assert first.payload.finish_reason == "tool_call"
+    system = rec.events[0]  # from gen_ai.system_instructions: a message, never a turn
+    assert (system.actor_ref, system.payload.text, system.turn) == (
+        "system",
+        "You are a refunds agent.",
+        0,
+    )
     # the agent span's own totals are never added to the model calls' sum
     assert rec.usage.input_tokens == 700
     assert rec.events[0].correlation_id == "conv_42"
