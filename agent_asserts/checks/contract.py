@@ -18,6 +18,7 @@ the word itself.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
@@ -173,13 +174,43 @@ def contract_checks(spec: Any) -> list[ContractCheck]:
     ...     "require": {"op": "equals", "left": "n", "right": 0}})]
     ['contract']
     """
-    if isinstance(spec, Contract | Mapping):
+    if isinstance(spec, Mapping):
+        return list(_mapping_checks(spec))
+    if isinstance(spec, Contract):
         contract = as_contract(spec)
     elif isinstance(spec, LoadedSuite) and not isinstance(spec, str):
         contract = _from_suite(spec)
     else:
         raise spec_type_error(spec)
     return [ContractCheck(assertion) for assertion in contract.assertions]
+
+
+_parsed: dict[str, tuple[ContractCheck, ...]] = {}
+
+
+def _mapping_checks(spec: Mapping[str, Any]) -> tuple[ContractCheck, ...]:
+    """The checks of a contract's dict form, parsed once per distinct JSON content.
+
+    The cached checks are parsed from a private copy (the JSON text read back), so a dict
+    changed after the call never changes them; a spec that does not read back equal (tuples,
+    non-string keys, values JSON cannot hold) is parsed every time.
+    """
+    try:
+        key = json.dumps(spec, allow_nan=False)
+    except (TypeError, ValueError):
+        key = None
+    if key is not None:
+        found = _parsed.get(key)
+        if found is not None:
+            return found
+        copy = json.loads(key)
+        if copy == spec:
+            checks = tuple(ContractCheck(a) for a in as_contract(copy).assertions)
+            if len(_parsed) >= 1024:
+                _parsed.clear()
+            _parsed[key] = checks
+            return checks
+    return tuple(ContractCheck(a) for a in as_contract(spec).assertions)
 
 
 __all__ = ["ContractCheck", "LoadedSuite", "contract_checks"]
