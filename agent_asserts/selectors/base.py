@@ -14,6 +14,7 @@ fields.
 from __future__ import annotations
 
 import abc
+import operator
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -198,6 +199,10 @@ def _field_value(event: Event, key: str) -> Any:
     return getattr(event, key)
 
 
+# filters that are not a plain envelope value (see _field_value and _field_matches)
+_NOT_QUICK = frozenset({"payload", "entity_ref", "entity_refs"})
+
+
 @attrs.frozen(repr=False)
 class EventSelector(Selector):
     """Events by kind, event type and envelope fields; ``payload`` matches partially,
@@ -215,6 +220,9 @@ class EventSelector(Selector):
     event_type: str | None = None
     filters: Mapping[str, Any] = attrs.field(factory=dict, converter=dict)
     _matchers: dict[str, Matcher] = attrs.field(init=False, eq=False)
+    # Fast path: when every filter is a plain string on an envelope field (strict equality),
+    # one attrgetter reads them all and a tuple comparison decides.
+    _quick: tuple[Callable[[Event], Any], Any] | None = attrs.field(init=False, eq=False)
 
     def __attrs_post_init__(self) -> None:
         _check_str("kind", self.kind)
@@ -227,6 +235,22 @@ class EventSelector(Selector):
             _check_filter(key, value)
             matchers[key] = as_matcher(value)
         object.__setattr__(self, "_matchers", matchers)
+        quick = None
+        plain = {k: v for k, v in self.filters.items() if type(v) is str and k not in _NOT_QUICK}
+        if plain and len(plain) == len(self.filters):
+            keys = tuple(plain)
+            wanted = plain[keys[0]] if len(keys) == 1 else tuple(plain.values())
+            quick = (operator.attrgetter(*keys), wanted)
+        object.__setattr__(self, "_quick", quick)
+
+    def select(self, record: TrialRecord) -> list[int]:
+        if self._quick is None or self.event_type is not None:
+            return super().select(record)
+        read, wanted = self._quick
+        events = record.events
+        if self.kind is None:
+            return [i for i, event in enumerate(events) if read(event) == wanted]
+        return [i for i in record.positions_of_kind(self.kind) if read(events[i]) == wanted]
 
     @property
     def index_kind(self) -> str | None:  # type: ignore[override]
