@@ -99,7 +99,13 @@ def explain_value(expected: Any, actual: Any, path: str = ROOT) -> list[Mismatch
     >>> [str(m) for m in explain_value({"a": 42, "b": 1}, {"b": 2})]
     ['$.a: missing key (expected 42)', '$.b: expected 1, got 2']
     """
-    if isinstance(expected, Matcher):
+    te = type(expected)  # plain JSON types first: no ABC isinstance checks for them
+    if te in _PLAIN:
+        if type(actual) is te and expected == actual:
+            return []
+    elif te is dict:
+        return _explain_mapping(expected, actual, path, exact=False)
+    elif isinstance(expected, Matcher):
         return expected.explain(actual, path)
     if isinstance(expected, Mapping):
         return _explain_mapping(expected, actual, path, exact=False)
@@ -123,10 +129,13 @@ def exact_value(expected: Any, actual: Any) -> bool:
     >>> exact_value({"a": 1}, {"a": 1}), exact_value({"a": 1}, {"a": 1, "b": 2})
     (True, False)
     """
-    if isinstance(expected, Matcher):
+    te = type(expected)  # plain JSON types first: no ABC isinstance checks for them
+    if te in _PLAIN:
+        return bool(expected == actual) if type(actual) is te else strict_equal(expected, actual)
+    if te is not dict and isinstance(expected, Matcher):
         return expected.matches(actual)
-    if isinstance(expected, Mapping):
-        if not isinstance(actual, Mapping):
+    if te is dict or isinstance(expected, Mapping):
+        if type(actual) is not dict and not isinstance(actual, Mapping):
             return False
         for key, value in expected.items():
             if not exact_value(value, actual.get(key, MISSING)):
@@ -167,7 +176,7 @@ def explain_exact(expected: Any, actual: Any, path: str = ROOT) -> list[Mismatch
 def _explain_mapping(
     expected: Mapping[Any, Any], actual: Any, path: str, *, exact: bool
 ) -> list[Mismatch]:
-    if not isinstance(actual, Mapping):
+    if type(actual) is not dict and not isinstance(actual, Mapping):
         return [Mismatch(path, expected, actual, f"expected a mapping, got {render(actual)}")]
     check = exact_value if exact else match_value
     recurse = explain_exact if exact else explain_value
