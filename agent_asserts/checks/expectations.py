@@ -21,7 +21,8 @@ import attrs
 from agent_asserts._missing import MISSING
 from agent_asserts.checks.base import Check, Outcome
 from agent_asserts.checks.serialize import argument_to_data
-from agent_asserts.checks.sources import Unavailable, ValueSource
+from agent_asserts.checks.sources import ValueSource
+from agent_asserts.errors import RecordLacks
 from agent_asserts.matching import M, Matcher, as_matcher, render, similarity
 from agent_asserts.status import Severity
 
@@ -43,7 +44,7 @@ class ValueCheck(Check):
     def evaluate(self, record: TrialRecord | None) -> Outcome:
         try:
             value = self.source.resolve(record)
-        except Unavailable as exc:
+        except RecordLacks as exc:
             return Outcome.invalid(str(exc))
         label = self.source.label()
         evidence: tuple[str, ...] = () if label is None else (label,)

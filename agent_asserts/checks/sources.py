@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from agent_asserts.errors import RecordLacks
 from agent_asserts.matching import value_to_data
 from agent_asserts.record import parse_pointer, resolve
 
@@ -34,16 +35,12 @@ RECORD_FIELDS = (
 )
 
 
-class Unavailable(Exception):
-    """The record lacks what a source needs; the check becomes ``invalid`` with this text."""
-
-
 class ValueSource(abc.ABC):
     """A place a value comes from."""
 
     @abc.abstractmethod
     def resolve(self, record: TrialRecord | None) -> Any:
-        """The value (``MISSING`` for an absent state path); raises :class:`Unavailable`.
+        """The value (``MISSING`` for an absent state path); raises :class:`RecordLacks`.
 
         >>> from agent_asserts.testing import demo_record
         >>> StatePath("/orders/A1049/status", initial=True).resolve(demo_record())
@@ -116,16 +113,16 @@ class RecordField(ValueSource):
 
     def resolve(self, record: TrialRecord | None) -> Any:
         if record is None:
-            raise Unavailable("no record to read from")
+            raise RecordLacks("no record to read from")
         if self.name.startswith("usage."):
             usage = record.usage
             value = None if usage is None else getattr(usage, self.name.split(".", 1)[1])
             if value is None:
-                raise Unavailable(f"the record has no {self.name}")
+                raise RecordLacks(f"the record has no {self.name}")
             return value
         value = getattr(record, self.name)
         if value is None:
-            raise Unavailable(f"the record has no {self.name}")
+            raise RecordLacks(f"the record has no {self.name}")
         return list(value) if self.name == "errors" else value
 
     def label(self) -> str | None:
@@ -155,11 +152,11 @@ class StatePath(ValueSource):
 
     def resolve(self, record: TrialRecord | None) -> Any:
         if record is None:
-            raise Unavailable("no record to read from")
+            raise RecordLacks("no record to read from")
         which = "initial_state" if self.initial else "final_state"
         state = record.initial_state if self.initial else record.final_state
         if state is None:
-            raise Unavailable(f"the record has no {which}")
+            raise RecordLacks(f"the record has no {which}")
         return resolve(state, self.pointer)
 
     def label(self) -> str | None:
@@ -195,8 +192,8 @@ __all__ = [
     "RECORD_FIELDS",
     "LiteralValue",
     "RecordField",
+    "RecordLacks",
     "StatePath",
-    "Unavailable",
     "ValueSource",
     "source_for",
 ]

@@ -3,7 +3,7 @@
 A binding resolves to a :class:`Bound`: a selection of items (events, delta entries or
 extracted values) or one value (a state path, ``extract: count | first | last``). When the
 record lacks what it needs (no final state, an unrecorded surface, a missing extract path)
-resolving raises :class:`Unavailable`, and the assertion is ``invalid``.
+resolving raises :class:`RecordLacks`, and the assertion is ``invalid``.
 
 >>> from agent_asserts.contract.model import Binding
 >>> from agent_asserts.testing import demo_record
@@ -24,16 +24,13 @@ import attrs
 from agent_asserts._missing import MISSING
 from agent_asserts.checks.base import missing_surface
 from agent_asserts.contract.paths import Extract, hash_key, item_form, read_path
+from agent_asserts.errors import RecordLacks
 from agent_asserts.record import DeltaEntry, Event, resolve
 from agent_asserts.selectors.calls import EventSelector
 
 if TYPE_CHECKING:
     from agent_asserts.contract.model import Binding
     from agent_asserts.record import TrialRecord
-
-
-class Unavailable(Exception):
-    """The record lacks what a binding needs; the assertion becomes ``invalid``."""
 
 
 @attrs.frozen
@@ -120,7 +117,7 @@ def _values(name: str, extract: Extract, items: list[Any], labels: list[str]) ->
     for item, label in zip(items, labels, strict=True):
         value = read_path(item_form(item), path)
         if value is MISSING:
-            raise Unavailable(
+            raise RecordLacks(
                 f"{label} has no value at {_path_text(path)} (extract of binding {name!r})"
             )
         values.append(value)
@@ -133,7 +130,7 @@ def _trace(binding: Binding, record: TrialRecord) -> Bound:
     if kind is not None:
         outcome = missing_surface(record, kind)
         if outcome is not None:
-            raise Unavailable(f"{outcome.message} (binding {binding.name!r})")
+            raise RecordLacks(f"{outcome.message} (binding {binding.name!r})")
     filters = {k: v for k, v in where.items() if k not in ("kind", "event_type")}
     selector = EventSelector(kind=kind, event_type=where.get("event_type"), filters=filters)
     positions = selector.select(record)
@@ -154,7 +151,7 @@ def _state(binding: Binding, record: TrialRecord) -> Bound:
     state = record.initial_state if binding.source == "initial_state" else record.final_state
     if state is None:
         what = binding.source.replace("_", " ")
-        raise Unavailable(f"the record has no {what} (binding {binding.name!r})")
+        raise RecordLacks(f"the record has no {what} (binding {binding.name!r})")
     pointer = binding.path or ""
     label = f"{binding.source}#{pointer}"
     return Bound(
@@ -169,7 +166,7 @@ def _under(path: str, prefix: str) -> bool:
 def _delta(binding: Binding, record: TrialRecord) -> Bound:
     delta = record.delta
     if delta is None:
-        raise Unavailable(
+        raise RecordLacks(
             f"the record has no delta: it needs both the initial and the final state "
             f"(binding {binding.name!r})"
         )
@@ -193,7 +190,7 @@ def resolve_binding(binding: Binding, record: TrialRecord) -> Bound:
     """Resolve one binding over ``record``.
 
     Raises:
-        Unavailable: The record lacks what the binding needs.
+        RecordLacks: The record lacks what the binding needs.
     """
     if binding.source == "trace":
         return _trace(binding, record)
@@ -202,4 +199,4 @@ def resolve_binding(binding: Binding, record: TrialRecord) -> Bound:
     return _state(binding, record)
 
 
-__all__ = ["Bound", "Unavailable", "resolve_binding"]
+__all__ = ["Bound", "RecordLacks", "resolve_binding"]

@@ -21,7 +21,7 @@ import attrs
 
 from agent_asserts._missing import MISSING
 from agent_asserts.checks.base import Outcome
-from agent_asserts.contract.bindings import Bound, Unavailable, resolve_binding
+from agent_asserts.contract.bindings import Bound, resolve_binding
 from agent_asserts.contract.grammar import JUDGED_MATCHERS, BindRef
 from agent_asserts.contract.judged import judged_verdicts
 from agent_asserts.contract.model import scope
@@ -32,6 +32,7 @@ from agent_asserts.contract.relations import (
     value_tester,
 )
 from agent_asserts.contract.verdicts import ItemVerdict, empty_outcome, items, listing, quantify
+from agent_asserts.errors import RecordLacks
 from agent_asserts.status import Status
 
 if TYPE_CHECKING:
@@ -79,7 +80,7 @@ def _right_value(req: Requirement, bound: Mapping[str, Bound]) -> Any:
     value = other.value()
     if other.single and value is MISSING:
         label = other.labels[0] if other.labels else repr(other.name)
-        raise Unavailable(f"the path {label!r} does not exist (right: {{$bind: {other.name}}})")
+        raise RecordLacks(f"the path {label!r} does not exist (right: {{$bind: {other.name}}})")
     return value
 
 
@@ -131,7 +132,7 @@ def evaluate_requirement(
             outcome = empty_outcome(left, req.effective_quantifier, allow_empty) or _judge_items(
                 req, bound, right, judge, details, description
             )
-    except Unavailable as exc:
+    except RecordLacks as exc:
         return Outcome.invalid(str(exc), evidence=_dedupe(evidence), details=details)
     except EvaluatorFailed as exc:
         if exc.force_gate:

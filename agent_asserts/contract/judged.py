@@ -21,9 +21,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from agent_asserts.contract.bindings import Bound, Unavailable
+from agent_asserts.contract.bindings import Bound
 from agent_asserts.contract.relations import EvaluatorFailed
 from agent_asserts.contract.verdicts import ItemVerdict
+from agent_asserts.errors import RecordLacks
 from agent_asserts.judges import (
     TEMPLATE_VERSION,
     JudgeRequest,
@@ -47,11 +48,11 @@ def judged_verdicts(
     """Ask ``judge`` about every left item; returns the verdicts and evaluator details.
 
     Raises:
-        Unavailable: No judge is configured.
+        RecordLacks: No judge is configured.
         EvaluatorFailed: The judge raised or returned an invalid response (always gates).
     """
     if judge is None:
-        raise Unavailable("no judge configured")
+        raise RecordLacks("no judge configured")
     criterion = str(req.right)
     context = {name: bound.forms() for name, bound in grounding.items()}
     context_ids = [i for bound in grounding.values() for i in _ids(bound)]

@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from agent_asserts._missing import MISSING
-from agent_asserts.contract.bindings import Bound, Unavailable
+from agent_asserts.contract.bindings import Bound
 from agent_asserts.contract.paths import (
     EVENT_FIELDS,
     SET_FIELDS,
@@ -26,6 +26,7 @@ from agent_asserts.contract.paths import (
     parse_item_path,
 )
 from agent_asserts.contract.verdicts import ItemVerdict, shortened
+from agent_asserts.errors import RecordLacks
 from agent_asserts.matching import render
 from agent_asserts.record import Event
 
@@ -132,7 +133,7 @@ def times(bound: Bound, op: str) -> list[float]:
     """The ``monotonic_time`` of each item's event.
 
     Raises:
-        Unavailable: An event has no ``monotonic_time`` (or an item no event).
+        RecordLacks: An event has no ``monotonic_time`` (or an item no event).
 
     >>> times(Bound("b", False, ("x",), ("e1",), (Event("a", {}, "e1", monotonic_time=2),),
     ...             (0,), (), 1), "follows_within")
@@ -147,7 +148,7 @@ def times(bound: Bound, op: str) -> list[float]:
         else:
             out.append(float(t))
     if missing:
-        raise Unavailable(
+        raise RecordLacks(
             f"{op} needs monotonic_time on every event; {bound.name!r} has events without "
             f"one: {shortened(missing, ', ')}"
         )

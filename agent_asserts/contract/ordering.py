@@ -79,7 +79,7 @@ def follows_within(
         One verdict per left item.
 
     Raises:
-        Unavailable: An event on either side has no ``monotonic_time``.
+        RecordLacks: An event on either side has no ``monotonic_time``.
     """
     left_times = times(left, "follows_within")
     right_times = times(right, "follows_within")

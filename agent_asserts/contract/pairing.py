@@ -156,7 +156,7 @@ def has_matching(
         One verdict per left item.
 
     Raises:
-        Unavailable: ``within`` is set and an event has no ``monotonic_time``.
+        RecordLacks: ``within`` is set and an event has no ``monotonic_time``.
     """
     keys = OnKeys(on)
     left_times = times(left, "has_matching with within") if within is not None else []

@@ -106,7 +106,7 @@ def _built(p: Problems, before: int, build: Callable[[], T]) -> T | None:
         return build()
     except ContractError as exc:
         for problem in exc.problems:
-            p.add(problem.path, problem.message, key=problem.key)
+            p.add(problem.parts, problem.message, key=problem.key)
         return None
 
 

@@ -13,33 +13,20 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-import attrs
-
 from agent_asserts._paths import PathPart, format_path
 from agent_asserts._suggest import choice_list, closest_word, unknown_key_message
-from agent_asserts.errors import AgentAssertsError
+from agent_asserts.errors import AgentAssertsError, Collector, Problem
 
 KeyPath = tuple[PathPart, ...]
 
 
-@attrs.frozen
-class ContractProblem:
-    """One problem: where (``path``, and ``key`` when it is about a key itself) and what.
+ContractProblem = Problem
+"""One contract problem: a :class:`~agent_asserts.errors.Problem` whose ``path`` is the key
+path (and ``key`` the key itself for a problem about a key, such as an unknown one).
 
-    ``key`` names a key of the mapping at ``path`` (an unknown key, say): the text shows the
-    mapping's path, and a loader points at the key's own position.
-
-    >>> str(ContractProblem(("assertions", 0), "unknown key 'bnd'", key="bnd"))
-    "assertions[0]: unknown key 'bnd'"
-    """
-
-    path: KeyPath
-    message: str
-    key: str | None = None
-
-    def __str__(self) -> str:
-        where = format_path(self.path)
-        return f"{where}: {self.message}" if where else self.message
+>>> str(ContractProblem(("assertions", 0), "unknown key 'bnd'", key="bnd"))
+"assertions[0]: unknown key 'bnd'"
+"""
 
 
 class ContractError(AgentAssertsError, ValueError):
@@ -63,7 +50,7 @@ class ContractError(AgentAssertsError, ValueError):
         return (type(self), (self.problems,))
 
 
-class Problems:
+class Problems(Collector):
     """Collects problems while a contract is read or built, under a path prefix.
 
     >>> p = Problems(("assertions", 1))
@@ -72,9 +59,11 @@ class Problems:
     ["assertions[1].require.op: unknown op 'x'"]
     """
 
-    def __init__(self, prefix: KeyPath = (), sink: list[ContractProblem] | None = None) -> None:
+    error_type = ContractError
+
+    def __init__(self, prefix: KeyPath = (), sink: list[Problem] | None = None) -> None:
+        super().__init__(sink)
         self.prefix = prefix
-        self.problems: list[ContractProblem] = [] if sink is None else sink
 
     def at(self, *parts: PathPart) -> Problems:
         """A collector writing to the same list under a longer prefix."""
@@ -82,26 +71,15 @@ class Problems:
 
     def add(self, path: KeyPath, message: str, *, key: str | None = None) -> None:
         """Record ``message`` at ``path`` (relative to the prefix)."""
-        self.problems.append(ContractProblem((*self.prefix, *path), message, key))
+        self.problems.append(Problem((*self.prefix, *path), message, key=key))
 
     def unknown_key(self, path: KeyPath, key: str, allowed: Sequence[str]) -> None:
         """Record ``unknown key 'x' (did you mean 'y'?)`` for ``key`` of the mapping at ``path``."""
         self.add(path, unknown_key_message(key, allowed, list_at_most=None), key=key)
 
-    def __len__(self) -> int:
-        return len(self.problems)
-
     def error(self) -> ContractError:
         """A :class:`ContractError` with every problem recorded so far."""
         return ContractError(self.problems)
-
-    def raise_if_any(self) -> None:
-        """Raise :meth:`error` when a problem was recorded.
-
-        >>> Problems().raise_if_any()
-        """
-        if self.problems:
-            raise self.error()
 
 
 def bad_choice(value: object, allowed: Sequence[str]) -> str:

@@ -16,17 +16,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from agent_asserts.contract.bindings import Unavailable
 from agent_asserts.contract.durations import format_within
 from agent_asserts.contract.matchers import get_matcher, registered_matchers
 from agent_asserts.contract.verdicts import ItemVerdict, shortened
+from agent_asserts.errors import RecordLacks, Unavailable
 from agent_asserts.matching import M, Matcher, Mismatch, as_matcher, render
 
 if TYPE_CHECKING:
     from agent_asserts.contract.model import Requirement
 
-JSONSCHEMA_MISSING = (
-    "matches_schema needs the optional jsonschema package: pip install 'agent-asserts[jsonschema]'"
+JSONSCHEMA_MISSING = str(
+    Unavailable("matches_schema needs the optional jsonschema package", extra="jsonschema")
 )
 SHOWN_MISMATCHES = 3
 
@@ -93,16 +93,16 @@ def _from_mismatches(label: str, found: list[Mismatch], form: Any) -> ItemVerdic
 
 
 def schema_validator(schema: Any) -> Any:
-    """A jsonschema validator for ``schema``; :class:`Unavailable` without the extra."""
+    """A jsonschema validator for ``schema``; :class:`RecordLacks` without the extra."""
     try:
         import jsonschema
     except ImportError:
-        raise Unavailable(JSONSCHEMA_MISSING) from None
+        raise RecordLacks(JSONSCHEMA_MISSING) from None
     cls = jsonschema.validators.validator_for(schema)
     try:
         cls.check_schema(schema)
     except jsonschema.SchemaError as exc:
-        raise Unavailable(f"the schema in right is not valid: {exc.message}") from None
+        raise RecordLacks(f"the schema in right is not valid: {exc.message}") from None
     return cls(schema)
 
 
@@ -123,7 +123,7 @@ def value_tester(req: Requirement, right: Any) -> Tester:
     """The per-item test of a value relation, built once for the whole selection.
 
     Raises:
-        Unavailable: ``matches_schema`` without jsonschema, or an unregistered custom matcher.
+        RecordLacks: ``matches_schema`` without jsonschema, or an unregistered custom matcher.
 
     The returned test raises :class:`EvaluatorFailed` when a custom matcher raises or returns
     something not a bool, or a ``M.satisfies`` predicate raises.
@@ -154,7 +154,7 @@ def _custom(name: str, right: Any) -> Tester:
     fn = get_matcher(name)
     if fn is None:
         known = ", ".join(repr(n) for n in registered_matchers()) or "none"
-        raise Unavailable(
+        raise RecordLacks(
             f"no custom matcher is registered as {name!r} (registered: {known}); "
             f"call register_matcher({name!r}, fn)"
         )

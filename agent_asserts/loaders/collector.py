@@ -29,6 +29,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from typing import Any
 
+from agent_asserts.errors import Collector
 from agent_asserts.loaders.errors import LoadError, LoadProblem, choice_list, unknown_key_message
 from agent_asserts.loaders.nodes import (
     INVALID,
@@ -42,7 +43,7 @@ from agent_asserts.loaders.nodes import (
 )
 
 
-class ProblemCollector:
+class ProblemCollector(Collector):
     """The problems found so far in one file, and typed accessors that add to them.
 
     >>> p = ProblemCollector("a.yml")
@@ -51,12 +52,11 @@ class ProblemCollector:
     (1, 'a.yml:3:5: checks: must not be empty')
     """
 
-    def __init__(self, file: str) -> None:
-        self.file = file
-        self.problems: list[LoadProblem] = []
+    error_type = LoadError
 
-    def __len__(self) -> int:
-        return len(self.problems)
+    def __init__(self, file: str) -> None:
+        super().__init__()
+        self.file = file
 
     def add(self, node: Node | None, message: str) -> None:
         """Record ``message`` at ``node`` (its position and key path; the document if None).
@@ -91,14 +91,6 @@ class ProblemCollector:
         'empty document'
         """
         return LoadError(self.problems)
-
-    def raise_if_any(self) -> None:
-        """Raise :meth:`error` when a problem was recorded.
-
-        >>> ProblemCollector("a.yml").raise_if_any()
-        """
-        if self.problems:
-            raise self.error()
 
     def _type_problem(self, node: Node, what: str) -> None:
         if isinstance(node, ScalarNode) and node.value is INVALID:

@@ -78,7 +78,7 @@ def place(root: Node, found: Iterable[ContractProblem], problems: ProblemCollect
     <string>:1:16: require.op: unknown op 'exist'
     """
     for problem in found:
-        node = descend(root, problem.path)
+        node = descend(root, problem.parts)
         if isinstance(node, ScalarNode) and node.value is INVALID:
             continue  # its problem (a bad tag, say) is already reported
         reached = node.path == (*root.path, *problem.path)

@@ -19,13 +19,16 @@ import os
 from pathlib import Path
 from typing import Any
 
+from agent_asserts.errors import Unavailable
 from agent_asserts.loaders.collector import ProblemCollector
 from agent_asserts.loaders.errors import LoadError, LoadProblem
 from agent_asserts.loaders.json_reader import is_json, read_json
 from agent_asserts.loaders.nodes import Node, from_plain
 from agent_asserts.loaders.yaml_reader import read_yaml, yaml_module
 
-YAML_MISSING = "reading YAML needs PyYAML: pip install 'agent-asserts[yaml]' (JSON needs nothing)"
+YAML_MISSING = str(
+    Unavailable("reading YAML needs PyYAML", extra="yaml", note="(JSON needs nothing)")
+)
 
 
 def parse_text(text: str, *, file: str = "<string>", json_expected: bool | None = None) -> Node:
@@ -60,7 +63,7 @@ def parse_into(
     if yaml_module() is None:
         if json_expected or text.lstrip()[:1] in ("{", "["):
             return read_json(text, problems)
-        raise ImportError(YAML_MISSING)
+        raise Unavailable("reading YAML needs PyYAML", extra="yaml", note="(JSON needs nothing)")
     if json_expected and text.strip() and not is_json(text):
         # YAML accepts more than JSON (trailing commas, comments, bare keys): a .json file must
         # be JSON, with or without the yaml extra, so JSON's own message is reported.

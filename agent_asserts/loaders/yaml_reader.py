@@ -19,6 +19,7 @@ import math
 import re
 from typing import TYPE_CHECKING, Any
 
+from agent_asserts.errors import Unavailable
 from agent_asserts.loaders.nodes import (
     INVALID,
     MappingNode,
@@ -138,7 +139,7 @@ def read_yaml(text: str, problems: ProblemCollector) -> Node | None:
     """
     yaml = yaml_module()
     if yaml is None:
-        raise ImportError("reading YAML needs PyYAML: pip install 'agent-asserts[yaml]'")
+        raise Unavailable("reading YAML needs PyYAML", extra="yaml")
     try:
         composed = yaml.compose(text, Loader=_loader_class(yaml))
     except yaml.MarkedYAMLError as exc:

@@ -19,10 +19,8 @@ from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, Final
 
-import attrs
-
 from agent_asserts._suggest import did_you_mean
-from agent_asserts.errors import AgentAssertsError
+from agent_asserts.errors import AgentAssertsError, Problem
 from agent_asserts.matching.base import Matcher
 from agent_asserts.matching.data import unescape_key, value_to_data
 from agent_asserts.matching.namespace import M
@@ -32,44 +30,13 @@ PathItem = str | int
 Builder = Callable[[Any], Matcher]
 
 
-def format_path(path: Sequence[PathItem]) -> str:
-    """Write a relative key path: ``args.$all_of[1].$gt``.
+OperatorProblem = Problem
+"""One problem in a ``$``-operator document: a :class:`~agent_asserts.errors.Problem` whose
+``path`` is the key path relative to the value given to ``from_data``.
 
-    Args:
-        path: Mapping keys and list indexes.
-
-    Returns:
-        The text (empty for the empty path).
-
-    >>> format_path(("args", "$all_of", 1, "$gt"))
-    'args.$all_of[1].$gt'
-    """
-    text = ""
-    for item in path:
-        if isinstance(item, int):
-            text += f"[{item}]"
-        else:
-            text += f".{item}" if text else str(item)
-    return text
-
-
-@attrs.frozen
-class OperatorProblem:
-    """One problem in a ``$``-operator document.
-
-    Attributes:
-        path: The key path, relative to the value given to ``from_data``.
-        message: What is wrong.
-
-    >>> str(OperatorProblem(("$between",), "expected [low, high]"))
-    '$between: expected [low, high]'
-    """
-
-    path: tuple[PathItem, ...]
-    message: str
-
-    def __str__(self) -> str:
-        return f"{format_path(self.path)}: {self.message}" if self.path else self.message
+>>> str(OperatorProblem(("$between",), "expected [low, high]"))
+'$between: expected [low, high]'
+"""
 
 
 class OperatorError(AgentAssertsError, ValueError):
@@ -95,7 +62,7 @@ class OperatorError(AgentAssertsError, ValueError):
         self.problems: tuple[OperatorProblem, ...] = tuple(problems) or (
             OperatorProblem(tuple(path), message),
         )
-        self.path: tuple[PathItem, ...] = self.problems[0].path
+        self.path: tuple[PathItem, ...] = self.problems[0].parts
         self.message: str = self.problems[0].message
         if len(self.problems) == 1:
             text = str(self.problems[0])
@@ -268,7 +235,7 @@ def _convert_operator(
     try:
         return builder(arg)
     except OperatorError as exc:
-        problems.extend(OperatorProblem((*here, *p.path), p.message) for p in exc.problems)
+        problems.extend(OperatorProblem((*here, *p.parts), p.message) for p in exc.problems)
     except (ValueError, TypeError) as exc:
         problems.append(OperatorProblem(here, str(exc)))
     return _FAILED
@@ -309,7 +276,6 @@ __all__ = [
     "OPERATORS",
     "OperatorError",
     "OperatorProblem",
-    "format_path",
     "from_data",
     "value_to_data",
 ]

@@ -10,34 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-import attrs
-
-from agent_asserts.errors import AgentAssertsError
-
-
-@attrs.frozen
-class Problem:
-    """One problem found in a record.
-
-    Attributes:
-        path: Where the problem is, as a JSON path (``$.events[3].payload.name``); empty when
-            the problem concerns the whole document (a JSON syntax error).
-        message: What is wrong (``required field missing``).
-        source: The file (and ``:line:column`` for syntax errors) the record was read from,
-            or None for in-memory data.
-
-    >>> str(Problem("$.events[3].payload.name", "required field missing"))
-    '$.events[3].payload.name: required field missing'
-    >>> str(Problem("$.steps", "must be an integer (got 'four')", source="run.json"))
-    "run.json: $.steps: must be an integer (got 'four')"
-    """
-
-    path: str
-    message: str
-    source: str | None = None
-
-    def __str__(self) -> str:
-        return ": ".join(part for part in (self.source, self.path, self.message) if part)
+from agent_asserts.errors import AgentAssertsError, Problem
 
 
 class RecordError(AgentAssertsError, ValueError):
