@@ -16,7 +16,7 @@ RecordError
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import ClassVar
 
 import attrs
@@ -28,7 +28,7 @@ class AgentAssertsError(Exception):
     """The base class of every exception ``agent_asserts`` raises on purpose."""
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, init=False)
 class Problem:
     """One problem of an input, with where it is: the one problem type of the library.
 
@@ -36,9 +36,11 @@ class Problem:
     the contract validator and the ``$``-operator reader (key paths) all report these.
 
     Attributes:
-        path: Where in the document: a text path (``$.events[3].payload.name``,
-            ``goals[2].source``) or the key path as parts (``("assertions", 0, "bind")``,
-            written ``assertions[0].bind``); empty for the document itself.
+        path: Where in the document, as text (``$.events[3].payload.name``,
+            ``goals[2].source``, ``assertions[0].bind``); ``''`` for the document itself.
+            Give it as text or as key-path parts (``("assertions", 0, "bind")``).
+        parts: The key-path parts when the path was given as parts, else ``(path,)`` (or
+            ``()`` for the document).
         message: What is wrong (``required field missing``).
         source: The file (or other label) the document came from; None for in-memory data.
         line: The 1-based line in ``source``, when known.
@@ -51,8 +53,9 @@ class Problem:
     '$.events[3].payload.name: required field missing'
     >>> str(Problem("$.steps", "must be an integer (got 'four')", source="run.json"))
     "run.json: $.steps: must be an integer (got 'four')"
-    >>> str(Problem(("assertions", 0, "bind", "my audits"), "unknown binding"))
-    "assertions[0].bind['my audits']: unknown binding"
+    >>> p = Problem(("assertions", 0, "bind", "my audits"), "unknown binding")
+    >>> str(p), p.parts
+    ("assertions[0].bind['my audits']: unknown binding", ('assertions', 0, 'bind', 'my audits'))
     >>> str(Problem("goals[2].source", "must be 'local' or 'mcp' (got 'x')",
     ...             source="s.yml", line=14, col=9))
     "s.yml:14:9: goals[2].source: must be 'local' or 'mcp' (got 'x')"
@@ -60,33 +63,33 @@ class Problem:
     "no extra; pip install 'agent-asserts[yaml]'"
     """
 
-    path: str | tuple[PathPart, ...]
+    path: str
     message: str
-    source: str | None = None
-    line: int | None = None
-    col: int | None = None
-    key: str | None = None
-    hint: str | None = None
+    source: str | None
+    line: int | None
+    col: int | None
+    key: str | None
+    hint: str | None
+    parts: tuple[PathPart, ...]
 
-    @property
-    def path_text(self) -> str:
-        """The path as text (``assertions[0].require.left``); ``''`` for the document.
-
-        >>> Problem(("cases", 1, "checks"), "x").path_text
-        'cases[1].checks'
-        """
-        return self.path if isinstance(self.path, str) else format_path(self.path)
-
-    @property
-    def parts(self) -> tuple[PathPart, ...]:
-        """The path as key-path parts (a text path is one part).
-
-        >>> Problem(("a", 0), "x").parts, Problem("", "x").parts
-        (('a', 0), ())
-        """
-        if isinstance(self.path, tuple):
-            return self.path
-        return (self.path,) if self.path else ()
+    def __init__(
+        self,
+        path: str | Sequence[PathPart],
+        message: str,
+        source: str | None = None,
+        *,
+        line: int | None = None,
+        col: int | None = None,
+        key: str | None = None,
+        hint: str | None = None,
+    ) -> None:
+        parts: tuple[PathPart, ...]
+        if isinstance(path, str):
+            text, parts = path, ((path,) if path else ())
+        else:
+            parts = tuple(path)
+            text = format_path(parts)
+        self.__attrs_init__(text, message, source, line, col, key, hint, parts)
 
     @property
     def file(self) -> str:
@@ -116,7 +119,7 @@ class Problem:
 
     def __str__(self) -> str:
         message = f"{self.message}; {self.hint}" if self.hint else self.message
-        return ": ".join(part for part in (self.location, self.path_text, message) if part)
+        return ": ".join(part for part in (self.location, self.path, message) if part)
 
     def __repr__(self) -> str:
         shown = [f"path={self.path!r}", f"message={self.message!r}", f"source={self.source!r}"]

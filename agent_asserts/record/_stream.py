@@ -115,8 +115,7 @@ class JsonStream:
             break
         if scan.found:
             problems = [
-                Problem(path + p.path_text[1:], p.message, self.source)
-                for p in _problems(data, None)
+                Problem(path + p.path[1:], p.message, self.source) for p in _problems(data, None)
             ]
             raise RecordError(problems)
         return data
