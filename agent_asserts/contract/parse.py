@@ -142,7 +142,7 @@ def _convert(p: Problems, value: Any) -> Any:
         return from_data(value)
     except OperatorError as exc:
         for problem in exc.problems:
-            p.add(tuple(problem.path), problem.message)
+            p.add(problem.parts, problem.message)
     except (TypeError, ValueError) as exc:
         p.add((), str(exc))
     return UNCHECKED

@@ -81,13 +81,13 @@ def place(root: Node, found: Iterable[ContractProblem], problems: ProblemCollect
         node = descend(root, problem.parts)
         if isinstance(node, ScalarNode) and node.value is INVALID:
             continue  # its problem (a bad tag, say) is already reported
-        reached = node.path == (*root.path, *problem.path)
+        reached = node.path == (*root.path, *problem.parts)
         if problem.key is not None and reached and isinstance(node, MappingNode):
             problems.add_key_problem(node, problem.key, problem.message)
         elif reached:
             problems.add(node, problem.message)
         else:
-            where = format_path((*root.path, *problem.path))
+            where = format_path((*root.path, *problem.parts))
             problems.add_at(node.line, node.col, where, problem.message)
 
 

@@ -136,7 +136,7 @@ def test_mixing_and_multiple_operators() -> None:
 
 def test_every_problem_is_reported() -> None:
     err = error({"a": {"$gt": "x"}, "b": [{"$nope": 1}, {"$between": [2, 1]}]})
-    assert [(p.path, p.message) for p in err.problems] == [
+    assert [(p.parts, p.message) for p in err.problems] == [
         (("a", "$gt"), "$gt takes a number (got 'x')"),
         (("b", 0, "$nope"), "unknown operator '$nope' (did you mean '$not'?)"),
         (("b", 1, "$between"), "M.between() needs low <= high (got 2, 1)"),
