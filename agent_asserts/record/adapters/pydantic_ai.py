@@ -50,12 +50,11 @@ import os
 from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
-from agent_asserts.record.adapters._arguments import count, parse_arguments
-from agent_asserts.record.adapters._finish import decode_record
-from agent_asserts.record.adapters._spans import iso_seconds
+from agent_asserts.record.adapters._arguments import count
 from agent_asserts.record.adapters._trace_files import only_record, read_documents
+from agent_asserts.record.adapters.toolkit import TraceBuilder, seconds, usage
 from agent_asserts.record.errors import Problem, RecordError
-from agent_asserts.record.payloads import ERROR_OUTCOMES, TOOL_OUTCOMES
+from agent_asserts.record.payloads import TOOL_OUTCOMES
 from agent_asserts.record.trial import TrialRecord
 
 NAME = "pydantic-ai"
@@ -110,197 +109,132 @@ def _error_text(content: Any) -> str:
     return str(content)
 
 
+def _when(part: Mapping[str, Any], fallback: Any = None) -> float | None:
+    stamp = part.get("timestamp", fallback)
+    try:
+        return seconds(stamp) if isinstance(stamp, str) else None
+    except ValueError:
+        return None
+
+
+def _usage(raw: Any) -> dict[str, Any] | None:
+    """A response's usage: cache reads and writes are inside ``input_tokens`` (and in details)."""
+    if not isinstance(raw, Mapping):
+        return None
+    details = {str(k): v for k, v in raw.items() if k not in _USAGE_COUNTS and count(v)}
+    found = usage(raw.get("input_tokens"), raw.get("output_tokens"), **details)
+    if found is not None:
+        if "input_tokens" in found and "output_tokens" in found:
+            found["total_tokens"] = found["input_tokens"] + found["output_tokens"]
+        found["reported_by"] = REPORTED_BY
+    return found
+
+
 class _History:
-    """The events of one history, built message by message."""
+    """One history read message by message into the shared :class:`TraceBuilder`."""
 
     def __init__(self, source: str | None) -> None:
-        self.source = source
-        self.events: list[dict[str, Any]] = []
-        self.calls: dict[str, dict[str, Any]] = {}  # call id -> tool_call payload
-        self.open: list[dict[str, Any]] = []  # payloads still waiting for a return
-        self.errors: list[dict[str, Any]] = []
+        self.builder = TraceBuilder(source=source)
         self.run_errors: list[Any] = []
-        self.usage: dict[str, Any] = {}
-        self.positions: list[str] = []  # where each event came from
-        self.where = "$"
-        self.ids = 0
-
-    def emit(self, event: dict[str, Any], when: Any = None) -> str:
-        event_id = f"e{self.ids}"
-        self.ids += 1
-        event["event_id"] = event_id
-        seconds = iso_seconds(when)
-        if seconds is not None:
-            event["wall_time"] = seconds
-        self.events.append(event)
-        self.positions.append(self.where)
-        return event_id
-
-    def parse_error(self, where: str, reason: str, item: Any) -> None:
-        error: dict[str, Any] = {"position": where, "reason": reason, "item": item}
-        if self.source is not None:
-            error["source"] = self.source
-        self.errors.append(error)
 
     def request(self, message: Mapping[str, Any], where: str) -> None:
+        b = self.builder
         if isinstance(message.get("instructions"), str) and message["instructions"]:
-            payload = {"text": message["instructions"]}
-            self.emit({"kind": "message", "actor_ref": "system", "payload": payload})
+            b.message("system", message["instructions"], where=f"{where}.instructions")
         for index, part in enumerate(message["parts"]):
             here = f"{where}.parts[{index}]"
             kind = part.get("part_kind") if isinstance(part, Mapping) else None
             if kind == "user-prompt":
-                payload = {"text": _text(part.get("content"))}
-                self.emit(
-                    {"kind": "message", "actor_ref": "user", "payload": payload},
-                    part.get("timestamp"),
-                )
+                b.message("user", _text(part.get("content")), where=here, wall_time=_when(part))
             elif kind in _SYSTEM_PARTS and isinstance(part.get("content"), str):
-                payload = {"text": part["content"]}
-                self.emit(
-                    {"kind": "message", "actor_ref": "system", "payload": payload},
-                    part.get("timestamp"),
-                )
-            elif kind in (
-                "tool-return",
-                "builtin-tool-return",
-                "native-tool-return",
-                "retry-prompt",
-            ):
-                self.tool_return(part, kind, here)
+                b.message("system", part["content"], where=here, wall_time=_when(part))
+            elif kind in ("tool-return", "builtin-tool-return", "native-tool-return"):
+                self.tool_return(part, here)
+            elif kind == "retry-prompt":
+                self.retry_prompt(part, here)
             else:
-                self.parse_error(here, f"unsupported request part {kind!r}", part)
+                b.error(here, f"unsupported request part {kind!r}", part)
 
-    def tool_return(self, part: Mapping[str, Any], kind: str, where: str) -> None:
-        name = part.get("tool_name")
-        if kind == "retry-prompt" and not name:
+    def tool_return(self, part: Mapping[str, Any], where: str) -> None:
+        raw = part.get("outcome")
+        outcome = raw if isinstance(raw, str) else "success"
+        outcome = _OUTCOMES.get(outcome, outcome if outcome in TOOL_OUTCOMES else "failed")
+        failed = outcome != "succeeded"
+        retry = part.get("retry")
+        cause = retry.get("cause") if isinstance(retry, Mapping) else None
+        self.builder.result(
+            None if failed else part.get("content"),
+            where=where,
+            call_id=_string(part.get("tool_call_id")),
+            name=_string(part.get("tool_name")),
+            outcome=outcome,
+            error_message=(_error_text(part.get("content")) or outcome) if failed else None,
+            error_type=cause if failed and isinstance(cause, str) else None,
+        )
+
+    def retry_prompt(self, part: Mapping[str, Any], where: str) -> None:
+        if not part.get("tool_name"):
             self.run_errors.append({"retry_prompt": _error_text(part.get("content"))})
             return
-        payload = self._call_for(part)
-        matched = payload is not None
-        if payload is None:
-            payload = {"name": str(name or "unknown"), "is_error": False, "outcome": "pending"}
-            if isinstance(part.get("tool_call_id"), str):
-                payload["call_id"] = part["tool_call_id"]
-            self.emit({"kind": "tool_call", "payload": payload}, part.get("timestamp"))
-        if kind == "retry-prompt":
-            payload.update(is_error=matched, outcome="retried" if matched else "pending")
-            payload["error_message"] = _error_text(part.get("content"))
-            return
-        raw_outcome = part.get("outcome")
-        outcome = raw_outcome if isinstance(raw_outcome, str) else "success"
-        outcome = _OUTCOMES.get(outcome, outcome if outcome in TOOL_OUTCOMES else "failed")
-        if matched:
-            payload["outcome"] = outcome
-        payload["is_error"] = matched and outcome in ERROR_OUTCOMES
-        if outcome == "succeeded":
-            payload["result"] = part.get("content")
-            return
-        payload["error_message"] = _error_text(part.get("content")) or outcome
-        retry = part.get("retry")
-        if isinstance(retry, Mapping) and isinstance(retry.get("cause"), str):
-            payload["error_type"] = retry["cause"]
-
-    def _call_for(self, part: Mapping[str, Any]) -> dict[str, Any] | None:
-        call_id = part.get("tool_call_id")
-        payload = self.calls.get(call_id) if isinstance(call_id, str) else None
-        if payload is None:
-            payload = next((p for p in self.open if p["name"] == part.get("tool_name")), None)
-        if payload is not None and payload in self.open:
-            self.open.remove(payload)
-        return payload
+        self.builder.result(
+            where=where,
+            call_id=_string(part.get("tool_call_id")),
+            name=_string(part.get("tool_name")),
+            outcome="retried",
+            error_message=_error_text(part.get("content")),
+        )
 
     def response(self, message: Mapping[str, Any], where: str) -> None:
-        when = message.get("timestamp")
-        model_id = self.emit({"kind": "model_call", "payload": self.model_payload(message)}, when)
+        b = self.builder
+        when = _when(message)
+        b.model_call(
+            where=where,
+            model=_string(message.get("model_name")),
+            provider=_string(message.get("provider_name")),
+            usage=_usage(message.get("usage")),
+            finish_reason=_string(message.get("finish_reason")),
+            wall_time=when,
+        )
+        group = b.group()
         for index, part in enumerate(message["parts"]):
             here = f"{where}.parts[{index}]"
             kind = part.get("part_kind") if isinstance(part, Mapping) else None
             if kind == "text":
-                payload = {"text": _text(part.get("content"))}
-                self.emit({"kind": "message", "actor_ref": "agent", "payload": payload}, when)
+                b.message("agent", _text(part.get("content")), where=here, wall_time=when)
             elif kind == "thinking":
                 text = _text(part.get("content"))
-                thought: dict[str, Any] = {"text": text}
-                if not text and part.get("signature"):
-                    thought["redacted"] = True
-                self.emit({"kind": "reasoning", "payload": thought}, when)
+                redacted = not text and bool(part.get("signature"))
+                b.reasoning(text, where=here, redacted=redacted, wall_time=when)
             elif kind in ("tool-call", "builtin-tool-call", "native-tool-call"):
-                self.tool_call(part, here, model_id, when)
+                b.call(
+                    str(part.get("tool_name") or "unknown"),
+                    part.get("args") if "args" in part else {},
+                    where=here,
+                    call_id=_string(part.get("tool_call_id")),
+                    group=group,
+                    extra={"builtin": True} if kind != "tool-call" else None,
+                    wall_time=when,
+                )
             else:
-                self.parse_error(here, f"unsupported response part {kind!r}", part)
+                b.error(here, f"unsupported response part {kind!r}", part)
 
-    def model_payload(self, message: Mapping[str, Any]) -> dict[str, Any]:
-        payload: dict[str, Any] = {}
-        for key, name in (("model_name", "model"), ("provider_name", "provider")):
-            if isinstance(message.get(key), str):
-                payload[name] = message[key]
-        if isinstance(message.get("finish_reason"), str):
-            payload["finish_reason"] = message["finish_reason"]
-        raw = message.get("usage")
-        if isinstance(raw, Mapping):
-            usage: dict[str, Any] = {
-                k: value for k in _USAGE_COUNTS if (value := count(raw.get(k))) is not None
-            }
-            if len(usage) == 2:
-                usage["total_tokens"] = usage["input_tokens"] + usage["output_tokens"]
-            details = {
-                str(k): value
-                for k, v in raw.items()
-                if k not in _USAGE_COUNTS and (value := count(v))
-            }
-            if details:
-                usage["details"] = details
-            usage["reported_by"] = REPORTED_BY
-            payload["usage"] = usage
-            for key, value in usage.items():
-                if key in ("input_tokens", "output_tokens", "total_tokens"):
-                    self.usage[key] = self.usage.get(key, 0) + value
-            for key, value in details.items():
-                self.usage.setdefault("details", {})
-                self.usage["details"][key] = self.usage["details"].get(key, 0) + value
-        return payload
 
-    def tool_call(self, part: Mapping[str, Any], where: str, model_id: str, when: Any) -> None:
-        name = str(part.get("tool_name") or "unknown")
-        payload: dict[str, Any] = {"name": name}
-        arguments, raw, problem = parse_arguments(part.get("args") if "args" in part else {})
-        if problem is None:
-            payload["arguments"] = arguments
-        else:
-            payload["arguments_raw"] = raw
-            self.parse_error(f"{where}.args", problem, raw)
-        payload["is_error"] = False
-        payload["outcome"] = "pending"
-        if isinstance(part.get("tool_call_id"), str):
-            payload["call_id"] = part["tool_call_id"]
-            self.calls[part["tool_call_id"]] = payload
-        if part.get("part_kind") != "tool-call":
-            payload["builtin"] = True
-        self.emit({"kind": "tool_call", "group_id": model_id, "payload": payload}, when)
-        self.open.append(payload)
+def _string(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
 
 
 def _history(messages: list[Any], where: str, source: str | None) -> TrialRecord:
     history = _History(source)
     for index, message in enumerate(messages):
         here = f"{where}[{index}]"
-        history.where = here
         if not _is_message(message):
-            history.parse_error(
-                here, "not a Pydantic AI message (kind request/response with parts)", message
-            )
+            reason = "not a Pydantic AI message (kind request/response with parts)"
+            history.builder.error(here, reason, message)
         elif message["kind"] == "request":
             history.request(message, here)
         else:
             history.response(message, here)
-    data: dict[str, Any] = {"events": history.events, "parse_errors": history.errors}
-    data["status"] = "completed"
-    if history.run_errors:
-        data["errors"] = history.run_errors
-    if history.usage:
-        data["usage"] = {**history.usage, "reported_by": REPORTED_BY}
-    return decode_record(data, history.positions, history.parse_error, history.errors, source)
+    return history.builder.build(status="completed", errors=history.run_errors)
 
 
 def to_records(data: Any, *, source: str | None = None) -> Iterator[TrialRecord]:

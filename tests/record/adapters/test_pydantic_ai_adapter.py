@@ -40,12 +40,14 @@ def test_the_reference_history() -> None:
     bad = calls["call_3"].payload
     assert bad.arguments is MISSING and bad.arguments_raw == '{"question": "refund over 40?"'
     assert bad.error_message.startswith("Invalid JSON: EOF while parsing")
-    assert calls["call_1"].group_id == calls["call_2"].group_id == rec.events[1].event_id
+    assert calls["call_1"].group_id == calls["call_2"].group_id is not None
+    assert calls["call_3"].group_id is None  # a response with one call has no parallel group
     assert rec.reply == REPLY
     assert rec.user_turns() == (1,) or [e.turn for e in rec.events][-1] == 1
-    assert rec.usage.input_tokens == 313 and "cache" in rec.usage.reported_by
+    assert rec.usage.input_tokens == 313 and rec.usage.reported_by == "the sum over the model calls"
+    assert "cache_read_tokens" in rec.events[1].payload.usage.reported_by
     assert all(isinstance(e.wall_time, float) for e in rec.events)
-    assert [p.position for p in rec.parse_errors] == ["[3].parts[0].args"]
+    assert [p.position for p in rec.parse_errors] == ["[3].parts[0]"]
 
 
 def test_conservation_every_part_is_an_event_part_of_one_or_a_parse_error() -> None:
