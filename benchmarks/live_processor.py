@@ -9,6 +9,9 @@ Three figures, in one run, on a real OpenTelemetry SDK ``TracerProvider``:
   two ``chat`` spans, two ``execute_tool`` spans, with GenAI semantic-convention attributes)
   evaluated inline (no executor) against a 3-case suite, with its ``gen_ai.evaluation.result``
   events emitted — the worst case for the thread that ends the root span;
+* **per trace, with an executor**: the same trace, the evaluation handed to a one-thread
+  executor, timed as the CPU time of the thread that ends the spans (``time.thread_time``):
+  what the application's thread still pays;
 * **memory**: what the processor holds with ``max_open_traces`` traces open (each with 4 ended
   spans, its root still open), measured with ``tracemalloc`` against the same traces under the
   no-op processor.
@@ -24,7 +27,9 @@ import argparse
 import gc
 import json
 import sys
+import time
 import tracemalloc
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +56,7 @@ cases:
 
 PER_SPAN_TARGET = 10e-6  # seconds added per buffered span
 PER_TRACE_TARGET = 5e-3  # seconds added per 5-span trace evaluated inline
+EXECUTOR_SHARE_TARGET = 0.5  # app-thread added cost with an executor / inline added cost
 MEMORY_TARGET = 16_384  # bytes held per open trace of 4 ended spans
 
 MESSAGES_IN = json.dumps([{"role": "user", "parts": [{"type": "text", "content": "Refund A1049"}]}])
@@ -119,6 +125,7 @@ def per_span(to_record: Any) -> tuple[float, float]:
     def setup(i: int) -> None:  # a fresh open trace per batch (the old one ends, untimed)
         if roots[i] is not None:
             roots[i].end()
+            gc.collect()  # the evaluation's garbage is not charged to the next batch
         roots[i] = tracers[i].start_span("invoke_agent")
 
     def child(i: int) -> Any:
@@ -126,7 +133,7 @@ def per_span(to_record: Any) -> tuple[float, float]:
         return lambda: tracers[i].start_span("execute_tool", context=context).end()
 
     sides = [lambda: child(0)(), lambda: child(1)()]
-    times = side_by_side(sides, setup=setup, rounds=9)
+    times = side_by_side(sides, setup=setup, rounds=15)
     for provider in providers:
         provider.shutdown()
     return times[0], times[1]
@@ -144,6 +151,24 @@ def per_trace(to_record: Any) -> tuple[float, float, int]:
     for provider in providers:
         provider.shutdown()
     return times[0], times[1], len(delivered)
+
+
+def per_trace_with_executor(to_record: Any) -> tuple[float, float]:
+    """CPU seconds of the *calling thread* per 5-span trace: no-op, evaluating on an executor."""
+    executor = ThreadPoolExecutor(max_workers=1)
+    providers = [provider_with(NoOp()), TracerProvider()]
+    providers[1].add_span_processor(EvaluatingSpanProcessor(
+        SUITE, to_record=to_record, executor=executor, tracer_provider=providers[1]))  # fmt: skip
+    tracers = [p.get_tracer("bench") for p in providers]
+    times = side_by_side(
+        [lambda: agent_trace(tracers[0]), lambda: agent_trace(tracers[1])],
+        clock=time.thread_time,
+        rounds=9,
+    )
+    for provider in providers:
+        provider.shutdown()
+    executor.shutdown()
+    return times[0], times[1]
 
 
 def held_memory(open_traces: int, processor: SpanProcessor) -> int:
@@ -173,7 +198,10 @@ def main(argv: list[str] | None = None) -> int:
     print("record reader:", reader)
     targets = Targets()
 
-    base, live = per_span(to_record)
+    # three interleaved runs, the median one kept: on the shared machine one run in a few
+    # sees a burst of page faults on the side that holds the spans
+    runs = sorted((per_span(to_record) for _ in range(3)), key=lambda r: r[1] - r[0])
+    base, live = runs[1]
     added = live - base
     print(f"\nper span ended (root open): no-op {fmt(base)}, evaluating {fmt(live)}, "
           f"added {fmt(added)} ({live / base:.2f}x)")  # fmt: skip
@@ -181,12 +209,22 @@ def main(argv: list[str] | None = None) -> int:
                   f"{fmt(added)} (target <= {fmt(PER_SPAN_TARGET)})")  # fmt: skip
 
     base, live, delivered = per_trace(to_record)
-    added = live - base
+    inline_added = live - base
     print(f"\nper 5-span trace, evaluated inline (3 cases, events emitted): no-op {fmt(base)}, "
-          f"evaluating {fmt(live)}, added {fmt(added)} ({live / base:.2f}x); "
+          f"evaluating {fmt(live)}, added {fmt(inline_added)} ({live / base:.2f}x); "
           f"{delivered} results delivered")  # fmt: skip
-    targets.check("added cost per trace", added <= PER_TRACE_TARGET,
-                  f"{fmt(added)} (target <= {fmt(PER_TRACE_TARGET)})")  # fmt: skip
+    targets.check("added cost per trace", inline_added <= PER_TRACE_TARGET,
+                  f"{fmt(inline_added)} (target <= {fmt(PER_TRACE_TARGET)})")  # fmt: skip
+
+    base, live = per_trace_with_executor(to_record)
+    added = live - base
+    print(f"\nper 5-span trace with an executor, CPU of the thread ending the spans: "
+          f"no-op {fmt(base)}, evaluating {fmt(live)}, added {fmt(added)} "
+          f"({live / base:.2f}x)")  # fmt: skip
+    share = added / inline_added
+    targets.check("app-thread cost with an executor, share of the inline cost",
+                  share <= EXECUTOR_SHARE_TARGET,
+                  f"{share:.2f} (target <= {EXECUTOR_SHARE_TARGET})")  # fmt: skip
 
     n = args.open_traces
     evaluating = EvaluatingSpanProcessor(SUITE, emit=None, to_record=to_record,
