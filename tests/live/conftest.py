@@ -43,6 +43,7 @@ class Pipeline:
         with trace.use_span(span, end_on_exit=False):
             for tool in tools:
                 with self.tracer.start_as_current_span(f"execute_tool {tool}") as child:
+                    child.set_attribute("gen_ai.operation.name", "execute_tool")
                     child.set_attribute("gen_ai.tool.name", tool)
         if end_root:
             span.end()

@@ -1,6 +1,7 @@
 """End to end, offline: a real Pydantic AI agent (FunctionModel, no network) with its
-OpenTelemetry instrumentation, a real TracerProvider with EvaluatingSpanProcessor, a suite
-that passes on one run and fails on another, the events read back from an in-memory exporter.
+OpenTelemetry instrumentation, a real TracerProvider with EvaluatingSpanProcessor reading each
+trace through the registered ``otel`` record format, a suite that passes on one run and fails
+on another, the events read back from an in-memory exporter.
 """
 
 from __future__ import annotations
@@ -55,9 +56,9 @@ def run_agent(pipeline: Any, tool: str) -> None:
     assert agent.run_sync("Refund order A1049").output == "Done."
 
 
-def test_a_pydantic_ai_run_passes_and_another_fails(pipeline: Any, to_record: Any) -> None:
+def test_a_pydantic_ai_run_passes_and_another_fails(pipeline: Any) -> None:
     results: list[CaseResult] = []
-    processor = EvaluatingSpanProcessor(SUITE, on_result=results.append, to_record=to_record,
+    processor = EvaluatingSpanProcessor(SUITE, on_result=results.append,
                                         tracer_provider=pipeline.provider)  # fmt: skip
     pipeline.provider.add_span_processor(processor)
     run_agent(pipeline, "lookup_order")
@@ -79,9 +80,30 @@ def test_a_pydantic_ai_run_passes_and_another_fails(pipeline: Any, to_record: An
         for s in evaluations for e in s.events
     ]  # fmt: skip
     assert labels == [(r.name, r.verdict.value) for r in results]
+    (refund,) = [s for s in spans if s.name == "execute_tool issue_refund"]
     failed = evaluations[1].events[1].attributes
     assert failed["gen_ai.evaluation.explanation"] == (
-        "not_called_tool:issue_refund: 1 call matched on.tool('issue_refund'): e0"
+        "not_called_tool:issue_refund: 1 call matched on.tool('issue_refund'): "
+        + format(refund.context.span_id, "016x")
     )
     assert processor.stats.evaluated == 2
     assert processor.stats.failed_verdicts == 2
+
+
+def test_an_open_trace_read_by_the_adapter_never_passes(pipeline: Any) -> None:
+    results: list[CaseResult] = []
+    processor = EvaluatingSpanProcessor(SUITE, on_result=results.append,
+                                        tracer_provider=pipeline.provider)  # fmt: skip
+    pipeline.provider.add_span_processor(processor)
+    pipeline.run("lookup_order", "issue_refund", end_root=False)
+    processor.shutdown()
+    assert [(r.verdict.value, r.metadata["incomplete"]) for r in results] == [
+        ("failed", "shutdown"),
+        ("failed", "shutdown"),
+    ]
+    looked_up, never_refunds = (r.results[0] for r in results)
+    assert (looked_up.status.value, never_refunds.status.value) == ("invalid", "invalid")
+    assert looked_up.message.endswith("on the 2 spans seen it would pass: matched 1 tool calls")
+    assert "on the 2 spans seen it would fail: 1 call matched on.tool('issue_refund')" in (
+        never_refunds.message
+    )

@@ -1,5 +1,6 @@
 """EvaluatingTracingProcessor with the OpenAI Agents SDK running offline: a stub
-``agents.Model`` answers, the SDK's own tracing calls our processor."""
+``agents.Model`` answers, the SDK's own tracing calls our processor, and each trace is read
+through the registered ``openai-agents`` record format."""
 
 from __future__ import annotations
 
@@ -118,8 +119,7 @@ def case(ctx: Any) -> None:
 
 def test_a_real_run_passes_and_another_fails(exported: Exported) -> None:
     results: list[CaseResult] = []
-    processor = EvaluatingTracingProcessor(case, on_result=results.append,
-                                           to_record=function_calls)  # fmt: skip
+    processor = EvaluatingTracingProcessor(case, on_result=results.append)
     set_trace_processors([processor, exported])
     run_agent("lookup_order")
     run_agent("issue_refund")
@@ -136,19 +136,28 @@ def test_a_real_run_passes_and_another_fails(exported: Exported) -> None:
     )
 
 
-def test_an_open_trace_is_evaluated_at_shutdown(exported: Exported) -> None:
-    from agents.tracing import custom_span, trace
+def test_an_open_trace_is_evaluated_at_shutdown_and_never_passes(exported: Exported) -> None:
+    from agents.tracing import function_span, trace
 
+    results: list[CaseResult] = []
+    processor = EvaluatingTracingProcessor(case, on_result=results.append, emit=None)
+    set_trace_processors([processor])
+    run = trace("never ends")
+    run.start()
+    with function_span("lookup_order", input='{"order_id": "A1049"}', parent=run) as span:
+        span.span_data.output = "order A1049: 42.0"
+    processor.shutdown()
+    (result,) = results
+    assert (result.verdict.value, result.metadata["incomplete"]) == ("failed", "shutdown")
+    assert [r.status.value for r in result.results] == ["invalid", "invalid"]
+    assert "it would pass: matched 1 tool calls" in result.results[0].message
+    assert processor.stats.evaluated == 1
+
+
+def test_a_stand_in_reader_can_replace_the_format(exported: Exported) -> None:
     results: list[CaseResult] = []
     processor = EvaluatingTracingProcessor(case, on_result=results.append, emit=None,
                                            to_record=function_calls)  # fmt: skip
     set_trace_processors([processor])
-    run = trace("never ends")
-    run.start()
-    with custom_span("step", parent=run):
-        pass
-    processor.shutdown()
-    assert [(r.verdict.value, r.metadata["incomplete"]) for r in results] == [
-        ("failed", "shutdown")
-    ]
-    assert processor.stats.evaluated == 1
+    run_agent("lookup_order")
+    assert [r.verdict.value for r in results] == ["passed"]
