@@ -17,8 +17,8 @@ from __future__ import annotations
 import sys
 import time
 
-from agent_asserts.contract import evaluate_contract
 from agent_asserts.record import Event, TrialRecord
+from agent_asserts.runner import evaluate_contract
 
 CONTRACT = {
     "contract": "refunds are audited",

@@ -125,6 +125,12 @@ def main(argv: list[str] | None = None) -> int:
             rounds = args.rounds if cases <= 10_000 else 1
             print(f"\n== native suite of {cases:,} cases, 3 checks each ({rounds} rounds)")
             t0 = time.perf_counter()
+            try:
+                load(suite_path)
+            except Exception as exc:  # report it as a missed target, keep the other figures
+                first = str(exc).splitlines()[0][-100:]
+                targets.check(f"suite load, {cases:,} cases", False, f"load failed: {first}")
+                continue
             ours, theirs = side_by_side(
                 [
                     lambda p=suite_path: load(p),
