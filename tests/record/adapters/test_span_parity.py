@@ -72,3 +72,32 @@ def test_the_same_suite_gives_the_same_verdicts_on_every_format() -> None:
         ("trace_parsed", "fail"),
         ("succeeded", "pass"),
     ]
+
+
+MESSAGE_FORMAT_FIXTURES = [("openai-chat", "refund_run.json")]
+"""The message-list formats' fixtures of the same reference run (adapters of part 1)."""
+
+
+def _reference_suite(rec: TrialRecord) -> list[tuple[str, str]]:
+    """The checks on the facts every fixture of the reference run shares (no ``ask_policy``)."""
+    ctx = EvalContext(rec)
+    ctx.called_tool("lookup_order", arguments={"order_id": "A1049"})
+    ctx.called_tool("issue_refund", arguments={"order_id": "A1049", "amount": 42.0})
+    ctx.not_called_tool("cancel_order")
+    ctx.tool_order("lookup_order", "issue_refund")  # parallel
+    ctx.no_failed_actions()
+    ctx.message_includes("payment gateway timed out")
+    ctx.total_tokens_at_most(100_000)
+    ctx.total_tokens_at_most(100)
+    ctx.trace_parsed()
+    ctx.succeeded()
+    return [(result.name, result.status.value) for result in ctx.results]
+
+
+@pytest.mark.parametrize(
+    ("fmt", "name"), [*span_cases(), *MESSAGE_FORMAT_FIXTURES], ids=lambda v: str(v)
+)
+def test_span_and_message_formats_agree_on_the_reference_run(fmt: str, name: str) -> None:
+    assert [status for _, status in _reference_suite(_load(fmt, name))] == [
+        "pass", "pass", "pass", "fail", "fail", "pass", "pass", "fail", "fail", "pass"
+    ]  # fmt: skip
