@@ -79,6 +79,7 @@ class LiveEngine(Generic[S]):
         trace_timeout: float = 300.0,
         executor: concurrent.futures.Executor | None = None,
         clock: Callable[[], float] = time.monotonic,
+        count_spans: Callable[[ClosedTrace[S]], int] = lambda trace: len(trace.spans),
     ) -> None:
         check_options(max_open_traces, trace_timeout)
         self.suite = LiveSuite(suite)
@@ -87,6 +88,7 @@ class LiveEngine(Generic[S]):
         self._emit = emit
         self._executor = executor
         self._clock = clock
+        self._count_spans = count_spans
         self._lock = threading.Lock()
         self._buffer: TraceBuffer[S] = TraceBuffer(
             max_open_traces=max_open_traces, trace_timeout=trace_timeout
@@ -202,7 +204,8 @@ class LiveEngine(Generic[S]):
                                                         "incomplete": trace.reason})  # fmt: skip
             results = self.suite.evaluate(record)
             if trace.reason is not None:
-                results = [mark_incomplete(r, trace.reason, len(trace.spans)) for r in results]
+                spans = self._count_spans(trace)
+                results = [mark_incomplete(r, trace.reason, spans) for r in results]
         self._deliver(trace, results)
 
     def _deliver(self, trace: ClosedTrace[S], results: list[CaseResult]) -> None:

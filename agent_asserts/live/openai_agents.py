@@ -98,6 +98,9 @@ class EvaluatingTracingProcessor(LiveProcessor[Item], TracingProcessor):
         """Evaluate every open trace, wait for the executor, and stop."""
         self._engine.shutdown()
 
+    def _span_count(self, closed: ClosedTrace[Item]) -> int:
+        return sum(not isinstance(item, Trace) for item in closed.spans)
+
     def _document(self, closed: ClosedTrace[Item]) -> dict[str, Any]:
         return export_document(closed.spans)
 

@@ -61,6 +61,7 @@ class LiveProcessor(abc.ABC, Generic[S]):
         self._engine: LiveEngine[S] = LiveEngine(
             suite,
             build_record=self._build_record,
+            count_spans=self._span_count,
             on_result=on_result,
             emit=self._emit_events if emit == "event" else None,
             max_open_traces=max_open_traces,
@@ -75,6 +76,10 @@ class LiveProcessor(abc.ABC, Generic[S]):
 
     def _build_record(self, closed: ClosedTrace[S]) -> TrialRecord:
         return self._to_record(self._document(closed))
+
+    def _span_count(self, closed: ClosedTrace[S]) -> int:
+        """How many spans of the trace were seen (what an incomplete result reports)."""
+        return len(closed.spans)
 
     @abc.abstractmethod
     def _document(self, closed: ClosedTrace[S]) -> dict[str, Any]:

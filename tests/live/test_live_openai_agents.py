@@ -150,7 +150,7 @@ def test_an_open_trace_is_evaluated_at_shutdown_and_never_passes(exported: Expor
     (result,) = results
     assert (result.verdict.value, result.metadata["incomplete"]) == ("failed", "shutdown")
     assert [r.status.value for r in result.results] == ["invalid", "invalid"]
-    assert "it would pass: matched 1 tool calls" in result.results[0].message
+    assert "on the 1 span seen it would pass: matched 1 tool calls" in result.results[0].message
     assert processor.stats.evaluated == 1
 
 
