@@ -80,16 +80,12 @@ def outcome_to_result(
     >>> (r.name, r.status.value, r.severity.value)
     ('step_count:1', 'pass', 'gate')
     """
-    details = outcome.details
-    if details:
-        details = dict(details)
-        evaluator = details.pop("evaluator", {})
-        force_gate = bool(details.pop("force_gate", False))
-        passed_by_judge = bool(details.pop("passed_by_judge", False))
-        evaluator_type = details.pop("evaluator_type", None) or check.evaluator_type
+    details, evaluator = outcome.details, outcome.evaluator
+    force_gate, passed_by_judge = outcome.force_gate, outcome.passed_by_judge
+    if details or evaluator or outcome.evaluator_type:
+        evaluator_type = outcome.evaluator_type or check.evaluator_type
         info = EvaluatorInfo(type=evaluator_type, details={**evaluator, **details})
-    else:  # the common case: nothing to unpack
-        force_gate = passed_by_judge = False
+    else:  # the common case: nothing to merge
         info = _fill_info((check.evaluator_type, _EVALUATOR_VERSION, {}))
     if force_gate:
         severity = Severity.GATE
@@ -97,8 +93,7 @@ def outcome_to_result(
         severity = check.default_severity
     # A check that grades against its own threshold (a judge's `threshold=`) decided its status
     # with it, so the result is built with it; a `threshold` given here replaces it afterwards.
-    own = getattr(check, "threshold", None)
-    own_threshold = own if isinstance(own, int | float) and not isinstance(own, bool) else None
+    own_threshold = check.own_threshold()
     values = (
         name or check.default_name(),
         outcome.status,
@@ -207,13 +202,11 @@ class EvalContext(
         """
         self.check_deadline()
         if severity is None:
-            severity_for = getattr(check, "severity_for", None)
-            if callable(severity_for):
-                severity = severity_for(self.judge_fn)
+            severity = check.severity_for(self.judge_fn)
         self.running = (check, name)  # named by a time limit that stops the case here
         outcome = run_check(check, self.record, judge=self.judge_fn)
         self.running = None
-        forced = bool(outcome.details.get("force_gate"))
+        forced = outcome.force_gate
         result = outcome_to_result(
             check, outcome, name=name, severity=severity, threshold=threshold, label=label
         )

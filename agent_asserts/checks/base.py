@@ -36,7 +36,12 @@ class Outcome:
     """What one evaluation of a check found: status, score, message and evidence.
 
     ``message`` may be a :class:`~agent_asserts._lazy.LazyText`, rendered when first read (the
-    recorded result keeps it unrendered until then).
+    recorded result keeps it unrendered until then). The recorded result's ``evaluator`` takes
+    ``evaluator`` (what the evaluator reports of itself: a judge's model, its verdict) and
+    ``details`` (anything else) as its details, and ``evaluator_type`` as its type when set
+    (else the check's). ``force_gate`` makes the result gate its case whatever its severity
+    (a judge that failed); ``passed_by_judge`` says the judge's own verdict decided the status,
+    not the score.
 
     >>> Outcome.of(False, message="matched 0 tool calls").status
     <Status.FAIL: 'fail'>
@@ -51,6 +56,10 @@ class Outcome:
     mismatches: tuple[Mismatch, ...] = attrs.field(default=(), converter=as_tuple)
     closest: str | None = None
     details: Mapping[str, Any] = attrs.field(factory=dict)
+    evaluator: Mapping[str, Any] = attrs.field(factory=dict)
+    evaluator_type: str | None = None
+    force_gate: bool = False
+    passed_by_judge: bool = False
 
     @property
     def message(self) -> str:
@@ -148,6 +157,26 @@ class Check(abc.ABC):
         >>> MaxSteps(2).evaluate(demo_record()).message
         'expected at most 2 steps, got 4'
         """
+
+    def severity_for(self, judge: Judge | None) -> Severity | None:
+        """The severity this check records with when it decides its own (a contract
+        assertion's word, a judge check's), or None for the recorder's default.
+
+        >>> from agent_asserts.checks.cost import MaxSteps
+        >>> MaxSteps(5).severity_for(None) is None
+        True
+        """
+        return None
+
+    def own_threshold(self) -> float | None:
+        """The threshold this check graded its score against (a judge's ``threshold=``), which
+        its result carries; None for checks without one.
+
+        >>> from agent_asserts.checks.cost import MaxSteps
+        >>> MaxSteps(5).own_threshold() is None
+        True
+        """
+        return None
 
     def run(self, record: TrialRecord, *, judge: Judge | None = None) -> Outcome:
         """Evaluate with the context's services (a judge); plain checks ignore them.

@@ -2,7 +2,7 @@
 
 A :class:`JudgeCheck` asks the context's judge to grade the record (or an evidence selection)
 against a criterion. Severity rules (seed 004), which ``EvalContext.record_check`` applies
-through :meth:`JudgeCheck.severity_for` and the ``force_gate`` outcome detail:
+through :meth:`JudgeCheck.severity_for` and the outcome's ``force_gate``:
 
 * a judge is configured → SOFT by default (``.gate()`` makes it a gate);
 * no judge → ``invalid`` "no judge configured", GATE by default;
@@ -76,7 +76,7 @@ class JudgeCheck(Check):
     >>> rec = TrialRecord.builder().agent("Sorry for the delay.").build()
     >>> check = JudgeCheck("the agent apologised", threshold=0.7)
     >>> outcome = check.run(rec, judge=lambda request: JudgeResponse(0.8, explanation="yes"))
-    >>> outcome.status.value, outcome.score, outcome.details["evaluator"]["explanation"]
+    >>> outcome.status.value, outcome.score, outcome.evaluator["explanation"]
     ('pass', 0.8, 'yes')
     """
 
@@ -98,6 +98,14 @@ class JudgeCheck(Check):
         """
         return Severity.GATE if judge is None else Severity.SOFT
 
+    def own_threshold(self) -> float | None:
+        """The ``threshold=`` the score was graded against, which the result carries.
+
+        >>> JudgeCheck("x", threshold=0.7).own_threshold(), JudgeCheck("x").own_threshold()
+        (0.7, None)
+        """
+        return self.threshold
+
     def evaluate(self, record: TrialRecord) -> Outcome:
         """Without the context's judge: always ``invalid`` ("no judge configured")."""
         return self.run(record)
@@ -106,7 +114,7 @@ class JudgeCheck(Check):
         """Render the request, call ``judge`` and turn its response into an outcome."""
         info = self._info()
         if judge is None:
-            return Outcome.invalid("no judge configured", details={"evaluator": info})
+            return Outcome.invalid("no judge configured", evaluator=info)
         try:
             request = build_request(
                 record,
@@ -116,7 +124,7 @@ class JudgeCheck(Check):
                 model=self.model,
             )
         except EvidenceError as exc:
-            return Outcome.invalid(str(exc), details={"evaluator": info})
+            return Outcome.invalid(str(exc), evaluator=info)
         info["evidence"] = "record" if self.evidence is None else "selection"
         try:
             response = call_judge(judge, request)
@@ -138,7 +146,8 @@ class JudgeCheck(Check):
             message,
             expected=self.criterion,
             evidence=request.event_ids,
-            details={"evaluator": info, "force_gate": True},
+            evaluator=info,
+            force_gate=True,
         )
 
     def _decide(
@@ -154,9 +163,6 @@ class JudgeCheck(Check):
         limit = 1.0 if self.threshold is None else self.threshold
         by_judge = self.threshold is None and response.passed is not None
         passed = bool(response.passed) if by_judge else response.score >= limit
-        details: dict[str, Any] = {"evaluator": info}
-        if by_judge:
-            details["passed_by_judge"] = True
         decided = "the judge's verdict" if by_judge else f"threshold {limit:g}"
         message = f"judge score {response.score:.2f} ({decided})"
         if response.explanation:
@@ -166,7 +172,8 @@ class JudgeCheck(Check):
             "expected": self.criterion,
             "observed": {"score": response.score, "passed": response.passed},
             "evidence": request.event_ids,
-            "details": details,
+            "evaluator": info,
+            "passed_by_judge": by_judge,
         }
         return Outcome(Status.PASS if passed else Status.FAIL, float(response.score), **fields)
 

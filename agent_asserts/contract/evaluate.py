@@ -89,7 +89,7 @@ def _verdicts(
     bound: Mapping[str, Bound],
     right: Any,
     judge: Judge | None,
-    details: dict[str, Any],
+    evaluator: dict[str, Any],
 ) -> list[ItemVerdict]:
     left = bound[req.left]
     if req.op == "has_matching":
@@ -101,7 +101,7 @@ def _verdicts(
     if req.op == "matcher" and req.matcher in JUDGED_MATCHERS:
         grounding = {name: bound[name] for name in req.grounding}
         verdicts, info = judged_verdicts(req, left, grounding, judge)
-        details["evaluator"] = info
+        evaluator.update(info)
         return verdicts
     test = value_tester(req, right)
     return [test(form, label) for form, label in zip(left.forms(), left.labels, strict=True)]
@@ -118,7 +118,7 @@ def evaluate_requirement(
     """The outcome of one requirement (without severity details)."""
     evidence: list[Any] = []
     bound: dict[str, Bound] = {}
-    details: dict[str, Any] = {}
+    evaluator: dict[str, Any] = {}  # what a judge reports of itself
     try:
         for name in req.names():
             bound[name] = resolve_binding(bindings[name], record)
@@ -130,14 +130,14 @@ def evaluate_requirement(
             outcome = _count(left, int(req.right))
         else:
             outcome = empty_outcome(left, req.effective_quantifier, allow_empty) or _judge_items(
-                req, bound, right, judge, details, description
+                req, bound, right, judge, evaluator, description
             )
     except RecordLacks as exc:
-        return Outcome.invalid(str(exc), evidence=_dedupe(evidence), details=details)
+        return Outcome.invalid(str(exc), evidence=_dedupe(evidence), evaluator=evaluator)
     except EvaluatorFailed as exc:
-        if exc.force_gate:
-            details["force_gate"] = True
-        return Outcome.error(str(exc), evidence=_dedupe(evidence), details=details)
+        return Outcome.error(
+            str(exc), evidence=_dedupe(evidence), evaluator=evaluator, force_gate=exc.force_gate
+        )
     expected = (
         right if req.op in ("equals", "contains", "matches_schema", "matcher") else description
     )
@@ -147,7 +147,7 @@ def evaluate_requirement(
         outcome,
         evidence=_dedupe(evidence),
         expected=expected,
-        details={**outcome.details, **details},
+        evaluator={**outcome.evaluator, **evaluator},
     )
 
 
@@ -156,11 +156,11 @@ def _judge_items(
     bound: Mapping[str, Bound],
     right: Any,
     judge: Judge | None,
-    details: dict[str, Any],
+    evaluator: dict[str, Any],
     description: str,
 ) -> Outcome:
     left = bound[req.left]
-    verdicts = _verdicts(req, bound, right, judge, details)
+    verdicts = _verdicts(req, bound, right, judge, evaluator)
     outcome = quantify(left, verdicts, req.effective_quantifier, description)
     if left.single and left.items and left.items[0] is MISSING and not verdicts[0].ok:
         return Outcome.invalid(f"the path {left.labels[0]!r} does not exist")
@@ -173,7 +173,7 @@ def evaluate_assertion(
     """The outcome of one assertion: ``not_applicable`` when its ``when`` does not pass.
 
     The outcome's details carry the contract ``severity`` word, the ``op`` and quantifier, and,
-    when the ``when`` decides the result, ``evaluator_type``: the condition's evaluator type
+    when the ``when`` decides the result, the outcome's ``evaluator_type`` is the condition's
     (``custom`` when its custom matcher raised), which the result's ``evaluator.type`` takes.
     """
     req = assertion.require
@@ -187,11 +187,20 @@ def evaluate_assertion(
         if condition.status is not Status.PASS:
             # the condition decided the result: its evaluator is the one that ran (or failed)
             evaluator_type = assertion.when.require.evaluator_type
-            merged = {**condition.details, **details, "evaluator_type": evaluator_type}
+            merged = {**condition.details, **details}
             message = f"when: {condition.message}"
             if condition.status is Status.FAIL:
-                return Outcome.not_applicable(message, evidence=condition.evidence, details=merged)
-            return attrs.evolve(condition, message=message, details=merged)
+                return Outcome.not_applicable(
+                    message,
+                    evidence=condition.evidence,
+                    details=merged,
+                    evaluator=condition.evaluator,
+                    evaluator_type=evaluator_type,
+                    force_gate=condition.force_gate,
+                )
+            return attrs.evolve(
+                condition, message=message, details=merged, evaluator_type=evaluator_type
+            )
         before = condition.evidence
     outcome = evaluate_requirement(
         req, assertion.bindings, record, judge=judge, allow_empty=assertion.allow_empty

@@ -90,7 +90,7 @@ def test_callable_judge_bad_return_is_an_invalid_response(value: object) -> None
         call_judge(callable_judge(lambda p: value), REQUEST)
     outcome = JudgeCheck("polite").run(RECORD, judge=callable_judge(lambda p: value))
     assert outcome.status is Status.EVALUATOR_ERROR
-    assert outcome.details["force_gate"] is True
+    assert outcome.force_gate is True
 
 
 def test_callable_judge_needs_a_callable() -> None:
@@ -154,7 +154,7 @@ def test_openai_judge_garbage_raises_judge_error(content: Any, match: str) -> No
 def test_openai_judge_garbage_is_a_gate_evaluator_error() -> None:
     outcome = JudgeCheck("polite").run(RECORD, judge=openai_judge(FakeClient("PASS"), model="m"))
     assert outcome.status is Status.EVALUATOR_ERROR
-    assert outcome.details["force_gate"] is True
+    assert outcome.force_gate is True
     assert "JudgeError" in outcome.message
 
 

@@ -80,7 +80,7 @@ def test_raising_judge_is_a_gate_evaluator_error_whatever_soft_said() -> None:
     assert result.message == "the judge raised ConnectionError: judge model unreachable"
     assert ctx.verdict() is Verdict.FAILED
     outcome = JudgeCheck("x").run(RECORD, judge=raising)
-    assert outcome.details["force_gate"] is True
+    assert outcome.force_gate is True
 
 
 def test_async_raising_judge_is_a_gate_evaluator_error() -> None:
@@ -115,7 +115,7 @@ def test_score_outside_unit_interval_is_an_evaluator_error(score: float) -> None
 
     outcome = JudgeCheck("x").run(RECORD, judge=judge)
     assert outcome.status is Status.EVALUATOR_ERROR
-    assert outcome.details["force_gate"] is True
+    assert outcome.force_gate is True
     # and a judge that builds JudgeResponse(1.5) itself raises: the same rule
     assert JudgeCheck("x").run(RECORD, judge=lambda r: JudgeResponse(score)).status is (
         Status.EVALUATOR_ERROR
@@ -130,7 +130,7 @@ def test_passed_decides_and_score_is_recorded() -> None:
     result = judge_on(ctx, "the agent apologised").result
     assert (result.status, result.score) == (Status.FAIL, 0.95)
     outcome = JudgeCheck("x").run(RECORD, judge=fixed(0.2, passed=True))
-    assert outcome.details["passed_by_judge"] is True
+    assert outcome.passed_by_judge is True
 
 
 def test_threshold_decides_a_bare_score() -> None:
@@ -145,8 +145,8 @@ def test_threshold_decides_a_bare_score() -> None:
 def test_explicit_threshold_wins_over_the_judges_passed() -> None:
     outcome = JudgeCheck("x", threshold=0.9).run(RECORD, judge=fixed(0.5, passed=True))
     assert outcome.status is Status.FAIL
-    assert "passed_by_judge" not in outcome.details
-    assert outcome.details["evaluator"]["judge_passed"] is True
+    assert outcome.passed_by_judge is False
+    assert outcome.evaluator["judge_passed"] is True
 
 
 def test_evaluator_details_and_name() -> None:
