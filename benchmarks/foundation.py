@@ -23,6 +23,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from _harness import fmt
+
 from agent_asserts import EvalContext, M, TrialRecord, on
 from agent_asserts.checks.base import Check
 
@@ -210,14 +212,6 @@ def hand_loop(data: dict[str, Any]) -> Callable[[], int]:
         return n
 
     return run
-
-
-def fmt(seconds: float) -> str:
-    if seconds >= 1:
-        return f"{seconds:.2f} s"
-    if seconds >= 1e-3:
-        return f"{seconds * 1e3:.2f} ms"
-    return f"{seconds * 1e6:.1f} µs"
 
 
 def main() -> int:
