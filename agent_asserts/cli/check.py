@@ -18,6 +18,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from agent_asserts._text import escape_controls
 from agent_asserts.batch import load_error_text, load_record, unloadable_cases
+from agent_asserts.cli.interrupt import report_interrupted
 from agent_asserts.cli.support import (
     Progress,
     import_judge,
@@ -80,9 +81,8 @@ def load_suites(
 
 def _on_given_records(
     args: argparse.Namespace, suites: list[Suite], judge: Any, keep: bool,
-    problems: Problems, err: IO[str],
+    problems: Problems, err: IO[str], rows: list[ReportRow],
 ) -> list[ReportRow]:  # fmt: skip
-    rows: list[ReportRow] = []
     files = []
     for spec in args.record:
         found = record_files(spec)
@@ -120,9 +120,13 @@ def limits(args: argparse.Namespace) -> dict[str, float | None]:
 
 
 def _on_own_records(
-    args: argparse.Namespace, suites: list[Suite], judge: Any, keep: bool, problems: Problems
+    args: argparse.Namespace,
+    suites: list[Suite],
+    judge: Any,
+    keep: bool,
+    problems: Problems,
+    rows: list[ReportRow],
 ) -> list[ReportRow]:
-    rows: list[ReportRow] = []
     cache: dict[str, TrialRecord] = {}
     for suite in suites:
         for case in suite.cases:
@@ -203,11 +207,14 @@ def run_check(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
             return EXIT_INPUT
     keep = fmt in ("html", "json")
     rows: list[ReportRow] = []
-    suites = load_suites(args.suites, judge, problems, rows)
-    if args.record:
-        rows += _on_given_records(args, suites, judge, keep, problems, err)
-    else:
-        rows += _on_own_records(args, suites, judge, keep, problems)
+    try:  # Ctrl-C: the finished cases are still reported, marked as interrupted
+        suites = load_suites(args.suites, judge, problems, rows)
+        if args.record:
+            _on_given_records(args, suites, judge, keep, problems, err, rows)
+        else:
+            _on_own_records(args, suites, judge, keep, problems, rows)
+    except KeyboardInterrupt:
+        return report_interrupted(args, fmt, rows, out, err, problems)
     if args.output:
         try:
             write_report(args.output, rows, fmt=fmt)

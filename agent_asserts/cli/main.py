@@ -28,6 +28,7 @@ from typing import IO
 from agent_asserts._version import __version__
 from agent_asserts.cli import watch
 from agent_asserts.cli.check import EXIT_INPUT, EXIT_OK, Problems, load_suites, run_check
+from agent_asserts.cli.interrupt import EXIT_INTERRUPTED
 from agent_asserts.cli.limits import add_time_limits
 from agent_asserts.cli.record import add_record_parser, run_record
 from agent_asserts.loaders import schema
@@ -124,6 +125,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     args = build_parser().parse_args(argv)
     out, err = sys.stdout, sys.stderr
+    try:
+        return _run(args, out, err)
+    except KeyboardInterrupt:  # anywhere else: one line, no traceback
+        err.write(f"interrupted: agent-asserts {args.command} stopped\n")
+        return EXIT_INTERRUPTED
+
+
+def _run(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     if args.command == "check":
         return run_check(args, out, err)
     if args.command == "record":
