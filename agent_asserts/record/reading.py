@@ -37,8 +37,11 @@ from agent_asserts.record.trial import TrialRecord
 SUFFIXES: Final = (".json", ".jsonl", ".ndjson")
 """The files of a folder that are read."""
 LINE_SUFFIXES: Final = (".jsonl", ".ndjson")
-STREAM_ABOVE: Final = 8 << 20
+STREAM_ABOVE: Final = 1 << 20
 """Files larger than this (bytes) are read piece by piece."""
+SNIFF: Final = 1 << 16
+"""How much of a file's first line is read to tell JSON Lines (whose first line must be shorter,
+unless the file is named ``.jsonl``/``.ndjson``) from one JSON document."""
 _NATIVE_KEYS: Final = frozenset(TOP_LEVEL_KEYS)
 
 
@@ -150,19 +153,19 @@ def _file_records(path: Path, format: str) -> Iterator[TrialRecord]:
 
 
 def _is_lines(path: Path) -> bool:
-    """JSON Lines: by suffix, or when the first line is a whole JSON value and another
-    non-blank line follows."""
+    """JSON Lines: by suffix, or when the first line (at most :data:`SNIFF` characters) is a
+    whole JSON value and another non-blank line follows."""
     if path.suffix in LINE_SUFFIXES:
         return True
     with path.open("rb") as handle:
-        first = handle.readline(STREAM_ABOVE)
+        first = handle.readline(SNIFF)
         if not first.endswith(b"\n"):
             return False
         try:
             strict_loads(first.decode("utf-8-sig"))
         except ValueError:  # not JSON, not UTF-8, or not strict JSON
             return False
-        return any(line.strip() for line in iter(lambda: handle.readline(STREAM_ABOVE), b""))
+        return any(line.strip() for line in iter(lambda: handle.readline(SNIFF), b""))
 
 
 def _line_records(path: Path, name: str, format: str) -> Iterator[TrialRecord]:

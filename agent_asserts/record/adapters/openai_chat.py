@@ -102,6 +102,8 @@ def detect(data: Any) -> bool:
     """
     if _is_completion(data):
         return True
+    if isinstance(data, Mapping) and "system" in data:  # Anthropic's request shape
+        return False
     items = _messages(data)
     if not isinstance(items, list) or not items:
         return False

@@ -182,6 +182,24 @@ def openai_usage(raw: Any) -> dict[str, Any] | None:
     )
 
 
+def mapping(value: Any) -> Mapping[str, Any]:
+    """``value`` when it is a mapping, else an empty one (for reading optional objects).
+
+    >>> mapping({"a": 1}), mapping(None)
+    ({'a': 1}, {})
+    """
+    return value if isinstance(value, Mapping) else {}
+
+
+def items(value: Any) -> list[Any]:
+    """``value`` when it is a list, else an empty one.
+
+    >>> items([1]), items("x")
+    ([1], [])
+    """
+    return value if isinstance(value, list) else []
+
+
 def _count(value: Any) -> int | None:
     if isinstance(value, bool):
         return None
@@ -314,7 +332,15 @@ class TraceBuilder:
         """Note the agent now acting: when it changes to a named agent, a ``delegation`` event
         from the previous one (``from_agent``; None is the root agent)."""
         if agent is not None and agent != self.agent:
-            self.delegation(agent, where=where, from_agent=self.agent, mode=mode, agent=self.agent)
+            status = "transferred" if mode == "handoff" else "completed"
+            self.delegation(
+                agent,
+                where=where,
+                status=status,
+                from_agent=self.agent,
+                mode=mode,
+                agent=self.agent,
+            )
         self.agent = agent
 
     def group(self) -> str:
@@ -361,6 +387,8 @@ class TraceBuilder:
             for event in self._open:
                 if event["payload"].get("call_id") == call_id:
                     return event
+            if name is None:  # an id that names no call, and no name to go by
+                return None
         for event in self._open:
             payload = event["payload"]
             if call_id is not None and payload.get("call_id") is not None:
@@ -483,7 +511,9 @@ __all__ = [
     "TraceBuilder",
     "Where",
     "content_text",
+    "items",
     "json_or_text",
+    "mapping",
     "openai_usage",
     "parse_arguments",
     "seconds",
