@@ -47,8 +47,14 @@ import os
 from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
-from agent_asserts.record._json import load_json
-from agent_asserts.record.adapters.toolkit import TraceBuilder, content_text, json_or_text, usage
+from agent_asserts.record.adapters.toolkit import (
+    TraceBuilder,
+    content_text,
+    json_or_text,
+    read_with,
+    tool_definitions,
+    usage,
+)
 from agent_asserts.record.errors import Problem, RecordError
 from agent_asserts.record.trial import TrialRecord
 
@@ -285,23 +291,8 @@ def to_records(data: Any, *, source: str | None = None, **options: Any) -> Itera
             reader.assistant("$.response", response)
         skip = {"messages", "system", "response", "tools"}
         metadata = {k: v for k, v in data.items() if k not in skip}
-        tools = _tools(data.get("tools"))
+        tools = tool_definitions(data.get("tools"), schema="input_schema")
     yield reader.b.build(metadata=metadata, tools=tools)
-
-
-def _tools(raw: Any) -> list[dict[str, Any]] | None:
-    if not isinstance(raw, list):
-        return None
-    out = []
-    for tool in raw:
-        if isinstance(tool, Mapping) and isinstance(tool.get("name"), str):
-            entry: dict[str, Any] = {"name": tool["name"]}
-            if "description" in tool:
-                entry["description"] = tool["description"]
-            if "input_schema" in tool:
-                entry["parameters"] = tool["input_schema"]
-            out.append(entry)
-    return out
 
 
 def to_record(data: Any, **options: Any) -> TrialRecord:
@@ -311,9 +302,7 @@ def to_record(data: Any, **options: Any) -> TrialRecord:
 
 def read(path: str | os.PathLike[str], **options: Any) -> TrialRecord:
     """Read an Anthropic conversation from a JSON file."""
-    name, data = load_json(path)
-    options.setdefault("source", name)
-    return to_record(data, **options)
+    return read_with(to_records, path, **options)
 
 
 __all__ = ["MARKER_BLOCKS", "anthropic_usage", "detect", "read", "to_record", "to_records"]

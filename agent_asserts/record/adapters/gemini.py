@@ -53,8 +53,7 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
-from agent_asserts.record._json import load_json
-from agent_asserts.record.adapters.toolkit import TraceBuilder, items, seconds, usage
+from agent_asserts.record.adapters.toolkit import TraceBuilder, items, read_with, seconds, usage
 from agent_asserts.record.errors import Problem, RecordError
 from agent_asserts.record.trial import TrialRecord
 
@@ -453,9 +452,7 @@ def to_record(data: Any, **options: Any) -> TrialRecord:
 
 def read(path: str | os.PathLike[str], **options: Any) -> TrialRecord:
     """Read one Gemini / ADK run from a JSON file."""
-    name, data = load_json(path)
-    options.setdefault("source", name)
-    return to_record(data, **options)
+    return read_with(to_records, path, **options)
 
 
 __all__ = ["RUNS", "detect", "gemini_usage", "get", "read", "to_record", "to_records"]

@@ -43,13 +43,13 @@ import os
 from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
-from agent_asserts.record._json import load_json
 from agent_asserts.record.adapters.toolkit import (
     TraceBuilder,
     content_text,
     items,
     json_or_text,
     mapping,
+    read_with,
     usage,
 )
 from agent_asserts.record.errors import Problem, RecordError
@@ -270,9 +270,7 @@ def to_record(data: Any, **options: Any) -> TrialRecord:
 
 def read(path: str | os.PathLike[str], **options: Any) -> TrialRecord:
     """Read a LangChain message list from a JSON file."""
-    name, data = load_json(path)
-    options.setdefault("source", name)
-    return to_record(data, **options)
+    return read_with(to_records, path, **options)
 
 
 __all__ = ["TYPES", "detect", "langchain_usage", "read", "to_record", "to_records", "unwrap"]

@@ -44,7 +44,12 @@ from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
 from agent_asserts.record._json import parse_json, read_text
-from agent_asserts.record.adapters.toolkit import TraceBuilder, content_text, json_or_text
+from agent_asserts.record.adapters.toolkit import (
+    TraceBuilder,
+    content_text,
+    json_or_text,
+    tool_definitions,
+)
 from agent_asserts.record.errors import Problem, RecordError
 from agent_asserts.record.trial import TrialRecord
 
@@ -143,7 +148,7 @@ class _Reader:
                 ):
                     self.server = info["name"]
             if method == "tools/list" and isinstance(result, Mapping):
-                self.tools = _tools(result.get("tools"))
+                self.tools = tool_definitions(result.get("tools"), schema="inputSchema")
             body = {"method": method or None, "result": result, "error": item.get("error")}
             if event is not None:
                 event["payload"].update(
@@ -188,21 +193,6 @@ class _Reader:
             error_message=text if failed else None,
             extra=extra,
         )
-
-
-def _tools(raw: Any) -> list[dict[str, Any]] | None:
-    if not isinstance(raw, list):
-        return None
-    out = []
-    for tool in raw:
-        if isinstance(tool, Mapping) and isinstance(tool.get("name"), str):
-            entry: dict[str, Any] = {"name": tool["name"]}
-            if "description" in tool:
-                entry["description"] = tool["description"]
-            if "inputSchema" in tool:
-                entry["parameters"] = tool["inputSchema"]
-            out.append(entry)
-    return out
 
 
 def to_records(

@@ -46,13 +46,14 @@ from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
 from agent_asserts._missing import MISSING
-from agent_asserts.record._json import load_json
 from agent_asserts.record.adapters.toolkit import (
     TraceBuilder,
     content_text,
     json_or_text,
     openai_usage,
+    read_with,
     seconds,
+    tool_definitions,
     tool_error,
 )
 from agent_asserts.record.errors import Problem, RecordError
@@ -250,7 +251,11 @@ def to_records(
         if isinstance(data, Mapping)
         else None
     )
-    tools = _tools(data.get("tools")) if isinstance(data, Mapping) else None
+    tools = (
+        tool_definitions(data.get("tools"), inside="function")
+        if isinstance(data, Mapping)
+        else None
+    )
     yield reader.b.build(usage=usage, metadata=metadata, tools=tools)
 
 
@@ -281,21 +286,6 @@ def _final_response(reader: _Reader, response: Mapping[str, Any]) -> dict[str, A
     return usage
 
 
-def _tools(raw: Any) -> list[dict[str, Any]] | None:
-    if not isinstance(raw, list):
-        return None
-    out = []
-    for tool in raw:
-        function = tool.get("function") if isinstance(tool, Mapping) else None
-        if isinstance(function, Mapping) and isinstance(function.get("name"), str):
-            entry = {"name": function["name"]}
-            for key in ("description", "parameters"):
-                if key in function:
-                    entry[key] = function[key]
-            out.append(entry)
-    return out
-
-
 def to_record(data: Any, **options: Any) -> TrialRecord:
     """The record of an OpenAI Chat history (``to_records``' one run)."""
     return next(to_records(data, **options))
@@ -303,9 +293,7 @@ def to_record(data: Any, **options: Any) -> TrialRecord:
 
 def read(path: str | os.PathLike[str], **options: Any) -> TrialRecord:
     """Read an OpenAI Chat history from a JSON file."""
-    name, data = load_json(path)
-    options.setdefault("source", name)
-    return to_record(data, **options)
+    return read_with(to_records, path, **options)
 
 
 __all__ = ["ROLES", "detect", "read", "to_record", "to_records"]

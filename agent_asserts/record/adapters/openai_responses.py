@@ -44,13 +44,13 @@ from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
 from agent_asserts._missing import MISSING
-from agent_asserts.record._json import load_json
 from agent_asserts.record.adapters.toolkit import (
     TraceBuilder,
     content_text,
     json_or_text,
     mapping,
     openai_usage,
+    read_with,
     seconds,
     tool_error,
 )
@@ -356,9 +356,7 @@ def to_record(data: Any, **options: Any) -> TrialRecord:
 
 def read(path: str | os.PathLike[str], **options: Any) -> TrialRecord:
     """Read Responses API items from a JSON file."""
-    name, data = load_json(path)
-    options.setdefault("source", name)
-    return to_record(data, **options)
+    return read_with(to_records, path, **options)
 
 
 __all__ = ["OUTPUT_ITEMS", "RESULT_ITEMS", "detect", "read", "to_record", "to_records"]

@@ -30,11 +30,13 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable, Mapping
+import os
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from datetime import UTC, datetime
 from typing import Any, Final
 
 from agent_asserts._missing import MISSING
+from agent_asserts.record._json import load_json
 from agent_asserts.record.adapters._arguments import json_or_text, parse_arguments
 from agent_asserts.record.payloads import ERROR_OUTCOMES
 from agent_asserts.record.trial import TrialRecord
@@ -198,6 +200,43 @@ def items(value: Any) -> list[Any]:
     ([1], [])
     """
     return value if isinstance(value, list) else []
+
+
+def tool_definitions(
+    raw: Any, *, schema: str = "parameters", inside: str | None = None
+) -> list[dict[str, Any]] | None:
+    """Declared tools as ``record.tools`` entries (``name``, ``description``, ``parameters``):
+    each item of ``raw`` (or its ``inside`` object) with a string ``name``, its JSON Schema read
+    from the key ``schema``. None when ``raw`` is not a list.
+
+    >>> tool_definitions([{"name": "t", "input_schema": {"type": "object"}}], schema="input_schema")
+    [{'name': 't', 'parameters': {'type': 'object'}}]
+    >>> tool_definitions([{"type": "function", "function": {"name": "f"}}], inside="function")
+    [{'name': 'f'}]
+    """
+    if not isinstance(raw, list):
+        return None
+    out = []
+    for item in raw:
+        tool = mapping(mapping(item).get(inside)) if inside else mapping(item)
+        if isinstance(tool.get("name"), str):
+            entry: dict[str, Any] = {"name": tool["name"]}
+            if "description" in tool:
+                entry["description"] = tool["description"]
+            if schema in tool:
+                entry["parameters"] = tool[schema]
+            out.append(entry)
+    return out
+
+
+def read_with(
+    to_records: Callable[..., Iterator[TrialRecord]], path: str | os.PathLike[str], **options: Any
+) -> TrialRecord:
+    """The first run ``to_records`` reads from a JSON file (strictly parsed; ``source`` the
+    file name unless given): the body of an adapter's ``read``."""
+    name, data = load_json(path)
+    options.setdefault("source", name)
+    return next(to_records(data, **options))
 
 
 def _count(value: Any) -> int | None:
@@ -516,7 +555,9 @@ __all__ = [
     "mapping",
     "openai_usage",
     "parse_arguments",
+    "read_with",
     "seconds",
+    "tool_definitions",
     "tool_error",
     "usage",
 ]
