@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 
 _PLAIN = "tag:agent-asserts:plain"  # our marker for an untagged plain scalar
 _Y = "tag:yaml.org,2002:"
-_MAX_NODES = 1_000_000  # alias expansion budget ("billion laughs")
+_MAX_NODES = 1_000_000  # alias expansion budget ("billion laughs"): nodes reached again
 
 _NULL = re.compile(r"(?:null|Null|NULL|~|)\Z")
 _TRUE = re.compile(r"(?:true|True|TRUE)\Z")
@@ -196,13 +196,17 @@ class _Builder:
         self.problems = problems
         self.file = problems.file
         self.active: set[int] = set()
+        self.built: set[int] = set()
         self.count = 0
 
     def build(self, raw: Any, path: tuple[PathPart, ...]) -> Node:
         line, col = raw.start_mark.line + 1, raw.start_mark.column + 1
-        self.count += 1
-        if self.count > _MAX_NODES:
-            raise RecursionError
+        if id(raw) in self.built:  # reached again through an alias: counts against the budget
+            self.count += 1
+            if self.count > _MAX_NODES:
+                raise RecursionError
+        else:  # a node written in the file: a long document is not an alias bomb
+            self.built.add(id(raw))
         if id(raw) in self.active:
             self._problem(line, col, path, "an alias refers to its own anchor (recursive data)")
             return ScalarNode(self.file, line, col, path, INVALID)
