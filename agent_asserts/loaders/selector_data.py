@@ -7,7 +7,8 @@ one is used instead. Each form builds the selector through its public constructo
 
 * ``{tool: name, arguments: …, result: …, is_error: …, source: …}``
 * ``{message: {actor, text, utter_name, buttons}}``
-* ``{memory_set: name}`` or ``{memory_set: {name, value}}``, ``{memory_cleared: name}``
+* ``{memory_set: name}`` or ``{memory_set: {name, value}}``, ``{memory_cleared: name}`` or
+  ``{memory_cleared: {name}}`` (every form also takes ``agent``; ``tool`` also ``outcome``)
 * ``{skill_<transition>: {skill_id, step_id}}``, ``{ordered_block_<transition>: {…}}``
 * ``{subagent: name}`` or ``{subagent: {name, status}}``, ``{event: {kind, event_type, …}}``
 
@@ -60,9 +61,11 @@ def selector_from_data(data: Mapping[str, Any]) -> Any:
     ((key, body),) = data.items()
     if key not in _kinds():
         raise ValueError(f"unknown selector {key!r}{did_you_mean(key, _kinds())}")
-    if key == "memory_cleared":
-        return on.memory_cleared(body)
-    named = {"memory_set": on.memory_set, "subagent": on.subagent}
+    named = {
+        "memory_set": on.memory_set,
+        "memory_cleared": on.memory_cleared,
+        "subagent": on.subagent,
+    }
     if key in named:
         make = named[key]
         return make(**_keywords(make, body)) if isinstance(body, Mapping) else make(body)

@@ -84,6 +84,7 @@ def _is_str_list(value: Any) -> bool:
 
 _FILTER_TYPES: dict[str, tuple[str, Callable[[Any], bool]]] = {
     "event_id": ("a string or a matcher", lambda v: isinstance(v, str)),
+    "duration": ("a number, None or a matcher", lambda v: v is None or _is_number(v)),
     "wall_time": (
         "a string, a number, None or a matcher",
         lambda v: v is None or isinstance(v, str) or _is_number(v),
@@ -143,9 +144,25 @@ class Selector(abc.ABC):
     def matches(self, event: Event) -> bool:
         """True when ``event`` is selected."""
 
-    @abc.abstractmethod
     def explain(self, event: Event) -> list[Mismatch]:
-        """Why ``event`` is not selected (empty when it is)."""
+        """Why ``event`` is not selected (empty when it is): the ``agent`` filter of the
+        selector (when it has one), then its own fields (:meth:`explain_fields`)."""
+        found = self.explain_fields(event)
+        agent = getattr(self, "agent", None)
+        if agent is not None and event.agent != agent:
+            found.insert(0, _mismatch("$.agent", agent, event.agent))
+        return found
+
+    def explain_fields(self, event: Event) -> list[Mismatch]:
+        """Why ``event`` does not match the selector's own fields (``agent`` apart)."""
+        raise NotImplementedError
+
+    def agent_data(self, data: dict[str, Any]) -> dict[str, Any]:
+        """``data`` (a selector's mapping form) with its ``agent`` added when set."""
+        agent = getattr(self, "agent", None)
+        if agent is not None:
+            data["agent"] = agent
+        return data
 
     @abc.abstractmethod
     def to_data(self) -> Any:
@@ -302,4 +319,16 @@ class EventSelector(Selector):
         return {"event": body}
 
 
-__all__ = ["ENVELOPE_FILTERS", "EventSelector", "Selector", "call_repr"]
+def check_agent(value: Any) -> None:
+    """The ``agent=`` filter of every selector: a non-empty string or None (any agent).
+
+    >>> check_agent("")
+    Traceback (most recent call last):
+    ...
+    ValueError: 'agent' must be a non-empty string (got '')
+    """
+    if value is not None:
+        _check_name("agent", value)
+
+
+__all__ = ["ENVELOPE_FILTERS", "EventSelector", "Selector", "call_repr", "check_agent"]

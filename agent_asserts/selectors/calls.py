@@ -25,7 +25,7 @@ from agent_asserts.record import (
     ToolCallPayload,
     TrialRecord,
 )
-from agent_asserts.record.payloads import BLOCK_TRANSITIONS, SKILL_TRANSITIONS
+from agent_asserts.record.payloads import BLOCK_TRANSITIONS, SKILL_TRANSITIONS, TOOL_OUTCOMES
 from agent_asserts.selectors.base import (
     ENVELOPE_FILTERS,
     EventSelector,
@@ -35,6 +35,7 @@ from agent_asserts.selectors.base import (
     _mismatch,
     _optional_matcher,
     call_repr,
+    check_agent,
 )
 from agent_asserts.selectors.conversation import (
     BlockSelector,
@@ -65,9 +66,15 @@ class ToolSelector(Selector):
     _arguments: Matcher | None = attrs.field(init=False, eq=False)
     _result: Matcher | None = attrs.field(init=False, eq=False)
 
+    agent: str | None = attrs.field(default=None, kw_only=True)
+    outcome: str | None = attrs.field(default=None, kw_only=True)
+
     index_kind: ClassVar[str | None] = "tool_call"
 
     def __attrs_post_init__(self) -> None:
+        check_agent(self.agent)
+        if self.outcome is not None:
+            _check_choice("outcome", self.outcome, TOOL_OUTCOMES)
         if not isinstance(self.name, str) or not self.name.strip():
             raise ValueError(f"'name' must be a non-empty tool name (got {self.name!r})")
         if self.source is not None:
@@ -98,10 +105,14 @@ class ToolSelector(Selector):
         return sorted(merged)
 
     def matches(self, event: Event) -> bool:
+        if self.agent is not None and event.agent != self.agent:
+            return False
         p = event.payload
         if not isinstance(p, ToolCallPayload) or p.name not in self.names:
             return False
         if self.is_error is not None and p.is_error is not self.is_error:
+            return False
+        if self.outcome is not None and p.outcome != self.outcome:
             return False
         if self.source is not None and p.source != self.source:
             return False
@@ -117,14 +128,14 @@ class ToolSelector(Selector):
                 return False
         return self._result is None or self._result.matches(p.result)
 
-    def explain(self, event: Event) -> list[Mismatch]:
+    def explain_fields(self, event: Event) -> list[Mismatch]:
         p = event.payload
         if not isinstance(p, ToolCallPayload):
             return [_mismatch("$.kind", "tool_call", event.kind)]
         found: list[Mismatch] = []
         if p.name not in self.names:
             found.append(_mismatch("$.name", self.name, p.name))
-        for field in ("is_error", "source", "mcp_server", "skill_id"):
+        for field in ("is_error", "outcome", "source", "mcp_server", "skill_id"):
             want = getattr(self, field)
             if want is not None and getattr(p, field) != want:
                 found.append(_mismatch(f"$.{field}", want, getattr(p, field)))
@@ -149,7 +160,16 @@ class ToolSelector(Selector):
         return out
 
 
-_TOOL_KEYWORDS = ("arguments", "result", "is_error", "source", "mcp_server", "skill_id")
+_TOOL_KEYWORDS = (
+    "arguments",
+    "result",
+    "is_error",
+    "source",
+    "mcp_server",
+    "skill_id",
+    "outcome",
+    "agent",
+)
 
 
 def _as_button(value: Any) -> Button:
@@ -185,9 +205,12 @@ class MessageSelector(Selector):
     )
     _text: Matcher | None = attrs.field(init=False, eq=False)
 
+    agent: str | None = attrs.field(default=None, kw_only=True)
+
     index_kind: ClassVar[str | None] = "message"
 
     def __attrs_post_init__(self) -> None:
+        check_agent(self.agent)
         _check_str("actor", self.actor)
         _check_str("utter_name", self.utter_name)
         if self.text is not None and not isinstance(self.text, str | Matcher):
@@ -208,13 +231,16 @@ class MessageSelector(Selector):
                 "text": self.text,
                 "utter_name": self.utter_name,
                 "buttons": buttons,
+                "agent": self.agent,
             },
         )
 
     def matches(self, event: Event) -> bool:
+        if self.agent is not None and event.agent != self.agent:
+            return False
         return isinstance(event.payload, MessagePayload) and not self.explain(event)
 
-    def explain(self, event: Event) -> list[Mismatch]:
+    def explain_fields(self, event: Event) -> list[Mismatch]:
         p = event.payload
         if not isinstance(p, MessagePayload):
             return [_mismatch("$.kind", "message", event.kind)]
@@ -240,6 +266,7 @@ class MessageSelector(Selector):
             body["utter_name"] = self.utter_name
         if self.buttons is not None:
             body["buttons"] = [_button_data(b) for b in self.buttons]
+        self.agent_data(body)
         return out
 
 

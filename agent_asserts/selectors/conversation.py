@@ -31,6 +31,7 @@ from agent_asserts.selectors.base import (
     _check_str,
     _mismatch,
     call_repr,
+    check_agent,
 )
 
 
@@ -46,9 +47,12 @@ class MemorySetSelector(Selector):
     value: Any = MISSING
     _value: Matcher | None = attrs.field(init=False, eq=False)
 
+    agent: str | None = attrs.field(default=None, kw_only=True)
+
     index_kind: ClassVar[str | None] = "memory"
 
     def __attrs_post_init__(self) -> None:
+        check_agent(self.agent)
         _check_memory_name(self.name)
         if self.value is None:
             raise ValueError("'value' must not be None: null is not accepted as a memory value")
@@ -59,12 +63,14 @@ class MemorySetSelector(Selector):
 
     def __repr__(self) -> str:
         args = [self.name] if self.value is MISSING else [self.name, self.value]
-        return call_repr("on.memory_set", args, {})
+        return call_repr("on.memory_set", args, {"agent": self.agent})
 
     def candidates(self, record: TrialRecord) -> Sequence[int]:
         return record.memory_positions(self.name)
 
     def matches(self, event: Event) -> bool:
+        if self.agent is not None and event.agent != self.agent:
+            return False
         p = event.payload
         return (
             isinstance(p, MemoryPayload)
@@ -73,7 +79,7 @@ class MemorySetSelector(Selector):
             and (self._value is None or self._value.matches(p.value))
         )
 
-    def explain(self, event: Event) -> list[Mismatch]:
+    def explain_fields(self, event: Event) -> list[Mismatch]:
         p = event.payload
         if not isinstance(p, MemoryPayload):
             return [_mismatch("$.kind", "memory", event.kind)]
@@ -87,9 +93,12 @@ class MemorySetSelector(Selector):
         return found
 
     def to_data(self) -> Any:
-        if self.value is MISSING:
+        if self.value is MISSING and self.agent is None:
             return {"memory_set": self.name}
-        return {"memory_set": {"name": self.name, "value": value_to_data(self.value)}}
+        body: dict[str, Any] = {"name": self.name}
+        if self.value is not MISSING:
+            body["value"] = value_to_data(self.value)
+        return {"memory_set": self.agent_data(body)}
 
 
 def _check_memory_name(name: Any) -> None:
@@ -106,22 +115,27 @@ class MemoryClearedSelector(Selector):
     """
 
     name: str
+    agent: str | None = attrs.field(default=None, kw_only=True)
+
     index_kind: ClassVar[str | None] = "memory"
 
     def __attrs_post_init__(self) -> None:
+        check_agent(self.agent)
         _check_memory_name(self.name)
 
     def __repr__(self) -> str:
-        return call_repr("on.memory_cleared", [self.name], {})
+        return call_repr("on.memory_cleared", [self.name], {"agent": self.agent})
 
     def candidates(self, record: TrialRecord) -> Sequence[int]:
         return record.memory_positions(self.name)
 
     def matches(self, event: Event) -> bool:
+        if self.agent is not None and event.agent != self.agent:
+            return False
         p = event.payload
         return isinstance(p, MemoryPayload) and event.event_type == "clear" and p.name == self.name
 
-    def explain(self, event: Event) -> list[Mismatch]:
+    def explain_fields(self, event: Event) -> list[Mismatch]:
         p = event.payload
         if not isinstance(p, MemoryPayload):
             return [_mismatch("$.kind", "memory", event.kind)]
@@ -133,7 +147,9 @@ class MemoryClearedSelector(Selector):
         return found
 
     def to_data(self) -> Any:
-        return {"memory_cleared": self.name}
+        if self.agent is None:
+            return {"memory_cleared": self.name}
+        return {"memory_cleared": {"name": self.name, "agent": self.agent}}
 
 
 def _lifecycle_explain(event: Event, transition: str, wanted: Mapping[str, Any]) -> list[Mismatch]:
@@ -158,9 +174,12 @@ class SkillSelector(Selector):
     transition: str
     skill_id: str
     step_id: str | None = None
+    agent: str | None = attrs.field(default=None, kw_only=True)
+
     index_kind: ClassVar[str | None] = "skill"
 
     def __attrs_post_init__(self) -> None:
+        check_agent(self.agent)
         _check_choice("transition", self.transition, SKILL_TRANSITIONS)
         _check_name("skill_id", self.skill_id)
         _check_str("step_id", self.step_id)
@@ -168,9 +187,15 @@ class SkillSelector(Selector):
             raise ValueError(f"'step_id' is not allowed for skill {self.transition!r} events")
 
     def __repr__(self) -> str:
-        return call_repr("on.skill", [self.transition, self.skill_id], {"step_id": self.step_id})
+        return call_repr(
+            "on.skill",
+            [self.transition, self.skill_id],
+            {"step_id": self.step_id, "agent": self.agent},
+        )
 
     def matches(self, event: Event) -> bool:
+        if self.agent is not None and event.agent != self.agent:
+            return False
         p = event.payload
         return (
             isinstance(p, SkillPayload)
@@ -179,7 +204,7 @@ class SkillSelector(Selector):
             and (self.step_id is None or p.step_id == self.step_id)
         )
 
-    def explain(self, event: Event) -> list[Mismatch]:
+    def explain_fields(self, event: Event) -> list[Mismatch]:
         if not isinstance(event.payload, SkillPayload):
             return [_mismatch("$.kind", "skill", event.kind)]
         wanted = {"skill_id": self.skill_id, "step_id": self.step_id}
@@ -189,7 +214,7 @@ class SkillSelector(Selector):
         body = {"skill_id": self.skill_id}
         if self.step_id is not None:
             body["step_id"] = self.step_id
-        return {f"skill_{self.transition}": body}
+        return {f"skill_{self.transition}": self.agent_data(body)}
 
 
 @attrs.frozen(repr=False)
@@ -204,9 +229,12 @@ class BlockSelector(Selector):
     skill_id: str
     block_id: str
     step_id: str | None = None
+    agent: str | None = attrs.field(default=None, kw_only=True)
+
     index_kind: ClassVar[str | None] = "ordered_block"
 
     def __attrs_post_init__(self) -> None:
+        check_agent(self.agent)
         _check_choice("transition", self.transition, BLOCK_TRANSITIONS)
         _check_name("skill_id", self.skill_id)
         _check_name("block_id", self.block_id)
@@ -216,9 +244,11 @@ class BlockSelector(Selector):
 
     def __repr__(self) -> str:
         args = [self.transition, self.skill_id, self.block_id]
-        return call_repr("on.block", args, {"step_id": self.step_id})
+        return call_repr("on.block", args, {"step_id": self.step_id, "agent": self.agent})
 
     def matches(self, event: Event) -> bool:
+        if self.agent is not None and event.agent != self.agent:
+            return False
         p = event.payload
         return (
             isinstance(p, BlockPayload)
@@ -228,7 +258,7 @@ class BlockSelector(Selector):
             and (self.step_id is None or p.step_id == self.step_id)
         )
 
-    def explain(self, event: Event) -> list[Mismatch]:
+    def explain_fields(self, event: Event) -> list[Mismatch]:
         if not isinstance(event.payload, BlockPayload):
             return [_mismatch("$.kind", "ordered_block", event.kind)]
         wanted = {"skill_id": self.skill_id, "block_id": self.block_id, "step_id": self.step_id}
@@ -238,7 +268,7 @@ class BlockSelector(Selector):
         body = {"skill_id": self.skill_id, "block_id": self.block_id}
         if self.step_id is not None:
             body["step_id"] = self.step_id
-        return {f"ordered_block_{self.transition}": body}
+        return {f"ordered_block_{self.transition}": self.agent_data(body)}
 
 
 def _outcomes(value: Any) -> Any:
@@ -258,9 +288,12 @@ class SubagentSelector(Selector):
 
     name: str
     status: str | tuple[str, ...] | None = attrs.field(default=None, converter=_outcomes)
+    agent: str | None = attrs.field(default=None, kw_only=True)
+
     index_kind: ClassVar[str | None] = "delegation"
 
     def __attrs_post_init__(self) -> None:
+        check_agent(self.agent)
         _check_name("name", self.name)
         if isinstance(self.status, tuple):
             if not self.status:
@@ -278,9 +311,11 @@ class SubagentSelector(Selector):
         return self.status if isinstance(self.status, tuple) else (self.status,)
 
     def __repr__(self) -> str:
-        return call_repr("on.subagent", [self.name], {"status": self.status})
+        return call_repr("on.subagent", [self.name], {"status": self.status, "agent": self.agent})
 
     def matches(self, event: Event) -> bool:
+        if self.agent is not None and event.agent != self.agent:
+            return False
         p = event.payload
         return (
             isinstance(p, DelegationPayload)
@@ -288,7 +323,7 @@ class SubagentSelector(Selector):
             and (self.outcomes is None or event.event_type in self.outcomes)
         )
 
-    def explain(self, event: Event) -> list[Mismatch]:
+    def explain_fields(self, event: Event) -> list[Mismatch]:
         p = event.payload
         if not isinstance(p, DelegationPayload):
             return [_mismatch("$.kind", "delegation", event.kind)]
@@ -306,10 +341,12 @@ class SubagentSelector(Selector):
         return found
 
     def to_data(self) -> Any:
-        if self.status is None:
+        if self.status is None and self.agent is None:
             return {"subagent": self.name}
-        status = list(self.status) if isinstance(self.status, tuple) else self.status
-        return {"subagent": {"name": self.name, "status": status}}
+        body: dict[str, Any] = {"name": self.name}
+        if self.status is not None:
+            body["status"] = list(self.status) if isinstance(self.status, tuple) else self.status
+        return {"subagent": self.agent_data(body)}
 
 
 __all__ = [
