@@ -20,6 +20,8 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+import attrs
+
 from agent_asserts._fill import filler
 from agent_asserts._lazy import LazyText
 from agent_asserts._version import __version__
@@ -33,6 +35,7 @@ from agent_asserts.fluent import (
     EventMethods,
     OutcomeMethods,
     StateMethods,
+    TraceMethods,
     TrajectoryMethods,
 )
 from agent_asserts.fluent.handles import AssertionHandle, ValueExpectation
@@ -142,7 +145,12 @@ def run_check(check: Check, record: TrialRecord, *, judge: Judge | None = None) 
 
 
 class EvalContext(
-    OutcomeMethods, TrajectoryMethods, EventMethods, ConversationMethods, StateMethods
+    OutcomeMethods,
+    TrajectoryMethods,
+    EventMethods,
+    ConversationMethods,
+    StateMethods,
+    TraceMethods,
 ):
     """The fluent contract over one record; see API.md section 2 and ``docs/context.md``.
 
@@ -181,6 +189,7 @@ class EvalContext(
         self._logs: list[LogEntry] = []
         self._forced_gates: set[int] = set()
         self.skip_reason: str | None = None
+        self._prefix = ""
 
     # -- the one recording path -------------------------------------------------------------
 
@@ -212,6 +221,30 @@ class EvalContext(
         )
         return self.add_result(result, forced_gate=forced)
 
+    def agent(self, name: str) -> EvalContext:
+        """A context over ``record.for_agent(name)`` that records into this case, each result
+        named ``agent(NAME).`` + its usual name.
+
+        >>> from agent_asserts import TrialRecord
+        >>> b = TrialRecord.builder().tool("refund", {}, agent="billing")
+        >>> rec = b.tool("notify", {}).build()
+        >>> ctx = EvalContext(rec)
+        >>> ctx.agent("billing").not_called_tool("notify").result.name
+        'agent(billing).not_called_tool:notify'
+        >>> [r.name for r in ctx.results]
+        ['agent(billing).not_called_tool:notify']
+        """
+        if not isinstance(name, str) or not name:
+            raise TypeError(f"'name' must be an agent name (got {name!r})")
+        view = EvalContext(
+            self.record.for_agent(name), judge=self.judge_fn, name=self.name, deadline=self.deadline
+        )
+        view._results = self._results
+        view._logs = self._logs
+        view._forced_gates = self._forced_gates
+        view._prefix = f"{self._prefix}agent({name})."
+        return view
+
     def add_result(self, result: AssertionResult, *, forced_gate: bool = False) -> AssertionHandle:
         """Record an already built result (used by ``check()`` and by the loaders).
 
@@ -221,6 +254,8 @@ class EvalContext(
         >>> EvalContext(demo_record()).add_result(result)
         <AssertionHandle manual pass [gate]>
         """
+        if self._prefix:
+            result = attrs.evolve(result, name=self._prefix + result.name)
         self._results.append(result)
         index = len(self._results) - 1
         if forced_gate:

@@ -36,6 +36,8 @@ FAMILIES = (
     "turns",
     "semantic",
     "contract",
+    "traces",
+    "tool_schemas",
 )
 
 C = TypeVar("C", bound=type[Check])

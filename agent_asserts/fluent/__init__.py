@@ -16,6 +16,7 @@ from agent_asserts.fluent.conversation import ConversationMethods
 from agent_asserts.fluent.events import EventMethods
 from agent_asserts.fluent.outcome import OutcomeMethods
 from agent_asserts.fluent.state import StateMethods
+from agent_asserts.fluent.traces import TraceMethods
 from agent_asserts.fluent.trajectory import TrajectoryMethods
 
 __all__ = [
@@ -23,5 +24,6 @@ __all__ = [
     "EventMethods",
     "OutcomeMethods",
     "StateMethods",
+    "TraceMethods",
     "TrajectoryMethods",
 ]

@@ -32,8 +32,11 @@ from agent_asserts.record.index import RecordIndex
 from agent_asserts.record.ordering import GroupSpans
 from agent_asserts.record.parse_errors import ParseError
 from agent_asserts.record.payloads import MessagePayload
+from agent_asserts.record.run_usage import sum_model_calls
+from agent_asserts.record.timing import Timeline
 from agent_asserts.record.turns import derive_turns
 from agent_asserts.record.usage import Usage
+from agent_asserts.record.views import agent_view
 
 if TYPE_CHECKING:
     from agent_asserts.record.builder import RecordBuilder
@@ -297,6 +300,59 @@ class TrialRecord:
         """
         events = self.events
         return tuple(events[p] for p in self.positions_of_kind("tool_call"))
+
+    @functools.cached_property
+    def timeline(self) -> Timeline:
+        """The times of the events (see :mod:`agent_asserts.record.timing`), read once.
+
+        >>> TrialRecord.builder().user("a", monotonic_time=2.0).build().timeline.start
+        2.0
+        """
+        return Timeline.build(self.events)
+
+    def elapsed(self, event: Event | int) -> float | None:
+        """Seconds from the run's first event to ``event`` (an event or its position); None
+        when the record or the event has no time.
+
+        >>> rec = TrialRecord.builder().user("a", wall_time=10).agent("b", wall_time=12.5).build()
+        >>> rec.elapsed(rec.events[1])
+        2.5
+        """
+        position = event if isinstance(event, int) else self.position_of(event.event_id)
+        return self.timeline.elapsed(position)
+
+    @property
+    def duration(self) -> float | None:
+        """How long the run lasted: first event's time to the last event's end (time +
+        ``duration``); None when no event has a time.
+
+        >>> TrialRecord.builder().user("a", wall_time=10).tool("t", {}, wall_time=11, duration=4
+        ...     ).build().duration
+        5.0
+        """
+        return self.timeline.duration
+
+    @functools.cached_property
+    def run_usage(self) -> Usage | None:
+        """The run's usage: ``usage`` as recorded, else the sum over the ``model_call``
+        events (``reported_by`` says so), else None.
+
+        >>> TrialRecord.builder().model_call("m", {"total_tokens": 4}).build().run_usage
+        Usage(input_tokens=None, output_tokens=None, total_tokens=4,
+              reported_by='sum over 1 model_call event')
+        """
+        return self.usage if self.usage is not None else sum_model_calls(self.events)
+
+    def for_agent(self, name: str) -> TrialRecord:
+        """The record of one agent: its events (``agent == name``) and their descendants
+        through ``parent_id``, sharing S0, Sf, ``tools`` and ``surfaces``; ``reply`` is that
+        agent's last message, run-level ``usage`` the sum of its model calls.
+
+        >>> rec = TrialRecord.builder().tool("a", {}).tool("b", {}, agent="billing").build()
+        >>> [e.payload.name for e in rec.for_agent("billing").events]
+        ['b']
+        """
+        return agent_view(self, name)
 
     @functools.cached_property
     def unrecorded_arguments(self) -> tuple[int, ...]:

@@ -1,0 +1,331 @@
+"""Checks over what real traces carry: durations, model calls, tokens, parallel calls,
+declared tools and call outcomes.
+
+``duration_at_most``, ``run_duration_at_most``, ``model_calls_at_most``, ``tokens_at_most``,
+``parallel_calls``, ``tool_arguments_valid`` (in :mod:`agent_asserts.checks.tool_schemas`) and
+``no_denied_calls``. Each is ``invalid`` when the record lacks what it needs (times, usage,
+the ``model_call`` or ``tool_call`` surface), never a vacuous pass.
+
+>>> from agent_asserts.record import TrialRecord
+>>> b = TrialRecord.builder().tool("lookup", {}, duration=0.4)
+>>> rec = b.tool("refund", {}, duration=2.5).build()
+>>> DurationAtMost("refund", 2).evaluate(rec).message
+"1 of 1 event on.tool('refund') took longer than 2 s; slowest: e1 took 2.5 s"
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import attrs
+
+from agent_asserts.checks.base import Check, Outcome, missing_surface
+from agent_asserts.checks.cost import non_negative_int
+from agent_asserts.checks.registry import register
+from agent_asserts.checks.selection import event_ids, id_list, selector_surface, selector_validator
+from agent_asserts.matching.values import plural
+from agent_asserts.selectors import as_selector
+from agent_asserts.selectors.calls import Selector
+
+if TYPE_CHECKING:
+    from agent_asserts.record import TrialRecord
+
+
+def seconds_text(value: float) -> str:
+    """Seconds for messages: ``2.5 s``, ``2 s``.
+
+    >>> seconds_text(2.0), seconds_text(0.125)
+    ('2 s', '0.125 s')
+    """
+    return f"{value:g} s"
+
+
+def _seconds(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise TypeError(f"'{attribute.name}' must be a number of seconds (got {value!r})")
+    if not 0 <= value < float("inf"):
+        raise ValueError(f"'{attribute.name}' must be >= 0 seconds (got {value!r})")
+
+
+@register
+@attrs.frozen
+class DurationAtMost(Check):
+    """Every event matching ``selector`` (a string is a tool name) lasted at most ``seconds``;
+    the evidence names the slowest. No matching event passes; a matching event without a
+    ``duration`` makes the result ``invalid``.
+
+    >>> from agent_asserts.record import TrialRecord
+    >>> rec = TrialRecord.builder().tool("lookup", {}).build()
+    >>> DurationAtMost("lookup", 1).evaluate(rec).message
+    "the record has no duration for e0 (on.tool('lookup'))"
+    """
+
+    selector: Selector | str = attrs.field(validator=selector_validator("tool"))
+    seconds: int | float = attrs.field(validator=_seconds)
+    _selector: Selector = attrs.field(init=False, eq=False, repr=False)
+
+    method: ClassVar[str] = "duration_at_most"
+    positional: ClassVar[tuple[str, ...]] = ("selector", "seconds")
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "_selector", as_selector(self.selector, default="tool"))
+
+    def primary(self) -> Any:
+        return self.selector if isinstance(self.selector, str) else self._selector.describe()
+
+    def evaluate(self, record: TrialRecord) -> Outcome:
+        invalid = selector_surface(record, self._selector)
+        if invalid is not None:
+            return invalid
+        what = self._selector.describe()
+        positions = self._selector.select(record)
+        if not positions:
+            return Outcome.of(True, message=f"no event matched {what}", observed=0)
+        events = record.events
+        untimed = [p for p in positions if events[p].duration is None]
+        if untimed:
+            ids = id_list(event_ids(record, untimed))
+            return Outcome.invalid(f"the record has no duration for {ids} ({what})")
+        slowest = max(positions, key=lambda p: events[p].duration or 0.0)
+        took = events[slowest].duration or 0.0
+        slow_id = events[slowest].event_id
+        details = {"slowest": slow_id, "seconds": took}
+        over = [p for p in positions if (events[p].duration or 0.0) > self.seconds]
+        limit = seconds_text(self.seconds)
+        if not over:
+            text = (
+                f"all {plural(len(positions), 'event')} {what} took at most {limit};"
+                f" slowest: {slow_id} took {seconds_text(took)}"
+            )
+            return Outcome.of(
+                True, message=text, evidence=(slow_id,), observed=took, details=details
+            )
+        text = (
+            f"{len(over)} of {plural(len(positions), 'event')} {what} took longer than {limit};"
+            f" slowest: {slow_id} took {seconds_text(took)}"
+        )
+        slow = event_ids(record, over)
+        return Outcome.of(
+            False,
+            message=text,
+            evidence=slow,
+            expected=self.seconds,
+            observed=took,
+            details=details,
+        )
+
+
+@register
+@attrs.frozen
+class RunDurationAtMost(Check):
+    """The run lasted at most ``seconds``: from its first event's time to its last event's
+    end (time + ``duration``). ``invalid`` when the record has no times.
+
+    >>> from agent_asserts.record import TrialRecord
+    >>> b = TrialRecord.builder().user("hi", monotonic_time=1.0)
+    >>> rec = b.agent("yo", monotonic_time=9.5).build()
+    >>> RunDurationAtMost(5).evaluate(rec).message
+    'the run took 8.5 s, limit 5 s'
+    """
+
+    seconds: int | float = attrs.field(validator=_seconds)
+
+    method: ClassVar[str] = "run_duration_at_most"
+    positional: ClassVar[tuple[str, ...]] = ("seconds",)
+
+    def evaluate(self, record: TrialRecord) -> Outcome:
+        timeline = record.timeline
+        if timeline.unreadable:
+            ids = id_list(event_ids(record, timeline.unreadable))
+            return Outcome.invalid(f"the record has wall_time values that are not ISO times: {ids}")
+        took = timeline.duration
+        if took is None:
+            return Outcome.invalid("the record has no event times (wall_time or monotonic_time)")
+        text = f"the run took {seconds_text(took)}, limit {seconds_text(self.seconds)}"
+        return Outcome.of(took <= self.seconds, message=text, expected=self.seconds, observed=took)
+
+
+@register
+@attrs.frozen
+class ModelCallsAtMost(Check):
+    """At most ``n`` ``model_call`` events (of ``model`` when given). ``invalid`` when the
+    record's harness did not record model calls.
+
+    >>> from agent_asserts.record import TrialRecord
+    >>> rec = TrialRecord.builder().model_call("gpt-4o").model_call("gpt-4o-mini").build()
+    >>> ModelCallsAtMost(1, model="gpt-4o").evaluate(rec).message
+    "made 1 call to model 'gpt-4o', limit 1"
+    """
+
+    n: int = attrs.field(validator=non_negative_int)
+    model: str | None = None
+
+    method: ClassVar[str] = "model_calls_at_most"
+    positional: ClassVar[tuple[str, ...]] = ("n", "model")
+
+    def evaluate(self, record: TrialRecord) -> Outcome:
+        invalid = missing_surface(record, "model_call")
+        if invalid is not None:
+            return invalid
+        events = record.events
+        positions = [
+            p
+            for p in record.positions_of_kind("model_call")
+            if self.model is None or getattr(events[p].payload, "model", None) == self.model
+        ]
+        made = len(positions)
+        if self.model is None:
+            text = f"made {plural(made, 'model call')}, limit {self.n}"
+        else:
+            text = f"made {plural(made, 'call')} to model {self.model!r}, limit {self.n}"
+        ids = event_ids(record, positions)
+        return Outcome.of(
+            made <= self.n, message=text, expected=self.n, observed=made, evidence=ids
+        )
+
+
+@register
+@attrs.frozen
+class TokensAtMost(Check):
+    """The run used at most ``n`` of ``counter``: any ``Usage`` counter (``input_tokens``,
+    ``output_tokens``, ``total_tokens``) or ``details`` key (``cached_input_tokens``…). The
+    usage is the recorded run usage, else the sum over the ``model_call`` events (the message
+    says so). ``invalid`` when the usage or the counter was not recorded.
+
+    >>> from agent_asserts.record import TrialRecord
+    >>> usage = {"input_tokens": 90, "details": {"reasoning_tokens": 40}}
+    >>> rec = TrialRecord.from_dict({"usage": usage})
+    >>> TokensAtMost(30, counter="reasoning_tokens").evaluate(rec).message
+    'used 40 reasoning_tokens, limit 30'
+    """
+
+    n: int = attrs.field(validator=non_negative_int)
+    counter: str = "total_tokens"
+
+    method: ClassVar[str] = "tokens_at_most"
+    positional: ClassVar[tuple[str, ...]] = ("n", "counter")
+
+    def __attrs_post_init__(self) -> None:
+        if not isinstance(self.counter, str) or not self.counter:
+            raise TypeError(f"'counter' must be a counter name (got {self.counter!r})")
+
+    def evaluate(self, record: TrialRecord) -> Outcome:
+        usage = record.run_usage
+        if usage is None:
+            return Outcome.invalid("the record has no token usage")
+        used = usage.counter(self.counter)
+        summed = "" if record.usage is not None else f" ({usage.reported_by})"
+        if used is None:
+            known = [k for k, v in usage.to_dict().items() if isinstance(v, int)]
+            known += list(usage.details)
+            has = ", ".join(known) if known else "no counts"
+            return Outcome.invalid(
+                f"the record has no {self.counter!r} count{summed} (usage has {has})"
+            )
+        text = f"used {used} {self.counter}, limit {self.n}{summed}"
+        return Outcome.of(used <= self.n, message=text, expected=self.n, observed=used)
+
+
+def _two_names(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
+    if len(value) < 2:
+        raise ValueError("parallel_calls() needs at least two tool names")
+    for name in value:
+        if not isinstance(name, str) or not name:
+            raise TypeError(f"'names' must be tool names (got {name!r})")
+
+
+@register
+@attrs.frozen(init=False)
+class ParallelCalls(Check):
+    """The named tools were called in one group (the same ``group_id``: issued together).
+
+    >>> from agent_asserts.record import TrialRecord
+    >>> rec = TrialRecord.builder().tool("a", {}, group_id="r1").tool("b", {}).build()
+    >>> ParallelCalls("a", "b").evaluate(rec).message
+    "no group holds calls of 'a', 'b' (a: e0 in group 'r1'; b: e1 in no group)"
+    """
+
+    names: tuple[str, ...] = attrs.field(validator=_two_names)
+
+    method: ClassVar[str] = "parallel_calls"
+    varargs: ClassVar[str | None] = "names"
+
+    def __init__(self, *names: str) -> None:
+        self.__attrs_init__(names=tuple(names))
+
+    def evaluate(self, record: TrialRecord) -> Outcome:
+        invalid = missing_surface(record, "tool_call")
+        if invalid is not None:
+            return invalid
+        events = record.events
+        by_group: dict[str, dict[str, int]] = {}
+        for name in self.names:
+            for p in record.tool_positions(name):
+                group = events[p].group_id
+                if group is not None:
+                    by_group.setdefault(group, {}).setdefault(name, p)
+        wanted = ", ".join(repr(n) for n in self.names)
+        for group, found in by_group.items():
+            if len(found) == len(set(self.names)):
+                ids = tuple(events[p].event_id for p in found.values())
+                text = f"{wanted} were called together in group {group!r}: {', '.join(ids)}"
+                return Outcome.of(True, message=text, evidence=ids, details={"group": group})
+        where = []
+        for name in self.names:
+            calls = record.tool_positions(name)
+            if not calls:
+                where.append(f"{name}: never called")
+                continue
+            first = events[calls[0]]
+            group_text = "no group" if first.group_id is None else f"group {first.group_id!r}"
+            where.append(f"{name}: {first.event_id} in {group_text}")
+        return Outcome.of(False, message=f"no group holds calls of {wanted} ({'; '.join(where)})")
+
+
+@register
+@attrs.frozen
+class NoDeniedCalls(Check):
+    """No tool call was denied (``outcome: denied``); ``on.tool(..., outcome=...)`` selects
+    the other outcomes.
+
+    >>> from agent_asserts.record import TrialRecord
+    >>> rec = TrialRecord.builder().tool("refund", {}, outcome="denied").build()
+    >>> NoDeniedCalls().evaluate(rec).message
+    "1 call was denied: e0 ('refund')"
+    """
+
+    method: ClassVar[str] = "no_denied_calls"
+
+    def evaluate(self, record: TrialRecord) -> Outcome:
+        invalid = missing_surface(record, "tool_call")
+        if invalid is not None:
+            return invalid
+        events = record.events
+        denied = [
+            p
+            for p in record.positions_of_kind("tool_call")
+            if getattr(events[p].payload, "outcome", None) == "denied"
+        ]
+        if not denied:
+            return Outcome.of(True, message="no tool call was denied", observed=0)
+        named = ", ".join(
+            f"{events[p].event_id} ({getattr(events[p].payload, 'name', '?')!r})" for p in denied
+        )
+        verb = "call was" if len(denied) == 1 else "calls were"
+        return Outcome.of(
+            False,
+            message=f"{len(denied)} {verb} denied: {named}",
+            evidence=event_ids(record, denied),
+            observed=len(denied),
+        )
+
+
+__all__ = [
+    "DurationAtMost",
+    "ModelCallsAtMost",
+    "NoDeniedCalls",
+    "ParallelCalls",
+    "RunDurationAtMost",
+    "TokensAtMost",
+    "seconds_text",
+]
