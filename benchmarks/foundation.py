@@ -174,6 +174,12 @@ def suite() -> list[tuple[str, Callable[[EvalContext], Any]]]:
         ("ordered_block_entered", lambda c: c.ordered_block_entered("refund", "main")),
         ("bot_uttered", lambda c: c.bot_uttered(text_matches="Refund issued")),
         ("message_includes", lambda c: c.message_includes("A1049")),
+        ("duration_at_most", lambda c: c.duration_at_most("refunds_issue", 5)),
+        ("model_calls_at_most", lambda c: c.model_calls_at_most(5)),
+        ("tokens_at_most", lambda c: c.tokens_at_most(4000, counter="input_tokens")),
+        ("parallel_calls", lambda c: c.parallel_calls("refunds_lookup", "refunds_issue")),
+        ("tool_arguments_valid", lambda c: c.tool_arguments_valid("refunds_issue")),
+        ("no_denied_calls", lambda c: c.no_denied_calls()),
     ]
     return items
 
