@@ -152,7 +152,7 @@ class EvalContext(
     StateMethods,
     TraceMethods,
 ):
-    """The fluent contract over one record; see API.md section 2 and ``docs/context.md``.
+    """The fluent contract over one record; see ``docs/context.md``.
 
     Args:
         record: the trial record every check reads.

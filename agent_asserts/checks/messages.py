@@ -2,7 +2,7 @@
 
 Both read the agent's messages (``actor_ref == "agent"``) through one
 ``on.message(actor="agent", …)`` selector. **One message must match every given field** (the
-documented Mantle meaning; API.md section 7): ``utter_name`` equals the response name,
+documented Mantle meaning; docs/mantle.md): ``utter_name`` equals the response name,
 ``text_matches`` is a regular expression searched anywhere in the text (or a matcher applied
 to the whole text), and ``buttons`` lists buttons (``title`` and optional ``payload``) the
 message must all carry; an expected button without ``payload`` matches any payload. At least

@@ -2,7 +2,7 @@
 
 The check passes when some user turn holds a run for every listed call. Each run counts
 toward one listed call only. Unordered, runs are assigned to calls by **maximum bipartite
-matching** (API.md section 7), so ``[A (any arguments), A {x: 1}]`` is satisfied by runs
+matching** (docs/mantle.md), so ``[A (any arguments), A {x: 1}]`` is satisfied by runs
 ``A {x: 1}, A {x: 2}`` whatever their order; ordered, each call takes the earliest matching run
 after the previous call's run (optimal for subsequences). With ``allow_extra_calls=False`` a
 turn with any other counted run fails — that disqualifies only its own turn. Tools named in

@@ -35,7 +35,7 @@ import attrs
 from agent_asserts.loaders.building import BuildContext
 from agent_asserts.loaders.collector import ProblemCollector
 from agent_asserts.loaders.contract import load_contract
-from agent_asserts.loaders.dialects import Dialect, detect_dialect, get_dialect
+from agent_asserts.loaders.dialects import Dialect, detect_dialect, get_dialect, register_dialect
 from agent_asserts.loaders.errors import LoadError, LoadProblem
 from agent_asserts.loaders.nodes import Node, from_plain
 from agent_asserts.loaders.record_format import take_record_format
@@ -155,4 +155,5 @@ __all__ = [
     "load",
     "load_contract",
     "loads",
+    "register_dialect",
 ]

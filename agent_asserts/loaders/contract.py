@@ -156,7 +156,7 @@ def load_contract(path: str | os.PathLike[str]) -> Contract:
     return contract
 
 
-register_dialect("contract", detect=detect, build=build, shape=SHAPE)
+register_dialect("contract", detect=detect, build=build, shape=SHAPE, order=40)
 
 __all__ = [
     "SHAPE",

@@ -253,6 +253,7 @@ register_dialect(
     build=build,
     shape="`evals:` with `tool_expectations`, a `tool_expectations:` list, "
     "or a list of `{type, tool, …}` entries",
+    order=20,
 )
 
 __all__ = ["OPERATORS", "apply_to_result", "build", "detect", "operator_entry", "read_record"]

@@ -3,8 +3,11 @@
 A dialect is a module ``agent_asserts.loaders.<name>`` that calls :func:`register_dialect` when
 imported, giving a ``detect(data) -> bool`` over the plain document, a ``build(doc, ctx) ->
 Suite`` over its nodes and a one-line description of its ``shape`` (used in error messages).
-The built-in dialects are imported on first use, in the order of detection (API.md section 5):
-mantle, cxas, sop, contract, native — adding a dialect is adding its module.
+On first use every module of the ``agent_asserts.loaders`` package is imported once, so the
+dialect modules register themselves: adding a dialect is adding its module (nothing else is
+edited). Each dialect declares its place in the detection order (``order``; the built-ins are
+mantle 10, cxas 20, sop 30, contract 40, native 50; a dialect registered from outside defaults
+to 100 and comes after them, see docs/suite-files.md).
 
 Every detector is asked; exactly one must say yes. None or several is a problem that lists
 the dialects and what each looks like, and asks for ``dialect=``.
@@ -19,7 +22,7 @@ the dialects and what each looks like, and asks for ``dialect=``.
 from __future__ import annotations
 
 import importlib
-import importlib.util
+import pkgutil
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -33,8 +36,6 @@ if TYPE_CHECKING:
     from agent_asserts.loaders.collector import ProblemCollector
     from agent_asserts.loaders.suite import Suite
 
-BUILTIN_DIALECTS = ("mantle", "cxas", "sop", "contract", "native")
-"""Built-in dialect modules, in detection order."""
 
 Detect = Callable[[Any], bool]
 Build = Callable[[Node, "BuildContext"], "Suite"]
@@ -48,21 +49,26 @@ class Dialect:
     detect: Detect
     build: Build
     shape: str
+    order: int = 100
 
 
 DIALECTS: dict[str, Dialect] = {}
 _imported = False
 
 
-def register_dialect(name: str, *, detect: Detect, build: Build, shape: str) -> None:
+def register_dialect(
+    name: str, *, detect: Detect, build: Build, shape: str, order: int = 100
+) -> None:
     """Register (or replace) the dialect ``name``; called by each dialect module on import.
+
+    ``order`` places it in the detection order (lower first; the built-ins use 10 to 50).
 
     >>> register_dialect("toy", detect=lambda data: "toy" in data, build=None, shape="`toy:`")
     >>> get_dialect("toy").shape
     '`toy:`'
     >>> del DIALECTS["toy"]
     """
-    DIALECTS[name] = Dialect(name, detect, build, shape)
+    DIALECTS[name] = Dialect(name, detect, build, shape, order)
 
 
 def _import_builtins() -> None:
@@ -70,21 +76,19 @@ def _import_builtins() -> None:
     if _imported:
         return
     _imported = True
-    for name in BUILTIN_DIALECTS:
-        module = f"agent_asserts.loaders.{name}"
-        if importlib.util.find_spec(module) is not None:
-            importlib.import_module(module)
+    package = importlib.import_module("agent_asserts.loaders")
+    for info in pkgutil.iter_modules(package.__path__):
+        importlib.import_module(f"agent_asserts.loaders.{info.name}")
 
 
 def dialects() -> list[Dialect]:
-    """Every registered dialect, built-ins first in detection order.
+    """Every registered dialect, in detection order (then by name).
 
     >>> "native" in [d.name for d in dialects()]
     True
     """
     _import_builtins()
-    order = {name: i for i, name in enumerate(BUILTIN_DIALECTS)}
-    return sorted(DIALECTS.values(), key=lambda d: order.get(d.name, len(order)))
+    return sorted(DIALECTS.values(), key=lambda d: (d.order, d.name))
 
 
 def get_dialect(name: str) -> Dialect:
@@ -138,7 +142,6 @@ def _safe_detect(dialect: Dialect, data: Any) -> bool:
 
 
 __all__ = [
-    "BUILTIN_DIALECTS",
     "DIALECTS",
     "Dialect",
     "detect_dialect",

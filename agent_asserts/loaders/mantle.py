@@ -230,7 +230,7 @@ def read_record(path: Path) -> TrialRecord:
     return mantle.read(path)
 
 
-register_dialect("mantle", detect=detect, build=build, shape=SHAPE)
+register_dialect("mantle", detect=detect, build=build, shape=SHAPE, order=10)
 
 __all__ = [
     "LIFECYCLE_TOOLS",

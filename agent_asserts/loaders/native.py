@@ -214,6 +214,6 @@ def _relative(path: Path, base_dir: str | os.PathLike[str] | None) -> str:
         return path.as_posix()
 
 
-register_dialect("native", detect=detect, build=build, shape=SHAPE)
+register_dialect("native", detect=detect, build=build, shape=SHAPE, order=50)
 
 __all__ = ["SHAPE", "build", "case_to_data", "detect", "entry_to_data", "suite_to_data"]

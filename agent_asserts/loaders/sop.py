@@ -247,6 +247,7 @@ register_dialect(
     detect=detect,
     build=build,
     shape="a list (or `checks:` list) of `{type, toolSlug, …}` entries",
+    order=30,
 )
 
 __all__ = [

@@ -1,0 +1,29 @@
+"""A dialect registered from outside the package: found by detection, listed after the
+built-ins, which keep their documented order."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from agent_asserts.loaders import Suite, loads, register_dialect
+from agent_asserts.loaders.dialects import DIALECTS, dialects
+from agent_asserts.loaders.nodes import Node, to_plain
+
+
+def _build(doc: Node, ctx: Any) -> Suite:
+    words = to_plain(doc)["politely"]
+    return loads(json.dumps({"name": "polite", "checks": [{"message_includes": w} for w in words]}))
+
+
+def test_a_dialect_registered_from_outside_is_detected_and_listed_last() -> None:
+    register_dialect(
+        "polite", detect=lambda data: "politely" in data, build=_build, shape="`politely: [...]`"
+    )
+    try:
+        names = [d.name for d in dialects()]
+        suite = loads("politely: [sorry]")
+    finally:
+        del DIALECTS["polite"]
+    assert names == ["mantle", "cxas", "sop", "contract", "native", "polite"]
+    assert [e.check.describe() for e in suite.cases[0].entries] == ["message_includes('sorry')"]
