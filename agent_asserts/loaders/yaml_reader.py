@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 import re
+import sys
 from typing import TYPE_CHECKING, Any
 
 from agent_asserts.errors import Unavailable
@@ -219,7 +220,15 @@ class _Builder:
                     self._bad_tag(raw.tag, line, col, path)
                 items = tuple(self.build(child, (*path, i)) for i, child in enumerate(raw.value))
                 return SequenceNode(self.file, line, col, path, items)
-            return ScalarNode(self.file, line, col, path, self._scalar(raw, line, col, path))
+            try:
+                value = self._scalar(raw, line, col, path)
+            except ValueError:  # an integer past Python's digit limit
+                limit = sys.get_int_max_str_digits()
+                self._problem(line, col, path,
+                              f"a number of {len(raw.value)} digits is too long (the limit is "
+                              f"{limit} digits)")  # fmt: skip
+                value = INVALID
+            return ScalarNode(self.file, line, col, path, value)
         finally:
             self.active.discard(id(raw))
 

@@ -71,7 +71,7 @@ def _string_list(raw: Any, path: str, problems: Problems) -> list[str]:
     for i, item in enumerate(raw):
         if (message := must_be_str(item)) is not None:
             problems.append((child(path, i), message))
-    return list(raw)
+    return [item for item in raw if isinstance(item, str)]  # the rest is reported above
 
 
 def _parse_errors(raw: Any, problems: Problems) -> tuple[ParseError, ...]:

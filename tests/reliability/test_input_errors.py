@@ -1,0 +1,26 @@
+"""Finding 5 (part): wrong types and huge integers are our errors, with where."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent_asserts import TrialRecord
+from agent_asserts.errors import LoadError
+from agent_asserts.loaders import loads
+from agent_asserts.record import RecordError
+
+
+@pytest.mark.parametrize("item", [[1], {}, 3])
+def test_a_surface_that_is_not_a_string_is_a_record_error(item: object) -> None:
+    with pytest.raises(RecordError) as info:
+        TrialRecord.from_dict({"surfaces": [item]})
+    assert next(str(p) for p in info.value.problems).startswith("$.surfaces[0]: must be a string")
+
+
+def test_a_suite_integer_past_pythons_digit_limit_is_a_load_error_with_position() -> None:
+    with pytest.raises(LoadError) as info:
+        loads("checks: [{max_steps: " + "9" * 5000 + "}]")
+    assert str(info.value) == (
+        "<string>:1:22: checks[0].max_steps: a number of 5000 digits is too long (the limit is "
+        "4300 digits)"
+    )
