@@ -1,6 +1,7 @@
 """The text summary of a case: ``str(case_result)``.
 
-The first line holds the verdict, the case name, the tally and the score; then one block per
+The first line holds the verdict, the case name, the tally and the score (not for a
+FAILED case, which a failed gate decided whatever the mean score); then one block per
 failed or soft-failed result with its message, the closest candidate event, the mismatch
 paths with expected and actual values, and (without mismatches or a message) the expected and
 observed values. Rendering never raises, whatever the values' ``repr`` does.
@@ -9,9 +10,9 @@ observed values. Rendering never raises, whatever the values' ``repr`` does.
 >>> from agent_asserts.testing import demo_record
 >>> print(run_case(demo_record(), lambda ctx: ctx.called_tool("refunds_lookup", count=2),
 ...                name="refund"))
-FAILED refund: 1 check: 1 failed; score 0.00
+FAILED refund: 1 check: 1 failed
   FAILED [gate] called_tool('refunds_lookup', count=2)
-    matched 1 tool calls
+    matched 1 of 1 'refunds_lookup' calls, expected exactly 2
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from agent_asserts._text import escape_controls, safe_str
 from agent_asserts.matching import render
-from agent_asserts.status import Status
+from agent_asserts.status import Status, Verdict
 
 if TYPE_CHECKING:
     from agent_asserts.results import AssertionResult, CaseResult
@@ -82,7 +83,9 @@ def header(case: CaseResult) -> str:
     """
     line = f"{case.verdict.value.upper()} {case.name}: {tally(case.results)}"
     score = case.score
-    return line if score is None else f"{line}; score {score:.2f}"
+    if score is None or case.verdict is Verdict.FAILED:  # a failed gate decides, not the mean
+        return line
+    return f"{line}; score {score:.2f}"
 
 
 def result_title(result: AssertionResult) -> str:
@@ -143,7 +146,7 @@ def render_case(case: CaseResult) -> str:
     >>> from agent_asserts.testing import demo_record
     >>> ctx = EvalContext(demo_record(), name="refund"); _ = ctx.max_steps(2)
     >>> print(render_case(ctx.result()))
-    FAILED refund: 1 check: 1 failed; score 0.00
+    FAILED refund: 1 check: 1 failed
       FAILED [gate] max_steps(2)
         expected at most 2 steps, got 4
     """

@@ -25,6 +25,7 @@ FAMILIES = (
     "outcome",
     "tools",
     "trajectory",
+    "trajectory_match",
     "confirmation",
     "events",
     "sequencing",

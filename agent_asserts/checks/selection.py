@@ -49,6 +49,26 @@ def count_validator(instance: object, attribute: attrs.Attribute[Any], value: An
         raise ValueError(f"'{attribute.name}' must be >= 0 (got {value!r})")
 
 
+def bool_validator(name: str) -> Any:
+    """An attrs validator: the field holds a bool (``TypeError`` naming it otherwise).
+
+    >>> import attrs
+    >>> @attrs.frozen
+    ... class T:
+    ...     total: bool = attrs.field(default=False, validator=bool_validator("total"))
+    >>> T(total=1)
+    Traceback (most recent call last):
+    ...
+    TypeError: 'total' must be True or False (got 1)
+    """
+
+    def validate(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
+        if not isinstance(value, bool):
+            raise TypeError(f"{name!r} must be True or False (got {value!r})")
+
+    return validate
+
+
 def selector_validator(default: str) -> Any:
     """attrs validator factory: None, a selector, or a string read as a tool name or kind.
 
@@ -203,6 +223,7 @@ def parallel_note(record: TrialRecord, position: int, other: int) -> str:
 
 __all__ = [
     "AGENT_MESSAGES",
+    "bool_validator",
     "closest_fields",
     "closest_miss",
     "count_outcome",

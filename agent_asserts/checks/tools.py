@@ -12,6 +12,7 @@ could match, and is ``invalid`` when the record's harness did not record tool ca
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
@@ -20,6 +21,7 @@ from agent_asserts.checks.base import Check, Outcome, missing_surface
 from agent_asserts.checks.cost import non_negative_int
 from agent_asserts.checks.registry import register
 from agent_asserts.checks.selection import (
+    bool_validator,
     count_outcome,
     count_validator,
     event_ids,
@@ -28,11 +30,13 @@ from agent_asserts.checks.selection import (
     selector_surface,
     selector_validator,
 )
+from agent_asserts.checks.suggest_names import held_hint
 from agent_asserts.matching import Count
 from agent_asserts.matching.values import plural
 from agent_asserts.record import ToolCallPayload
 from agent_asserts.selectors import as_selector
 from agent_asserts.selectors.calls import Selector, ToolSelector
+from agent_asserts.status import Status
 
 if TYPE_CHECKING:
     from agent_asserts.record import TrialRecord
@@ -43,9 +47,12 @@ if TYPE_CHECKING:
 class CalledTool(Check):
     """The number of calls matching ``on.tool(name, …)`` satisfies ``count``.
 
-    ``count`` is an int (exactly), a ``Count`` or None (at least one). The message is always
-    ``matched {n} tool calls``; a failure carries the closest call of that name that did not
-    match (fewest mismatches), when there is one.
+    ``count`` is an int (exactly), a ``Count`` or None (at least one); it counts the *matching*
+    calls. With ``total=True`` it counts every call of ``name`` instead, and the other fields
+    must still match at least one call ("exactly once in total, and with these arguments").
+    A pass reads ``matched {n} tool calls``; a failure ``matched {n} of {total} '{name}' calls,
+    expected {count}`` and carries the closest call of that name that did not match (fewest
+    mismatches), when there is one.
 
     >>> from agent_asserts.record import TrialRecord
     >>> rec = (
@@ -56,7 +63,7 @@ class CalledTool(Check):
     ... )
     >>> out = CalledTool("lookup", arguments={"id": "A1049"}, count=1).evaluate(rec)
     >>> out.status.value, out.message, out.evidence
-    ('fail', 'matched 2 tool calls', ('e0', 'e1'))
+    ('fail', "matched 2 of 2 'lookup' calls, expected exactly 1", ('e0', 'e1'))
     """
 
     name: str
@@ -67,6 +74,7 @@ class CalledTool(Check):
     source: str | None = attrs.field(default=None, kw_only=True)
     mcp_server: str | None = attrs.field(default=None, kw_only=True)
     skill_id: str | None = attrs.field(default=None, kw_only=True)
+    total: bool = attrs.field(default=False, kw_only=True, validator=bool_validator("total"))
     _selector: ToolSelector = attrs.field(init=False, eq=False, repr=False)
 
     method: ClassVar[str] = "called_tool"
@@ -96,14 +104,33 @@ class CalledTool(Check):
         if invalid is not None:
             return invalid
         matched = self._selector.select(record)
-        return count_outcome(
-            record,
-            self._selector,
-            Count.of(self.count),
-            matched,
-            message=f"matched {len(matched)} tool calls",
-            details={"selector": repr(self._selector)},
+        count = Count.of(self.count)
+        every = record.tool_positions(self.name)
+        details = {"selector": repr(self._selector)}
+        counted: Sequence[int] = every if self.total else matched
+        passed = count.matches(len(counted))
+        if self.total and every and not matched:  # the fields must match at least one call
+            passed = False
+        if passed:
+            return Outcome.of(
+                True,
+                message=f"matched {len(matched)} tool calls",
+                evidence=event_ids(record, matched or counted),
+                expected=count.describe(),
+                observed=len(counted),
+                details=details,
+            )
+        in_total = " in total" if self.total else ""
+        message = (
+            f"matched {len(matched)} of {len(every)} {self.name!r} calls, "
+            f"expected {count.describe()}{in_total}"
         )
+        if not every:
+            message += held_hint(record, "tool", self.name)
+        outcome = count_outcome(
+            record, self._selector, count, matched, message=message, details=details
+        )
+        return attrs.evolve(outcome, status=Status.FAIL, score=0.0)
 
 
 @register

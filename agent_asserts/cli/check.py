@@ -168,6 +168,26 @@ def exit_code(rows: list[ReportRow], problems: int, fail_on_scored: bool) -> int
     return EXIT_FAILED if any(r.case.verdict in failing for r in rows) else EXIT_OK
 
 
+def exit_rule(code: int, rows: list[ReportRow], fail_on_scored: bool) -> str:
+    """The line that says why the exit status is what it is.
+
+    >>> exit_rule(0, [], False)
+    'exit status 0: no case FAILED (SCORED cases exit 0 unless --fail-on scored)'
+    """
+    if code == EXIT_INPUT:
+        return "exit status 2: an input could not be loaded or written"
+    if fail_on_scored:
+        bad = sum(1 for r in rows if r.case.verdict in (Verdict.FAILED, Verdict.SCORED))
+        if code == EXIT_FAILED:
+            cases = f"{bad} case{'s' if bad != 1 else ''}"
+            return f"exit status 1: {cases} FAILED or SCORED (--fail-on scored)"
+        return "exit status 0: no case FAILED or SCORED (--fail-on scored)"
+    if code == EXIT_FAILED:
+        bad = sum(1 for r in rows if r.case.verdict is Verdict.FAILED)
+        return f"exit status 1: {bad} case{'s' if bad != 1 else ''} FAILED"
+    return "exit status 0: no case FAILED (SCORED cases exit 0 unless --fail-on scored)"
+
+
 def _report_format(args: argparse.Namespace) -> str:
     """``--format``, else the format ``--output``'s extension names, else text.
 
@@ -215,6 +235,8 @@ def run_check(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
             _on_own_records(args, suites, judge, keep, problems, rows)
     except KeyboardInterrupt:
         return report_interrupted(args, fmt, rows, out, err, problems)
+    code = exit_code(rows, problems.count, args.fail_on == "scored")
+    rule = exit_rule(code, rows, args.fail_on == "scored")
     if args.output:
         try:
             write_report(args.output, rows, fmt=fmt)
@@ -224,12 +246,16 @@ def run_check(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
                 reason += f": {os.fspath(exc.filename)}"
             problems.add(f"cannot write the report to {args.output}: {reason}")
             return EXIT_INPUT
-        out.write(f"{tally_line([r.case for r in rows])}\nreport written to {args.output}\n")
+        out.write(f"{rule}\n{tally_line([r.case for r in rows])}\n")
+        out.write(f"report written to {args.output}\n")
     else:
         options: dict[str, Any] = {"color": use_color(out)} if fmt == "text" else {}
-        text = render(rows, fmt, **options)
-        out.write(text if text.endswith("\n") else text + "\n")
-    return exit_code(rows, problems.count, args.fail_on == "scored")
+        text = render(rows, fmt, **options).rstrip("\n")
+        if fmt == "text":  # the rule just above the closing tally line
+            body, _, tally = text.rpartition("\n")
+            text = f"{body}\n{rule}\n{tally}" if body else f"{rule}\n{tally}"
+        out.write(text + "\n")
+    return code
 
 
 __all__ = [
@@ -238,6 +264,7 @@ __all__ = [
     "EXIT_OK",
     "Problems",
     "exit_code",
+    "exit_rule",
     "load_suites",
     "run_check",
 ]

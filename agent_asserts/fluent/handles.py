@@ -19,10 +19,12 @@ import attrs
 
 from agent_asserts.checks.expectations import Equals, Includes, Matches, Satisfies, Similarity
 from agent_asserts.checks.sources import ValueSource
-from agent_asserts.results import AssertionResult, Severity
+from agent_asserts.results import AssertionResult, Severity, Status
 
 if TYPE_CHECKING:
     from agent_asserts.context import EvalContext
+
+_TRUTHY = frozenset({Status.PASS, Status.NOT_APPLICABLE})
 
 
 class AssertionHandle:
@@ -99,9 +101,40 @@ class AssertionHandle:
         self._change(lambda r: attrs.evolve(r, label=text))
         return self
 
+    def __bool__(self) -> bool:
+        """True only when the result passed or is not applicable, so ``assert handle`` works.
+
+        >>> from agent_asserts import EvalContext
+        >>> from agent_asserts.testing import demo_record
+        >>> ctx = EvalContext(demo_record())
+        >>> bool(ctx.called_tool("refunds_issue")), bool(ctx.called_tool("refunds_cancel"))
+        (True, False)
+        """
+        return self.result.status in _TRUTHY
+
     def __repr__(self) -> str:
+        """The name, status and severity; on a failure also its message and closest candidate,
+        on one line (pytest shows it under a failed ``assert handle``).
+
+        >>> from agent_asserts import EvalContext
+        >>> from agent_asserts.testing import demo_record
+        >>> ctx = EvalContext(demo_record())
+        >>> ctx.max_steps(2)
+        <AssertionHandle max_steps:2 fail [gate]: expected at most 2 steps, got 4>
+        >>> ctx.called_tool("refunds_issue", {"amount": 40})  # doctest: +NORMALIZE_WHITESPACE
+        <AssertionHandle called_tool:refunds_issue fail [gate]: matched 0 of 1 'refunds_issue'
+        calls, expected at least 1; closest e3: $.arguments.amount: expected 40, got 42>
+        """
         r = self.result
-        return f"<AssertionHandle {r.name} {r.status.value} [{r.severity.value}]>"
+        head = f"<AssertionHandle {r.name} {r.status.value} [{r.severity.value}]"
+        if r.status in _TRUTHY:
+            return head + ">"
+        parts = [" ".join(line.strip() for line in r.message.splitlines())] if r.message else []
+        if r.closest is not None or r.mismatches:
+            shown = "; ".join(str(m) for m in r.mismatches[:3])
+            where = f"closest {r.closest}" if r.closest is not None else "mismatches"
+            parts.append(f"{where}: {shown}" if shown else where)
+        return head + (": " + "; ".join(parts) if parts else "") + ">"
 
 
 class ValueExpectation(AssertionHandle):

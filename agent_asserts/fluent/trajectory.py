@@ -8,9 +8,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from agent_asserts.checks import sequencing, tools, trajectory
+from agent_asserts.checks import sequencing, tools, trajectory, trajectory_match
 from agent_asserts.checks.memo import built
 from agent_asserts.fluent.recorder import CountLike, Recorder
 
@@ -33,8 +34,12 @@ class TrajectoryMethods(Recorder):
         source: str | None = None,
         mcp_server: str | None = None,
         skill_id: str | None = None,
+        total: bool = False,
     ) -> AssertionHandle:
         """Calls of ``name`` matching the given fields, counted against ``count``.
+
+        ``count`` counts the matching calls; ``total=True`` counts every call of ``name``
+        (the fields must then match at least one of them).
 
         >>> from agent_asserts import EvalContext
         >>> from agent_asserts.testing import demo_record
@@ -44,7 +49,7 @@ class TrajectoryMethods(Recorder):
         """
         check = built(tools.CalledTool,
             name, arguments, result, is_error, count,
-            source=source, mcp_server=mcp_server, skill_id=skill_id,
+            source=source, mcp_server=mcp_server, skill_id=skill_id, total=total,
         )  # fmt: skip
         return self.record_check(check)
 
@@ -155,6 +160,33 @@ class TrajectoryMethods(Recorder):
         "the last tool call was 'end_session' at e0"
         """
         return self.record_check(built(trajectory.EndedSession, arguments, tool=tool))
+
+    def matches_trajectory(
+        self,
+        reference: Any,
+        *,
+        order: trajectory_match.Order = "strict",
+        arguments: Any = "exact",
+        tools: Mapping[str, Any] | None = None,
+    ) -> AssertionHandle:
+        """The tool calls match a reference trajectory (see ``docs/checks-trajectory.md``).
+
+        ``order``: ``strict``, ``in_order``, ``unordered``, ``subset`` or ``superset``;
+        ``arguments``: ``exact``, ``subset``, ``superset``, ``ignore``, a matcher or a
+        comparator ``fn(expected, actual)``; ``tools`` overrides ``arguments`` per tool name.
+
+        >>> from agent_asserts import EvalContext
+        >>> from agent_asserts.testing import demo_record
+        >>> ctx = EvalContext(demo_record())
+        >>> handle = ctx.matches_trajectory(["refunds_lookup", "refunds_issue"], arguments="ignore")
+        >>> print(handle.result.message)
+        matched 2 of 2 reference calls and 2 of 2 calls of the run
+        (order 'strict', arguments 'ignore')
+        """
+        check = trajectory_match.MatchesTrajectory(
+            reference, order=order, arguments=arguments, tools=tools
+        )
+        return self.record_check(check)
 
     def trace_parsed(self) -> AssertionHandle:
         """The record has no parse errors.

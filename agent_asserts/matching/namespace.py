@@ -30,6 +30,7 @@ from agent_asserts.matching.simple import (
     SatisfiesMatcher,
 )
 from agent_asserts.matching.structural import ExactMatcher, PartialMatcher
+from agent_asserts.matching.subset import SubsetOfMatcher
 
 
 class M:
@@ -58,6 +59,15 @@ class M:
         True
         """
         return PartialMatcher(value)
+
+    @staticmethod
+    def subset_of(mapping: Mapping[Any, Any]) -> Matcher:
+        """Every actual key appears in ``mapping`` with a matching value (missing keys are fine).
+
+        >>> M.subset_of({"a": 1, "b": 2}).matches({"a": 1}), M.subset_of({"a": 1}).matches({"c": 3})
+        (True, False)
+        """
+        return SubsetOfMatcher(mapping)
 
     @staticmethod
     def exact(value: Any) -> Matcher:

@@ -104,6 +104,12 @@ def _partial(arg: Any) -> Matcher:
     return M.partial(arg)
 
 
+def _subset_of(arg: Any) -> Matcher:
+    if not isinstance(arg, Mapping):
+        raise OperatorError(f"$subset_of takes a mapping (got {render(arg)})")
+    return M.subset_of(arg)
+
+
 def _regex(arg: Any) -> Matcher:
     if not isinstance(arg, str):
         raise OperatorError(f"$regex takes a pattern string (got {render(arg)})")
@@ -149,6 +155,7 @@ OPERATORS: Final[Mapping[str, Builder]] = MappingProxyType(
     {
         "$partial": _partial,
         "$exact": M.exact,
+        "$subset_of": _subset_of,
         "$regex": _regex,
         "$anything": _flag("$anything", M.anything),
         "$any": _flag("$any", M.anything),

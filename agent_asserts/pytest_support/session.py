@@ -68,7 +68,8 @@ def case_line(row: ReportRow) -> str:
     where = row.source or case.name
     if row.source and not row.source.endswith(case.name):
         where = f"{row.source} ({case.name})"
-    score = "" if case.score is None else f" score {case.score:.2f};"
+    failed_case = case.verdict is Verdict.FAILED  # a failed gate decides, not the mean score
+    score = "" if case.score is None or failed_case else f" score {case.score:.2f};"
     failed = [r for r in case.results if r.failed]
     if case.verdict is Verdict.SKIPPED:
         detail = f" {case.skip_reason or ''}"
@@ -87,6 +88,7 @@ def terminal_summary(reporter: Any, config: pytest.Config, payloads: list[Any]) 
     cases = [r.case for r in rows]
     reporter.section("agent_asserts")
     reporter.line(tally_line(cases))
+    reporter.line("a FAILED case fails its test; SCORED (soft failures only) and PASSED pass")
     soft = [r for c in cases for r in c.results if r.failed and r.severity.value == "soft"]
     scores = [c.score for c in cases if c.score is not None]
     if soft or scores:

@@ -20,7 +20,7 @@ from agent_asserts.matching import (
 ALL_OPERATORS = {
     "$partial", "$exact", "$regex", "$anything", "$any", "$non_empty", "$absent", "$all_of",
     "$any_of", "$not", "$gt", "$ge", "$lt", "$le", "$between", "$contains", "$one_of",
-    "$not_in", "$approx", "$unordered", "$json", "$lenient", "$loose",
+    "$not_in", "$approx", "$unordered", "$json", "$lenient", "$loose", "$subset_of",
 }  # fmt: skip
 
 

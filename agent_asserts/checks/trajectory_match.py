@@ -1,0 +1,292 @@
+"""``matches_trajectory``: compare the run's tool calls with a reference trajectory.
+
+``order`` says how the two lists must correspond:
+
+* ``strict``: the same calls in the same order (calls that share a ``group_id`` — parallel
+  calls of one model response — may come in any order among themselves);
+* ``in_order``: the reference is a subsequence of the run (other calls may come between);
+* ``unordered``: the same calls, as a multiset;
+* ``subset``: every call of the run appears in the reference;
+* ``superset``: every reference call appears in the run.
+
+``arguments`` (and, per tool, ``tools={"name": mode}``) says when arguments match (see
+:mod:`agent_asserts.checks.trajectory_reference`). The score is the F1 of the matched calls:
+precision over the run's calls, recall over the reference's (a call the mode does not require
+never counts against it), both in the result's details; the check passes only on a full match.
+
+>>> from agent_asserts.record import TrialRecord
+>>> rec = TrialRecord.builder().tool("lookup", {"id": 1}).tool("issue", {"amount": 40}).build()
+>>> out = MatchesTrajectory([("lookup", {"id": 1}), ("issue", {"amount": 42})]).evaluate(rec)
+>>> print(out.message)
+the run does not match the reference (order 'strict', arguments 'exact'): 1 missing,
+1 unexpected; matched 1 of 2 reference calls
+  = ref[0] lookup({'id': 1}) at e0
+  - ref[1] issue({'amount': 42}) missing
+      closest e1: $.arguments.amount: expected 42, got 40
+  + e1 issue({'amount': 40}) unexpected
+>>> round(out.score, 2), out.details["precision"], out.details["recall"]
+(0.5, 0.5, 0.5)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
+
+import attrs
+
+from agent_asserts._missing import MISSING
+from agent_asserts.checks.base import Check, Outcome, missing_surface
+from agent_asserts.checks.registry import register
+from agent_asserts.checks.trajectory_align import Call, ordered_pairs, unordered_pairs
+from agent_asserts.checks.trajectory_reference import (
+    ORDER_MODES,
+    CallSpec,
+    check_argument_mode,
+    mode_text,
+    normalize_reference,
+)
+from agent_asserts.matching import MatcherError, render
+from agent_asserts.record import ToolCallPayload
+from agent_asserts.status import Status
+
+if TYPE_CHECKING:
+    from agent_asserts.record import Event, TrialRecord
+
+Order = Literal["strict", "in_order", "unordered", "subset", "superset"]
+
+SHOWN_ROWS = 20
+"""The most diff rows a failure message shows (matched rows only when everything fits)."""
+CLOSEST_SCAN = 200
+"""The most same-name calls scanned for the closest candidate of a missing reference call."""
+
+
+def _validate_order(_: Any, __: Any, value: Any) -> None:
+    if value not in ORDER_MODES:
+        accepted = ", ".join(repr(m) for m in ORDER_MODES)
+        kind = ValueError if isinstance(value, str) else TypeError
+        raise kind(
+            f"matches_trajectory() parameter 'order' takes one of {accepted} (got {render(value)})"
+        )
+
+
+def _validate_arguments(_: Any, __: Any, value: Any) -> None:
+    check_argument_mode(value, "arguments")
+
+
+def _validate_tools(_: Any, __: Any, value: Any) -> None:
+    if value is None:
+        return
+    if not isinstance(value, Mapping):
+        raise TypeError(
+            "matches_trajectory() parameter 'tools' takes a mapping of tool names to argument "
+            f"modes (got {render(value)})"
+        )
+    for name, mode in value.items():
+        if not isinstance(name, str):
+            raise TypeError(
+                f"matches_trajectory() parameter 'tools' keys are tool names (got {name!r})"
+            )
+        check_argument_mode(mode, f"tools[{name!r}]")
+
+
+def _blocks(events: Sequence[Event]) -> list[int]:
+    blocks: list[int] = []
+    block, previous = -1, None
+    for event in events:
+        group = getattr(event, "group_id", None)
+        if group is None or group != previous:
+            block += 1
+        blocks.append(block)
+        previous = group
+    return blocks
+
+
+@register
+@attrs.frozen
+class MatchesTrajectory(Check):
+    """The run's tool calls match ``reference`` under ``order`` and ``arguments``.
+
+    >>> from agent_asserts.record import TrialRecord
+    >>> rec = TrialRecord.builder().tool("a", {"x": 1}).tool("b").build()
+    >>> print(MatchesTrajectory(["b", "a"], order="unordered").evaluate(rec).message)
+    matched 2 of 2 reference calls and 2 of 2 calls of the run
+    (order 'unordered', arguments 'exact')
+    """
+
+    reference: Any = attrs.field(converter=normalize_reference)
+    order: Order = attrs.field(default="strict", kw_only=True, validator=_validate_order)
+    arguments: Any = attrs.field(default="exact", kw_only=True, validator=_validate_arguments)
+    tools: Mapping[str, Any] | None = attrs.field(
+        default=None, kw_only=True, validator=_validate_tools
+    )
+    _specs: tuple[CallSpec, ...] = attrs.field(init=False, eq=False, repr=False)
+
+    method: ClassVar[str] = "matches_trajectory"
+    positional: ClassVar[tuple[str, ...]] = ("reference",)
+
+    def __attrs_post_init__(self) -> None:
+        specs = tuple(
+            CallSpec.build(call, self._mode(call["name"]), i)
+            for i, call in enumerate(self.reference)
+        )
+        object.__setattr__(self, "_specs", specs)
+
+    def primary(self) -> Any:
+        return MISSING
+
+    def _mode(self, name: str) -> Any:
+        if self.tools is not None and name in self.tools:
+            return self.tools[name]
+        return self.arguments
+
+    def evaluate(self, record: TrialRecord) -> Outcome:
+        invalid = missing_surface(record, "tool_call")
+        if invalid is not None:
+            return invalid
+        events = record.tool_calls
+        specs = self._specs
+        needs_arguments = {s.name for s in specs if s.key != ("any",)}
+        blocks = _blocks(events)
+        actual: list[Call] = []
+        for event, block in zip(events, blocks, strict=True):
+            payload = event.payload
+            name = payload.name if isinstance(payload, ToolCallPayload) else ""
+            arguments = payload.arguments if isinstance(payload, ToolCallPayload) else MISSING
+            if arguments is MISSING and name in needs_arguments:
+                return Outcome.invalid(
+                    f"tool call {event.event_id} ({name!r}) has no recorded arguments to compare"
+                )
+            actual.append(Call(name, arguments, block))
+        ordered = self.order in ("strict", "in_order")
+        try:
+            pairs = ordered_pairs(specs, actual) if ordered else unordered_pairs(specs, actual)
+        except MatcherError as exc:
+            return Outcome.error(str(exc))
+        return self._outcome(record, specs, actual, pairs)
+
+    def _outcome(
+        self, record: TrialRecord, specs: Sequence[CallSpec], actual: list[Call], pairs: list[int]
+    ) -> Outcome:
+        events = record.tool_calls
+        counts_missing = self.order != "subset"
+        counts_unexpected = self.order in ("strict", "unordered", "subset")
+        paired = set(pairs)
+        missing = [i for i, j in enumerate(pairs) if j < 0] if counts_missing else []
+        unexpected = [j for j in range(len(actual)) if j not in paired] if counts_unexpected else []
+        matched = len(pairs) - pairs.count(-1)
+        precision = (len(actual) - len(unexpected)) / len(actual) if actual else 1.0
+        recall = (len(specs) - len(missing)) / len(specs) if specs else 1.0
+        f1 = 0.0 if precision + recall == 0 else 2 * precision * recall / (precision + recall)
+        passed = not missing and not unexpected
+        modes = f"(order {self.order!r}, arguments {mode_text(self.arguments)})"
+        details = {
+            "precision": precision,
+            "recall": recall,
+            "f1": f1,
+            "matched": matched,
+            "missing": missing[:100],
+            "unexpected": [events[j].event_id for j in unexpected[:100]],
+        }
+        evidence = tuple(events[j].event_id for j in pairs if j >= 0)
+        if passed:
+            message = (
+                f"matched {matched} of {len(specs)} reference calls and "
+                f"{len(actual) - len(unexpected)} of {len(actual)} calls of the run {modes}"
+            )
+            return Outcome(Status.PASS, 1.0, message, details=details, evidence=evidence)
+        problems = []
+        if missing:
+            problems.append(f"{len(missing)} missing")
+        if unexpected:
+            problems.append(f"{len(unexpected)} unexpected")
+        head = (
+            f"the run does not match the reference {modes}: {', '.join(problems)}; "
+            f"matched {matched} of {len(specs)} reference calls"
+        )
+        rows = _Diff(events, specs, actual, pairs).rows(set(missing), set(unexpected))
+        message = "\n".join([head, *rows])
+        return Outcome(
+            Status.FAIL,
+            f1,
+            message,
+            expected=len(specs),
+            observed=len(actual),
+            details=details,
+            evidence=evidence,
+        )
+
+
+class _Diff:
+    def __init__(
+        self,
+        events: Sequence[Event],
+        specs: Sequence[CallSpec],
+        actual: list[Call],
+        pairs: list[int],
+    ) -> None:
+        self.events, self.specs, self.actual, self.pairs = events, specs, actual, pairs
+        self.owner: dict[int, int] = {}
+        self.by_name: dict[str, list[int]] = {}
+
+    def _call_text(self, j: int) -> str:
+        call = self.actual[j]
+        return f"{self.events[j].event_id} {call.name}({render(call.arguments)})"
+
+    def rows(self, missing: set[int], unexpected: set[int]) -> list[str]:
+        """The aligned diff: ``=`` matched, ``-`` missing, ``+`` unexpected, in run order."""
+        rows: list[tuple[str, int]] = []
+        pending = sorted(unexpected)
+        k = 0
+        for i, j in enumerate(self.pairs):
+            if j >= 0:
+                while k < len(pending) and pending[k] < j:
+                    rows.append(("+", pending[k]))
+                    k += 1
+                rows.append(("=", i))
+            elif i in missing:
+                rows.append(("-", i))
+        rows.extend(("+", j) for j in pending[k:])
+        if len(rows) > SHOWN_ROWS:
+            differences = [row for row in rows if row[0] != "="]
+            rows = differences[:SHOWN_ROWS]
+            extra = len(differences) - len(rows)
+        else:
+            extra = 0
+        self.owner = {j: i for i, j in enumerate(self.pairs) if j >= 0}
+        for j, call in enumerate(self.actual):
+            self.by_name.setdefault(call.name, []).append(j)
+        lines = [line for row in rows for line in self._row(*row)]
+        if extra:
+            lines.append(f"  … and {extra} more differences")
+        return lines
+
+    def _row(self, sign: str, index: int) -> list[str]:
+        if sign == "+":
+            return [f"  + {self._call_text(index)} unexpected"]
+        spec = self.specs[index]
+        if sign == "=":
+            return [f"  = ref[{index}] {spec.text()} at {self.events[self.pairs[index]].event_id}"]
+        lines = [f"  - ref[{index}] {spec.text()} missing"]
+        same_name = self.by_name.get(spec.name, [])
+        if not same_name:
+            lines.append(f"      no call of {spec.name!r} in the run")
+            return lines
+        candidates = same_name[:CLOSEST_SCAN]
+        for j in candidates:
+            if spec.compatible(self.actual[j].arguments):
+                owner = self.owner.get(j)
+                taken = "" if owner is None else f", paired with ref[{owner}]"
+                where = self.events[j].event_id
+                lines.append(f"      a matching call ran out of order at {where}{taken}")
+                return lines
+        best = min(candidates, key=lambda j: len(spec.explain(self.actual[j].arguments, "$")))
+        mismatches = spec.explain(self.actual[best].arguments, "$.arguments")
+        where = self.events[best].event_id
+        first = f": {mismatches[0]}" if mismatches else ""
+        lines.append(f"      closest {where}{first}")
+        lines.extend(f"        {m}" for m in mismatches[1:5])
+        return lines
+
+
+__all__ = ["MatchesTrajectory"]

@@ -1,0 +1,322 @@
+"""The reference side of ``matches_trajectory``: reference calls and argument modes.
+
+A reference is a list of ``{"name": ..., "arguments": ...}`` mappings (``arguments`` optional:
+absent means any arguments), of ``(name, arguments)`` pairs, of plain tool names, or a
+:class:`~agent_asserts.record.TrialRecord` whose tool calls are the reference. It is kept as a
+tuple of plain mappings, so the check prints, compares and serializes like any other.
+
+An argument mode says when a call's actual arguments match the reference's:
+
+* ``"exact"``: deep equality (no extra keys on either side; matchers inside the reference
+  delegate to themselves);
+* ``"superset"``: the actual arguments hold every reference key (the default partial match);
+* ``"subset"``: every actual key appears in the reference (``M.subset_of``);
+* ``"ignore"``: only the tool name counts;
+* a matcher: the actual arguments match it (the reference's arguments are not used);
+* a callable ``fn(expected, actual) -> bool``: a comparator of your own.
+
+>>> normalize_reference([("lookup", {"id": 1}), "issue", {"name": "notify"}])
+({'name': 'lookup', 'arguments': {'id': 1}}, {'name': 'issue'}, {'name': 'notify'})
+>>> spec = CallSpec.build({"name": "lookup", "arguments": {"id": 1}}, "superset")
+>>> spec.compatible({"id": 1, "extra": True}), spec.key is None
+(True, True)
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from typing import Any, Final
+
+from agent_asserts._missing import MISSING
+from agent_asserts._suggest import unknown_key_message
+from agent_asserts.matching import Matcher, MatcherError, Mismatch, render
+from agent_asserts.matching.structural import (
+    ExactMatcher,
+    exact_value,
+    explain_exact,
+    explain_value,
+    match_value,
+)
+from agent_asserts.matching.subset import SubsetOfMatcher
+from agent_asserts.matching.values import data_key, is_list
+from agent_asserts.record import ToolCallPayload, TrialRecord
+
+ARGUMENT_MODES: Final = ("exact", "subset", "superset", "ignore")
+"""The named argument modes."""
+
+ORDER_MODES: Final = ("strict", "in_order", "unordered", "subset", "superset")
+"""The order modes of ``matches_trajectory``."""
+
+ANY_ARGUMENTS: Final = ("any",)
+"""The hash key of a reference call that accepts any arguments of its tool."""
+
+_REFERENCE_KEYS: Final = ("name", "arguments")
+
+
+def _reference_call(item: Any, index: int) -> dict[str, Any]:
+    where = f"reference[{index}]"
+    if isinstance(item, str):
+        return {"name": item}
+    if isinstance(item, Mapping):
+        unknown = [k for k in item if k not in _REFERENCE_KEYS]
+        if unknown:
+            raise ValueError(f"{where}: {unknown_key_message(str(unknown[0]), _REFERENCE_KEYS)}")
+        if "name" not in item:
+            raise ValueError(f"{where}: needs a 'name' (got {render(item)})")
+        call = {"name": item["name"]}
+        if "arguments" in item:
+            call["arguments"] = item["arguments"]
+    elif is_list(item) and len(item) == 2:
+        call = {"name": item[0], "arguments": item[1]}
+    else:
+        raise TypeError(
+            f"{where}: must be a tool name, a {{name, arguments}} mapping or a "
+            f"(name, arguments) pair (got {render(item)})"
+        )
+    if not isinstance(call["name"], str) or not call["name"]:
+        raise TypeError(f"{where}.name: must be a non-empty string (got {render(call['name'])})")
+    return call
+
+
+def normalize_reference(reference: Any) -> tuple[dict[str, Any], ...]:
+    """The reference as a tuple of ``{"name", "arguments"?}`` mappings (an attrs converter).
+
+    Args:
+        reference: A list of mappings, pairs or names, or a ``TrialRecord``.
+
+    Returns:
+        The reference calls.
+
+    Raises:
+        TypeError: ``reference`` or one of its items has the wrong type.
+        ValueError: an item has an unknown key or no name.
+
+    >>> normalize_reference([{"name": "a", "args": {}}])
+    Traceback (most recent call last):
+    ...
+    ValueError: reference[0]: unknown key 'args' (did you mean 'arguments'?)
+    """
+    if isinstance(reference, TrialRecord):
+        calls: list[dict[str, Any]] = []
+        for event in reference.tool_calls:
+            payload = event.payload
+            if isinstance(payload, ToolCallPayload):
+                call: dict[str, Any] = {"name": payload.name}
+                if payload.arguments is not MISSING:
+                    call["arguments"] = payload.arguments
+                calls.append(call)
+        return tuple(calls)
+    if isinstance(reference, str | bytes | Mapping) or not is_list(reference):
+        raise TypeError(
+            "matches_trajectory() parameter 'reference' takes a list of {name, arguments} "
+            f"mappings, (name, arguments) pairs or tool names, or a TrialRecord "
+            f"(got {render(reference)})"
+        )
+    return tuple(_reference_call(item, i) for i, item in enumerate(reference))
+
+
+def check_argument_mode(value: Any, where: str) -> None:
+    """Raise ``TypeError``/``ValueError`` unless ``value`` is an argument mode.
+
+    >>> check_argument_mode("partial", "arguments")
+    Traceback (most recent call last):
+    ...
+    ValueError: matches_trajectory() parameter 'arguments' takes 'exact', 'subset', 'superset',
+    'ignore', a matcher or a callable (got 'partial')
+    """
+    if isinstance(value, Matcher) or (callable(value) and not isinstance(value, str)):
+        return
+    accepted = "'exact', 'subset', 'superset', 'ignore', a matcher or a callable"
+    text = f"matches_trajectory() parameter {where!r} takes {accepted} (got {render(value)})"
+    if isinstance(value, str):
+        if value not in ARGUMENT_MODES:
+            raise ValueError(text)
+        return
+    raise TypeError(text)
+
+
+def mode_text(mode: Any) -> str:
+    """A mode as the failure message shows it.
+
+    >>> mode_text("exact"), mode_text(len)
+    ("'exact'", 'len')
+    """
+    if isinstance(mode, str | Matcher):
+        return repr(mode)
+    return str(getattr(mode, "__name__", None) or render(mode))
+
+
+def has_matcher(value: Any) -> bool:
+    """Whether a matcher occurs anywhere inside ``value``.
+
+    >>> from agent_asserts import M
+    >>> has_matcher({"a": [1, {"b": M.gt(1)}]}), has_matcher({"a": [1]})
+    (True, False)
+    """
+    if isinstance(value, Matcher):
+        return True
+    if isinstance(value, Mapping):
+        return any(has_matcher(v) for v in value.values())
+    if is_list(value):
+        return any(has_matcher(v) for v in value)
+    return False
+
+
+def _integral_floats(value: Any) -> Any:
+    t = type(value)
+    if t is float:
+        return int(value) if value.is_integer() else value
+    if t is dict:
+        return {k: _integral_floats(v) for k, v in value.items()}
+    if t is list or t is tuple:
+        return [_integral_floats(v) for v in value]
+    return value
+
+
+def canonical_key(value: Any) -> str | None:
+    """Canonical JSON text, equal for values that are deeply, strictly equal (``2 == 2.0``,
+    ``True != 1``, key order ignored); None for a value that is not plain JSON (a matcher).
+
+    The text is built by the C JSON encoder and allocates no container the garbage collector
+    must track, which keeps the exact modes linear on large runs. Only a text that could hold
+    an integral float (``.0`` or ``e+``) is re-encoded with those floats made ints.
+
+    >>> canonical_key({"b": [1, 2.0], "a": True}) == canonical_key({"a": True, "b": [1.0, 2]})
+    True
+    >>> canonical_key(1) == canonical_key(True), canonical_key(float("nan"))
+    (False, None)
+    """
+    try:
+        text = _dumps(value)
+        if ".0" in text or "e+" in text:
+            text = _dumps(_integral_floats(value))
+    except (TypeError, ValueError):
+        return None
+    return text
+
+
+def actual_key(arguments: Any) -> Any:
+    """The hash key of an actual call's arguments, comparable with :attr:`CallSpec.key`.
+
+    >>> actual_key({"a": 1}) == CallSpec.build({"name": "t", "arguments": {"a": 1.0}}, "exact").key
+    True
+    """
+    key = canonical_key(arguments)
+    return data_key(arguments) if key is None else key
+
+
+_dumps = json.JSONEncoder(sort_keys=True, separators=(",", ":"), allow_nan=False).encode
+
+
+class CallSpec:
+    """One reference call compiled for matching.
+
+    ``key`` is a hashable key when equality of keys decides a match (the ``exact`` mode over
+    plain arguments: the canonical :func:`~agent_asserts.matching.values.data_key`;
+    :data:`ANY_ARGUMENTS` when any arguments match); None when the mode needs a predicate.
+    """
+
+    __slots__ = ("arguments", "index", "key", "mode", "name")
+
+    def __init__(self, index: int, name: str, arguments: Any, mode: Any, key: Any) -> None:
+        self.index, self.name, self.arguments, self.mode, self.key = (
+            index, name, arguments, mode, key,
+        )  # fmt: skip
+
+    def __repr__(self) -> str:
+        return f"CallSpec({self.index}, {self.text()}, mode={mode_text(self.mode)})"
+
+    @classmethod
+    def build(cls, call: Mapping[str, Any], mode: Any, index: int = 0) -> CallSpec:
+        """Compile one reference call under ``mode``.
+
+        >>> CallSpec.build({"name": "a"}, "exact").key
+        ('any',)
+        """
+        arguments = call.get("arguments", MISSING)
+        if arguments is MISSING or mode == "ignore":
+            key: Any = ANY_ARGUMENTS
+        elif mode == "exact":
+            key = canonical_key(arguments)
+            if key is None and not has_matcher(arguments):
+                key = data_key(arguments)
+        else:
+            key = None
+        return cls(index, call["name"], arguments, mode, key)
+
+    def compatible(self, actual: Any) -> bool:
+        """Whether actual arguments match this call (``MatcherError`` when a predicate raises).
+
+        >>> CallSpec.build({"name": "a", "arguments": {"x": 1}}, "subset").compatible({})
+        True
+        """
+        if self.key is ANY_ARGUMENTS:
+            return True
+        mode = self.mode
+        if isinstance(mode, Matcher):
+            return mode.matches(actual)
+        if mode == "exact":
+            return exact_value(self.arguments, actual)
+        if mode == "superset":
+            return match_value(self.arguments, actual)
+        if mode == "subset":
+            return _subset(self.arguments).matches(actual)
+        comparator: Callable[[Any, Any], Any] = mode
+        try:
+            return bool(comparator(self.arguments, actual))
+        except Exception as exc:
+            raise MatcherError(mode_text(mode), exc) from exc
+
+    def explain(self, actual: Any, path: str) -> list[Mismatch]:
+        """Why actual arguments do not match (empty when they do).
+
+        >>> [str(m) for m in CallSpec.build({"name": "a", "arguments": {"x": 1}}, "exact")
+        ...     .explain({"x": 2}, "$.arguments")]
+        ['$.arguments.x: expected 1, got 2']
+        """
+        if self.key is ANY_ARGUMENTS:
+            return []
+        mode = self.mode
+        if isinstance(mode, Matcher):
+            return mode.explain(actual, path)
+        if mode == "exact":
+            return explain_exact(self.arguments, actual, path)
+        if mode == "superset":
+            return explain_value(self.arguments, actual, path)
+        if mode == "subset":
+            return _subset(self.arguments).explain(actual, path)
+        if self.compatible(actual):
+            return []
+        reason = f"{mode_text(mode)} rejected {render(actual)} (expected {render(self.arguments)})"
+        return [Mismatch(path, self.arguments, actual, reason)]
+
+    def text(self) -> str:
+        """``name(arguments)`` or ``name(…)`` when any arguments match.
+
+        >>> CallSpec.build({"name": "a", "arguments": {"x": 1}}, "exact").text()
+        "a({'x': 1})"
+        """
+        if self.arguments is MISSING:
+            return f"{self.name}(…)"
+        return f"{self.name}({render(self.arguments)})"
+
+
+def _subset(arguments: Any) -> Matcher:
+    if isinstance(arguments, Mapping):
+        return SubsetOfMatcher(arguments)
+    return ExactMatcher(arguments)
+
+
+__all__ = [
+    "ANY_ARGUMENTS",
+    "ARGUMENT_MODES",
+    "ORDER_MODES",
+    "CallSpec",
+    "actual_key",
+    "canonical_key",
+    "check_argument_mode",
+    "has_matcher",
+    "mode_text",
+    "normalize_reference",
+]
