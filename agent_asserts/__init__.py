@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from agent_asserts.batch import BatchResult, evaluate_many
     from agent_asserts.context import EvalContext
     from agent_asserts.contract import register_matcher
-    from agent_asserts.errors import AgentAssertsError
+    from agent_asserts.errors import AgentAssertsError, RecordWarning
     from agent_asserts.fluent.handles import AssertionHandle, ValueExpectation
     from agent_asserts.matching import ANY, Count, M, Mismatch, explain, matches
     from agent_asserts.record import (
@@ -62,6 +62,7 @@ if TYPE_CHECKING:
 _EXPORTS: dict[str, str] = {
     "MISSING": "agent_asserts._missing",
     "AgentAssertsError": "agent_asserts.errors",
+    "RecordWarning": "agent_asserts.errors",
     "EvalContext": "agent_asserts.context",
     "assert_passed": "agent_asserts.runner",
     "evaluate_many": "agent_asserts.batch",
@@ -148,6 +149,7 @@ __all__ = [
     "ReasoningPayload",
     "RecordBuilder",
     "RecordError",
+    "RecordWarning",
     "RequirementFailed",
     "Severity",
     "SkillPayload",

@@ -28,6 +28,22 @@ class AgentAssertsError(Exception):
     """The base class of every exception ``agent_asserts`` raises on purpose."""
 
 
+class RecordWarning(UserWarning):
+    """A record loaded, but part of it looks like a mistake: a payload key that is an alias or
+    a near miss of one of the payload's fields (``args`` for ``arguments``), kept in ``extra``.
+
+    >>> import warnings
+    >>> from agent_asserts import TrialRecord
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     _ = TrialRecord.from_dict({"events": [{"kind": "tool_call",
+    ...                                            "payload": {"name": "t", "args": {"a": 1}}}]})
+    >>> print(caught[0].category.__name__, caught[0].message)  # doctest: +NORMALIZE_WHITESPACE
+    RecordWarning $.events[0].payload.args: unknown key kept in 'extra';
+    it looks like 'arguments' (rename it)
+    """
+
+
 @attrs.frozen(repr=False, init=False)
 class Problem:
     """One problem of an input, with where it is: the one problem type of the library.
@@ -236,5 +252,6 @@ __all__ = [
     "LoadProblem",
     "Problem",
     "RecordLacks",
+    "RecordWarning",
     "Unavailable",
 ]

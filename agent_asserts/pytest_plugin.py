@@ -48,6 +48,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="write the agent_asserts cases of this session to PATH "
         "(.json, .xml, .html, .md or .txt).",
     )
+    group.addoption(
+        "--skip-judged",
+        dest="agent_asserts_skip_judged",
+        action="store_true",
+        default=False,
+        help="run only the deterministic checks of suite files: judged checks are "
+        "not_applicable ('judged check not run')",
+    )
     parser.addini(
         "agent_asserts_suites",
         type="args",

@@ -24,7 +24,7 @@ PUBLIC = {
     "run_trials", "TrialsResult", "evaluate_contract", "register_matcher",
     "evaluate_many", "BatchResult", "assert_passed",
     # turn 2
-    "AgentAssertsError", "iter_records",
+    "AgentAssertsError", "iter_records", "RecordWarning",
     "__version__",
 }  # fmt: skip
 

@@ -304,6 +304,7 @@ def evaluate_many(
     format: str = "auto",
     timeout: float | None = None,
     judge_timeout: float | None = None,
+    skip_judged: bool = False,
 ) -> BatchResult:
     """Evaluate a suite, a case or a case function on every record.
 
@@ -329,6 +330,9 @@ def evaluate_many(
             process pool, a worker still busy ``KILL_MARGIN`` seconds after its task's
             limits is killed (its records are ``FAILED``) and the pool restarted.
         judge_timeout: Each judge call's limit (past it: an ``evaluator_error`` gate).
+        skip_judged: Run only the deterministic checks of a suite or case: each judged check
+            is recorded as ``not_applicable`` ("judged check not run"). A case function's own
+            ``ctx.judge()`` calls are not affected (a ``TypeError`` says so).
 
     Returns:
         The :class:`BatchResult`, its cases ordered by record, then by case.
@@ -358,6 +362,14 @@ def evaluate_many(
         raise TypeError(
             f"'suite_or_fn' must be a Suite, a Case or a case function (got {target!r})"
         )
+    if skip_judged:
+        without = getattr(target, "without_judged", None)
+        if without is None:
+            raise TypeError(
+                "'skip_judged' applies to a Suite or a Case; a case function decides its own "
+                "ctx.judge() calls"
+            )
+        target = without()
     if max_in_flight is not None and (isinstance(max_in_flight, bool) or max_in_flight < 1):
         raise ValueError(f"'max_in_flight' must be an int >= 1 (got {max_in_flight!r})")
     if chunk_size is not None and (isinstance(chunk_size, bool) or chunk_size < 1):

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Final
 import Levenshtein
 
 from agent_asserts.record import DelegationPayload, SkillPayload
+from agent_asserts.record.aliases import alias_of
 
 if TYPE_CHECKING:
     from agent_asserts.record import TrialRecord
@@ -74,6 +75,32 @@ def record_names(record: TrialRecord, kind: str) -> list[str]:
     return list(dict.fromkeys(names))
 
 
+def alias_hint(record: TrialRecord, positions: Iterable[int], fields: Iterable[str]) -> str:
+    """``; e0 has 'args' in its payload: did you mean 'arguments'?`` for the first event at
+    ``positions`` whose payload keeps, in ``extra``, a key that looks like one of ``fields``.
+
+    >>> import warnings
+    >>> from agent_asserts.record import TrialRecord
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")
+    ...     rec = TrialRecord.from_dict({"events": [
+    ...         {"kind": "tool_call", "payload": {"name": "t", "args": {"a": 1}}}]})
+    >>> alias_hint(rec, [0], ["arguments"])
+    "; e0 has 'args' in its payload: did you mean 'arguments'?"
+    """
+    wanted = tuple(fields)
+    for position in positions:
+        event = record.events[position]
+        extra = getattr(event.payload, "extra", None)
+        if not extra:
+            continue
+        for field in wanted:
+            key = alias_of(extra, field)
+            if key is not None:
+                return f"; {event.event_id} has {key!r} in its payload: did you mean {field!r}?"
+    return ""
+
+
 def held_hint(record: TrialRecord, kind: str, word: str) -> str:
     """``; tools called, nearest first: 'a', 'b'`` (or ``; no tool was called``).
 
@@ -90,4 +117,4 @@ def held_hint(record: TrialRecord, kind: str, word: str) -> str:
     return f"; {some}, nearest first: " + ", ".join(repr(n) for n in shown) + more
 
 
-__all__ = ["LIMIT", "held_hint", "nearest", "record_names"]
+__all__ = ["LIMIT", "alias_hint", "held_hint", "nearest", "record_names"]

@@ -30,7 +30,7 @@ from agent_asserts.checks.selection import (
     selector_surface,
     selector_validator,
 )
-from agent_asserts.checks.suggest_names import held_hint
+from agent_asserts.checks.suggest_names import alias_hint, held_hint
 from agent_asserts.matching import Count
 from agent_asserts.matching.values import plural
 from agent_asserts.record import ToolCallPayload
@@ -127,6 +127,9 @@ class CalledTool(Check):
         )
         if not every:
             message += held_hint(record, "tool", self.name)
+        fields = [f for f in ("arguments", "result") if getattr(self, f) is not None]
+        if fields and len(matched) < len(every):
+            message += alias_hint(record, every, fields)
         outcome = count_outcome(
             record, self._selector, count, matched, message=message, details=details
         )

@@ -38,6 +38,7 @@ import attrs
 from agent_asserts._missing import MISSING
 from agent_asserts.checks.base import Check, Outcome, missing_surface
 from agent_asserts.checks.registry import register
+from agent_asserts.checks.suggest_names import alias_hint
 from agent_asserts.checks.trajectory_align import Call, ordered_pairs, unordered_pairs
 from agent_asserts.checks.trajectory_reference import (
     ORDER_MODES,
@@ -149,13 +150,16 @@ class MatchesTrajectory(Check):
         needs_arguments = {s.name for s in specs if s.key != ("any",)}
         blocks = _blocks(events)
         actual: list[Call] = []
-        for event, block in zip(events, blocks, strict=True):
+        positions = record.positions_of_kind("tool_call")
+        for position, event, block in zip(positions, events, blocks, strict=True):
             payload = event.payload
             name = payload.name if isinstance(payload, ToolCallPayload) else ""
             arguments = payload.arguments if isinstance(payload, ToolCallPayload) else MISSING
             if arguments is MISSING and name in needs_arguments:
+                hint = alias_hint(record, [position], ["arguments"])
                 return Outcome.invalid(
                     f"tool call {event.event_id} ({name!r}) has no recorded arguments to compare"
+                    + hint
                 )
             actual.append(Call(name, arguments, block))
         ordered = self.order in ("strict", "in_order")
@@ -204,7 +208,7 @@ class MatchesTrajectory(Check):
             f"the run does not match the reference {modes}: {', '.join(problems)}; "
             f"matched {matched} of {len(specs)} reference calls"
         )
-        rows = _Diff(events, specs, actual, pairs).rows(set(missing), set(unexpected))
+        rows = _Diff(record, specs, actual, pairs).rows(set(missing), set(unexpected))
         message = "\n".join([head, *rows])
         return Outcome(
             Status.FAIL,
@@ -220,12 +224,13 @@ class MatchesTrajectory(Check):
 class _Diff:
     def __init__(
         self,
-        events: Sequence[Event],
+        record: TrialRecord,
         specs: Sequence[CallSpec],
         actual: list[Call],
         pairs: list[int],
     ) -> None:
-        self.events, self.specs, self.actual, self.pairs = events, specs, actual, pairs
+        self.record, self.events = record, record.tool_calls
+        self.specs, self.actual, self.pairs = specs, actual, pairs
         self.owner: dict[int, int] = {}
         self.by_name: dict[str, list[int]] = {}
 
@@ -284,7 +289,9 @@ class _Diff:
         mismatches = spec.explain(self.actual[best].arguments, "$.arguments")
         where = self.events[best].event_id
         first = f": {mismatches[0]}" if mismatches else ""
-        lines.append(f"      closest {where}{first}")
+        position = self.record.positions_of_kind("tool_call")[best]
+        hint = alias_hint(self.record, [position], ["arguments"])
+        lines.append(f"      closest {where}{first}{hint}")
         lines.extend(f"        {m}" for m in mismatches[1:5])
         return lines
 

@@ -229,6 +229,8 @@ def run_check(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     rows: list[ReportRow] = []
     try:  # Ctrl-C: the finished cases are still reported, marked as interrupted
         suites = load_suites(args.suites, judge, problems, rows)
+        if getattr(args, "skip_judged", False):
+            suites = [suite.without_judged() for suite in suites]
         if args.record:
             _on_given_records(args, suites, judge, keep, problems, err, rows)
         else:

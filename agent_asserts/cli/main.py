@@ -61,6 +61,10 @@ def build_parser() -> argparse.ArgumentParser:
     )  # fmt: skip
     check.add_argument("--judge", metavar="MODULE:CALLABLE", help="the judge for semantic checks")
     check.add_argument(
+        "--skip-judged", action="store_true",
+        help="run only deterministic checks: judged checks are not_applicable (not run)",
+    )  # fmt: skip
+    check.add_argument(
         "--record-format", default="auto", metavar="NAME",
         help="the trace format of --record files (default: auto, detected from the data)",
     )  # fmt: skip

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from agent_asserts.batch import load_error_text, unloadable_cases
+from agent_asserts.checks.not_run import not_run_if_judged
 from agent_asserts.context import CaseTimeout
 from agent_asserts.record import TrialRecord
 from agent_asserts.results import CaseResult, RequirementFailed, Severity, Skipped
@@ -116,6 +117,18 @@ class Case:
         """
         return tuple(entry.check for entry in self.entries)
 
+    def without_judged(self) -> Case:
+        """This case with every judged check replaced by one that is ``not_applicable``
+        ("judged check not run"; see :mod:`agent_asserts.checks.not_run`).
+
+        >>> from agent_asserts.loaders import loads
+        >>> case = loads("checks: [succeeded, {judge: polite}]").cases[0].without_judged()
+        >>> [type(c).__name__ for c in case.checks]
+        ['Succeeded', 'JudgedNotRun']
+        """
+        entries = [attrs.evolve(e, check=not_run_if_judged(e.check)) for e in self.entries]
+        return attrs.evolve(self, entries=entries)
+
     def evaluate(
         self,
         record: TrialRecord,
@@ -123,11 +136,14 @@ class Case:
         judge: Any = None,
         timeout: float | None = None,
         judge_timeout: float | None = None,
+        skip_judged: bool = False,
     ) -> CaseResult:
         """Run every entry on ``record``; one check that raises never stops the others.
 
         ``timeout`` is the case's hard time limit and ``judge_timeout`` bounds each judge
-        call (see ``run_case`` and docs/reliability.md).
+        call (see ``run_case`` and docs/reliability.md). ``skip_judged=True`` runs only the
+        deterministic checks: each judged one is recorded as ``not_applicable`` ("judged check
+        not run").
 
         >>> from agent_asserts.loaders import loads
         >>> from agent_asserts.testing import demo_record
@@ -137,8 +153,10 @@ class Case:
         ('refund', 'failed', [True, False])
         """
 
+        entries = self.without_judged().entries if skip_judged else self.entries
+
         def body(ctx: EvalContext) -> None:
-            for entry in self.entries:
+            for entry in entries:
                 try:
                     entry.record(ctx)
                 except (RequirementFailed, Skipped, CaseTimeout):
@@ -206,6 +224,17 @@ class Suite:
     source: str | None = attrs.field(default=None, eq=False)
     dialect: str = attrs.field(default="native", eq=False)
 
+    def without_judged(self) -> Suite:
+        """This suite with every judged check replaced by a ``not_applicable`` one.
+
+        >>> from agent_asserts.loaders import loads
+        >>> from agent_asserts.testing import demo_record
+        >>> suite = loads("checks: [succeeded, {judge: polite}]").without_judged()
+        >>> [(r.status.value, r.message) for r in suite.evaluate(demo_record())[0].results]
+        [('pass', "status is 'completed'"), ('not_applicable', 'judged check not run')]
+        """
+        return attrs.evolve(self, cases=[case.without_judged() for case in self.cases])
+
     def evaluate(
         self,
         record: TrialRecord,
@@ -213,11 +242,14 @@ class Suite:
         judge: Any = None,
         timeout: float | None = None,
         judge_timeout: float | None = None,
+        skip_judged: bool = False,
     ) -> list[CaseResult]:
         """Run every case on ``record``; one result per case, in file order.
 
         ``timeout`` is each case's hard time limit: a case past it is ``FAILED`` and the
-        next case still runs (see :meth:`Case.evaluate`).
+        next case still runs (see :meth:`Case.evaluate`). ``skip_judged=True`` records each
+        judged check as ``not_applicable`` ("judged check not run"), so the deterministic
+        checks decide.
 
         >>> from agent_asserts.loaders import loads
         >>> from agent_asserts.testing import demo_record
@@ -226,11 +258,17 @@ class Suite:
         [('ok', 'passed'), ('x', 'failed')]
         """
         return [
-            case.evaluate(record, judge=judge, timeout=timeout, judge_timeout=judge_timeout)
+            case.evaluate(
+                record,
+                judge=judge,
+                timeout=timeout,
+                judge_timeout=judge_timeout,
+                skip_judged=skip_judged,
+            )
             for case in self.cases
         ]
 
-    def evaluate_all(self, *, judge: Any = None) -> list[CaseResult]:
+    def evaluate_all(self, *, judge: Any = None, skip_judged: bool = False) -> list[CaseResult]:
         """Run every case on its own ``record:`` file, in file order.
 
         A case without a record file, or whose record cannot be read, gives a ``FAILED``
@@ -258,7 +296,7 @@ class Suite:
                 error = load_error_text("the record", source, exc)
                 results.extend(unloadable_cases(error, [case.name], source))
                 continue
-            results.append(case.evaluate(record, judge=judge))
+            results.append(case.evaluate(record, judge=judge, skip_judged=skip_judged))
         return results
 
     def to_dict(self, *, base_dir: str | os.PathLike[str] | None = None) -> dict[str, Any]:

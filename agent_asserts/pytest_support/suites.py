@@ -100,7 +100,9 @@ class SuiteItem(pytest.Item):
         except Exception as exc:
             error = load_error_text("the record", source, exc)
         else:
-            result = self.case.evaluate(record, timeout=case_timeout(self.config))
+            skip = bool(self.config.getoption("agent_asserts_skip_judged", False))
+            timeout = case_timeout(self.config)
+            result = self.case.evaluate(record, timeout=timeout, skip_judged=skip)
             self.stash.setdefault(RESULTS, []).append(CaseEntry(result, record))
             return
         # Outside the except block: the failure is shown once, not chained to the error.

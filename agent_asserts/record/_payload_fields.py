@@ -20,6 +20,7 @@ from agent_asserts.record._validators import (
     must_be_str,
     one_of,
 )
+from agent_asserts.record.aliases import warn_suspicious
 from agent_asserts.record.payloads import ERROR_OUTCOMES
 
 Problems = list[tuple[str, str]]
@@ -34,6 +35,7 @@ def extra_keys(raw: Mapping[str, Any], known: frozenset[str], path: str, problem
     """
     if raw.keys() <= known:
         return {}
+    warn_suspicious(raw, known, path)
     return json_copy({key: value for key, value in raw.items() if key not in known}, path, problems)
 
 
