@@ -118,6 +118,7 @@ class MantleCase(Case):
         judge: Any = None,
         timeout: float | None = None,
         judge_timeout: float | None = None,
+        skip_judged: bool = False,
     ) -> CaseResult:
         """Run every entry on ``record`` (with the initial memory applied)."""
         return super().evaluate(
@@ -125,6 +126,7 @@ class MantleCase(Case):
             judge=judge,
             timeout=timeout,
             judge_timeout=judge_timeout,
+            skip_judged=skip_judged,
         )
 
 
