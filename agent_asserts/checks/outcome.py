@@ -24,7 +24,7 @@ from agent_asserts.checks.base import Check, Outcome
 from agent_asserts.checks.registry import register
 from agent_asserts.matching import explain, render
 from agent_asserts.matching.regex_search import search
-from agent_asserts.matching.scalar import compile_regex
+from agent_asserts.matching.scalar import compile_regex, slash_hint
 
 if TYPE_CHECKING:
     from agent_asserts.record import TrialRecord
@@ -203,7 +203,8 @@ class OutputMatches(Check):
         details = {} if found is None else {"match": found.group(0), "span": list(found.span())}
         return Outcome.of(
             found is not None,
-            message=f"the reply {verb} {render(self.pattern)}",
+            message=f"the reply {verb} {render(self.pattern)}"
+            + ("" if found else slash_hint(self.pattern)),
             expected=self.pattern,
             observed=reply,
             evidence=reply_evidence(record),

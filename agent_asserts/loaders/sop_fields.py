@@ -18,7 +18,9 @@ from agent_asserts.loaders.nodes import Node, ScalarNode, describe_value
 from agent_asserts.matching import M, Matcher
 from agent_asserts.record import parse_pointer
 
-INPUT_OPS: Final = ("exists", "equals", "matches", "gt", "lt")
+INPUT_OPS: Final = ("exists", "equals", "matches", "gt", "lt", "contains")
+"""``contains`` is accepted on inputs too, as modelguide's implementation does
+(docs/decisions.md)."""
 OUTPUT_OPS: Final = ("exists", "equals", "contains", "not_in")
 _OP_KEYS: Final = {
     "exists": (),
@@ -109,6 +111,8 @@ def _assertion(node: Node, ops: tuple[str, ...], ctx: BuildContext) -> Matcher |
         p.add(spec.get("op"), f"must be {choice_list(ops)} (got {op!r})")
         return None
     keys = _OP_KEYS[op]
+    if op == "matches" and "pattern" not in spec.items and "value" in spec.items:
+        keys = ("value",)  # modelguide reads the pattern from `value:` too (docs/decisions.md)
     if not p.check_keys(spec, required=["op", *keys]):
         return None
     value: Any = None

@@ -82,6 +82,26 @@ def compile_regex(pattern: Any, *, name: str | None = None) -> re.Pattern[str]:
         raise ValueError(f"{prefix}invalid regular expression {pattern!r}: {exc}") from None
 
 
+_SLASHED = re.compile(r"^/(?P<inner>.+)/(?P<flags>[dgimsuyx]*)$", re.S)
+
+
+def slash_hint(pattern: str) -> str:
+    r"""A hint for a pattern written with slash delimiters (``/order\s+#\d+/i``, as JavaScript
+    and PHP write them), whose slashes here are literal; else ``''``.
+
+    >>> print(slash_hint("/refund/i"))
+     (the pattern is wrapped in slashes, which match literal '/' here: write '(?i)refund')
+    >>> slash_hint("a/b"), slash_hint("/")
+    ('', '')
+    """
+    found = _SLASHED.match(pattern)
+    if found is None:
+        return ""
+    flags = "".join(f for f in found["flags"] if f in "imsx")
+    inner = (f"(?{flags})" if flags else "") + found["inner"]
+    return f" (the pattern is wrapped in slashes, which match literal '/' here: write {inner!r})"
+
+
 @attrs.frozen(repr=False)
 class RegexMatcher(Matcher):
     """``M.regex(pattern)``: ``re.search`` (unanchored, case-sensitive, inline flags allowed).
@@ -102,7 +122,7 @@ class RegexMatcher(Matcher):
         return subject is not None and search(self.compiled, subject) is not None
 
     def explain(self, actual: Any, path: str = ROOT) -> list[Mismatch]:
-        return [] if self.matches(actual) else self._fail(actual, path)
+        return [] if self.matches(actual) else self._fail(actual, path, slash_hint(self.pattern))
 
     def describe(self) -> str:
         return f"a match of {self.pattern!r}"

@@ -42,9 +42,8 @@ BROKEN = [
         "broken_04_ops.yaml",
         [
             "FILE:4:10: [0].assertions.zip: required key 'op' missing",
-            "FILE:5:16: [0].assertions.name.op: must be one of 'exists', 'equals', 'matches', 'gt', 'lt' (got 'contains')",
             "FILE:6:20: [0].assertions.order_id.op: must be a string (got 7)",
-            "FILE:7:16: [0].assertions.note.op: must be one of 'exists', 'equals', 'matches', 'gt', 'lt' (got 'not_in')",
+            "FILE:7:16: [0].assertions.note.op: must be one of 'exists', 'equals', 'matches', 'gt', 'lt', 'contains' (got 'not_in')",
             "FILE:11:17: [1].assertions.total.op: must be one of 'exists', 'equals', 'contains', 'not_in' (got 'gt')",
         ],
     ),

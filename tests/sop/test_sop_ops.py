@@ -246,3 +246,31 @@ def test_llm_judge_accepts_catalog_slug_and_keeps_it_as_case_metadata() -> None:
     (case,) = suite.cases
     assert case.metadata == {"llm_judge_catalogs": {"llm_judge:polite": "shopify"}}
     assert [e.name for e in case.entries] == ["llm_judge:polite"]
+
+
+def test_matches_takes_value_as_the_pattern_and_input_takes_contains() -> None:
+    # modelguide's own implementation and tests accept both (docs/decisions.md)
+    from agent_asserts.loaders import load
+    from agent_asserts.record import TrialRecord
+
+    suite = load(
+        [
+            {
+                "type": "tool_input_contains",
+                "toolSlug": "set_address",
+                "assertions": {
+                    "zip": {"op": "matches", "value": "^[0-9]{5}$"},
+                    "name": {"op": "contains", "value": "Ada"},
+                },
+            }
+        ],
+        dialect="sop",
+    )
+    ok = TrialRecord.builder().tool("set_address", {"zip": "94103", "name": "Ada L."}).build()
+    bad = TrialRecord.builder().tool("set_address", {"zip": "9410", "name": "Bob"}).build()
+    assert [c.verdict.value for c in suite.evaluate(ok)] == ["passed"]
+    (case,) = suite.evaluate(bad)
+    assert [str(m) for m in case.results[0].mismatches] == [
+        "$.arguments.zip: expected a match of '^[0-9]{5}$', got '9410'",
+        "$.arguments.name: expected a value containing 'Ada', got 'Bob'",
+    ]
