@@ -16,9 +16,12 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
+import attrs
+
 from agent_asserts._text import escape_controls
 from agent_asserts.batch import load_error_text, load_record, unloadable_cases
 from agent_asserts.cli.interrupt import report_interrupted
+from agent_asserts.cli.record_dir import as_suite_input, scan_records
 from agent_asserts.cli.support import (
     Progress,
     import_judge,
@@ -74,8 +77,8 @@ def load_suites(
             suites.append(load(path, judge=judge))
         except Exception as exc:  # one broken file never stops the others
             failed = problems.add(load_error_text("the suite", path, exc), source=path)
-            if rows is not None:
-                rows.extend(failed)
+            if rows is not None:  # labelled as a suite in the report ('suite:', not 'record:')
+                rows.extend(attrs.evolve(row, case=as_suite_input(row.case)) for row in failed)
     return suites
 
 
@@ -86,9 +89,17 @@ def _on_given_records(
     files = []
     for spec in args.record:
         found = record_files(spec)
-        if not found:
+        scan = scan_records(found, [spec], args.suites)
+        for path in scan.dangling:
+            target = os.readlink(path)
+            rows += problems.add(
+                f"{path}: dangling symlink (its target {target} does not exist)", source=str(path)
+            )
+        for path in scan.suites:
+            err.write(f"note: {path}: skipped, it is a suite file, not a record\n")
+        if not found and not scan.dangling:
             rows += problems.add(f"no record file matches {spec!r}", source=spec)
-        files.extend(found)
+        files.extend(scan.records)
     names = [case.name for suite in suites for case in suite.cases]
     known = None if any(f.suffix == ".jsonl" for f in files) else len(files)
     progress = problems.progress = Progress(known, err)

@@ -51,12 +51,14 @@ def colorize(text: str) -> str:
 
 
 def row_text(row: ReportRow) -> str:
-    """The summary of one row's case, with a ``record:`` line after its first line."""
+    """The summary of one row's case, with a ``record:`` line after its first line
+    (``suite:`` for an unloadable suite, whose case metadata has ``input: suite``)."""
     summary = str(row.case)
     if row.source is None:
         return summary
+    label = "suite" if row.case.metadata.get("input") == "suite" else "record"
     first, newline, rest = summary.partition("\n")
-    return f"{first}\n  record: {row.source}" + (newline + rest if newline else "")
+    return f"{first}\n  {label}: {row.source}" + (newline + rest if newline else "")
 
 
 def render_text(

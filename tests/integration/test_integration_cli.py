@@ -158,9 +158,15 @@ def test_unloadable_inputs_give_2_and_are_reported_with_the_rest(
         if c["error"] is not None
     ]
     assert failed == UNLOADABLE
+    # an unloadable suite's case is marked as such ('suite:' in the text report)
     assert all(
-        c["metadata"] == {"source": sources[c["record"]]} for c in doc["cases"] if c["error"]
+        {k: v for k, v in c["metadata"].items() if k != "input"} == {"source": sources[c["record"]]}
+        for c in doc["cases"]
+        if c["error"]
     )
+    assert [c["name"] for c in doc["cases"] if c["metadata"].get("input") == "suite"] == [
+        n for n, _, e in UNLOADABLE if e.startswith("cannot load the suite")
+    ]
     assert doc["summary"] | {"score": None} == {"cases": 13, "failed": 8, "scored": 3, "skipped": 0,
         "passed": 2, "pass_rate": 2 / 13, "score": None}  # fmt: skip
 

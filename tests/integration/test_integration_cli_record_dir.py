@@ -1,0 +1,60 @@
+"""``check --record DIR``: suite files skipped (and said so), dangling symlinks reported, an
+unloadable suite reported once and labelled as a suite."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from agent_asserts.cli.main import main
+from agent_asserts.testing import DEMO_RECORD
+
+
+@pytest.fixture
+def workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "runs").mkdir()
+    (tmp_path / "runs" / "ok.json").write_text(json.dumps(DEMO_RECORD))
+    return tmp_path
+
+
+def test_suite_files_in_the_record_folder_are_skipped_with_a_note(
+    workdir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    Path("runs/suite.json").write_text(json.dumps({"checks": ["succeeded"]}))
+    Path("runs/other_suite.json").write_text(json.dumps({"cases": [{"name": "x"}]}))
+    assert main(["check", "runs/suite.json", "--record", "runs"]) == 0
+    out, err = capsys.readouterr()
+    assert err.splitlines() == [
+        "note: runs/other_suite.json: skipped, it is a suite file, not a record",
+        "note: runs/suite.json: skipped, it is a suite file, not a record",
+    ]
+    assert out.splitlines()[-1] == "1 case: 1 passed; pass rate 100.0%"
+
+
+def test_dangling_symlink_is_reported(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    Path("suite.json").write_text(json.dumps({"checks": ["succeeded"]}))
+    Path("runs/gone.json").symlink_to("missing.json")
+    assert main(["check", "suite.json", "--record", "runs"]) == 2
+    out, err = capsys.readouterr()
+    assert err == (
+        "error: runs/gone.json: dangling symlink (its target missing.json does not exist)\n"
+    )
+    assert "FAILED runs/gone.json: 0 checks\n  record: runs/gone.json\n" in out
+
+
+def test_unloadable_suite_is_reported_once_as_a_suite(
+    workdir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    Path("runs/bad.json").write_text(json.dumps({"checks": ["sucseeded"]}))
+    assert main(["check", "runs/bad.json", "--record", "runs"]) == 2
+    out, err = capsys.readouterr()
+    assert err.count("cannot load the suite runs/bad.json") == 1
+    assert out.count("cannot load the suite runs/bad.json") == 1
+    assert out.startswith(
+        "FAILED runs/bad.json: 0 checks\n  suite: runs/bad.json\n"
+        "  error: cannot load the suite runs/bad.json:\n"
+    )
+    assert "record: runs/bad.json" not in out
