@@ -35,11 +35,16 @@ from agent_asserts.matching import Count
 from agent_asserts.matching.values import plural
 from agent_asserts.record import ToolCallPayload
 from agent_asserts.selectors import as_selector
-from agent_asserts.selectors.calls import Selector, ToolSelector
+from agent_asserts.selectors.calls import Selector, ToolSelector, check_arguments
 from agent_asserts.status import Status
 
 if TYPE_CHECKING:
     from agent_asserts.record import TrialRecord
+
+
+def arguments_validator(instance: Check, attribute: attrs.Attribute[Any], value: Any) -> None:
+    """An attrs validator: expected ``arguments`` are not a string (see ``check_arguments``)."""
+    check_arguments(instance.method, value)
 
 
 @register
@@ -67,7 +72,7 @@ class CalledTool(Check):
     """
 
     name: str
-    arguments: Any = None
+    arguments: Any = attrs.field(default=None, validator=arguments_validator)
     result: Any = None
     is_error: bool | None = None
     count: int | Count | None = attrs.field(default=None, validator=count_validator)
@@ -159,7 +164,7 @@ class NotCalledTool(Check):
     """
 
     name: str
-    arguments: Any = None
+    arguments: Any = attrs.field(default=None, validator=arguments_validator)
     before: Selector | str | None = attrs.field(
         default=None, kw_only=True, validator=selector_validator("tool")
     )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -39,6 +40,32 @@ def coerce_record(
     )
 
 
+def resolve_relative(record: Any, test_dir: Path, cwd: Path | None = None) -> Any:
+    """A relative record path resolved against the test file's folder, then the current
+    folder; anything else as given.
+
+    Raises:
+        FileNotFoundError: a relative path found in neither folder (the message names both).
+
+    >>> resolve_relative("nope.json", Path("/tests"), Path("/work"))
+    Traceback (most recent call last):
+    ...
+    FileNotFoundError: agent_eval: no record file 'nope.json': looked for /tests/nope.json ...
+    and /work/nope.json (the current folder)
+    """
+    if not isinstance(record, str | os.PathLike) or Path(record).is_absolute():
+        return record
+    here = Path.cwd() if cwd is None else cwd
+    for base in (test_dir, here):
+        candidate = base / record
+        if candidate.exists():
+            return candidate
+    raise FileNotFoundError(
+        f"agent_eval: no record file {os.fspath(record)!r}: looked for {test_dir / record} "
+        f"(the test file's folder) and {here / record} (the current folder)"
+    )
+
+
 class EvalFactory:
     """``agent_eval(record, format="auto", *, judge=None, name=None, initial_state=None,
     final_state=None) -> EvalContext``; ``record`` is a record, trace data or a file path.
@@ -62,6 +89,7 @@ class EvalFactory:
         final_state: Any = None,
     ) -> EvalContext:
         contexts = self._node.stash.setdefault(CONTEXTS, [])
+        record = resolve_relative(record, Path(self._node.path).parent)
         trial = coerce_record(record, format, initial_state=initial_state, final_state=final_state)
         if name is None:
             name = self._node.name if not contexts else f"{self._node.name}#{len(contexts) + 1}"

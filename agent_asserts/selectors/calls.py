@@ -47,6 +47,30 @@ from agent_asserts.selectors.conversation import (
 from agent_asserts.selectors.unrecorded import unrecorded_match
 
 
+def check_arguments(method: str, value: Any) -> None:
+    """Raise ``TypeError`` when expected tool ``arguments`` are a string (a mapping, a list, a
+    matcher or None are accepted); ``key=value`` text gets the mapping to write instead.
+
+    >>> check_arguments("called_tool", "orderId=A1049")
+    Traceback (most recent call last):
+    ...
+    TypeError: called_tool() parameter 'arguments' takes a mapping, ... not a string
+    (got 'orderId=A1049'; did you mean {'orderId': 'A1049'}?)
+    """
+    if not isinstance(value, str | bytes):
+        return
+    hint = ""
+    if isinstance(value, str) and "=" in value:
+        pairs = [part.split("=", 1) for part in value.replace(";", ",").split(",") if part]
+        if all(len(p) == 2 and p[0].strip() for p in pairs):
+            guess = {k.strip(): v.strip() for k, v in pairs}
+            hint = f"; did you mean {guess!r}?"
+    raise TypeError(
+        f"{method}() parameter 'arguments' takes a mapping, a list, a matcher or None, "
+        f"not a string (got {value!r}{hint})"
+    )
+
+
 @attrs.frozen(repr=False)
 class ToolSelector(Selector):
     """Tool calls by name (``"a|b"`` for alternatives) and, optionally, partial arguments etc.
@@ -77,6 +101,7 @@ class ToolSelector(Selector):
             _check_choice("outcome", self.outcome, TOOL_OUTCOMES)
         if not isinstance(self.name, str) or not self.name.strip():
             raise ValueError(f"'name' must be a non-empty tool name (got {self.name!r})")
+        check_arguments("on.tool", self.arguments)
         if self.source is not None:
             _check_choice("source", self.source, ("local", "mcp"))
         if self.mcp_server is not None and self.source == "local":
@@ -295,4 +320,5 @@ __all__ = [
     "SubagentSelector",
     "ToolSelector",
     "call_repr",
+    "check_arguments",
 ]
