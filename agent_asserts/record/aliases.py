@@ -19,10 +19,11 @@ and the checks that compare that field mention it on a failure.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any, Final
 
-from agent_asserts._suggest import closest_word
+import Levenshtein
+
 from agent_asserts.errors import RecordWarning
 
 ALIASES: Final[Mapping[str, tuple[str, ...]]] = {
@@ -53,6 +54,23 @@ ALIASES: Final[Mapping[str, tuple[str, ...]]] = {
 """Known aliases, each with the fields it may stand for (the first one the payload has wins)."""
 
 
+def near_miss(key: str, fields: Iterable[str]) -> str | None:
+    """The field ``key`` is a typo of: same first letter, at most two edits away (one for
+    short names), not a different word that merely shares letters (``resource``/``source``).
+
+    >>> near_miss("argments", ["arguments"]), near_miss("resource", ["source"])
+    ('arguments', None)
+    """
+    best: tuple[int, str] | None = None
+    for field in fields:
+        if len(key) < 3 or key[0] != field[0]:
+            continue
+        distance = Levenshtein.distance(key, field)
+        if 0 < distance <= (1 if len(field) <= 4 else 2) and (best is None or distance < best[0]):
+            best = (distance, field)
+    return None if best is None else best[1]
+
+
 def suspicious_keys(raw: Mapping[str, Any], known: frozenset[str]) -> list[tuple[str, str]]:
     """``(key, field)`` for each unknown key of ``raw`` that looks like an absent field.
 
@@ -69,7 +87,7 @@ def suspicious_keys(raw: Mapping[str, Any], known: frozenset[str]) -> list[tuple
             continue
         field = next((f for f in ALIASES.get(key, ()) if f in known), None)
         if field is None:
-            field = closest_word(key, known, cutoff=0.75)
+            field = near_miss(key, known)
         if field is not None and field not in raw:
             out.append((key, field))
     return out
@@ -107,9 +125,16 @@ def alias_of(extra: Mapping[str, Any], field: str) -> str | None:
     for key in extra:
         if not isinstance(key, str):
             continue
-        if field in ALIASES.get(key, ()) or closest_word(key, [field], cutoff=0.75) == field:
+        if field in ALIASES.get(key, ()) or near_miss(key, [field]) == field:
             return key
     return None
 
 
-__all__ = ["ALIASES", "alias_message", "alias_of", "suspicious_keys", "warn_suspicious"]
+__all__ = [
+    "ALIASES",
+    "alias_message",
+    "alias_of",
+    "near_miss",
+    "suspicious_keys",
+    "warn_suspicious",
+]
