@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from agent_asserts.checks.base import Check, Outcome
+from agent_asserts.checks.suggest_names import alias_hint
 from agent_asserts.selectors.unrecorded import unrecorded_as_matching
 from agent_asserts.status import Status
 
@@ -67,7 +68,8 @@ def decide_unrecorded(
     more = f" and {len(unknown) - _SHOWN} more" if len(unknown) > _SHOWN else ""
     which = "the arguments of " + ", ".join(named) + more
     return Outcome.invalid(
-        f"arguments not recorded: the result depends on {which}",
+        f"arguments not recorded: the result depends on {which}"
+        + alias_hint(record, unknown, ["arguments"]),
         evidence=tuple(events[p].event_id for p in unknown),
         details={"if_not_matching": outcome.status.value, "if_matching": other.status.value},
     )

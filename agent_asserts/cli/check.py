@@ -122,7 +122,7 @@ def _on_given_records(
     return rows
 
 
-def limits(args: argparse.Namespace) -> dict[str, float | None]:
+def limits(args: argparse.Namespace) -> dict[str, Any]:
     """The ``timeout``/``judge_timeout`` keywords given on the command line."""
     return {
         "timeout": getattr(args, "timeout", None),

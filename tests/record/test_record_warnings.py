@@ -54,9 +54,10 @@ def _args_record() -> TrialRecord:
 
 def test_failed_argument_check_mentions_the_alias() -> None:
     result = EvalContext(_args_record()).called_tool("refund", arguments={"a": 1}).result
-    assert result.message == (
-        "matched 0 of 1 'refund' calls, expected at least 1; e0 has 'args' in its payload: "
-        "did you mean 'arguments'?"
+    assert (result.status.value, result.message) == (
+        "invalid",
+        "arguments not recorded: the result depends on the arguments of e0 ('refund'); e0 has "
+        "'args' in its payload: did you mean 'arguments'?",
     )
 
 
