@@ -191,3 +191,35 @@ def test_exit_rule_lines() -> None:
     )
     assert exit_rule(2, [], False) == "exit status 2: an input could not be loaded or written"
     assert exit_rule(0, [], True) == "exit status 0: no case FAILED or SCORED (--fail-on scored)"
+
+
+def test_did_you_mean_for_memory_skills_and_agents() -> None:
+    rec = (
+        TrialRecord.builder()
+        .memory_set("refund.order_id", "A1")
+        .memory_set("refund.amount", 4)
+        .skill("activated", "refund")
+        .subagent("researcher")
+        .build()
+    )
+    ctx = EvalContext(rec)
+    assert ctx.memory_was_set("refund.orderid").result.message == (
+        "'refund.orderid' was never written; memory keys written, nearest first: "
+        "'refund.order_id', 'refund.amount'"
+    )
+    assert ctx.memory_was_cleared("refund.amout").result.message == (
+        "'refund.amout' was never cleared; memory keys written, nearest first: "
+        "'refund.amount', 'refund.order_id'"
+    )
+    assert ctx.skill_activated("refnd").result.message == (
+        "skill 'refnd' was not activated (1 skill event; closest e2); skills recorded, "
+        "nearest first: 'refund'"
+    )
+    assert ctx.called_subagent("researcer").result.message == (
+        "matched 0 completed delegations to 'researcer' (expected at least 1); sub-agents "
+        "recorded, nearest first: 'researcher'"
+    )
+    assert ctx.event("audt").result.message == (
+        "matched 0 events on.event('audt') (expected at least 1); event kinds recorded, nearest "
+        "first: 'skill', 'memory', 'delegation'"
+    )

@@ -31,6 +31,7 @@ from agent_asserts.checks.selection import (
     selector_validator,
 )
 from agent_asserts.checks.sequencing import Sequencing
+from agent_asserts.checks.suggest_names import held_hint
 from agent_asserts.matching import Count, Mismatch
 from agent_asserts.matching.values import plural
 from agent_asserts.selectors import as_selector
@@ -137,6 +138,9 @@ class CalledSubagent(Check):
             if p not in taken and getattr(events[p].payload, "subagent", None) == self.name
         ]
         closest = selector.closest(record, named) if named else None
+        if not named and not matched:
+            hint = held_hint(record, "agent", self.name)
+            outcome = attrs.evolve(outcome, message=outcome.message + hint)
         return attrs.evolve(outcome, **closest_fields(closest)) if closest else outcome
 
 
@@ -187,6 +191,9 @@ class EventCheck(_KindSelectorCheck):
             f"matched {plural(len(matched), 'event')} {self._selector.describe()} "
             f"(expected {count.describe()})"
         )
+        kind = getattr(self._selector, "kind", None)
+        if not passed and not selected and isinstance(kind, str) and kind not in record.index.kinds:
+            text += held_hint(record, "kind", kind)
         fields: dict[str, Any] = {
             "message": text,
             "expected": count.describe(),

@@ -31,6 +31,7 @@ import attrs
 from agent_asserts.checks.base import Check, Outcome, missing_surface
 from agent_asserts.checks.registry import register
 from agent_asserts.checks.selection import closest_fields, event_ids, id_list
+from agent_asserts.checks.suggest_names import held_hint, record_names
 from agent_asserts.matching.values import plural
 from agent_asserts.selectors.calls import BlockSelector, Selector, SkillSelector
 
@@ -109,9 +110,14 @@ class LifecycleCheck(Check):
         seen = plural(len(candidates), noun)
         closest = selector.closest(record)  # None only when there is no candidate
         near = "" if closest is None else f"; closest {closest[0].event_id}"
+        skill = getattr(self, "skill_id", None)
+        hint = ""
+        skills = record_names(record, "skill") if candidates else []
+        if skill is not None and skills and skill not in skills:
+            hint = held_hint(record, "skill", skill)
         return Outcome.of(
             False,
-            message=f"{self.subject()} was not {self.transition}{at} ({seen}{near})",
+            message=f"{self.subject()} was not {self.transition}{at} ({seen}{near}){hint}",
             observed=0,
             evidence=event_ids(record, candidates),
             details=details,

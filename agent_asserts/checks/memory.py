@@ -34,6 +34,7 @@ from agent_asserts._suggest import did_you_mean
 from agent_asserts.checks.base import Check, Outcome, missing_surface
 from agent_asserts.checks.registry import register
 from agent_asserts.checks.selection import closest_fields, event_ids, id_list
+from agent_asserts.checks.suggest_names import held_hint
 from agent_asserts.matching import Matcher, render
 from agent_asserts.record import MemoryPayload
 from agent_asserts.selectors.calls import MemoryClearedSelector, MemorySetSelector
@@ -107,7 +108,8 @@ class MemoryWasSet(_MemoryCheck):
             text = f"{self.name!r} was written{with_value}: {id_list(ids)}"
             return Outcome.of(True, message=text, evidence=ids, observed=len(ids))
         if not writes:
-            return Outcome.of(False, message=f"{self.name!r} was never written", observed=0)
+            text = f"{self.name!r} was never written" + held_hint(record, "memory", self.name)
+            return Outcome.of(False, message=text, observed=0)
         closest = self._writes.closest(record)
         text = f"{self.name!r} was written {_times(len(writes))}, never{with_value}"
         if closest is not None:
@@ -190,6 +192,8 @@ class MemoryWasCleared(Check):
         text = f"{self.name!r} was never cleared"
         if writes:
             text += f" (written {_times(len(writes))}: {id_list(event_ids(record, writes))})"
+        else:
+            text += held_hint(record, "memory", self.name)
         return Outcome.of(False, message=text, evidence=event_ids(record, writes), observed=0)
 
 

@@ -102,7 +102,8 @@ def alias_hint(record: TrialRecord, positions: Iterable[int], fields: Iterable[s
 
 
 def held_hint(record: TrialRecord, kind: str, word: str) -> str:
-    """``; tools called, nearest first: 'a', 'b'`` (or ``; no tool was called``).
+    """``; tools called, nearest first: 'a', 'b'`` (or ``; no tool was called``; for the
+    other kinds nothing when the record holds none).
 
     >>> from agent_asserts.record import TrialRecord
     >>> held_hint(TrialRecord.builder().memory_set("refund.id", 1).build(), "memory", "refund.ID")
@@ -111,7 +112,7 @@ def held_hint(record: TrialRecord, kind: str, word: str) -> str:
     some, none = _WORDS[kind]
     names = record_names(record, kind)
     if not names:
-        return f"; {none}"
+        return f"; {none}" if kind == "tool" else ""
     shown = nearest(word, names)
     more = f" (and {len(names) - len(shown)} more)" if len(names) > len(shown) else ""
     return f"; {some}, nearest first: " + ", ".join(repr(n) for n in shown) + more

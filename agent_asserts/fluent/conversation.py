@@ -212,8 +212,10 @@ class ConversationMethods(Recorder):
 
         >>> from agent_asserts import EvalContext, TrialRecord
         >>> rec = TrialRecord.builder().memory_set("draft", "d1").memory_clear("draft").build()
-        >>> [h.result.message for h in EvalContext(rec).memory_was_cleared(["draft", "order_id"])]
-        ["'draft' was cleared: e1", "'order_id' was never cleared"]
+        >>> for handle in EvalContext(rec).memory_was_cleared(["draft", "order_id"]):
+        ...     print(handle.result.message)
+        'draft' was cleared: e1
+        'order_id' was never cleared; memory keys written, nearest first: 'draft'
         """
         if isinstance(name, str):
             return self.record_check(built(memory.MemoryWasCleared, name))

@@ -174,7 +174,9 @@ def test_a_clear_alone_is_not_a_write() -> None:
     ctx = EvalContext(rec)
     assert status(ctx.memory_was_set("a.d")) == "fail"
     assert status(ctx.memory_was_not_set("a.d")) == "pass"
-    assert ctx.memory_was_cleared("a.other").result.message == "'a.other' was never cleared"
+    assert ctx.memory_was_cleared("a.other").result.message == (
+        "'a.other' was never cleared; memory keys written, nearest first: 'a.d'"
+    )
 
 
 def test_memory_surface_missing_is_invalid_never_a_vacuous_pass() -> None:
