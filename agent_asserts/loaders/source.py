@@ -16,9 +16,9 @@ s.yml:1:17: invalid YAML: found unexpected end of stream (while scanning a quote
 from __future__ import annotations
 
 import os
-from pathlib import Path
 from typing import Any
 
+from agent_asserts._files import read_bytes
 from agent_asserts.errors import Unavailable
 from agent_asserts.loaders.collector import ProblemCollector
 from agent_asserts.loaders.errors import LoadError, LoadProblem
@@ -88,17 +88,24 @@ def parse_into(
 def read_source(path: str | os.PathLike[str]) -> tuple[str, str]:
     """The text of a suite file and the name its problems show (the path as given).
 
-    Undecodable bytes raise a :class:`LoadError`; a missing file raises ``FileNotFoundError``.
+    Undecodable bytes, a path that is not a regular file (a device, a FIFO, a dangling
+    symbolic link) and a file over the size limit (:mod:`agent_asserts._files`) raise a
+    :class:`LoadError`; a missing file raises ``FileNotFoundError``.
 
     >>> import tempfile
+    >>> from pathlib import Path
     >>> with tempfile.TemporaryDirectory() as tmp:
     ...     _ = Path(tmp, "s.yml").write_text("checks: [succeeded]", encoding="utf-8-sig")
     ...     read_source(Path(tmp, "s.yml"))[0]
     'checks: [succeeded]'
     """
     display = os.fspath(path)
+
+    def refuse(reason: str) -> LoadError:
+        return LoadError([LoadProblem(display, None, None, "", reason)])
+
     try:
-        text = Path(path).read_text(encoding="utf-8-sig")
+        text = read_bytes(display, refuse).decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         problem = LoadProblem(display, None, None, "", f"cannot be read as UTF-8 ({exc.reason})")
         raise LoadError([problem]) from None

@@ -23,6 +23,7 @@ import os
 import sys
 from typing import Any
 
+from agent_asserts._files import read_bytes
 from agent_asserts.record._validators import child
 from agent_asserts.record.errors import Problem, RecordError
 
@@ -178,12 +179,12 @@ def read_text(path: str | os.PathLike[str]) -> tuple[str, str]:
     """The file's name and its UTF-8 text (a byte-order mark skipped).
 
     Raises:
-        RecordError: The file is not UTF-8 (naming the file and the byte).
+        RecordError: The file is not UTF-8 (naming the file and the byte), is not a regular
+            file or is over the size limit (:mod:`agent_asserts._files`).
         OSError: The file cannot be read.
     """
     name = os.fspath(path)
-    with open(name, "rb") as handle:
-        raw = handle.read()
+    raw = read_bytes(name, lambda reason: RecordError([Problem("", reason, name)]))
     try:
         return name, raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

@@ -1,0 +1,115 @@
+"""Reading input files safely: only regular files, and at most a configurable number of bytes.
+
+A suite or a record path may name anything: a device (``/dev/zero`` never ends), a FIFO
+(opening it blocks until a writer comes), a dangling symbolic link. :func:`not_regular` names
+what such a path is; :func:`read_bytes` opens without blocking, checks the open file itself
+(``fstat``, so the file checked is the file read) and reads at most :func:`max_file_bytes`.
+
+The size limit is :data:`DEFAULT_MAX_FILE_BYTES` (1 GiB), changed with the environment
+variable :data:`MAX_FILE_BYTES_ENV` (a number of bytes; ``0`` for no limit).
+
+>>> import tempfile, pathlib
+>>> file = pathlib.Path(tempfile.mkdtemp()) / "a.json"
+>>> _ = file.write_text("{}")
+>>> read_bytes(file, ValueError)
+b'{}'
+>>> not_regular("/dev/null")
+'not a regular file (a character device)'
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Callable
+from typing import Final
+
+MAX_FILE_BYTES_ENV: Final = "AGENT_ASSERTS_MAX_FILE_BYTES"
+"""The environment variable that sets the size limit of suite and record files (bytes)."""
+DEFAULT_MAX_FILE_BYTES: Final = 1 << 30
+"""The size limit of a suite or record file when :data:`MAX_FILE_BYTES_ENV` is not set."""
+
+_KINDS: Final = (
+    (stat.S_ISDIR, "a directory"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISFIFO, "a FIFO"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def max_file_bytes() -> int:
+    """The size limit in bytes (``0``: none), from :data:`MAX_FILE_BYTES_ENV`.
+
+    >>> max_file_bytes() == DEFAULT_MAX_FILE_BYTES or MAX_FILE_BYTES_ENV in os.environ
+    True
+    """
+    text = os.environ.get(MAX_FILE_BYTES_ENV, "").strip()
+    if not text:
+        return DEFAULT_MAX_FILE_BYTES
+    try:
+        return max(int(text), 0)
+    except ValueError:
+        return DEFAULT_MAX_FILE_BYTES
+
+
+def _mode_problem(mode: int, size: int) -> str | None:
+    if not stat.S_ISREG(mode):
+        kind = next((name for test, name in _KINDS if test(mode)), "a special file")
+        return f"not a regular file ({kind})"
+    limit = max_file_bytes()
+    if limit and size > limit:
+        return (
+            f"the file is {size} bytes, over the limit of {limit} bytes "
+            f"(set {MAX_FILE_BYTES_ENV} to change it)"
+        )
+    return None
+
+
+def not_regular(path: str | os.PathLike[str]) -> str | None:
+    """Why ``path`` cannot be read as an input file, or None (a missing file is None too: opening
+    it raises ``FileNotFoundError`` as before).
+
+    >>> not_regular("/no/such/file") is None
+    True
+    """
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        if os.path.lexists(path):
+            return "a dangling symbolic link (its target does not exist)"
+        return None
+    except OSError:
+        return None
+    return _mode_problem(info.st_mode, info.st_size)
+
+
+def read_bytes(path: str | os.PathLike[str], fail: Callable[[str], Exception]) -> bytes:
+    """The bytes of a regular file; otherwise the exception ``fail(reason)`` is raised.
+
+    Raises:
+        OSError: The file is missing or cannot be opened.
+    """
+    problem = not_regular(path)
+    if problem is not None:
+        raise fail(problem)
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(fd)
+        problem = _mode_problem(info.st_mode, info.st_size)
+        if problem is not None:
+            raise fail(problem)
+        limit = max_file_bytes()
+        data = handle.read(limit + 1) if limit else handle.read()
+        if limit and len(data) > limit:  # the file grew while it was read
+            raise fail(f"the file is over the limit of {limit} bytes")
+        return data
+
+
+__all__ = [
+    "DEFAULT_MAX_FILE_BYTES",
+    "MAX_FILE_BYTES_ENV",
+    "max_file_bytes",
+    "not_regular",
+    "read_bytes",
+]

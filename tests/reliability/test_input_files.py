@@ -1,0 +1,74 @@
+"""Only regular files are read as suites or records, at most a configurable size (issue #17)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from agent_asserts import TrialRecord
+from agent_asserts._files import MAX_FILE_BYTES_ENV
+from agent_asserts.loaders.errors import LoadError
+from agent_asserts.loaders.source import read_source
+from agent_asserts.record.errors import RecordError
+from agent_asserts.record.reading import iter_records
+
+
+def test_a_device_is_not_read_as_a_record() -> None:
+    with pytest.raises(RecordError) as caught:
+        list(iter_records("/dev/zero"))
+    assert str(caught.value).endswith("\n  /dev/zero: not a regular file (a character device)")
+
+
+def test_a_device_is_not_read_as_a_suite() -> None:
+    with pytest.raises(LoadError) as caught:
+        read_source("/dev/zero")
+    assert "/dev/zero" in str(caught.value)
+    assert "not a regular file (a character device)" in str(caught.value)
+
+
+def test_a_dangling_symlink_is_named(tmp_path: Path) -> None:
+    link = tmp_path / "gone.json"
+    link.symlink_to(tmp_path / "missing.json")
+    with pytest.raises(RecordError) as caught:
+        list(iter_records(link))
+    assert str(caught.value).endswith(
+        f"\n  {link}: a dangling symbolic link (its target does not exist)"
+    )
+    with pytest.raises(LoadError) as load_caught:
+        read_source(link)
+    assert "a dangling symbolic link" in str(load_caught.value)
+
+
+def test_a_record_over_the_size_limit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    file = tmp_path / "r.json"
+    file.write_text('{"reply": "' + "x" * 200 + '"}')
+    monkeypatch.setenv(MAX_FILE_BYTES_ENV, "100")
+    with pytest.raises(RecordError) as caught:
+        TrialRecord.load(file)
+    assert "over the limit of 100 bytes" in str(caught.value)
+    monkeypatch.setenv(MAX_FILE_BYTES_ENV, "0")
+    assert TrialRecord.load(file).reply == "x" * 200
+
+
+def test_validate_on_a_fifo_does_not_block(tmp_path: Path) -> None:
+    fifo = tmp_path / "suite.yml"
+    os.mkfifo(fifo)
+    done = subprocess.run(
+        [sys.executable, "-m", "agent_asserts", "validate", str(fifo)],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert done.returncode != 0
+    assert "not a regular file (a FIFO)" in done.stdout + done.stderr
+
+
+def test_a_fifo_record_does_not_block(tmp_path: Path) -> None:
+    fifo = tmp_path / "run.json"
+    os.mkfifo(fifo)
+    with pytest.raises(RecordError, match="a FIFO"):
+        TrialRecord.load(fifo)
