@@ -1,10 +1,12 @@
 """Skill and ordered-block lifecycle checks: ``skill_activated`` … ``ordered_block_resumed``.
 
 One implementation, :class:`LifecycleCheck`, counts the events a ``SkillSelector`` or
-``BlockSelector`` picks; each fluent method has a thin registered subclass that fixes the
-transition and the fields it accepts. A skill event never satisfies an ordered-block check,
-nor the reverse (they are different kinds). ``step_id`` narrows cancel, interrupt and resume
-(and a block's completion); the classes that do not take it have no such field.
+``BlockSelector`` picks; four field layouts (skill, skill at a step, block, block at a step)
+and one table of transitions (:func:`transition_check` rows, collected in
+:data:`LIFECYCLE_CHECKS`) declare the ten registered classes, one per fluent method.
+A skill event never satisfies an ordered-block check, nor the reverse (different kinds).
+``step_id`` narrows cancel, interrupt and resume (and a block's completion); the classes
+that do not take it have no such field.
 
 >>> from agent_asserts.record import TrialRecord
 >>> rec = (
@@ -24,7 +26,7 @@ nor the reverse (they are different kinds). ``step_id`` narrows cancel, interrup
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Final, TypeVar, cast
 
 import attrs
 
@@ -168,138 +170,93 @@ class _BlockAtStep(_Block):
     step_id: str | None = attrs.field(default=None, validator=optional_identifier)
 
 
-@register
-@attrs.frozen
-class SkillActivated(_Skill):
-    """An ``activated`` event of skill ``skill_id`` (the skill's folder name).
+S = TypeVar("S", bound=LifecycleCheck)
 
-    >>> from agent_asserts.record import TrialRecord
-    >>> SkillActivated("refund").evaluate(TrialRecord.builder().build()).status.value
-    'fail'
+
+def transition_check(name: str, shape: type[S], transition: str, what: str) -> type[S]:
+    """Declare and register the check class ``name``: ``shape`` (its fields) at ``transition``.
+
+    ``shape`` is one of the four field layouts (skill, skill at a step, block, block at a
+    step); the method (the fluent name and native key) is ``skill_<transition>`` or
+    ``ordered_block_<transition>``. Every lifecycle check below is one row of this table.
+
+    >>> LIFECYCLE_CHECKS["ordered_block_resumed"].__name__, BlockResumed.transition
+    ('BlockResumed', 'resumed')
     """
-
-    method: ClassVar[str] = "skill_activated"
-    transition: ClassVar[str] = "activated"
-
-
-@register
-@attrs.frozen
-class SkillCompleted(_Skill):
-    """A ``completed`` event of skill ``skill_id``.
-
-    >>> SkillCompleted("refund").describe()
-    "skill_completed('refund')"
-    """
-
-    method: ClassVar[str] = "skill_completed"
-    transition: ClassVar[str] = "completed"
+    prefix = "skill" if shape.kind == "skill" else "ordered_block"
+    namespace = {
+        "__module__": __name__,
+        "__qualname__": name,
+        "__doc__": f"{what} (the ``{prefix}_{transition}`` check).",
+        "method": f"{prefix}_{transition}",
+        "transition": transition,
+    }
+    cls = attrs.frozen(type(name, (shape,), namespace))
+    return cast("type[S]", register(cls))
 
 
-@register
-@attrs.frozen
-class SkillCancelled(_SkillAtStep):
-    """A ``cancelled`` event of skill ``skill_id`` (at ``step_id``, when given).
+_AT = " (at ``step_id``, when given)"
+SkillActivated = transition_check(
+    "SkillActivated", _Skill, "activated", "An ``activated`` event of skill ``skill_id``"
+)
+SkillCompleted = transition_check(
+    "SkillCompleted", _Skill, "completed", "A ``completed`` event of skill ``skill_id``"
+)
+SkillCancelled = transition_check(
+    "SkillCancelled", _SkillAtStep, "cancelled", f"A ``cancelled`` event of the skill{_AT}"
+)
+SkillInterrupted = transition_check(
+    "SkillInterrupted", _SkillAtStep, "interrupted", f"An ``interrupted`` event of the skill{_AT}"
+)
+SkillResumed = transition_check(
+    "SkillResumed", _SkillAtStep, "resumed", f"A ``resumed`` event of the skill{_AT}"
+)
+BlockEntered = transition_check(
+    "BlockEntered", _Block, "entered", "An ``entered`` event of ordered block ``block_id``"
+)
+BlockCompleted = transition_check(
+    "BlockCompleted", _BlockAtStep, "completed", f"A ``completed`` event of the block{_AT}"
+)
+BlockCancelled = transition_check(
+    "BlockCancelled", _BlockAtStep, "cancelled", f"A ``cancelled`` event of the block{_AT}"
+)
+BlockInterrupted = transition_check(
+    "BlockInterrupted", _BlockAtStep, "interrupted", f"An ``interrupted`` event of the block{_AT}"
+)
+BlockResumed = transition_check(
+    "BlockResumed", _BlockAtStep, "resumed", f"A ``resumed`` event of the block{_AT}"
+)
 
-    >>> SkillCancelled("refund", step_id="autonomous").describe()
-    "skill_cancelled('refund', step_id='autonomous')"
-    """
+LIFECYCLE_CHECKS: Final[dict[str, type[LifecycleCheck]]] = {
+    cls.method: cls
+    for cls in (
+        SkillActivated,
+        SkillCompleted,
+        SkillCancelled,
+        SkillInterrupted,
+        SkillResumed,
+        BlockEntered,
+        BlockCompleted,
+        BlockCancelled,
+        BlockInterrupted,
+        BlockResumed,
+    )
+}
+"""Method name (fluent method, native and Mantle key) → its lifecycle check class.
 
-    method: ClassVar[str] = "skill_cancelled"
-    transition: ClassVar[str] = "cancelled"
-
-
-@register
-@attrs.frozen
-class SkillInterrupted(_SkillAtStep):
-    """An ``interrupted`` event of skill ``skill_id`` (at ``step_id``, when given).
-
-    >>> SkillInterrupted("refund").default_name()
-    'skill_interrupted:refund'
-    """
-
-    method: ClassVar[str] = "skill_interrupted"
-    transition: ClassVar[str] = "interrupted"
-
-
-@register
-@attrs.frozen
-class SkillResumed(_SkillAtStep):
-    """A ``resumed`` event of skill ``skill_id`` (at ``step_id``, when given).
-
-    >>> SkillResumed("refund").to_data()
-    {'skill_resumed': {'skill_id': 'refund'}}
-    """
-
-    method: ClassVar[str] = "skill_resumed"
-    transition: ClassVar[str] = "resumed"
-
-
-@register
-@attrs.frozen
-class BlockEntered(_Block):
-    """An ``entered`` event of ordered block ``block_id`` owned by skill ``skill_id``.
-
-    >>> BlockEntered("refund", "main").describe()
-    "ordered_block_entered('refund', 'main')"
-    """
-
-    method: ClassVar[str] = "ordered_block_entered"
-    transition: ClassVar[str] = "entered"
-
-
-@register
-@attrs.frozen
-class BlockCompleted(_BlockAtStep):
-    """A ``completed`` event of the ordered block (at ``step_id``, when given).
-
-    >>> BlockCompleted("refund", "main").default_name()
-    'ordered_block_completed:refund.main'
-    """
-
-    method: ClassVar[str] = "ordered_block_completed"
-    transition: ClassVar[str] = "completed"
-
-
-@register
-@attrs.frozen
-class BlockCancelled(_BlockAtStep):
-    """A ``cancelled`` event of the ordered block (at ``step_id``, when given).
-
-    >>> BlockCancelled("refund", "main", step_id="s2").describe()
-    "ordered_block_cancelled('refund', 'main', step_id='s2')"
-    """
-
-    method: ClassVar[str] = "ordered_block_cancelled"
-    transition: ClassVar[str] = "cancelled"
-
-
-@register
-@attrs.frozen
-class BlockInterrupted(_BlockAtStep):
-    """An ``interrupted`` event of the ordered block (at ``step_id``, when given).
-
-    >>> BlockInterrupted("refund", "main").method
-    'ordered_block_interrupted'
-    """
-
-    method: ClassVar[str] = "ordered_block_interrupted"
-    transition: ClassVar[str] = "interrupted"
-
-
-@register
-@attrs.frozen
-class BlockResumed(_BlockAtStep):
-    """A ``resumed`` event of the ordered block (at ``step_id``, when given).
-
-    >>> BlockResumed("refund", "main").method
-    'ordered_block_resumed'
-    """
-
-    method: ClassVar[str] = "ordered_block_resumed"
-    transition: ClassVar[str] = "resumed"
+>>> LIFECYCLE_CHECKS["skill_cancelled"]("refund", step_id="autonomous").describe()
+"skill_cancelled('refund', step_id='autonomous')"
+>>> LIFECYCLE_CHECKS["skill_resumed"]("refund").to_data()
+{'skill_resumed': {'skill_id': 'refund'}}
+>>> BlockCompleted("refund", "main").default_name()
+'ordered_block_completed:refund.main'
+>>> BlockCancelled("refund", "main", step_id="s2").describe()
+"ordered_block_cancelled('refund', 'main', step_id='s2')"
+"""
 
 
 __all__ = [
+    "LIFECYCLE_CHECKS",
     "BlockCancelled",
     "BlockCompleted",
     "BlockEntered",

@@ -33,6 +33,18 @@ if TYPE_CHECKING:
 class ConversationMethods(Recorder):
     """Skills, ordered blocks, memory, agent messages, turns and sequencing (Mantle)."""
 
+    def _lifecycle(self, method: str, *ids: str | None) -> AssertionHandle:
+        """Record the lifecycle check ``method`` (a key of ``lifecycle.LIFECYCLE_CHECKS``).
+
+        The ten skill and ordered-block methods below are one line each over this.
+
+        >>> from agent_asserts import EvalContext, TrialRecord
+        >>> rec = TrialRecord.builder().skill("resumed", "card_replace", "ask").build()
+        >>> EvalContext(rec)._lifecycle("skill_resumed", "card_replace", "ask").result.passed
+        True
+        """
+        return self.record_check(built(lifecycle.LIFECYCLE_CHECKS[method], *ids))
+
     def skill_activated(self, skill_id: str) -> AssertionHandle:
         """Skill ``skill_id`` was activated.
 
@@ -41,7 +53,7 @@ class ConversationMethods(Recorder):
         >>> EvalContext(rec).skill_activated("card_replace").result.message
         "skill 'card_replace' activated: e0"
         """
-        return self.record_check(built(lifecycle.SkillActivated, skill_id))
+        return self._lifecycle("skill_activated", skill_id)
 
     def skill_completed(self, skill_id: str) -> AssertionHandle:
         """Skill ``skill_id`` completed.
@@ -51,7 +63,7 @@ class ConversationMethods(Recorder):
         >>> EvalContext(rec).skill_completed("card_replace").result.message
         "skill 'card_replace' completed: e0"
         """
-        return self.record_check(built(lifecycle.SkillCompleted, skill_id))
+        return self._lifecycle("skill_completed", skill_id)
 
     def skill_cancelled(self, skill_id: str, step_id: str | None = None) -> AssertionHandle:
         """Skill ``skill_id`` was cancelled (at ``step_id``, when given).
@@ -61,7 +73,7 @@ class ConversationMethods(Recorder):
         >>> EvalContext(rec).skill_cancelled("card_replace", "ask").result.message
         "skill 'card_replace' was not cancelled at step 'ask' (1 skill event; closest e0)"
         """
-        return self.record_check(built(lifecycle.SkillCancelled, skill_id, step_id))
+        return self._lifecycle("skill_cancelled", skill_id, step_id)
 
     def skill_interrupted(self, skill_id: str, step_id: str | None = None) -> AssertionHandle:
         """Skill ``skill_id`` was interrupted (at ``step_id``, when given).
@@ -71,7 +83,7 @@ class ConversationMethods(Recorder):
         >>> EvalContext(rec).skill_interrupted("card_replace", "ask").result.message
         "skill 'card_replace' interrupted at step 'ask': e0"
         """
-        return self.record_check(built(lifecycle.SkillInterrupted, skill_id, step_id))
+        return self._lifecycle("skill_interrupted", skill_id, step_id)
 
     def skill_resumed(self, skill_id: str, step_id: str | None = None) -> AssertionHandle:
         """Skill ``skill_id`` was resumed (at ``step_id``, when given).
@@ -81,7 +93,7 @@ class ConversationMethods(Recorder):
         >>> EvalContext(rec).skill_resumed("card_replace").result.message
         "skill 'card_replace' resumed: e0"
         """
-        return self.record_check(built(lifecycle.SkillResumed, skill_id, step_id))
+        return self._lifecycle("skill_resumed", skill_id, step_id)
 
     def ordered_block_entered(self, skill_id: str, block_id: str) -> AssertionHandle:
         """Ordered block ``block_id`` of skill ``skill_id`` was entered.
@@ -91,7 +103,7 @@ class ConversationMethods(Recorder):
         >>> EvalContext(rec).ordered_block_entered("card_replace", "main").result.message
         "ordered block 'main' of skill 'card_replace' entered: e0"
         """
-        return self.record_check(built(lifecycle.BlockEntered, skill_id, block_id))
+        return self._lifecycle("ordered_block_entered", skill_id, block_id)
 
     def ordered_block_completed(
         self, skill_id: str, block_id: str, step_id: str | None = None
@@ -103,7 +115,7 @@ class ConversationMethods(Recorder):
         >>> EvalContext(rec).ordered_block_completed("card_replace", "main", "done").result.passed
         True
         """
-        return self.record_check(built(lifecycle.BlockCompleted, skill_id, block_id, step_id))
+        return self._lifecycle("ordered_block_completed", skill_id, block_id, step_id)
 
     def ordered_block_cancelled(
         self, skill_id: str, block_id: str, step_id: str | None = None
@@ -115,7 +127,7 @@ class ConversationMethods(Recorder):
         >>> EvalContext(rec).ordered_block_cancelled("card_replace", "main").result.message
         "ordered block 'main' of skill 'card_replace' cancelled: e0"
         """
-        return self.record_check(built(lifecycle.BlockCancelled, skill_id, block_id, step_id))
+        return self._lifecycle("ordered_block_cancelled", skill_id, block_id, step_id)
 
     def ordered_block_interrupted(
         self, skill_id: str, block_id: str, step_id: str | None = None
@@ -127,7 +139,7 @@ class ConversationMethods(Recorder):
         >>> EvalContext(rec).ordered_block_interrupted("card_replace", "main", "ask").result.passed
         True
         """
-        return self.record_check(built(lifecycle.BlockInterrupted, skill_id, block_id, step_id))
+        return self._lifecycle("ordered_block_interrupted", skill_id, block_id, step_id)
 
     def ordered_block_resumed(
         self, skill_id: str, block_id: str, step_id: str | None = None
@@ -139,7 +151,7 @@ class ConversationMethods(Recorder):
         >>> EvalContext(rec).ordered_block_resumed("card_replace", "main").result.message
         "ordered block 'main' of skill 'card_replace' resumed: e0"
         """
-        return self.record_check(built(lifecycle.BlockResumed, skill_id, block_id, step_id))
+        return self._lifecycle("ordered_block_resumed", skill_id, block_id, step_id)
 
     @overload
     def memory_was_set(  # type: ignore[overload-overlap]  # a str is a Sequence

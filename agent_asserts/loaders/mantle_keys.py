@@ -26,21 +26,7 @@ from agent_asserts.loaders.suite import CheckEntry
 from agent_asserts.matching import M, Matcher
 from agent_asserts.selectors.calls import ToolSelector
 
-LIFECYCLE: Final[dict[str, type[lifecycle.LifecycleCheck]]] = {
-    cls.method: cls
-    for cls in (
-        lifecycle.SkillActivated,
-        lifecycle.SkillCompleted,
-        lifecycle.SkillCancelled,
-        lifecycle.SkillInterrupted,
-        lifecycle.SkillResumed,
-        lifecycle.BlockEntered,
-        lifecycle.BlockCompleted,
-        lifecycle.BlockCancelled,
-        lifecycle.BlockInterrupted,
-        lifecycle.BlockResumed,
-    )
-}
+LIFECYCLE: Final = lifecycle.LIFECYCLE_CHECKS
 """Skill and ordered-block keys → their check classes (the key is the fluent method)."""
 
 MEMORY: Final[dict[str, type[Check]]] = {
