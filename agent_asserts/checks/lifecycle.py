@@ -2,7 +2,7 @@
 
 One implementation, :class:`LifecycleCheck`, counts the events a ``SkillSelector`` or
 ``BlockSelector`` picks; four field layouts (skill, skill at a step, block, block at a step)
-and one table of transitions (:func:`transition_check` rows, collected in
+and one table of transitions (one :func:`transition_check` row each, collected in
 :data:`LIFECYCLE_CHECKS`) declare the ten registered classes, one per fluent method.
 A skill event never satisfies an ordered-block check, nor the reverse (different kinds).
 ``step_id`` narrows cancel, interrupt and resume (and a block's completion); the classes
@@ -173,59 +173,44 @@ class _BlockAtStep(_Block):
 S = TypeVar("S", bound=LifecycleCheck)
 
 
-def transition_check(name: str, shape: type[S], transition: str, what: str) -> type[S]:
-    """Declare and register the check class ``name``: ``shape`` (its fields) at ``transition``.
+def transition_check(shape: type[S], transition: str) -> type[S]:
+    """Declare and register the check class of ``shape`` (its fields) at ``transition``.
 
     ``shape`` is one of the four field layouts (skill, skill at a step, block, block at a
-    step); the method (the fluent name and native key) is ``skill_<transition>`` or
-    ``ordered_block_<transition>``. Every lifecycle check below is one row of this table.
+    step); the class is ``Skill<Transition>`` or ``Block<Transition>`` and its method (the
+    fluent name and native key) ``skill_<transition>`` or ``ordered_block_<transition>``.
+    Every lifecycle check below is one row of this table.
 
     >>> LIFECYCLE_CHECKS["ordered_block_resumed"].__name__, BlockResumed.transition
     ('BlockResumed', 'resumed')
+    >>> print(SkillCancelled.__doc__)
+    A ``cancelled`` event of skill ``skill_id`` (at ``step_id``, when given).
     """
-    prefix = "skill" if shape.kind == "skill" else "ordered_block"
+    skill = shape.kind == "skill"
+    name = ("Skill" if skill else "Block") + transition.capitalize()
+    subject = "skill ``skill_id``" if skill else "ordered block ``block_id`` of ``skill_id``"
+    at = " (at ``step_id``, when given)" if "step_id" in attrs.fields_dict(shape) else ""
     namespace = {
         "__module__": __name__,
         "__qualname__": name,
-        "__doc__": f"{what} (the ``{prefix}_{transition}`` check).",
-        "method": f"{prefix}_{transition}",
+        "__doc__": f"A ``{transition}`` event of {subject}{at}.",
+        "method": f"{'skill' if skill else 'ordered_block'}_{transition}",
         "transition": transition,
     }
     cls = attrs.frozen(type(name, (shape,), namespace))
     return cast("type[S]", register(cls))
 
 
-_AT = " (at ``step_id``, when given)"
-SkillActivated = transition_check(
-    "SkillActivated", _Skill, "activated", "An ``activated`` event of skill ``skill_id``"
-)
-SkillCompleted = transition_check(
-    "SkillCompleted", _Skill, "completed", "A ``completed`` event of skill ``skill_id``"
-)
-SkillCancelled = transition_check(
-    "SkillCancelled", _SkillAtStep, "cancelled", f"A ``cancelled`` event of the skill{_AT}"
-)
-SkillInterrupted = transition_check(
-    "SkillInterrupted", _SkillAtStep, "interrupted", f"An ``interrupted`` event of the skill{_AT}"
-)
-SkillResumed = transition_check(
-    "SkillResumed", _SkillAtStep, "resumed", f"A ``resumed`` event of the skill{_AT}"
-)
-BlockEntered = transition_check(
-    "BlockEntered", _Block, "entered", "An ``entered`` event of ordered block ``block_id``"
-)
-BlockCompleted = transition_check(
-    "BlockCompleted", _BlockAtStep, "completed", f"A ``completed`` event of the block{_AT}"
-)
-BlockCancelled = transition_check(
-    "BlockCancelled", _BlockAtStep, "cancelled", f"A ``cancelled`` event of the block{_AT}"
-)
-BlockInterrupted = transition_check(
-    "BlockInterrupted", _BlockAtStep, "interrupted", f"An ``interrupted`` event of the block{_AT}"
-)
-BlockResumed = transition_check(
-    "BlockResumed", _BlockAtStep, "resumed", f"A ``resumed`` event of the block{_AT}"
-)
+SkillActivated = transition_check(_Skill, "activated")
+SkillCompleted = transition_check(_Skill, "completed")
+SkillCancelled = transition_check(_SkillAtStep, "cancelled")
+SkillInterrupted = transition_check(_SkillAtStep, "interrupted")
+SkillResumed = transition_check(_SkillAtStep, "resumed")
+BlockEntered = transition_check(_Block, "entered")
+BlockCompleted = transition_check(_BlockAtStep, "completed")
+BlockCancelled = transition_check(_BlockAtStep, "cancelled")
+BlockInterrupted = transition_check(_BlockAtStep, "interrupted")
+BlockResumed = transition_check(_BlockAtStep, "resumed")
 
 LIFECYCLE_CHECKS: Final[dict[str, type[LifecycleCheck]]] = {
     cls.method: cls
