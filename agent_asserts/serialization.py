@@ -1,4 +1,16 @@
-"""Reading results back from their JSON form: :func:`case_from_dict`, :func:`read_json_report`.
+"""JSON round-trips: the cattrs :data:`converter`, :func:`case_from_dict`, :func:`read_json_report`.
+
+:data:`converter` is a preconfigured :class:`cattrs.Converter` that unstructures the public
+record and result types to JSON-ready data and structures them back: ``TrialRecord``,
+``Event``, every payload type, ``Usage``, ``DeclaredTool``, ``AssertionResult``,
+``CaseResult``, ``EvaluatorInfo``, ``LogEntry`` and ``Mismatch``. Records and events are
+structured through the record decoder, so bad data raises :class:`~agent_asserts.RecordError`
+naming the JSON path of each problem.
+
+>>> from agent_asserts.record import TrialRecord
+>>> rec = TrialRecord.builder().user("hi").agent("hello").build()
+>>> converter.structure(json.loads(json.dumps(converter.unstructure(rec))), TrialRecord) == rec
+True
 
 The JSON report (:mod:`agent_asserts.report.json_report`) writes each case as
 ``CaseResult.to_dict()``; this module turns such documents back into result objects, so a
@@ -15,12 +27,39 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
+import attrs
+import cattrs
+
+from agent_asserts._jsonable import to_jsonable
 from agent_asserts.matching import Mismatch
-from agent_asserts.record import TrialRecord
+from agent_asserts.record import (
+    BlockPayload,
+    Button,
+    DeclaredTool,
+    DelegationPayload,
+    Event,
+    GuardrailPayload,
+    MemoryPayload,
+    MessagePayload,
+    ModelCallPayload,
+    Problem,
+    ReasoningPayload,
+    RecordError,
+    SkillPayload,
+    ToolCallPayload,
+    TrialRecord,
+    Usage,
+)
+from agent_asserts.record._event_decode import decode_event
+from agent_asserts.record._model_payload_decode import decode_usage
+from agent_asserts.record._payload_decode import decode_payload
+from agent_asserts.record._payload_fields import Problems
+from agent_asserts.record.declared_tools import decode_tools
+from agent_asserts.record.turns import TurnTracker
 from agent_asserts.report._model import ReportRow
 from agent_asserts.report.json_report import SCHEMA_VERSION
 from agent_asserts.results import AssertionResult, CaseResult, EvaluatorInfo, LogEntry
@@ -42,12 +81,26 @@ def case_from_dict(data: Mapping[str, Any]) -> CaseResult:
         "results": [_result_from_dict(r) for r in data.get("results", ())],
         "error": data.get("error"),
         "skip_reason": data.get("skip_reason"),
-        "logs": [
-            LogEntry(e["message"], dict(e.get("context") or {})) for e in data.get("logs", ())
-        ],
+        "logs": [_log_from_dict(e) for e in data.get("logs", ())],
         "metadata": dict(data.get("metadata") or {}),
     }
     return CaseResult(**fields)
+
+
+def _log_to_dict(entry: LogEntry) -> dict[str, Any]:
+    return {"message": entry.message, "context": to_jsonable(entry.context)}
+
+
+def _log_from_dict(data: Mapping[str, Any]) -> LogEntry:
+    return LogEntry(data["message"], dict(data.get("context") or {}))
+
+
+def _mismatch_from_dict(data: Any) -> Any:
+    if isinstance(data, Mapping) and "path" in data:
+        return Mismatch(
+            data["path"], data.get("expected"), data.get("actual"), data.get("reason", "")
+        )
+    return data
 
 
 def _result_from_dict(data: Mapping[str, Any]) -> AssertionResult:
@@ -58,18 +111,107 @@ def _result_from_dict(data: Mapping[str, Any]) -> AssertionResult:
                     "expected", "observed", "closest", "evidence", "description")
         if key in data
     }  # fmt: skip
-    fields["mismatches"] = [
-        Mismatch(m["path"], m.get("expected"), m.get("actual"), m.get("reason", ""))
-        if isinstance(m, Mapping) and "path" in m
-        else m
-        for m in data.get("mismatches", ())
-    ]
+    fields["mismatches"] = [_mismatch_from_dict(m) for m in data.get("mismatches", ())]
     fields["evaluator"] = EvaluatorInfo(**evaluator) if evaluator else EvaluatorInfo()
     # A judge's own `passed` may decide the status against the score; reports written before
     # `score_decides` was stored say so through the judge's recorded verdict.
     judge_passed = fields["evaluator"].details.get("judge_passed")
     fields["score_decides"] = bool(data.get("score_decides", judge_passed is None))
     return AssertionResult(**fields)
+
+
+_PAYLOAD_KINDS: Final[dict[type[Any], str]] = {
+    MessagePayload: "message",
+    ToolCallPayload: "tool_call",
+    MemoryPayload: "memory",
+    SkillPayload: "skill",
+    BlockPayload: "ordered_block",
+    DelegationPayload: "delegation",
+    ModelCallPayload: "model_call",
+    ReasoningPayload: "reasoning",
+    GuardrailPayload: "guardrail",
+}
+"""Each typed payload class and the event kind whose decoder builds it."""
+
+
+def _decoded(value: Any, problems: Problems) -> Any:
+    """``value`` when decoding found no problem, else a :class:`RecordError` with them all."""
+    if problems or value is None:
+        raise RecordError([Problem(path, message) for path, message in problems])
+    return value
+
+
+def _structure_event(data: Any, _cls: type[Any]) -> Event:
+    problems: Problems = []
+    event = _decoded(decode_event(data, 0, problems, TurnTracker(), {}), problems)
+    # Outside a record an event has no turns to derive: an absent turn stays absent.
+    if "turn" not in data:
+        event = attrs.evolve(event, turn=None)
+    return event  # type: ignore[no-any-return]
+
+
+def _payload_structurer(kind: str) -> Callable[[Any, type[Any]], Any]:
+    def structure(data: Any, _cls: type[Any]) -> Any:
+        problems: Problems = []
+        if not isinstance(data, Mapping):
+            problems.append(("$", f"must be an object (got {type(data).__name__})"))
+            return _decoded(None, problems)
+        return _decoded(decode_payload(kind, data, "$", problems), problems)
+
+    return structure
+
+
+def _structure_with(
+    decode: Callable[[Any, str, Problems], Any],
+) -> Callable[[Any, type[Any]], Any]:
+    def structure(data: Any, _cls: type[Any]) -> Any:
+        problems: Problems = []
+        return _decoded(decode(data, "$", problems), problems)
+
+    return structure
+
+
+def _structure_tool(data: Any, _cls: type[Any]) -> DeclaredTool:
+    problems: Problems = []
+    tools = decode_tools([data], problems, "$")
+    return _decoded(tools[0] if tools else None, problems)  # type: ignore[no-any-return]
+
+
+def _build_converter() -> cattrs.Converter:
+    conv = cattrs.Converter()
+    conv.register_unstructure_hook(TrialRecord, TrialRecord.to_dict)
+    conv.register_structure_hook(TrialRecord, lambda data, _cls: TrialRecord.from_dict(data))
+    conv.register_unstructure_hook(Event, Event.to_dict)
+    conv.register_structure_hook(Event, _structure_event)
+    for cls, kind in _PAYLOAD_KINDS.items():
+        conv.register_unstructure_hook(cls, cls.to_dict)
+        conv.register_structure_hook(cls, _payload_structurer(kind))
+    conv.register_unstructure_hook(Button, Button.to_dict)
+    conv.register_unstructure_hook(Usage, Usage.to_dict)
+    conv.register_structure_hook(Usage, _structure_with(decode_usage))
+    conv.register_unstructure_hook(DeclaredTool, DeclaredTool.to_dict)
+    conv.register_structure_hook(DeclaredTool, _structure_tool)
+    conv.register_unstructure_hook(AssertionResult, AssertionResult.to_dict)
+    conv.register_structure_hook(AssertionResult, lambda data, _cls: _result_from_dict(data))
+    conv.register_unstructure_hook(CaseResult, CaseResult.to_dict)
+    conv.register_structure_hook(CaseResult, lambda data, _cls: case_from_dict(data))
+    conv.register_unstructure_hook(EvaluatorInfo, EvaluatorInfo.to_dict)
+    conv.register_structure_hook(EvaluatorInfo, lambda data, _cls: EvaluatorInfo(**data))
+    conv.register_unstructure_hook(LogEntry, _log_to_dict)
+    conv.register_structure_hook(LogEntry, lambda data, _cls: _log_from_dict(data))
+    conv.register_unstructure_hook(Mismatch, to_jsonable)
+    conv.register_structure_hook(Mismatch, lambda data, _cls: _mismatch_from_dict(data))
+    return conv
+
+
+converter: Final[cattrs.Converter] = _build_converter()
+"""The preconfigured converter: ``converter.unstructure(x)`` is JSON-ready, and
+``converter.structure(data, type(x)) == x`` for the public record and result types.
+
+>>> from agent_asserts.results import CaseResult
+>>> converter.structure(converter.unstructure(CaseResult("c", "passed")), CaseResult).verdict
+<Verdict.PASSED: 'passed'>
+"""
 
 
 def read_json_report(source: str | os.PathLike[str]) -> tuple[ReportRow, ...]:
@@ -96,4 +238,4 @@ def read_json_report(source: str | os.PathLike[str]) -> tuple[ReportRow, ...]:
     return tuple(rows)
 
 
-__all__ = ["case_from_dict", "read_json_report"]
+__all__ = ["case_from_dict", "converter", "read_json_report"]
