@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from broken_files import broken_file_tests
 
 from agent_asserts.loaders import LoadError, load
 from agent_asserts.loaders.cxas import apply_to_result
@@ -103,17 +104,9 @@ BROKEN = [
 ]
 
 
-@pytest.mark.parametrize(("name", "expected"), BROKEN, ids=[b[0] for b in BROKEN])
-def test_broken_file_reports_every_problem(name: str, expected: list[str]) -> None:
-    path = str(DATA / name)
-    with pytest.raises(LoadError) as caught:
-        load(path)
-    assert str(caught.value) == "\n".join(line.replace("FILE", path) for line in expected)
-
-
-def test_there_are_ten_broken_files() -> None:
-    assert len(BROKEN) == 10
-    assert sorted(p.name for p in DATA.glob("broken_*")) == [b[0] for b in BROKEN]
+test_broken_file_reports_every_problem, test_there_are_ten_broken_files = broken_file_tests(
+    DATA, BROKEN
+)
 
 
 def test_parsed_data_reports_key_paths() -> None:
