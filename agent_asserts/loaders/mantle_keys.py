@@ -225,7 +225,11 @@ def message_check(key: str, node: Node, p: ProblemCollector) -> messages.Message
     buttons = _buttons(body.get("buttons"), p)
     if len(p) > before:
         return None
-    return MESSAGES[key](utter_name=utter, text_matches=pattern, buttons=buttons)
+    try:
+        return MESSAGES[key](utter_name=utter, text_matches=pattern, buttons=buttons)
+    except ValueError as exc:  # every field present was dropped (e.g. an unsupported tag)
+        p.add(body, str(exc))
+        return None
 
 
 __all__ = [

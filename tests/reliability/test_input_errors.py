@@ -24,3 +24,14 @@ def test_a_suite_integer_past_pythons_digit_limit_is_a_load_error_with_position(
         "<string>:1:22: checks[0].max_steps: a number of 5000 digits is too long (the limit is "
         "4300 digits)"
     )
+
+
+@pytest.mark.parametrize("key", ["bot_did_not_utter", "bot_uttered"])
+def test_a_mantle_message_whose_only_field_has_a_custom_tag_is_a_load_error(key: str) -> None:
+    with pytest.raises(LoadError) as info:
+        loads(f"assertions:\n  - {key}:\n      utter_name: !x a\n", dialect="mantle")
+    assert str(info.value) == (
+        f"<string>:3:7: assertions[0].{key}: {key}() needs at least one of 'utter_name', "
+        "'text_matches', 'buttons'\n"
+        f"<string>:3:19: assertions[0].{key}.utter_name: unsupported tag '!x'"
+    )
