@@ -16,6 +16,7 @@ problems, and so are merge keys (``<<``) and duplicate keys.
 from __future__ import annotations
 
 import math
+import os
 import re
 import sys
 from typing import TYPE_CHECKING, Any
@@ -38,7 +39,11 @@ if TYPE_CHECKING:
 
 _PLAIN = "tag:agent-asserts:plain"  # our marker for an untagged plain scalar
 _Y = "tag:yaml.org,2002:"
-_MAX_NODES = 1_000_000  # alias expansion budget ("billion laughs"): nodes reached again
+MAX_ALIAS_NODES_ENV = "AGENT_ASSERTS_MAX_ALIAS_NODES"
+"""The environment variable that sets the alias-expansion budget (a number of nodes)."""
+DEFAULT_MAX_ALIAS_NODES = 1_000_000
+"""The alias-expansion budget ("billion laughs"): how many nodes a document may gain through
+aliases (nodes reached again, not nodes written in the file: a long document has no limit)."""
 
 _NULL = re.compile(r"(?:null|Null|NULL|~|)\Z")
 _TRUE = re.compile(r"(?:true|True|TRUE)\Z")
@@ -155,7 +160,19 @@ def read_yaml(text: str, problems: ProblemCollector) -> Node | None:
     if composed is None:
         problems.add_at(1, 1, "", "the document is empty")
         return None
-    builder = _Builder(yaml, problems)
+    budget = max_alias_nodes()
+    try:
+        gained = alias_gain(composed, yaml, budget)
+    except RecursionError:  # pragma: no cover - alias_gain is iterative
+        gained = 0
+    if gained > budget:
+        problems.add(
+            None,
+            f"alias expansion: the aliases of this document would add more than {budget:,} "
+            f"nodes (a 'billion laughs' document; set {MAX_ALIAS_NODES_ENV} to change the limit)",
+        )
+        return None
+    builder = _Builder(yaml, problems, budget)
     try:
         node = builder.build(composed, ())
     except RecursionError:
@@ -165,6 +182,54 @@ def read_yaml(text: str, problems: ProblemCollector) -> Node | None:
         problems.add_at(1, 1, "", "the document is empty")
         return None
     return node
+
+
+def max_alias_nodes() -> int:
+    """The alias-expansion budget: :data:`MAX_ALIAS_NODES_ENV`, else
+    :data:`DEFAULT_MAX_ALIAS_NODES`.
+
+    >>> max_alias_nodes() == DEFAULT_MAX_ALIAS_NODES or MAX_ALIAS_NODES_ENV in os.environ
+    True
+    """
+    text = os.environ.get(MAX_ALIAS_NODES_ENV, "").strip()
+    try:
+        return max(int(text), 0) if text else DEFAULT_MAX_ALIAS_NODES
+    except ValueError:
+        return DEFAULT_MAX_ALIAS_NODES
+
+
+def _children(raw: Any, yaml: Any) -> list[Any]:
+    if isinstance(raw, yaml.MappingNode):
+        return [node for pair in raw.value for node in pair]
+    if isinstance(raw, yaml.SequenceNode):
+        return list(raw.value)
+    return []
+
+
+def alias_gain(root: Any, yaml: Any, budget: int) -> int:
+    """How many nodes expanding every alias of a composed document adds (capped just past
+    ``budget``), counted before anything is built: each distinct node once, iteratively.
+
+    >>> yaml = yaml_module()
+    >>> alias_gain(yaml.compose("a: &x [1, 2]\\nb: *x\\nc: *x"), yaml, 100)
+    6
+    """
+    sizes: dict[int, int] = {}
+    visiting: set[int] = set()
+    stack: list[tuple[Any, bool]] = [(root, False)]
+    while stack:
+        raw, done = stack.pop()
+        key = id(raw)
+        if done:
+            total = 1 + sum(sizes.get(id(child), 0) for child in _children(raw, yaml))
+            sizes[key] = min(total, budget + len(sizes) + 2)
+            continue
+        if key in sizes or key in visiting:  # built already, or an alias to its own anchor
+            continue
+        visiting.add(key)
+        stack.append((raw, True))
+        stack.extend((child, False) for child in _children(raw, yaml) if id(child) not in sizes)
+    return sizes.get(id(root), 0) - len(sizes)
 
 
 def _syntax_problem(exc: Any, problems: ProblemCollector) -> None:
@@ -192,8 +257,9 @@ def _syntax_problem(exc: Any, problems: ProblemCollector) -> None:
 class _Builder:
     """Turns PyYAML's composed nodes into ours, resolving scalars and reporting problems."""
 
-    def __init__(self, yaml: Any, problems: ProblemCollector) -> None:
+    def __init__(self, yaml: Any, problems: ProblemCollector, budget: int) -> None:
         self.yaml = yaml
+        self.budget = budget
         self.problems = problems
         self.file = problems.file
         self.active: set[int] = set()
@@ -204,7 +270,7 @@ class _Builder:
         line, col = raw.start_mark.line + 1, raw.start_mark.column + 1
         if id(raw) in self.built:  # reached again through an alias: counts against the budget
             self.count += 1
-            if self.count > _MAX_NODES:
+            if self.count > self.budget:
                 raise RecursionError
         else:  # a node written in the file: a long document is not an alias bomb
             self.built.add(id(raw))
@@ -293,4 +359,12 @@ class _Builder:
         return MappingNode(self.file, line, col, path, items, keys)
 
 
-__all__ = ["read_yaml", "resolve_plain", "yaml_module"]
+__all__ = [
+    "DEFAULT_MAX_ALIAS_NODES",
+    "MAX_ALIAS_NODES_ENV",
+    "alias_gain",
+    "max_alias_nodes",
+    "read_yaml",
+    "resolve_plain",
+    "yaml_module",
+]
