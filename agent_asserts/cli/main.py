@@ -32,8 +32,15 @@ from agent_asserts.cli.interrupt import EXIT_INTERRUPTED
 from agent_asserts.cli.limits import add_time_limits
 from agent_asserts.cli.record import add_record_parser, run_record
 from agent_asserts.loaders import schema
+from agent_asserts.report import formats
 
 FORMAT_CHOICES = ("text", "json", "junit", "html", "markdown")
+"""The built-in report formats, in the order ``--help`` lists them."""
+
+
+def _format_choices() -> tuple[str, ...]:
+    """The built-in formats, then those added by ``register_renderer`` before the parser."""
+    return (*FORMAT_CHOICES, *(name for name in formats() if name not in FORMAT_CHOICES))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -51,7 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="records to check (repeatable); default: the records the suites name",
     )  # fmt: skip
     check.add_argument(
-        "--format", choices=FORMAT_CHOICES, default=None,
+        "--format", choices=_format_choices(), default=None,
         help="report format (default: from --output's extension, else text)",
     )  # fmt: skip
     check.add_argument("--output", metavar="FILE", help="write the report to FILE")

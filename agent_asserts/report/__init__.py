@@ -1,8 +1,10 @@
 """Reports over case results: text, JSON, JUnit XML, Markdown and self-contained HTML.
 
 Every renderer takes the cases (one ``CaseResult``, a list, or a ``BatchResult``) and, as
-keywords, one record and one source label per case. :func:`render` picks a renderer by format
-name, :func:`write_report` by the file's extension. See docs/reports.md.
+keywords, one record and one source label per case (the :class:`Renderer` protocol).
+:func:`render` picks a renderer by format name, :func:`write_report` by the file's extension;
+:func:`register_renderer` adds a format, which the CLI's ``--format`` and
+``BatchResult.render`` then offer too. See docs/reports.md.
 
 >>> from agent_asserts.results import CaseResult
 >>> print(render([CaseResult("a", "passed")], "text"))
@@ -21,7 +23,7 @@ import importlib
 import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from agent_asserts._atomic import write_atomic
 from agent_asserts.report._model import (
@@ -58,6 +60,76 @@ EXTENSIONS: dict[str, str] = {
 """File extension → format name."""
 
 
+class Renderer(Protocol):
+    """What a report format is: a callable rendering cases to text.
+
+    ``cases`` is one ``CaseResult``, a list of them or a ``BatchResult``; ``records`` and
+    ``sources`` give one record and one source label per case (or are None).
+    :func:`~agent_asserts.report.rows_of` turns the three into ``ReportRow`` objects.
+    """
+
+    def __call__(
+        self,
+        cases: Cases,
+        *,
+        records: Sequence[TrialRecord | None] | None = None,
+        sources: Sequence[str | None] | None = None,
+        title: str | None = None,
+    ) -> str:
+        """The report as text."""
+        ...
+
+
+_REGISTERED: dict[str, Renderer] = {}
+
+
+def register_renderer(name: str, fn: Renderer, *, extensions: Sequence[str] = ()) -> None:
+    """Add the report format ``name``, rendered by ``fn``; files ending in ``extensions``
+    (``".csv"``) are written in it by :func:`write_report` and the CLI's ``--output``.
+
+    Raises:
+        ValueError: ``name`` or one of ``extensions`` is already taken.
+
+    >>> def render_names(cases, *, records=None, sources=None, title=None):
+    ...     return "".join(f"{row.case.name};" for row in rows_of(cases))
+    >>> register_renderer("names", render_names, extensions=[".names"])
+    >>> from agent_asserts.results import CaseResult
+    >>> render([CaseResult("a", "passed")], "names"), format_for_path("out.names")
+    ('a;', 'names')
+    >>> unregister_renderer("names")
+    """
+    if name in FORMATS or name in _REGISTERED:
+        raise ValueError(f"report format {name!r} is already registered")
+    taken = [ext for ext in extensions if ext.lower() in EXTENSIONS]
+    if taken:
+        raise ValueError(
+            f"extension {taken[0]!r} is already used by {EXTENSIONS[taken[0].lower()]!r}"
+        )
+    _REGISTERED[name] = fn
+    for ext in extensions:
+        EXTENSIONS[ext.lower()] = name
+
+
+def unregister_renderer(name: str) -> None:
+    """Remove a format added by :func:`register_renderer` (built-in formats stay).
+
+    Raises:
+        KeyError: ``name`` was not registered.
+    """
+    del _REGISTERED[name]
+    for ext in [ext for ext, fmt in EXTENSIONS.items() if fmt == name]:
+        del EXTENSIONS[ext]
+
+
+def formats() -> tuple[str, ...]:
+    """Every format name: the built-in ones, then the registered ones in registration order.
+
+    >>> formats()[:5]
+    ('text', 'json', 'junit', 'markdown', 'html')
+    """
+    return (*FORMATS, *_REGISTERED)
+
+
 def format_for_path(path: str | os.PathLike[str]) -> str:
     """The format a report file's extension asks for.
 
@@ -84,11 +156,13 @@ def renderer(fmt: str) -> Callable[..., str]:
     >>> renderer("junit").__name__
     'render_junit'
     """
+    if fmt in _REGISTERED:
+        return _REGISTERED[fmt]
     try:
         module, name = FORMATS[fmt]
     except KeyError:
         raise ValueError(
-            f"unknown report format {fmt!r} (expected one of {', '.join(FORMATS)})"
+            f"unknown report format {fmt!r} (expected one of {', '.join(formats())})"
         ) from None
     fn: Callable[..., str] = getattr(importlib.import_module(module), name)
     return fn
@@ -147,13 +221,17 @@ __all__ = [
     "EXTENSIONS",
     "FORMATS",
     "Cases",
+    "Renderer",
     "ReportRow",
     "format_for_path",
+    "formats",
     "pass_rate",
+    "register_renderer",
     "render",
     "renderer",
     "rows_of",
     "tally_line",
+    "unregister_renderer",
     "verdict_counts",
     "write_report",
 ]
