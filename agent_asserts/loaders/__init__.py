@@ -32,12 +32,13 @@ from typing import Any
 
 import attrs
 
+from agent_asserts._depth import depth_message, too_deep
 from agent_asserts.loaders.building import BuildContext
 from agent_asserts.loaders.collector import ProblemCollector
 from agent_asserts.loaders.contract import load_contract
 from agent_asserts.loaders.dialects import Dialect, detect_dialect, get_dialect, register_dialect
 from agent_asserts.loaders.errors import LoadError, LoadProblem
-from agent_asserts.loaders.nodes import Node, from_plain
+from agent_asserts.loaders.nodes import Node, format_path, from_plain
 from agent_asserts.loaders.record_format import take_record_format
 from agent_asserts.loaders.source import parse_into, read_source
 from agent_asserts.loaders.suite import Case, CheckEntry, Suite
@@ -83,6 +84,9 @@ def load(
         doc = parse_into(text, ctx.problems, json_expected=json_file)
     elif isinstance(source, Mapping | list | tuple):
         ctx = BuildContext.for_source(None, dialect="", judge=judge, tool_resolver=tool_resolver)
+        deep = too_deep(source)
+        if deep is not None:
+            raise LoadError([LoadProblem("<data>", None, None, format_path(deep), depth_message())])
         doc = from_plain(source, file="<data>")
     else:
         raise TypeError(f"'source' must be a path, a mapping or a list (got {source!r})")

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
+from agent_asserts._depth import depth_message, json_path, too_deep
 from agent_asserts._missing import MISSING
 from agent_asserts.record._event_decode import decode_events, unknown_keys
 from agent_asserts.record._model_payload_decode import decode_usage
@@ -124,6 +125,9 @@ def decode_record(data: Any, source: str | None = None) -> dict[str, Any]:
     if not isinstance(data, Mapping):
         problems.append(("$", must_be_object(data) or ""))
         raise RecordError(Problem(p, m, source) for p, m in problems)
+    deep = too_deep(data)
+    if deep is not None:
+        raise RecordError([Problem(json_path(deep), depth_message(), source)])
     unknown_keys(data, _TOP_LEVEL_SET, "$", problems)
     initial_state = json_copy(data.get("initial_state"), "$.initial_state", problems)
     final_state = json_copy(data.get("final_state"), "$.final_state", problems)

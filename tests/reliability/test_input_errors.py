@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from agent_asserts import TrialRecord
+from agent_asserts._depth import MAX_DEPTH, depth_message
 from agent_asserts.errors import LoadError
-from agent_asserts.loaders import loads
+from agent_asserts.loaders import load, loads
 from agent_asserts.record import RecordError
 
 
@@ -35,3 +36,34 @@ def test_a_mantle_message_whose_only_field_has_a_custom_tag_is_a_load_error(key:
         "'text_matches', 'buttons'\n"
         f"<string>:3:19: assertions[0].{key}.utter_name: unsupported tag '!x'"
     )
+
+
+def _nested(depth: int) -> object:
+    value: object = "x"
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+@pytest.mark.parametrize("depth", [500, 1_000, 100_000])
+def test_a_deeply_nested_record_is_a_record_error_with_its_path(depth: int) -> None:
+    data = {"final_state": {"a": _nested(depth)}}
+    with pytest.raises(RecordError) as info:
+        TrialRecord.from_dict(data)
+    (problem,) = info.value.problems
+    assert str(problem) == "$.final_state.a" + "[0]" * 198 + ": " + depth_message()
+    assert depth_message() == "nested more than 200 levels deep (the limit of nesting)"
+
+
+@pytest.mark.parametrize("depth", [500, 1_000, 100_000])
+def test_deep_python_data_given_to_load_is_a_load_error_with_its_path(depth: int) -> None:
+    with pytest.raises(LoadError) as info:
+        load({"checks": [{"expect": {"value": "reply", "equals": _nested(depth)}}]})
+    assert str(info.value) == (
+        "<data>: checks[0].expect.equals" + "[0]" * 196 + ": " + depth_message()
+    )
+
+
+def test_data_at_the_depth_limit_still_decodes() -> None:
+    record = TrialRecord.from_dict({"final_state": _nested(MAX_DEPTH - 1)})
+    assert record.final_state is not None

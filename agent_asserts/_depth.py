@@ -1,0 +1,73 @@
+"""The one nesting-depth limit for data given to the library (records, suites, matchers).
+
+Decoding and matching walk data recursively; data nested deeper than Python's recursion limit
+would raise ``RecursionError`` from deep inside. :func:`too_deep` finds, without recursion,
+the first container nested deeper than :data:`MAX_DEPTH`, so the caller can refuse the data
+with its own error naming where.
+
+>>> too_deep({"a": [[1]]}, limit=2)
+('a', 0)
+>>> too_deep({"a": [1]}, limit=2) is None
+True
+>>> json_path(("a", 0))
+'$.a[0]'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any, Final
+
+MAX_DEPTH: Final = 200
+"""How deeply containers (mappings, lists, tuples) may be nested in a record, in Python data
+given to ``load()``, and in the values a matcher compares (the outermost container is level 1)."""
+
+
+def _children(value: Any) -> Iterator[tuple[str | int, Any]] | None:
+    if isinstance(value, Mapping):
+        return ((str(key), child) for key, child in value.items())
+    if isinstance(value, list | tuple):
+        return enumerate(value)
+    return None
+
+
+def too_deep(value: Any, limit: int = MAX_DEPTH) -> tuple[str | int, ...] | None:
+    """The key path of the first container nested deeper than ``limit``, or None (a cycle is
+    infinitely deep, so it is found too)."""
+    first = _children(value)
+    if first is None:
+        return None
+    path: list[str | int] = []
+    stack = [first]
+    while stack:
+        step = next(stack[-1], None)
+        if step is None:
+            stack.pop()
+            if path:
+                path.pop()
+            continue
+        key, child = step
+        children = _children(child)
+        if children is not None:
+            if len(stack) >= limit:
+                return (*path, key)
+            stack.append(children)
+            path.append(key)
+    return None
+
+
+def json_path(parts: tuple[str | int, ...], root: str = "$") -> str:
+    """A key path as a JSON path."""
+    return root + "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in parts)
+
+
+def depth_message(limit: int = MAX_DEPTH) -> str:
+    """The problem text of data nested too deeply.
+
+    >>> depth_message(3)
+    'nested more than 3 levels deep (the limit of nesting)'
+    """
+    return f"nested more than {limit} levels deep (the limit of nesting)"
+
+
+__all__ = ["MAX_DEPTH", "depth_message", "json_path", "too_deep"]
