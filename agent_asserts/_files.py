@@ -44,13 +44,21 @@ def max_file_bytes() -> int:
     >>> max_file_bytes() == DEFAULT_MAX_FILE_BYTES or MAX_FILE_BYTES_ENV in os.environ
     True
     """
-    text = os.environ.get(MAX_FILE_BYTES_ENV, "").strip()
-    if not text:
-        return DEFAULT_MAX_FILE_BYTES
+    return env_limit(MAX_FILE_BYTES_ENV, DEFAULT_MAX_FILE_BYTES)
+
+
+def env_limit(name: str, default: int) -> int:
+    """A non-negative limit from the environment variable ``name``; ``default`` when it is
+    unset or not a whole number.
+
+    >>> env_limit("AGENT_ASSERTS_NO_SUCH_LIMIT", 7)
+    7
+    """
+    text = os.environ.get(name, "").strip()
     try:
-        return max(int(text), 0)
+        return max(int(text), 0) if text else default
     except ValueError:
-        return DEFAULT_MAX_FILE_BYTES
+        return default
 
 
 def _mode_problem(mode: int, size: int) -> str | None:
@@ -109,6 +117,7 @@ def read_bytes(path: str | os.PathLike[str], fail: Callable[[str], Exception]) -
 __all__ = [
     "DEFAULT_MAX_FILE_BYTES",
     "MAX_FILE_BYTES_ENV",
+    "env_limit",
     "max_file_bytes",
     "not_regular",
     "read_bytes",
