@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from agent_asserts import TrialRecord
 from agent_asserts._depth import MAX_DEPTH, depth_message
 from agent_asserts.errors import LoadError
 from agent_asserts.loaders import load, loads
+from agent_asserts.matching import M
+from agent_asserts.matching.structural import as_matcher
 from agent_asserts.record import RecordError
 
 
@@ -67,3 +71,13 @@ def test_deep_python_data_given_to_load_is_a_load_error_with_its_path(depth: int
 def test_data_at_the_depth_limit_still_decodes() -> None:
     record = TrialRecord.from_dict({"final_state": _nested(MAX_DEPTH - 1)})
     assert record.final_state is not None
+
+
+@pytest.mark.parametrize("depth", [500, 100_000])
+@pytest.mark.parametrize("make", [M.exact, M.partial, as_matcher])
+def test_a_matcher_of_deep_python_data_is_a_value_error_with_its_path(
+    depth: int, make: Callable[[object], object]
+) -> None:
+    with pytest.raises(ValueError, match="nested more than") as info:
+        make(_nested(depth))
+    assert str(info.value) == "expected value at $" + "[0]" * 200 + ": " + depth_message()
