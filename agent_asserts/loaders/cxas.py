@@ -35,6 +35,7 @@ from agent_asserts.loaders.nodes import MappingNode, Node, SequenceNode, from_pl
 from agent_asserts.loaders.sop import KEYS as SOP_KEYS
 from agent_asserts.loaders.suite import Case, CheckEntry, Suite
 from agent_asserts.record import TrialRecord
+from agent_asserts.record._json import require_regular
 from agent_asserts.record.adapters import ces
 
 EVAL_KEYS: Final = ("tags", "steps", "expectations", "tool_expectations", "session_parameters")
@@ -163,6 +164,7 @@ def read_record(path: Path) -> TrialRecord:
     >>> read_record(file).tool_calls[0].payload.name
     'end_session'
     """
+    require_regular(path)
     with open(path, encoding="utf-8-sig") as handle:
         text = handle.read()
     data = json.loads(text)

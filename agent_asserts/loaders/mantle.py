@@ -47,6 +47,7 @@ from agent_asserts.loaders.mantle_assertions import (
 from agent_asserts.loaders.nodes import Node, SequenceNode, to_plain
 from agent_asserts.loaders.suite import Case, CheckEntry, Suite
 from agent_asserts.record import TrialRecord
+from agent_asserts.record._json import require_regular
 from agent_asserts.record.adapters import mantle
 from agent_asserts.results import CaseResult
 
@@ -220,6 +221,7 @@ def read_record(path: Path) -> TrialRecord:
 
     Mantle files may be a JSON array, a tracker dump ``{"events": [...]}`` or JSON Lines.
     """
+    require_regular(path)
     with open(path, encoding="utf-8-sig") as handle:
         text = handle.read()
     try:

@@ -23,7 +23,7 @@ import os
 import sys
 from typing import Any
 
-from agent_asserts._files import read_bytes
+from agent_asserts._files import not_regular, read_bytes
 from agent_asserts.record._validators import child
 from agent_asserts.record.errors import Problem, RecordError
 
@@ -191,6 +191,20 @@ def read_text(path: str | os.PathLike[str]) -> tuple[str, str]:
         raise RecordError([Problem("", f"not UTF-8 text (byte {exc.start})", name)]) from None
 
 
+def require_regular(path: str | os.PathLike[str]) -> None:
+    """Refuse a record path that is not a regular file (a device, a FIFO, a dangling symbolic
+    link) or is over the size limit, before anything opens it (:mod:`agent_asserts._files`).
+
+    >>> require_regular("/dev/null")
+    Traceback (most recent call last):
+    agent_asserts.record.errors.RecordError: invalid record: 1 problem(s)
+      /dev/null: not a regular file (a character device)
+    """
+    problem = not_regular(path)
+    if problem is not None:
+        raise RecordError([Problem("", problem, os.fspath(path))])
+
+
 def load_json(path: str | os.PathLike[str]) -> tuple[str, Any]:
     """The file's name and its JSON data, read strictly (:func:`read_text`,
     :func:`parse_json`)."""
@@ -198,4 +212,11 @@ def load_json(path: str | os.PathLike[str]) -> tuple[str, Any]:
     return name, parse_json(text, name)
 
 
-__all__ = ["load_json", "parse_json", "read_text", "strict_loads", "syntax_error"]
+__all__ = [
+    "load_json",
+    "parse_json",
+    "read_text",
+    "require_regular",
+    "strict_loads",
+    "syntax_error",
+]

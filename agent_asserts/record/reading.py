@@ -22,8 +22,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any, Final
 
-from agent_asserts._files import not_regular
-from agent_asserts.record._json import load_json, parse_json, strict_loads
+from agent_asserts.record._json import load_json, parse_json, require_regular, strict_loads
 from agent_asserts.record._stream import iter_runs, sample, top_members
 from agent_asserts.record.adapters._registry import (
     TraceFormat,
@@ -135,9 +134,7 @@ def _path_records(path: Path, format: str) -> Iterator[TrialRecord]:
 
 def _file_records(path: Path, format: str) -> Iterator[TrialRecord]:
     name = os.fspath(path)
-    problem = not_regular(path)
-    if problem is not None:
-        raise RecordError([Problem("", problem, name)])
+    require_regular(path)
     if format != "auto":
         spec = get_format(format)
         if spec.read_records is not None:

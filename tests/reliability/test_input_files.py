@@ -5,12 +5,14 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from agent_asserts import TrialRecord
 from agent_asserts._files import MAX_FILE_BYTES_ENV
+from agent_asserts.loaders import cxas, mantle
 from agent_asserts.loaders.errors import LoadError
 from agent_asserts.loaders.source import read_source
 from agent_asserts.record.errors import RecordError
@@ -72,3 +74,14 @@ def test_a_fifo_record_does_not_block(tmp_path: Path) -> None:
     os.mkfifo(fifo)
     with pytest.raises(RecordError, match="a FIFO"):
         TrialRecord.load(fifo)
+
+
+@pytest.mark.parametrize("read_record", [cxas.read_record, mantle.read_record])
+def test_a_dialects_record_file_must_be_regular(
+    read_record: Callable[[Path], object], tmp_path: Path
+) -> None:
+    fifo = tmp_path / "run.json"
+    os.mkfifo(fifo)
+    for path in (Path("/dev/zero"), fifo):
+        with pytest.raises(RecordError, match="not a regular file"):
+            read_record(path)
