@@ -140,9 +140,17 @@ class Selector(abc.ABC):
             return range(len(record.events))
         return record.positions_of_kind(self.index_kind)
 
-    @abc.abstractmethod
     def matches(self, event: Event) -> bool:
-        """True when ``event`` is selected."""
+        """True when ``event`` is selected: the ``agent`` filter of the selector (when it has
+        one), then its own fields (:meth:`matches_fields`)."""
+        agent = getattr(self, "agent", None)
+        if agent is not None and event.agent != agent:
+            return False
+        return self.matches_fields(event)
+
+    def matches_fields(self, event: Event) -> bool:
+        """True when ``event`` matches the selector's own fields (``agent`` apart)."""
+        raise NotImplementedError
 
     def explain(self, event: Event) -> list[Mismatch]:
         """Why ``event`` is not selected (empty when it is): the ``agent`` filter of the

@@ -129,9 +129,7 @@ class ToolSelector(Selector):
             merged.extend(record.tool_positions(name))
         return sorted(merged)
 
-    def matches(self, event: Event) -> bool:
-        if self.agent is not None and event.agent != self.agent:
-            return False
+    def matches_fields(self, event: Event) -> bool:
         p = event.payload
         if not isinstance(p, ToolCallPayload) or p.name not in self.names:
             return False
@@ -260,9 +258,7 @@ class MessageSelector(Selector):
             },
         )
 
-    def matches(self, event: Event) -> bool:
-        if self.agent is not None and event.agent != self.agent:
-            return False
+    def matches_fields(self, event: Event) -> bool:
         return isinstance(event.payload, MessagePayload) and not self.explain(event)
 
     def explain_fields(self, event: Event) -> list[Mismatch]:

@@ -68,9 +68,7 @@ class MemorySetSelector(Selector):
     def candidates(self, record: TrialRecord) -> Sequence[int]:
         return record.memory_positions(self.name)
 
-    def matches(self, event: Event) -> bool:
-        if self.agent is not None and event.agent != self.agent:
-            return False
+    def matches_fields(self, event: Event) -> bool:
         p = event.payload
         return (
             isinstance(p, MemoryPayload)
@@ -129,9 +127,7 @@ class MemoryClearedSelector(Selector):
     def candidates(self, record: TrialRecord) -> Sequence[int]:
         return record.memory_positions(self.name)
 
-    def matches(self, event: Event) -> bool:
-        if self.agent is not None and event.agent != self.agent:
-            return False
+    def matches_fields(self, event: Event) -> bool:
         p = event.payload
         return isinstance(p, MemoryPayload) and event.event_type == "clear" and p.name == self.name
 
@@ -193,9 +189,7 @@ class SkillSelector(Selector):
             {"step_id": self.step_id, "agent": self.agent},
         )
 
-    def matches(self, event: Event) -> bool:
-        if self.agent is not None and event.agent != self.agent:
-            return False
+    def matches_fields(self, event: Event) -> bool:
         p = event.payload
         return (
             isinstance(p, SkillPayload)
@@ -246,9 +240,7 @@ class BlockSelector(Selector):
         args = [self.transition, self.skill_id, self.block_id]
         return call_repr("on.block", args, {"step_id": self.step_id, "agent": self.agent})
 
-    def matches(self, event: Event) -> bool:
-        if self.agent is not None and event.agent != self.agent:
-            return False
+    def matches_fields(self, event: Event) -> bool:
         p = event.payload
         return (
             isinstance(p, BlockPayload)
@@ -313,9 +305,7 @@ class SubagentSelector(Selector):
     def __repr__(self) -> str:
         return call_repr("on.subagent", [self.name], {"status": self.status, "agent": self.agent})
 
-    def matches(self, event: Event) -> bool:
-        if self.agent is not None and event.agent != self.agent:
-            return False
+    def matches_fields(self, event: Event) -> bool:
         p = event.payload
         return (
             isinstance(p, DelegationPayload)
