@@ -49,7 +49,6 @@ from agent_asserts.loaders.suite import Case, CheckEntry, Suite
 from agent_asserts.record import TrialRecord
 from agent_asserts.record._json import require_regular
 from agent_asserts.record.adapters import mantle
-from agent_asserts.results import CaseResult
 
 SHAPE: Final = (
     "'scenario:' with 'goals: {criteria, assertions}', or a bare 'assertions:' (or 'goals:') "
@@ -112,23 +111,9 @@ class MantleCase(Case):
 
     initial_memory: Mapping[str, Any] | None = attrs.field(default=None, kw_only=True)
 
-    def evaluate(
-        self,
-        record: TrialRecord,
-        *,
-        judge: Any = None,
-        timeout: float | None = None,
-        judge_timeout: float | None = None,
-        skip_judged: bool = False,
-    ) -> CaseResult:
-        """Run every entry on ``record`` (with the initial memory applied)."""
-        return super().evaluate(
-            with_initial_memory(record, self.initial_memory),
-            judge=judge,
-            timeout=timeout,
-            judge_timeout=judge_timeout,
-            skip_judged=skip_judged,
-        )
+    def prepare(self, record: TrialRecord) -> TrialRecord:
+        """``record`` with the scenario's initial memory applied (:func:`with_initial_memory`)."""
+        return with_initial_memory(record, self.initial_memory)
 
 
 def _case(

@@ -117,6 +117,18 @@ class Case:
         """
         return tuple(entry.check for entry in self.entries)
 
+    def prepare(self, record: TrialRecord) -> TrialRecord:
+        """The record this case's checks read: ``record`` itself (a dialect's case may add
+        what its scenario declares, e.g. Mantle's initial memory).
+
+        >>> from agent_asserts.loaders import loads
+        >>> from agent_asserts.testing import demo_record
+        >>> rec = demo_record()
+        >>> loads("checks: [succeeded]").cases[0].prepare(rec) is rec
+        True
+        """
+        return record
+
     def without_judged(self) -> Case:
         """This case with every judged check replaced by one that is ``not_applicable``
         ("judged check not run"; see :mod:`agent_asserts.checks.not_run`).
@@ -169,7 +181,7 @@ class Case:
                     )
 
         result = run_case(
-            record,
+            self.prepare(record),
             body,
             judge=judge or self.judge,
             name=self.name,
