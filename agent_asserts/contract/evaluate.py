@@ -22,15 +22,10 @@ import attrs
 from agent_asserts._missing import MISSING
 from agent_asserts.checks.base import Outcome
 from agent_asserts.contract.bindings import Bound, resolve_binding
-from agent_asserts.contract.grammar import JUDGED_MATCHERS, BindRef
-from agent_asserts.contract.judged import judged_verdicts
+from agent_asserts.contract.grammar import BindRef
 from agent_asserts.contract.model import scope
-from agent_asserts.contract.ordering import follows_within, has_matching, precedes
-from agent_asserts.contract.relations import (
-    EvaluatorFailed,
-    describe,
-    value_tester,
-)
+from agent_asserts.contract.operators import Relating, Verdicts, operator_of
+from agent_asserts.contract.relations import EvaluatorFailed
 from agent_asserts.contract.verdicts import ItemVerdict, empty_outcome, items, listing, quantify
 from agent_asserts.errors import RecordLacks
 from agent_asserts.status import Status
@@ -84,29 +79,6 @@ def _right_value(req: Requirement, bound: Mapping[str, Bound]) -> Any:
     return value
 
 
-def _verdicts(
-    req: Requirement,
-    bound: Mapping[str, Bound],
-    right: Any,
-    judge: Judge | None,
-    evaluator: dict[str, Any],
-) -> list[ItemVerdict]:
-    left = bound[req.left]
-    if req.op == "has_matching":
-        return has_matching(left, bound[req.right], req.on, req.within)
-    if req.op == "precedes":
-        return precedes(left, bound[req.right], req.on)
-    if req.op == "follows_within":
-        return follows_within(left, bound[req.right], req.on, req.within or 0.0)
-    if req.op == "matcher" and req.matcher in JUDGED_MATCHERS:
-        grounding = {name: bound[name] for name in req.grounding}
-        verdicts, info = judged_verdicts(req, left, grounding, judge)
-        evaluator.update(info)
-        return verdicts
-    test = value_tester(req, right)
-    return [test(form, label) for form, label in zip(left.forms(), left.labels, strict=True)]
-
-
 def evaluate_requirement(
     req: Requirement,
     bindings: Mapping[str, Binding],
@@ -125,12 +97,14 @@ def evaluate_requirement(
             evidence.extend(bound[name].evidence)
         right = _right_value(req, bound)
         left = bound[req.left]
-        description = describe(req, right)
-        if req.op == "count_at_most":
+        operator = operator_of(req)
+        description = operator.describe(req, right)
+        if operator.verdicts is None:  # count_at_most: the whole selection at once
             outcome = _count(left, int(req.right))
         else:
+            relating = Relating(req, bound, right, judge, evaluator)
             outcome = empty_outcome(left, req.effective_quantifier, allow_empty) or _judge_items(
-                req, bound, right, judge, evaluator, description
+                relating, operator.verdicts, description
             )
     except RecordLacks as exc:
         return Outcome.invalid(str(exc), evidence=_dedupe(evidence), evaluator=evaluator)
@@ -151,17 +125,10 @@ def evaluate_requirement(
     )
 
 
-def _judge_items(
-    req: Requirement,
-    bound: Mapping[str, Bound],
-    right: Any,
-    judge: Judge | None,
-    evaluator: dict[str, Any],
-    description: str,
-) -> Outcome:
-    left = bound[req.left]
-    verdicts = _verdicts(req, bound, right, judge, evaluator)
-    outcome = quantify(left, verdicts, req.effective_quantifier, description)
+def _judge_items(relating: Relating, judge_each: Verdicts, description: str) -> Outcome:
+    left = relating.left
+    verdicts = judge_each(relating)
+    outcome = quantify(left, verdicts, relating.req.effective_quantifier, description)
     if left.single and left.items and left.items[0] is MISSING and not verdicts[0].ok:
         return Outcome.invalid(f"the path {left.labels[0]!r} does not exist")
     return outcome

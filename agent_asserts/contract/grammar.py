@@ -1,7 +1,8 @@
-"""The words of the contract grammar (seed 002), in one place.
+"""The words of the contract grammar (seed 002), in one place; the operators (``op`` and
+``matcher``) are the keys of the tables in :mod:`agent_asserts.contract.operators`.
 
->>> OPS[-1], QUANTIFIERS, SEVERITIES[0]
-('matcher', ('every', 'some', 'none'), 'critical')
+>>> SOURCES[0], QUANTIFIERS, SEVERITIES[0]
+('trace', ('every', 'some', 'none'), 'critical')
 """
 
 from __future__ import annotations
@@ -14,20 +15,9 @@ from agent_asserts.selectors.calls import ENVELOPE_FILTERS
 
 SOURCES: Final = ("trace", "initial_state", "final_state", "delta")
 STATE_SOURCES: Final = ("initial_state", "final_state")
-OPS: Final = (
-    "equals",
-    "contains",
-    "matches_schema",
-    "count_at_most",
-    "precedes",
-    "follows_within",
-    "has_matching",
-    "matcher",
-)
 SELECTION_OPS: Final = ("has_matching", "precedes", "follows_within")
 """Relations between two selections: ``right`` is a binding name."""
 QUANTIFIERS: Final = ("every", "some", "none")
-MATCHERS: Final = ("exact", "structural", "semantic", "grounded_semantic", "custom")
 JUDGED_MATCHERS: Final = ("semantic", "grounded_semantic")
 SEVERITIES: Final = ("critical", "high", "medium", "low")
 GATE_SEVERITIES: Final = ("critical", "high")
@@ -78,8 +68,6 @@ __all__ = [
     "DELTA_WHERE",
     "GATE_SEVERITIES",
     "JUDGED_MATCHERS",
-    "MATCHERS",
-    "OPS",
     "QUANTIFIERS",
     "REQUIRE_KEYS",
     "SELECTION_OPS",

@@ -1,11 +1,12 @@
-"""Value relations, tested item by item: equals, contains, matches_schema and the matchers.
+"""Value relations, tested item by item: the testers that equals, contains, matches_schema
+and the matchers build (:mod:`agent_asserts.contract.operators` says which op builds which).
 
 Each left item is tested against ``right`` (a literal, possibly with ``$``-operator matchers, or
 the value of a ``{$bind: name}`` binding); the verdict names what the item lacked, as
 mismatch paths into it (``$.payload.text: …``).
 
->>> from agent_asserts.contract.model import Requirement
->>> test = value_tester(Requirement("contains", "m", "A1049"), "A1049")
+>>> from agent_asserts.matching import M
+>>> test = matcher_tester(M.contains("A1049"))
 >>> v = test("Refund for B7", "e4")
 >>> v.ok, v.reason
 (False, "$: expected a value containing 'A1049', got 'Refund for B7'")
@@ -14,16 +15,12 @@ mismatch paths into it (``$.payload.text: …``).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from agent_asserts.contract.durations import format_within
 from agent_asserts.contract.matchers import get_matcher, registered_matchers
 from agent_asserts.contract.verdicts import ItemVerdict, shortened
 from agent_asserts.errors import RecordLacks, Unavailable
-from agent_asserts.matching import M, Matcher, Mismatch, as_matcher, render
-
-if TYPE_CHECKING:
-    from agent_asserts.contract.model import Requirement
+from agent_asserts.matching import Matcher, Mismatch, render
 
 JSONSCHEMA_MISSING = str(
     Unavailable("matches_schema needs the optional jsonschema package", extra="jsonschema")
@@ -41,48 +38,6 @@ class EvaluatorFailed(Exception):
     def __init__(self, message: str, *, force_gate: bool = False) -> None:
         super().__init__(message)
         self.force_gate = force_gate
-
-
-def describe(req: Requirement, right: Any) -> str:
-    """The relation in words, as failure messages use it.
-
-    >>> from agent_asserts.contract.model import Requirement
-    >>> describe(Requirement("has_matching", "m", "a", on=("operation_ref",), within=2), "a")
-    "has a matching 'a' item on operation_ref within 2s"
-    """
-    on = f" on {', '.join(req.on)}" if req.on else ""
-    within = "" if req.within is None else f" within {format_within(req.within)}"
-    op = req.op
-    if op == "equals":
-        return f"equals {render(right)}"
-    if op == "contains":
-        return f"contains {render(right)}"
-    if op == "matches_schema":
-        return "matches the schema"
-    if op == "count_at_most":
-        return f"has at most {right} items"
-    if op == "precedes":
-        return f"occurs before some {req.right!r} item" + (
-            f" with the same {', '.join(req.on)}" if req.on else ""
-        )
-    if op == "follows_within":
-        same = f" with the same {', '.join(req.on)}" if req.on else ""
-        return f"is followed by some {req.right!r} item{same}{within}"
-    if op == "has_matching":
-        return f"has a matching {req.right!r} item{on}{within}"
-    if req.matcher == "custom":
-        return f"satisfies the custom matcher {req.custom!r}"
-    if req.matcher in ("semantic", "grounded_semantic"):
-        return f"satisfies {right!r} (judged, {req.matcher})"
-    return f"matches {render(right)} ({req.matcher})"
-
-
-def _matcher(req: Requirement, right: Any) -> Matcher:
-    if req.op == "contains":
-        return M.contains(right)
-    if req.op == "equals" or req.matcher == "exact":
-        return M.exact(right)
-    return as_matcher(right)
 
 
 def _from_mismatches(label: str, found: list[Mismatch], form: Any) -> ItemVerdict:
@@ -119,25 +74,17 @@ Tester = Callable[[Any, str], ItemVerdict]
 (what ``none`` reports), and ``closest`` stays None (``right`` is a literal, not a candidate)."""
 
 
-def value_tester(req: Requirement, right: Any) -> Tester:
-    """The per-item test of a value relation, built once for the whole selection.
+def matcher_tester(matcher: Matcher) -> Tester:
+    """The per-item test of a value relation that a matcher decides (``equals``,
+    ``contains``, ``matcher: exact`` or ``structural``).
 
-    Raises:
-        RecordLacks: ``matches_schema`` without jsonschema, or an unregistered custom matcher.
+    The test raises :class:`EvaluatorFailed` when the matcher raises (a ``M.satisfies``
+    predicate, say).
 
-    The returned test raises :class:`EvaluatorFailed` when a custom matcher raises or returns
-    something not a bool, or a ``M.satisfies`` predicate raises.
+    >>> from agent_asserts.matching import M
+    >>> matcher_tester(M.contains("A1049"))("Refund for A1049", "e4").ok
+    True
     """
-    if req.op == "matches_schema":
-        validator = schema_validator(right)
-
-        def schema_test(form: Any, label: str) -> ItemVerdict:
-            return _from_mismatches(label, _schema_mismatches(validator, form), form)
-
-        return schema_test
-    if req.op == "matcher" and req.matcher == "custom":
-        return _custom(req.custom or "", right)
-    matcher = _matcher(req, right)
 
     def test(form: Any, label: str) -> ItemVerdict:
         try:
@@ -150,7 +97,33 @@ def value_tester(req: Requirement, right: Any) -> Tester:
     return test
 
 
-def _custom(name: str, right: Any) -> Tester:
+def schema_tester(schema: Any) -> Tester:
+    """The per-item test of ``matches_schema``.
+
+    Raises:
+        RecordLacks: jsonschema is not installed, or ``schema`` is not a valid schema.
+    """
+    validator = schema_validator(schema)
+
+    def test(form: Any, label: str) -> ItemVerdict:
+        return _from_mismatches(label, _schema_mismatches(validator, form), form)
+
+    return test
+
+
+def custom_tester(name: str, right: Any) -> Tester:
+    """The per-item test of ``matcher: custom``: the function registered as ``name``.
+
+    Raises:
+        RecordLacks: No custom matcher is registered as ``name``.
+
+    The test raises :class:`EvaluatorFailed` when the function raises or returns something
+    not a bool.
+
+    >>> custom_tester("no_such_matcher", None)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    agent_asserts.errors.RecordLacks: no custom matcher is registered as 'no_such_matcher' ...
+    """
     fn = get_matcher(name)
     if fn is None:
         known = ", ".join(repr(n) for n in registered_matchers()) or "none"
@@ -183,7 +156,8 @@ __all__ = [
     "JSONSCHEMA_MISSING",
     "EvaluatorFailed",
     "Tester",
-    "describe",
+    "custom_tester",
+    "matcher_tester",
+    "schema_tester",
     "schema_validator",
-    "value_tester",
 ]

@@ -26,13 +26,12 @@ from agent_asserts.contract.binding_rules import NULL, UNCHECKED, Shape, check_b
 from agent_asserts.contract.durations import parse_within
 from agent_asserts.contract.grammar import (
     JUDGED_MATCHERS,
-    MATCHERS,
-    OPS,
     QUANTIFIERS,
     SELECTION_OPS,
     SEVERITIES,
     BindRef,
 )
+from agent_asserts.contract.operators import MATCHER_OPERATORS, OPERATORS
 from agent_asserts.contract.paths import SET_FIELDS, event_path_problem, parse_item_path
 from agent_asserts.contract.problems import Problems, bad_choice
 
@@ -115,8 +114,8 @@ def check_requirement(
     left_ok = _bound(p, ("left",), left, bindings)
     if op is UNCHECKED:
         return
-    if op not in OPS:
-        p.add(("op",), bad_choice(op, OPS))
+    if op not in OPERATORS:
+        p.add(("op",), bad_choice(op, tuple(OPERATORS)))
         return
     left_shape = _shape(bindings, left) if left_ok else None
     if quantifier is not None and quantifier is not UNCHECKED:
@@ -271,10 +270,14 @@ def _check_matcher(
     if matcher is UNCHECKED:
         return
     if matcher is None:
-        p.add((), f"required key 'matcher' missing (one of {', '.join(MATCHERS)})", key="matcher")
+        p.add(
+            (),
+            f"required key 'matcher' missing (one of {', '.join(MATCHER_OPERATORS)})",
+            key="matcher",
+        )
         return
-    if matcher not in MATCHERS:
-        p.add(("matcher",), bad_choice(matcher, MATCHERS))
+    if matcher not in MATCHER_OPERATORS:
+        p.add(("matcher",), bad_choice(matcher, tuple(MATCHER_OPERATORS)))
         return
     if matcher == "grounded_semantic":
         if grounding is UNCHECKED:

@@ -10,27 +10,60 @@ the ``CalledTool`` that :mod:`agent_asserts.loaders.sop` builds).
 
 from __future__ import annotations
 
-from typing import Any, Final
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
+from typing import Any, Final, Literal
 
+import attrs
+
+from agent_asserts._suggest import unknown_key_message
 from agent_asserts.loaders.building import BuildContext
 from agent_asserts.loaders.errors import choice_list
 from agent_asserts.loaders.nodes import Node, ScalarNode, describe_value
 from agent_asserts.matching import M, Matcher
 from agent_asserts.record import parse_pointer
 
+
+@attrs.frozen
+class SopOperator:
+    """One SOP assertion operator: the keys it reads beside ``op``, how its value is read,
+    and the matcher it builds from that value.
+
+    >>> SOP_OPERATORS["gt"].keys, SOP_OPERATORS["gt"].reads
+    (('value',), 'number')
+    """
+
+    keys: tuple[str, ...]
+    """The keys of ``{op, …}`` the operator needs (``()`` for ``exists``)."""
+    reads: Literal["nothing", "scalar", "scalars", "number", "string"]
+    """How the value under ``keys[0]`` is read (``scalars``: a non-empty list of them)."""
+    build: Callable[[Any], Matcher]
+    """The matcher of the value read."""
+
+
+def _compare(bound: Matcher) -> Matcher:
+    return M.any_of(bound, M.json(bound))
+
+
+SOP_OPERATORS: Final[Mapping[str, SopOperator]] = MappingProxyType(
+    {
+        "exists": SopOperator((), "nothing", lambda _: M.not_in(None)),
+        "equals": SopOperator(("value",), "scalar", M.loose),
+        "matches": SopOperator(("pattern",), "string", M.regex),
+        "gt": SopOperator(("value",), "number", lambda v: _compare(M.gt(v))),
+        "lt": SopOperator(("value",), "number", lambda v: _compare(M.lt(v))),
+        "contains": SopOperator(("value",), "string", M.contains),
+        "not_in": SopOperator(
+            ("values",), "scalars", lambda vs: M.all_of(~M.absent(), *(~M.loose(v) for v in vs))
+        ),
+    }
+)
+"""Every SOP assertion operator by name: the one table ``op_matcher`` and the loader read."""
+
 INPUT_OPS: Final = ("exists", "equals", "matches", "gt", "lt", "contains")
 """``contains`` is accepted on inputs too, as modelguide's implementation does
 (docs/decisions.md)."""
 OUTPUT_OPS: Final = ("exists", "equals", "contains", "not_in")
-_OP_KEYS: Final = {
-    "exists": (),
-    "equals": ("value",),
-    "matches": ("pattern",),
-    "gt": ("value",),
-    "lt": ("value",),
-    "contains": ("value",),
-    "not_in": ("values",),
-}
 
 
 def field_path(field: str) -> tuple[str, ...]:
@@ -55,20 +88,10 @@ def op_matcher(op: str, value: Any) -> Matcher:
     >>> op_matcher("gt", 3).matches("4"), op_matcher("exists", None).matches(0)
     (True, True)
     """
-    if op == "exists":
-        return M.not_in(None)
-    if op == "equals":
-        return M.loose(value)
-    if op == "matches":
-        return M.regex(value)
-    if op in ("gt", "lt"):
-        bound = M.gt(value) if op == "gt" else M.lt(value)
-        return M.any_of(bound, M.json(bound))
-    if op == "contains":
-        return M.contains(value)
-    if op == "not_in":
-        return M.all_of(~M.absent(), *(~M.loose(v) for v in value))
-    raise ValueError(f"unknown op {op!r}")
+    operator = SOP_OPERATORS.get(op)
+    if operator is None:
+        raise ValueError(unknown_key_message(op, list(SOP_OPERATORS), what="op"))
+    return operator.build(value)
 
 
 def nest(assertions: list[tuple[tuple[str, ...], Matcher]]) -> dict[str, Any]:
@@ -110,25 +133,30 @@ def _assertion(node: Node, ops: tuple[str, ...], ctx: BuildContext) -> Matcher |
     if op not in ops:
         p.add(spec.get("op"), f"must be {choice_list(ops)} (got {op!r})")
         return None
-    keys = _OP_KEYS[op]
+    operator = SOP_OPERATORS[op]
+    keys = operator.keys
     if op == "matches" and "pattern" not in spec.items and "value" in spec.items:
         keys = ("value",)  # modelguide reads the pattern from `value:` too (docs/decisions.md)
     if not p.check_keys(spec, required=["op", *keys]):
         return None
-    value: Any = None
-    if op in ("equals", "not_in"):
-        value = _scalars(spec.get(keys[0]), ctx, many=op == "not_in")
-    elif op in ("gt", "lt"):
-        value = p.expect_number(spec.get("value"))
-    elif keys:
-        value = p.expect_str(spec.get(keys[0]))
+    value = _read_value(operator.reads, spec.get(keys[0]) if keys else None, ctx)
     if value is None and keys:
         return None
     try:
-        return op_matcher(op, value)
+        return operator.build(value)
     except (TypeError, ValueError) as exc:
         p.add(spec.get(keys[0]) if keys else spec, str(exc))
         return None
+
+
+def _read_value(reads: str, node: Node | None, ctx: BuildContext) -> Any:
+    if reads in ("scalar", "scalars"):
+        return _scalars(node, ctx, many=reads == "scalars")
+    if reads == "number":
+        return ctx.problems.expect_number(node)
+    if reads == "string":
+        return ctx.problems.expect_str(node)
+    return None
 
 
 def _scalars(node: Node | None, ctx: BuildContext, *, many: bool) -> Any:
@@ -184,4 +212,13 @@ def field_matchers(
     return nest(found) if ok else None
 
 
-__all__ = ["INPUT_OPS", "OUTPUT_OPS", "field_matchers", "field_path", "nest", "op_matcher"]
+__all__ = [
+    "INPUT_OPS",
+    "OUTPUT_OPS",
+    "SOP_OPERATORS",
+    "SopOperator",
+    "field_matchers",
+    "field_path",
+    "nest",
+    "op_matcher",
+]
