@@ -156,6 +156,19 @@ def hand_loops() -> dict[str, Callable[[Plain], bool]]:
         except (KeyError, TypeError):
             return False
 
+    def duration_at_most(p: Plain) -> bool:
+        durations = [e.get("duration") for _, e in p.by_tool.get("refunds_issue", ())]
+        return None not in durations and all(d <= 5 for d in durations)
+
+    def parallel_calls(p: Plain) -> bool:
+        names = ("refunds_lookup", "refunds_issue")
+        groups = [{e.get("group_id") for _, e in p.by_tool.get(n, ())} - {None} for n in names]
+        return bool(set.intersection(*groups))
+
+    def tool_arguments_valid(p: Plain) -> bool:
+        # the record declares no tools: the check answers "invalid" from that alone
+        return bool(p.data.get("tools")) and bool(p.by_tool.get("refunds_issue"))
+
     usage = lambda p: p.data["usage"]["input_tokens"] + p.data["usage"]["output_tokens"] <= 4000  # noqa: E731
     return {
         "called_tool(partial args)": called_partial,
@@ -217,6 +230,16 @@ def hand_loops() -> dict[str, Callable[[Plain], bool]]:
         ),
         "bot_uttered": lambda p: any(refund_issued.search(t) for _, t in _agent_texts(p)),
         "message_includes": message_includes,
+        "duration_at_most": duration_at_most,
+        "model_calls_at_most": lambda p: len(p.by_kind.get("model_call", ())) <= 5,
+        "tokens_at_most": lambda p: p.data["usage"]["input_tokens"] <= 4000,
+        "parallel_calls": parallel_calls,
+        "tool_arguments_valid": tool_arguments_valid,
+        "no_denied_calls": lambda p: (
+            not any(
+                e["payload"].get("outcome") == "denied" for _, e in p.by_kind.get("tool_call", ())
+            )
+        ),
         "contract": contract,
     }
 

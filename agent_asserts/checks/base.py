@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, cast
 import attrs
 
 from agent_asserts._convert import as_status, as_tuple
+from agent_asserts._fill import filler
 from agent_asserts._lazy import LazyText, alias_repr, settle, text_of
 from agent_asserts._missing import MISSING
 from agent_asserts.checks.serialize import arguments_to_data
@@ -74,13 +75,51 @@ class Outcome:
         return alias_repr(self)
 
     @classmethod
-    def of(cls, passed: bool, **fields: Any) -> Outcome:
+    def of(
+        cls,
+        passed: bool,
+        message: str | LazyText = "",
+        expected: Any = None,
+        observed: Any = None,
+        evidence: Any = (),
+        details: Any = MISSING,
+        **fields: Any,
+    ) -> Outcome:
         """A ``PASS`` (score 1) or ``FAIL`` (score 0) outcome.
 
         >>> Outcome.of(True).score
         1.0
         """
-        return cls(Status.PASS if passed else Status.FAIL, 1.0 if passed else 0.0, **fields)
+        if fields or cls is not Outcome:
+            if details is not MISSING:
+                fields["details"] = details
+            return cls(
+                Status.PASS if passed else Status.FAIL,
+                1.0 if passed else 0.0,
+                message=message,
+                expected=expected,
+                observed=observed,
+                evidence=evidence,
+                **fields,
+            )
+        # the common case: do what the converters and factories would, and fill the slots
+        return _fill_outcome(
+            (
+                _PASS if passed else _FAIL,
+                1.0 if passed else 0.0,
+                message,
+                expected,
+                observed,
+                evidence if type(evidence) is tuple else tuple(evidence),
+                (),
+                None,
+                {} if details is MISSING else details,
+                {},
+                None,
+                False,
+                False,
+            )
+        )
 
     @classmethod
     def scored(cls, score: float, **fields: Any) -> Outcome:
@@ -117,6 +156,10 @@ class Outcome:
         <Status.NOT_APPLICABLE: 'not_applicable'>
         """
         return cls(Status.NOT_APPLICABLE, 0.0, message=message, **fields)
+
+
+_fill_outcome = filler(Outcome)
+_PASS, _FAIL = Status.PASS, Status.FAIL
 
 
 def _render_arg(value: Any) -> str:

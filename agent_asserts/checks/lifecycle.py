@@ -30,6 +30,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final, TypeVar, cast
 
 import attrs
 
+from agent_asserts._kept import kept
+from agent_asserts._lazy import LazyText
 from agent_asserts.checks.base import Check, Outcome, missing_surface
 from agent_asserts.checks.registry import register
 from agent_asserts.checks.selection import closest_fields, event_ids, id_list
@@ -98,14 +100,14 @@ class LifecycleCheck(Check):
         invalid = missing_surface(record, self.kind)
         if invalid is not None:
             return invalid
-        selector = self.selector()
+        selector = kept(self, "_kept_selector", self.selector)
         step_id = getattr(self, "step_id", None)
         at = "" if step_id is None else f" at step {step_id!r}"
         matched = selector.select(record)
-        details = {"selector": repr(selector)}
+        details = {"selector": selector.describe()}
         if matched:
             ids = event_ids(record, matched)
-            text = f"{self.subject()} {self.transition}{at}: {id_list(ids)}"
+            text = LazyText(_reached_text, self, at, ids)
             return Outcome.of(True, message=text, evidence=ids, observed=len(ids), details=details)
         candidates = record.positions_of_kind(self.kind)
         noun = "skill event" if self.kind == "skill" else "ordered-block event"
@@ -125,6 +127,10 @@ class LifecycleCheck(Check):
             details=details,
             **closest_fields(closest),
         )
+
+
+def _reached_text(check: LifecycleCheck, at: str, ids: tuple[str, ...]) -> str:
+    return f"{check.subject()} {check.transition}{at}: {id_list(ids)}"
 
 
 @attrs.frozen

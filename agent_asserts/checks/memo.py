@@ -26,7 +26,7 @@ from agent_asserts.matching.namespace import ANY
 C = TypeVar("C")
 
 _PLAIN: Final = frozenset({str, int, bool, type(None)})
-_UNTYPED: Final = frozenset({str, int, type(None)})
+_FLAT: Final = frozenset({str, int, bool, type(None), type(MISSING)})
 _LIMIT: Final = 4096
 _built: dict[Any, Any] = {}
 
@@ -52,23 +52,12 @@ def built(cls: type[C], *args: Any, **kwargs: Any) -> C:
     >>> built(NotCalledTool, "refunds_cancel").describe()
     "not_called_tool('refunds_cancel')"
     """
-    key: Any
-    for value in args:
-        if type(value) not in _UNTYPED:
-            break
-    else:
-        # only str, int (never bool) and None: equal values are the same value, no types needed
-        if not kwargs:
-            key = (cls, args)
-        elif all(type(v) in _UNTYPED for v in kwargs.values()):
-            key = (cls, args, tuple(kwargs.items()))
-        else:
-            key = None
-        if key is not None:
-            check = _built.get(key)
-            if check is not None:
-                return check  # type: ignore[no-any-return]
-            return _keep(key, cls(*args, **kwargs))
+    types = (*map(type, args), *map(type, kwargs.values()))
+    if _FLAT.issuperset(types):
+        # flat plain values: the key carries each value's type (True == 1 and hash alike)
+        key: Any = (cls, args, tuple(kwargs.items()), types)
+        check = _built.get(key)
+        return _keep(key, cls(*args, **kwargs)) if check is None else check
     if not (all(_plain(a) for a in args) and all(_plain(v) for v in kwargs.values())):
         return cls(*args, **kwargs)
     key = (cls, _typed(args), tuple((k, _typed(v)) for k, v in kwargs.items()), "typed")

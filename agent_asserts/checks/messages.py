@@ -130,7 +130,7 @@ class BotUttered(MessageCheck):
         invalid = missing_surface(record, "message")
         if invalid is not None:
             return invalid
-        details = {"selector": repr(self._selector)}
+        details = {"selector": self._selector.describe()}
         matched = self._selector.select(record)
         if matched:
             ids = event_ids(record, matched)
@@ -169,7 +169,7 @@ class BotDidNotUtter(MessageCheck):
         invalid = missing_surface(record, "message")
         if invalid is not None:
             return invalid
-        details = {"selector": repr(self._selector)}
+        details = {"selector": self._selector.describe()}
         matched = self._selector.select(record)
         if not matched:
             said = len(self.agent_messages(record))

@@ -11,6 +11,7 @@ the "closest candidate" of a failure and the count-versus-``Count`` verdict.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -112,8 +113,10 @@ def event_ids(record: TrialRecord, positions: Iterable[int]) -> tuple[str, ...]:
     >>> event_ids(TrialRecord.builder().tool("a").tool("b").build(), [1])
     ('e1',)
     """
-    events = record.events
-    return tuple(events[i].event_id for i in positions)
+    return tuple(map(_EVENT_ID, map(record.events.__getitem__, positions)))
+
+
+_EVENT_ID = operator.attrgetter("event_id")
 
 
 def id_list(ids: Sequence[str], limit: int = 5) -> str:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
+from agent_asserts._kept import kept
 from agent_asserts.checks.base import Check, Outcome, missing_surface
 from agent_asserts.checks.cost import non_negative_int
 from agent_asserts.checks.registry import register
@@ -104,14 +105,18 @@ class CalledTool(Check):
         )
         object.__setattr__(self, "_selector", selector)
 
+    def _count_and_text(self) -> tuple[Count, str]:
+        count = Count.of(self.count)
+        return count, count.describe()
+
     def evaluate(self, record: TrialRecord) -> Outcome:
         invalid = missing_surface(record, "tool_call")
         if invalid is not None:
             return invalid
         matched = self._selector.select(record)
-        count = Count.of(self.count)
+        count, expected = kept(self, "_count", self._count_and_text)
         every = record.tool_positions(self.name)
-        details = {"selector": repr(self._selector)}
+        details = {"selector": self._selector.describe()}
         counted: Sequence[int] = every if self.total else matched
         passed = count.matches(len(counted))
         if self.total and every and not matched:  # the fields must match at least one call
@@ -121,7 +126,7 @@ class CalledTool(Check):
                 True,
                 message=f"matched {len(matched)} tool calls",
                 evidence=event_ids(record, matched or counted),
-                expected=count.describe(),
+                expected=expected,
                 observed=len(counted),
                 details=details,
             )
@@ -186,7 +191,7 @@ class NotCalledTool(Check):
         if invalid is not None:
             return invalid
         calls = self._selector.select(record)
-        calls_text = f"{self._selector!r}"
+        calls_text = self._selector.describe()
         if self._marker is None:
             ids = event_ids(record, calls)
             if not calls:

@@ -180,7 +180,7 @@ class EveryCall(Check):
         ]
         total = plural(len(positions), "call")
         if not bad:
-            text = f"all {total} of {self.name!r} match {self._selector!r}"
+            text = f"all {total} of {self.name!r} match {self._selector.describe()}"
             return Outcome.of(True, message=text, evidence=event_ids(record, positions))
         closest, mismatches = min(bad, key=lambda item: len(item[1]))
         ids = event_ids(record, (p for p, _ in bad))

@@ -205,8 +205,11 @@ class Selector(abc.ABC):
         return best
 
     def describe(self) -> str:
-        """Human-readable form, the same as ``repr``."""
-        return repr(self)
+        """Human-readable form, the same as ``repr``; rendered once per (frozen) selector."""
+        kept: str | None = self.__dict__.get("_described")
+        if kept is None:
+            kept = self.__dict__["_described"] = repr(self)
+        return kept
 
 
 def _payload_data(event: Event) -> Any:

@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 
 import attrs
 
+from agent_asserts._kept import kept
 from agent_asserts._missing import MISSING
 from agent_asserts.matching import M, Matcher, Mismatch, render, value_to_data
 from agent_asserts.record import (
@@ -128,6 +129,18 @@ class ToolSelector(Selector):
         for name in dict.fromkeys(self.names):
             merged.extend(record.tool_positions(name))
         return sorted(merged)
+
+    def select(self, record: TrialRecord) -> list[int]:
+        # By name alone, the per-name index is the answer: it holds exactly the tool calls of
+        # that name, so no call needs reading.
+        if kept(self, "_by_name_only", self._by_name_only):
+            return list(record.tool_positions(self.names[0]))
+        return super().select(record)
+
+    def _by_name_only(self) -> bool:
+        return len(self.names) == 1 and all(
+            getattr(self, field) is None for field in ("_arguments", "_result", *_TOOL_KEYWORDS)
+        )
 
     def matches_fields(self, event: Event) -> bool:
         p = event.payload

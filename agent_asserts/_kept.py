@@ -1,0 +1,31 @@
+"""Values a frozen check or selector computes once and keeps: its selector, its texts.
+
+Checks and selectors are frozen, so what they derive from their own fields never changes; a
+check built once and recorded many times (``checks.memo.built``) derives it once. The value is
+kept in the instance's ``__dict__`` (every check and selector has one), outside the attrs
+fields: it takes no part in equality, ``repr`` or pickling (an unpickled copy derives it again).
+
+>>> from agent_asserts.checks.cost import StepCount
+>>> check = StepCount(3)
+>>> kept(check, "_twice", lambda: check.n * 2), kept(check, "_twice", lambda: 0)
+(6, 6)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+
+def kept(instance: Any, key: str, derive: Callable[[], T]) -> T:
+    """``instance``'s kept ``key``, derived with ``derive()`` on first use."""
+    store = instance.__dict__
+    value = store.get(key)
+    if value is None:
+        value = store[key] = derive()
+    return value  # type: ignore[no-any-return]
+
+
+__all__ = ["kept"]
