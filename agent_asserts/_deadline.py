@@ -37,7 +37,11 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any
+from typing import Any, Final
+
+DEFAULT_CASE_TIMEOUT: Final = 60.0
+"""The per-case time limit where untrusted input is evaluated unattended (the CLI's
+``--timeout``, the pytest ``agent_asserts_timeout`` option, the live processors), in seconds."""
 
 # (deadline on the monotonic clock, the limit in seconds, armed by a signal?) of the
 # innermost armed limit
@@ -205,6 +209,7 @@ def time_limit(limit: float | None) -> Iterator[None]:
 
 
 __all__ = [
+    "DEFAULT_CASE_TIMEOUT",
     "TimeLimitExceeded",
     "check_limit",
     "expired",

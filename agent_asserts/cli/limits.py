@@ -14,7 +14,9 @@ from __future__ import annotations
 import argparse
 from typing import Final
 
-DEFAULT_TIMEOUT: Final = 60.0
+from agent_asserts._deadline import DEFAULT_CASE_TIMEOUT
+
+DEFAULT_TIMEOUT: Final = DEFAULT_CASE_TIMEOUT
 
 
 def seconds(text: str) -> float | None:

@@ -5,8 +5,10 @@ is the trace's root; the engine closes traces (see :mod:`agent_asserts.live.buff
 each closed trace into a record through ``build_record``, evaluates the suite on it, marks the
 results of an incomplete trace (:func:`~agent_asserts.live.evaluation.mark_incomplete`), counts
 everything in :class:`~agent_asserts.live.stats.LiveStats`, and delivers each case result to
-``on_result`` and ``emit``. Nothing raised by a check, the suite, the adapter, ``on_result`` or
-``emit`` reaches the thread that ended the span.
+``on_result`` and ``emit``. Each case has a hard time limit (``timeout`` seconds, default
+60, ``None``: none; the mechanism of ``run_case``): a case past it is ``FAILED`` naming the
+check that was running, and the next case and trace are still evaluated. Nothing raised by a
+check, the suite, the adapter, ``on_result`` or ``emit`` reaches the thread that ended the span.
 
 >>> from agent_asserts.record import TrialRecord
 >>> seen = []
@@ -28,6 +30,7 @@ from typing import TYPE_CHECKING, Any, Generic
 
 import attrs
 
+from agent_asserts._deadline import DEFAULT_CASE_TIMEOUT, check_limit
 from agent_asserts.live.buffer import ClosedTrace, S, TraceBuffer
 from agent_asserts.live.evaluation import (
     LiveSuite,
@@ -80,8 +83,10 @@ class LiveEngine(Generic[S]):
         executor: concurrent.futures.Executor | None = None,
         clock: Callable[[], float] = time.monotonic,
         count_spans: Callable[[ClosedTrace[S]], int] = lambda trace: len(trace.spans),
+        timeout: float | None = DEFAULT_CASE_TIMEOUT,
     ) -> None:
         check_options(max_open_traces, trace_timeout)
+        self._timeout = check_limit(timeout)
         self.suite = LiveSuite(suite)
         self._build_record = build_record
         self._on_result = on_result
@@ -202,7 +207,7 @@ class LiveEngine(Generic[S]):
             if trace.reason is not None:
                 record = attrs.evolve(record, metadata={**record.metadata,
                                                         "incomplete": trace.reason})  # fmt: skip
-            results = self.suite.evaluate(record)
+            results = self.suite.evaluate(record, self._timeout)
             if trace.reason is not None:
                 spans = self._count_spans(trace)
                 results = [mark_incomplete(r, trace.reason, spans) for r in results]

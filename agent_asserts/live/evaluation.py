@@ -120,14 +120,16 @@ class LiveSuite:
 
     def __init__(self, suite: SuiteLike) -> None:
         self.load_error: str | None = None
-        self._run: Callable[[TrialRecord], list[CaseResult]]
+        self._run: Callable[[TrialRecord, float | None], list[CaseResult]]
         if isinstance(suite, Suite):
             self.name = suite.name
-            self._run = suite.evaluate
+            self._run = partial(_run_suite, suite)
         elif isinstance(suite, str | os.PathLike):
             self.name = Path(suite).stem or "live"
             loaded, self.load_error = _load(suite)
-            self._run = loaded.evaluate if loaded is not None else self._load_error_cases
+            self._run = (
+                partial(_run_suite, loaded) if loaded is not None else self._load_error_cases
+            )
         elif callable(suite):
             self.name = getattr(suite, "__name__", None) or "case"
             self._run = partial(_run_fn, suite, self.name)
@@ -137,19 +139,35 @@ class LiveSuite:
                 f"(got {type(suite).__name__})"
             )
 
-    def evaluate(self, record: TrialRecord) -> list[CaseResult]:
-        """Every case's result on ``record`` (an error becomes an ``evaluator_error`` case)."""
+    def evaluate(self, record: TrialRecord, timeout: float | None = None) -> list[CaseResult]:
+        """Every case's result on ``record`` (an error becomes an ``evaluator_error`` case).
+
+        ``timeout`` is each case's hard time limit in seconds (see ``run_case``): a case past
+        it is ``FAILED`` naming the check that was running, the next case still runs.
+
+        >>> import time
+        >>> from agent_asserts.testing import demo_record
+        >>> slow = LiveSuite(lambda ctx: time.sleep(5))
+        >>> slow.evaluate(demo_record(), timeout=0.05)[0].error
+        'TimeLimitExceeded: the case passed its time limit of 0.05s (outside any check)'
+        """
         try:
-            return self._run(record)
+            return self._run(record, timeout)
         except Exception as exc:  # a raising suite never breaks the span pipeline
             return error_cases(self.name, f"evaluation raised {type(exc).__name__}: {exc}")
 
-    def _load_error_cases(self, record: TrialRecord) -> list[CaseResult]:
+    def _load_error_cases(self, record: TrialRecord, timeout: float | None) -> list[CaseResult]:
         return error_cases(self.name, self.load_error or "the suite could not be loaded")
 
 
-def _run_fn(fn: Callable[[EvalContext], Any], name: str, record: TrialRecord) -> list[CaseResult]:
-    return [run_case(record, fn, name=name)]
+def _run_suite(suite: Suite, record: TrialRecord, timeout: float | None) -> list[CaseResult]:
+    return suite.evaluate(record, timeout=timeout)
+
+
+def _run_fn(
+    fn: Callable[[EvalContext], Any], name: str, record: TrialRecord, timeout: float | None
+) -> list[CaseResult]:
+    return [run_case(record, fn, name=name, timeout=timeout)]
 
 
 def _load(path: str | os.PathLike[str]) -> tuple[Suite | None, str | None]:

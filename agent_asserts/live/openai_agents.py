@@ -68,8 +68,9 @@ class EvaluatingTracingProcessor(LiveProcessor[Item], TracingProcessor):
     """Evaluate ``suite`` on every Agents SDK trace as it ends.
 
     Arguments as for :class:`~agent_asserts.live.EvaluatingSpanProcessor` (``suite``,
-    ``on_result``, ``emit``, ``max_open_traces``, ``trace_timeout``, ``executor``), with
-    ``to_record`` reading the SDK's export payload (default: the ``openai-agents`` adapter).
+    ``on_result``, ``emit``, ``max_open_traces``, ``trace_timeout``, ``executor``,
+    ``timeout``), with ``to_record`` reading the SDK's export payload (default: the
+    ``openai-agents`` adapter).
     """
 
     record_format = "openai-agents"

@@ -37,6 +37,7 @@ from opentelemetry import trace
 from opentelemetry.context import Context
 from opentelemetry.sdk.trace import ReadableSpan, Span, SpanProcessor
 
+from agent_asserts._deadline import DEFAULT_CASE_TIMEOUT
 from agent_asserts._version import __version__
 from agent_asserts.live.buffer import ClosedTrace
 from agent_asserts.live.emission import EVENT_NAME, SCOPE_NAME, SPAN_NAME, evaluation_attributes
@@ -73,6 +74,9 @@ class EvaluatingSpanProcessor(LiveProcessor[ReadableSpan], SpanProcessor):
         tracer_provider: Where the evaluation spans are emitted (default: the global one).
         to_record: How an OTLP/JSON document becomes a record (default: the ``otel``
             adapter's ``to_record``).
+        timeout: Each case's hard time limit in seconds (default 60, as ``agent-asserts
+            check``; ``None``: none): a case past it is ``FAILED`` naming the check that was
+            running and the limit, and the other cases and traces are still evaluated.
     """
 
     record_format = "otel"
@@ -88,6 +92,7 @@ class EvaluatingSpanProcessor(LiveProcessor[ReadableSpan], SpanProcessor):
         executor: concurrent.futures.Executor | None = None,
         tracer_provider: trace.TracerProvider | None = None,
         to_record: Callable[[dict[str, Any]], TrialRecord] | None = None,
+        timeout: float | None = DEFAULT_CASE_TIMEOUT,
     ) -> None:
         self._tracer_provider = tracer_provider
         super().__init__(
@@ -98,6 +103,7 @@ class EvaluatingSpanProcessor(LiveProcessor[ReadableSpan], SpanProcessor):
             trace_timeout=trace_timeout,
             executor=executor,
             to_record=to_record,
+            timeout=timeout,
         )
 
     def on_start(self, span: Span, parent_context: Context | None = None) -> None:

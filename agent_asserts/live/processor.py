@@ -24,6 +24,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar, Generic
 
+from agent_asserts._deadline import DEFAULT_CASE_TIMEOUT
 from agent_asserts.live.buffer import ClosedTrace, S
 from agent_asserts.live.engine import LiveEngine, OnResult
 from agent_asserts.live.evaluation import SuiteLike, one_record
@@ -39,7 +40,8 @@ EMIT_CHOICES = ("event", None)
 class LiveProcessor(abc.ABC, Generic[S]):
     """The options every live processor takes, validated, and its engine and counters.
 
-    ``to_record`` reads the trace's document (default: the registered ``record_format``).
+    ``to_record`` reads the trace's document (default: the registered ``record_format``);
+    ``timeout`` is each case's hard time limit in seconds (default 60, ``None``: none).
     """
 
     record_format: ClassVar[str]
@@ -54,6 +56,7 @@ class LiveProcessor(abc.ABC, Generic[S]):
         trace_timeout: float = 300.0,
         executor: concurrent.futures.Executor | None = None,
         to_record: Callable[[dict[str, Any]], TrialRecord] | None = None,
+        timeout: float | None = DEFAULT_CASE_TIMEOUT,
     ) -> None:
         if emit not in EMIT_CHOICES:
             raise ValueError(f"'emit' must be 'event' or None (got {emit!r})")
@@ -67,6 +70,7 @@ class LiveProcessor(abc.ABC, Generic[S]):
             max_open_traces=max_open_traces,
             trace_timeout=trace_timeout,
             executor=executor,
+            timeout=timeout,
         )
 
     @property

@@ -1,0 +1,115 @@
+"""The live processor's per-case time limit (issue #17, item 1), on a real OpenTelemetry SDK
+pipeline: a case past ``timeout`` is FAILED naming the check and the limit, and the next trace
+is still evaluated."""
+
+from __future__ import annotations
+
+import json
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import attrs
+import pytest
+from conftest import tools_record
+
+from agent_asserts import EvalContext
+from agent_asserts.live import EvaluatingSpanProcessor
+from agent_asserts.loaders import loads
+from agent_asserts.record import TrialRecord
+from agent_asserts.results import CaseResult, Verdict
+
+LIMIT = 0.5
+EVIL = "^([A-Za-z0-9]+\\s?)*$|^(a|aa)+$"  # catastrophic backtracking, in re and in regex
+
+
+def _spins_on_slow(tools: list[str]) -> bool:
+    """A custom predicate that never returns when the trace called the tool ``slow``."""
+    while "slow" in tools:
+        pass
+    return "lookup_order" in tools
+
+
+def bounded(ctx: EvalContext) -> None:
+    ctx.expect([call.payload.name for call in ctx.record.tool_calls]).satisfies(_spins_on_slow)
+
+
+def _run(
+    pipeline: Any,
+    to_record: Any,
+    executor: Any,
+    suite: Any = bounded,
+    tools: tuple[str, str] = ("slow", "lookup_order"),
+) -> list[CaseResult]:
+    results: list[CaseResult] = []
+    processor = EvaluatingSpanProcessor(
+        suite, tracer_provider=pipeline.provider, to_record=to_record, on_result=results.append,
+        executor=executor, timeout=LIMIT,
+    )  # fmt: skip
+    pipeline.provider.add_span_processor(processor)
+    for tool in tools:  # two traces
+        pipeline.run(tool)
+    processor.force_flush()
+    return results
+
+
+@pytest.mark.parametrize("where", ["inline", "thread pool"])
+def test_a_case_past_its_limit_fails_and_the_next_trace_is_evaluated(
+    pipeline: Any, to_record: Any, where: str
+) -> None:
+    with ThreadPoolExecutor(1) as pool:
+        results = _run(pipeline, to_record, pool if where == "thread pool" else None)
+    assert [(r.verdict, r.metadata["trace_id"] != "") for r in results] == [
+        (Verdict.FAILED, True),
+        (Verdict.PASSED, True),
+    ]
+    assert results[0].error == (
+        "TimeLimitExceeded: the case passed its time limit of 0.5s while running check 'satisfies'"
+    )
+
+
+HOSTILE = "a" * 44 + "?"  # against the pattern below: exponential backtracking
+REDOS_SUITE = f"""
+name: live
+cases:
+  - name: redos
+    checks: [{{expect: {{value: reply, matches: {{$regex: {json.dumps(EVIL)}}}}}}}]
+  - name: fine
+    checks: [{{max_tool_calls: 3}}]
+"""
+
+
+def replying_with_the_tool(document: dict[str, Any]) -> TrialRecord:
+    """The record of the trace, its reply the name of its first tool."""
+    record = tools_record(document)
+    return attrs.evolve(record, reply=record.tool_calls[0].payload.name)
+
+
+@pytest.mark.parametrize("where", ["inline", "thread pool"])
+def test_a_suite_case_past_its_limit_fails_and_the_rest_is_evaluated(
+    pipeline: Any, where: str
+) -> None:
+    with ThreadPoolExecutor(1) as pool:
+        results = _run(pipeline, replying_with_the_tool, pool if where == "thread pool" else None,
+                       suite=loads(REDOS_SUITE), tools=(HOSTILE, "lookup"))  # fmt: skip
+    assert [(r.name, r.verdict) for r in results] == [
+        ("redos", Verdict.FAILED),
+        ("fine", Verdict.PASSED),
+        ("redos", Verdict.PASSED),
+        ("fine", Verdict.PASSED),
+    ]
+    assert results[0].error == (
+        "TimeLimitExceeded: the case passed its time limit of 0.5s while running check "
+        "'matches:reply'"
+    )
+
+
+def test_the_default_limit_is_the_clis(pipeline: Any, to_record: Any) -> None:
+    processor = EvaluatingSpanProcessor(bounded, tracer_provider=pipeline.provider,
+                                        to_record=to_record)  # fmt: skip
+    assert processor._engine._timeout == 60.0
+
+
+@pytest.mark.parametrize("bad", [0, -1, "5", True])
+def test_a_wrong_timeout_is_refused_when_built(pipeline: Any, bad: Any) -> None:
+    with pytest.raises(ValueError, match="'timeout' must be a number of seconds > 0 or None"):
+        EvaluatingSpanProcessor(bounded, tracer_provider=pipeline.provider, timeout=bad)
