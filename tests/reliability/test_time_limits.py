@@ -89,7 +89,9 @@ def test_every_route_to_a_pattern_is_bounded(route: str, thread: str) -> None:
     else:  # the ``regex`` engine's own timeout
         with ThreadPoolExecutor(1) as pool:
             result = pool.submit(case.evaluate, _record(), timeout=0.5).result(timeout=30)
-    assert time.monotonic() - started < 5
+    # the limit plus a margin: the regex engine checks its timeout coarsely (it can overrun
+    # by a few seconds, docs/reliability.md), more so on a loaded machine
+    assert time.monotonic() - started < 10
     assert result.verdict is Verdict.FAILED
     assert result.error is not None
     assert result.error.startswith("TimeLimitExceeded: the case passed its time limit of 0.5s")
