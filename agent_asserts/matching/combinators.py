@@ -18,6 +18,7 @@ import attrs
 from agent_asserts._missing import MISSING
 from agent_asserts.matching.base import ROOT, Matcher, Mismatch, describe_value
 from agent_asserts.matching.data import value_to_data
+from agent_asserts.matching.depth import each_within_depth, within_depth
 from agent_asserts.matching.structural import explain_value, match_value
 from agent_asserts.matching.values import data_key, render
 
@@ -25,6 +26,7 @@ from agent_asserts.matching.values import data_key, render
 def _validate_parts(instance: Any, _: Any, value: tuple[Any, ...]) -> None:
     if not value:
         raise ValueError(f"{instance.name}() needs at least one matcher or value")
+    each_within_depth(instance, _, value)
 
 
 def _part_text(part: Any) -> str:
@@ -105,7 +107,7 @@ class NotMatcher(Matcher):
     ["expected not 'x', got 'x'"]
     """
 
-    part: Any = attrs.field(eq=data_key)
+    part: Any = attrs.field(eq=data_key, validator=within_depth)
 
     def matches(self, actual: Any) -> bool:
         return actual is not MISSING and not match_value(self.part, actual)

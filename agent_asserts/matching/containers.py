@@ -9,7 +9,6 @@ True
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -19,6 +18,7 @@ from agent_asserts._missing import MISSING
 from agent_asserts.matching.base import ROOT, Matcher, Mismatch, describe_value
 from agent_asserts.matching.bipartite import maximum_matching
 from agent_asserts.matching.data import value_to_data
+from agent_asserts.matching.depth import parse_json_text, within_depth
 from agent_asserts.matching.structural import explain_value, match_value
 from agent_asserts.matching.values import data_key, is_list, plural, render, strict_equal
 
@@ -41,7 +41,7 @@ class ContainsMatcher(Matcher):
     (True, False)
     """
 
-    item: Any = attrs.field(eq=data_key)
+    item: Any = attrs.field(eq=data_key, validator=within_depth)
 
     def matches(self, actual: Any) -> bool:
         item = self.item
@@ -80,6 +80,7 @@ def _to_tuple(value: Any) -> Any:
 def _validate_items(_: Any, __: Any, value: Any) -> None:
     if not is_list(value):
         raise ValueError(f"M.unordered() takes a list (got {render(value)})")
+    within_depth(_, __, value)
 
 
 @attrs.frozen(repr=False)
@@ -153,15 +154,12 @@ class JsonMatcher(Matcher):
     expected JSON text of {'ok': True}, got '{oops' (invalid JSON: Expecting property name ...)
     """
 
-    expected: Any = attrs.field(eq=data_key)
+    expected: Any = attrs.field(eq=data_key, validator=within_depth)
 
     def _parse(self, actual: Any) -> tuple[Any, str]:
         if not isinstance(actual, str | bytes | bytearray):
             return MISSING, " (not a string)"
-        try:
-            return json.loads(actual), ""
-        except ValueError as exc:
-            return MISSING, f" (invalid JSON: {exc})"
+        return parse_json_text(actual)
 
     def matches(self, actual: Any) -> bool:
         parsed, note = self._parse(actual)

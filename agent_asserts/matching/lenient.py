@@ -29,7 +29,6 @@ True
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from typing import Any, Final
@@ -46,6 +45,7 @@ from agent_asserts.matching.base import (
     key_path,
 )
 from agent_asserts.matching.data import value_to_data
+from agent_asserts.matching.depth import parse_json_text, within_depth
 from agent_asserts.matching.simple import is_non_empty
 from agent_asserts.matching.values import data_key, is_list, is_number, plural, render, strict_equal
 
@@ -92,9 +92,8 @@ def _scalar(expected: Any, actual: Any) -> tuple[bool, str]:
 def _parsed(actual: Any, want_mapping: bool) -> Any:
     """Parse a string holding a JSON object (or array) when that is what is expected."""
     if isinstance(actual, str):
-        try:
-            value = json.loads(actual)
-        except ValueError:
+        value, problem = parse_json_text(actual)
+        if problem:
             return actual
         if isinstance(value, dict) if want_mapping else isinstance(value, list):
             return value
@@ -196,7 +195,7 @@ class LenientMatcher(Matcher):
     True
     """
 
-    value: Any = attrs.field(eq=data_key)
+    value: Any = attrs.field(eq=data_key, validator=within_depth)
 
     def matches(self, actual: Any) -> bool:
         if lenient_check(self.value, actual, ROOT, None):

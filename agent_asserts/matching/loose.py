@@ -27,6 +27,7 @@ import attrs
 from agent_asserts._missing import MISSING
 from agent_asserts.matching.base import ROOT, Matcher, Mismatch
 from agent_asserts.matching.data import value_to_data
+from agent_asserts.matching.depth import nested_too_deeply, within_depth
 from agent_asserts.matching.values import data_key, is_list, is_number, render
 
 
@@ -109,7 +110,7 @@ def js_string(value: Any) -> str | None:
     >>> js_string(True), js_string(None), js_string(2.0), js_string({"a": [1.0, None]})
     ('true', 'null', '2', '{"a":[1,null]}')
     """
-    if value is MISSING:
+    if value is MISSING or nested_too_deeply(value):
         return None
     if isinstance(value, str):
         return value
@@ -146,6 +147,7 @@ class LooseMatcher(Matcher):
     text: str = attrs.field(init=False, eq=False)
 
     def __attrs_post_init__(self) -> None:
+        within_depth(self, None, self.value)
         _check_data(self.value)
         object.__setattr__(self, "text", js_string(self.value))
 

@@ -19,6 +19,7 @@ import attrs
 from agent_asserts._missing import MISSING
 from agent_asserts.matching.base import ROOT, Matcher, Mismatch
 from agent_asserts.matching.data import value_to_data
+from agent_asserts.matching.depth import each_within_depth, nested_too_deeply
 from agent_asserts.matching.regex_search import search
 from agent_asserts.matching.values import data_key, is_list, is_number, render, strict_equal
 
@@ -43,7 +44,7 @@ def regex_subject(actual: Any) -> str | None:
     """
     if isinstance(actual, str):
         return actual
-    if actual is MISSING:
+    if actual is MISSING or nested_too_deeply(actual):
         return None
     if not (actual is None or isinstance(actual, bool | Mapping) or is_number(actual)) and not (
         is_list(actual)
@@ -327,7 +328,7 @@ class OneOfMatcher(Matcher):
     ['$: expected a value that is present and not null, got None']
     """
 
-    values: tuple[Any, ...] = attrs.field(eq=data_key)
+    values: tuple[Any, ...] = attrs.field(eq=data_key, validator=each_within_depth)
     negate: bool = False
 
     def __attrs_post_init__(self) -> None:

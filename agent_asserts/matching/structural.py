@@ -17,7 +17,6 @@ from typing import Any, Final
 
 import attrs
 
-from agent_asserts._depth import depth_message, json_path, too_deep
 from agent_asserts._missing import MISSING
 from agent_asserts.matching.base import (
     ROOT,
@@ -28,6 +27,7 @@ from agent_asserts.matching.base import (
     key_path,
 )
 from agent_asserts.matching.data import value_to_data
+from agent_asserts.matching.depth import within_depth
 from agent_asserts.matching.values import data_key, is_list, plural, render, strict_equal
 
 _PLAIN: Final = frozenset({str, int, float, bool, type(None)})
@@ -215,21 +215,7 @@ def _explain_list(expected: Any, actual: Any, path: str, *, exact: bool) -> list
 def _validate_partial(_: Any, __: Any, value: Any) -> None:
     if not (isinstance(value, Mapping) or is_list(value)):
         raise ValueError(f"M.partial() takes a mapping or a list (got {render(value)})")
-    _within_depth(_, __, value)
-
-
-def _within_depth(_: Any, __: Any, value: Any) -> None:
-    """The expected value is walked recursively: refuse one nested past :data:`MAX_DEPTH`.
-
-    >>> deep: Any = 1
-    >>> for _ in range(300): deep = [deep]
-    >>> ExactMatcher(deep)  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ValueError: expected value at $[0]...[0]: nested more than 200 levels deep (the limit ...)
-    """
-    where = too_deep(value)
-    if where is not None:
-        raise ValueError(f"expected value at {json_path(where)}: {depth_message()}")
+    within_depth(_, __, value)
 
 
 @attrs.frozen(repr=False)
@@ -270,7 +256,7 @@ class ExactMatcher(Matcher):
     False
     """
 
-    value: Any = attrs.field(eq=data_key, validator=_within_depth)
+    value: Any = attrs.field(eq=data_key, validator=within_depth)
 
     def matches(self, actual: Any) -> bool:
         return exact_value(self.value, actual)

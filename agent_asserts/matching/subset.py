@@ -21,6 +21,7 @@ import attrs
 
 from agent_asserts.matching.base import ROOT, Matcher, Mismatch, key_path
 from agent_asserts.matching.data import value_to_data
+from agent_asserts.matching.depth import within_depth
 from agent_asserts.matching.structural import explain_value, match_value
 from agent_asserts.matching.values import data_key, render
 
@@ -28,6 +29,7 @@ from agent_asserts.matching.values import data_key, render
 def _validate_mapping(_: Any, __: Any, value: Any) -> None:
     if not isinstance(value, Mapping):
         raise TypeError(f"M.subset_of() takes a mapping (got {render(value)})")
+    within_depth(_, __, value)
 
 
 @attrs.frozen(repr=False)

@@ -16,6 +16,7 @@ import types
 from collections.abc import Mapping
 from typing import Any, Final
 
+from agent_asserts._depth import depth_message, too_deep
 from agent_asserts._missing import MISSING
 from agent_asserts._text import safe_repr
 
@@ -154,12 +155,19 @@ def render(value: object, limit: int = MAX_RENDER) -> str:
     '<Broken object (repr failed: RuntimeError)>'
     >>> render(lambda v: v), render(len)
     ('<lambda>', 'len')
+    >>> deep: list[object] = []
+    >>> for _ in range(300): deep = [deep]
+    >>> render(deep, limit=200)
+    '<list nested more than 200 levels deep (the limit of nesting)>'
     """
     if isinstance(value, types.FunctionType | types.BuiltinFunctionType | types.MethodType):
         # Functions by name: their default repr carries a memory address, which would make
         # messages differ from run to run.
         return getattr(value, "__name__", None) or "<function>"
-    text = safe_repr(value)
+    if isinstance(value, Mapping | list | tuple) and too_deep(value) is not None:
+        text = f"<{type(value).__name__} {depth_message()}>"
+    else:
+        text = safe_repr(value)
     if len(text) > limit:
         text = text[: max(limit - 1, 0)] + "…"
     return text
