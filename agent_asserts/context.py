@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from agent_asserts._boundary import guard
 from agent_asserts._fill import filler
 from agent_asserts._lazy import LazyText
 from agent_asserts._version import __version__
@@ -39,7 +40,8 @@ from agent_asserts.fluent import (
     TrajectoryMethods,
 )
 from agent_asserts.fluent.handles import AssertionHandle, ValueExpectation
-from agent_asserts.record import TrialRecord
+from agent_asserts.matching import Matcher
+from agent_asserts.record import Button, Event, TrialRecord
 from agent_asserts.results import (
     AssertionResult,
     CaseResult,
@@ -52,6 +54,8 @@ from agent_asserts.results import (
     Verdict,
     VerdictResolver,
 )
+from agent_asserts.selectors import Selector
+from agent_asserts.selectors.calls import ToolSelector
 from agent_asserts.status import EVALUATED_STATUSES
 
 if TYPE_CHECKING:
@@ -61,6 +65,16 @@ if TYPE_CHECKING:
 _EVALUATOR_VERSION = f"agent_asserts {__version__}"
 _fill_result = filler(AssertionResult)
 _fill_info = filler(EvaluatorInfo)
+
+
+def _hint_names() -> dict[str, Any]:
+    """The names the fluent methods' type hints use that their modules import only for type
+    checking (the argument checks of :mod:`agent_asserts._boundary` resolve them)."""
+    return {
+        "AssertionHandle": AssertionHandle, "Button": Button, "Check": Check,
+        "Event": Event, "EvalContext": EvalContext, "Matcher": Matcher,
+        "Selector": Selector, "ToolSelector": ToolSelector,
+    }  # fmt: skip
 
 
 class CaseTimeout(Exception):
@@ -477,5 +491,7 @@ class EvalContext(
     def __repr__(self) -> str:
         return f"<EvalContext {self.name!r}: {len(self._results)} results>"
 
+
+guard(EvalContext, "EvalContext", names=_hint_names())
 
 __all__ = ["CaseTimeout", "EvalContext", "outcome_to_result", "run_check"]

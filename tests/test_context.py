@@ -209,10 +209,14 @@ def test_a_failed_state_expectation_names_its_path_in_the_summary(ctx: EvalConte
         (
             lambda: EvalContext(demo_record()).check("x", "yes"),
             TypeError,
-            "'passed' must be a bool",
+            "EvalContext.check(): 'passed' must be bool, got str ('yes')",
         ),
         (lambda: EvalContext(demo_record()).check("x", True, 5), TypeError, "'message' must be"),
-        (lambda: EvalContext(demo_record()).expect(1).satisfies(5), TypeError, "'fn' must be a"),
+        (
+            lambda: EvalContext(demo_record()).expect(1).satisfies(5),
+            TypeError,
+            "ValueExpectation.satisfies(): 'fn' must be callable, got int (5)",
+        ),
         (lambda: EvalContext(demo_record()).state("/a", initial="yes"), TypeError, "'initial'"),
     ],
 )

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import traceback
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -37,13 +38,17 @@ MISUSES: list[tuple[Callable[[], Any], type[Exception], str]] = [
     (
         lambda: ctx.called_tool("x", count="1"),
         TypeError,
-        "'count' must be an int, a Count or None (got '1')",
+        "EvalContext.called_tool(): 'count' must be int, Count or None, got str ('1')",
     ),
-    (lambda: ctx.max_steps("5"), TypeError, "'n' must be an int (got '5')"),
+    (
+        lambda: ctx.max_steps("5"),
+        TypeError,
+        "EvalContext.max_steps(): 'n' must be int, got str ('5')",
+    ),
     (
         lambda: ctx.called_tool("x", total=1),
         TypeError,
-        "'total' must be True or False (got 1)",
+        "EvalContext.called_tool(): 'total' must be bool, got int (1)",
     ),
     (
         lambda: ctx.matches_trajectory("lookup"),
@@ -54,7 +59,7 @@ MISUSES: list[tuple[Callable[[], Any], type[Exception], str]] = [
     (
         lambda: M.subset_of([1]),
         TypeError,
-        "M.subset_of() takes a mapping (got [1])",
+        "M.subset_of(): 'mapping' must be mapping, got list ([1])",
     ),
 ]
 
@@ -92,3 +97,19 @@ def test_agent_eval_resolves_relative_paths_against_the_test_folder(
             "(the current folder)"
         ]
     )
+
+
+def test_agent_eval_paths_try_the_test_folder_first_then_the_current_folder(
+    tmp_path: Path,
+) -> None:
+    from agent_asserts.pytest_support.fixture import resolve_relative
+
+    tests, cwd = tmp_path / "tests", tmp_path / "cwd"
+    tests.mkdir()
+    cwd.mkdir()
+    (cwd / "only_here.json").write_text("{}")
+    (cwd / "both.json").write_text("{}")
+    (tests / "both.json").write_text("{}")
+    assert resolve_relative("both.json", tests, cwd) == tests / "both.json"
+    assert resolve_relative("only_here.json", tests, cwd) == cwd / "only_here.json"
+    assert resolve_relative(str(cwd / "x.json"), tests, cwd) == str(cwd / "x.json")

@@ -172,7 +172,7 @@ def test_subset_of_and_its_operator() -> None:
     assert M.subset_of({"a": 1}).to_data() == {"$subset_of": {"a": 1}}
     with pytest.raises(TypeError) as info:
         M.subset_of([1])  # type: ignore[arg-type]
-    assert str(info.value) == "M.subset_of() takes a mapping (got [1])"
+    assert str(info.value) == "M.subset_of(): 'mapping' must be mapping, got list ([1])"
 
 
 # 8. summaries that agree with exit codes

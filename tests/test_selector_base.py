@@ -88,8 +88,16 @@ def test_filters_in_a_suite_file_and_back() -> None:
 @pytest.mark.parametrize(
     ("build", "error", "message"),
     [
-        (lambda: on.event(kind=5), TypeError, "'kind' must be a string or None (got 5)"),
-        (lambda: on.event("a", 7), TypeError, "'event_type' must be a string or None (got 7)"),
+        (
+            lambda: on.event(kind=5),
+            TypeError,
+            "on.event(): 'kind' must be str or None, got int (5)",
+        ),
+        (
+            lambda: on.event("a", 7),
+            TypeError,
+            "on.event(): 'event_type' must be str or None, got int (7)",
+        ),
         (lambda: on.event(turn="1"), TypeError, "'turn' must be an int or a matcher (got '1')"),
         (lambda: on.event(turn=True), TypeError, "'turn' must be an int or a matcher (got True)"),
         (
@@ -132,18 +140,22 @@ def test_filters_in_a_suite_file_and_back() -> None:
             TypeError,
             "'payload' must be a mapping or a matcher (got [1])",
         ),
-        (lambda: on.subagent(5), TypeError, "'name' must be a non-empty string (got 5)"),
+        (lambda: on.subagent(5), TypeError, "on.subagent(): 'name' must be str, got int (5)"),
         (lambda: on.subagent(""), ValueError, "'name' must be a non-empty string (got '')"),
         (
             lambda: on.subagent("r", status=1),
             TypeError,
             "'status' must be a string or None (got 1)",
         ),
-        (lambda: on.message(actor=5), TypeError, "'actor' must be a string or None (got 5)"),
+        (
+            lambda: on.message(actor=5),
+            TypeError,
+            "on.message(): 'actor' must be str or None, got int (5)",
+        ),
         (
             lambda: on.message(utter_name=5),
             TypeError,
-            "'utter_name' must be a string or None (got 5)",
+            "on.message(): 'utter_name' must be str or None, got int (5)",
         ),
         (
             lambda: on.message(text=5),
@@ -153,12 +165,12 @@ def test_filters_in_a_suite_file_and_back() -> None:
         (
             lambda: on.skill("activated", 5),
             TypeError,
-            "'skill_id' must be a non-empty string (got 5)",
+            "on.skill(): 'skill_id' must be str, got int (5)",
         ),
         (
             lambda: on.skill("cancelled", "s", step_id=3),
             TypeError,
-            "'step_id' must be a string or None (got 3)",
+            "on.skill(): 'step_id' must be str or None, got int (3)",
         ),
         (
             lambda: on.block("entered", "s", ""),
@@ -168,12 +180,12 @@ def test_filters_in_a_suite_file_and_back() -> None:
         (
             lambda: on.tool("a", skill_id=5),
             TypeError,
-            "'skill_id' must be a string or None (got 5)",
+            "on.tool(): 'skill_id' must be str or None, got int (5)",
         ),
         (
             lambda: on.tool("a", mcp_server=5),
             TypeError,
-            "'mcp_server' must be a string or None (got 5)",
+            "on.tool(): 'mcp_server' must be str or None, got int (5)",
         ),
     ],
 )
@@ -198,19 +210,21 @@ def test_filters_of_the_right_type_or_matchers_are_accepted() -> None:
     [
         (
             lambda ctx: ctx.tools_within_one_turn("a", 5, allow_extra_calls=False),
-            "'calls[1]' must be a selector (on.*) or a tool name (got 5)",
+            "EvalContext.tools_within_one_turn(): 'calls[1]' must be ToolSelector (on.tool) or "
+            "str, got int (5)",
         ),
         (
             lambda ctx: ctx.tools_within_one_turn("a", on.event("x"), allow_extra_calls=False),
-            "'calls[1]' must be an on.tool(...) selector or a tool name (got on.event('x'))",
+            "EvalContext.tools_within_one_turn(): 'calls[1]' must be ToolSelector (on.tool) or "
+            "str, got EventSelector (on.event('x'))",
         ),
         (
             lambda ctx: ctx.event(None),
-            "'selector' must be a selector (on.*) or an event kind (got None)",
+            "EvalContext.event(): 'selector' must be Selector (on.*) or str, got NoneType (None)",
         ),
         (
             lambda ctx: ctx.not_event(5),
-            "'selector' must be a selector (on.*) or an event kind (got 5)",
+            "EvalContext.not_event(): 'selector' must be Selector (on.*) or str, got int (5)",
         ),
     ],
 )

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Self
 
 import attrs
 
+from agent_asserts._boundary import guard
 from agent_asserts.checks.expectations import Equals, Includes, Matches, Satisfies, Similarity
 from agent_asserts.checks.sources import ValueSource
 from agent_asserts.results import AssertionResult, Severity, Status
@@ -232,5 +233,8 @@ class ValueExpectation(AssertionHandle):
             return f"<ValueExpectation {self._source!r}>"
         return super().__repr__()
 
+
+guard(AssertionHandle, "AssertionHandle")
+guard(ValueExpectation, "ValueExpectation")
 
 __all__ = ["AssertionHandle", "ValueExpectation"]

@@ -116,6 +116,8 @@ class Matcher(abc.ABC):
     (True, True)
     """
 
+    __argument_text__ = "Matcher (M.*)"  # how an argument-type error names what it accepts
+
     __slots__ = ()
 
     @abc.abstractmethod

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
+from agent_asserts._boundary import guard
 from agent_asserts.matching.base import Matcher
 from agent_asserts.matching.combinators import AllOfMatcher, AnyOfMatcher, NotMatcher
 from agent_asserts.matching.containers import ContainsMatcher, JsonMatcher, UnorderedMatcher
@@ -270,6 +271,8 @@ class M:
         """
         return LooseMatcher(value)
 
+
+guard(M, "M")
 
 ANY: Final[Matcher] = AnythingMatcher()
 """No constraint: ``ANY == M.anything()``."""

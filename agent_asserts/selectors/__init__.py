@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from agent_asserts._boundary import guard
 from agent_asserts.selectors.calls import (
     BlockSelector,
     EventSelector,
@@ -55,6 +56,9 @@ class on:  # noqa: N801 - a namespace read as a word: on.tool(...)
         'audit'
         """
         return EventSelector(kind=kind, event_type=event_type, filters=filters)
+
+
+guard(on, "on")
 
 
 def as_selector(

@@ -132,6 +132,8 @@ def _mismatch(path: str, expected: Any, actual: Any) -> Mismatch:
 class Selector(abc.ABC):
     """Which events a check reads. Subclasses are frozen attrs classes."""
 
+    __argument_text__ = "Selector (on.*)"  # how an argument-type error names what it accepts
+
     index_kind: ClassVar[str | None] = None
 
     def candidates(self, record: TrialRecord) -> Sequence[int]:

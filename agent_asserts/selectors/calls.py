@@ -80,6 +80,8 @@ class ToolSelector(Selector):
     ('a', 'b')
     """
 
+    __argument_text__ = "ToolSelector (on.tool)"
+
     name: str
     arguments: Any = None
     result: Any = None

@@ -95,8 +95,7 @@ def test_list_entries_are_the_same_checks_as_single_calls() -> None:
         (
             lambda ctx: ctx.memory_was_set(["a.x", 3]),
             TypeError,
-            "memory_was_set entry [1]: must be a name or a mapping "
-            "{'name': ..., 'value': ...} (got 3)",
+            "EvalContext.memory_was_set(): 'name[1]' must be str or mapping, got int (3)",
         ),
         (
             lambda ctx: ctx.memory_was_set([{"name": "a.x", "value": None}]),

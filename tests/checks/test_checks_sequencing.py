@@ -156,7 +156,11 @@ def test_a_step_that_is_not_a_selector_names_its_position() -> None:
     from agent_asserts.testing import demo_record
 
     ctx = EvalContext(demo_record())
-    with pytest.raises(TypeError, match=re.escape("'selectors[0]' must be a selector (on.*)")):
+    with pytest.raises(TypeError) as info:
         ctx.sequencing(["a", "b"])  # type: ignore[arg-type]
-    with pytest.raises(TypeError, match=re.escape("'selectors[1]' must be a selector (on.*)")):
+    assert str(info.value) == (
+        "EvalContext.sequencing(): 'selectors[0]' must be Selector (on.*) or str, got list "
+        "(['a', 'b']); give the items as separate arguments (*selectors)"
+    )
+    with pytest.raises(TypeError, match=re.escape("'selectors[1]' must be Selector (on.*) or")):
         ctx.event_order("a", 5)  # type: ignore[arg-type]

@@ -97,8 +97,8 @@ def test_unordered_reasons_name_unpartnered_items() -> None:
 
 
 def test_unordered_validation() -> None:
-    with pytest.raises(ValueError, match=r"M.unordered\(\) takes a list"):
-        M.unordered("ab")
+    with pytest.raises(TypeError, match=r"^M.unordered\(\): 'items' must be sequence, got str"):
+        M.unordered("ab")  # type: ignore[arg-type]
 
 
 def test_unordered_where_greedy_fails_at_scale() -> None:

@@ -82,7 +82,7 @@ def test_satisfies_raising_is_a_matcher_error() -> None:
 
 
 def test_satisfies_validation_and_data() -> None:
-    with pytest.raises(ValueError, match="takes a callable"):
+    with pytest.raises(TypeError, match=r"^M.satisfies\(\): 'fn' must be callable, got int"):
         M.satisfies(3)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match=r"no YAML/JSON form"):
         M.satisfies(is_even).to_data()
