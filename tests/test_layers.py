@@ -102,20 +102,6 @@ DEFERRED: dict[tuple[str, str], str] = {
             "report",
         )
     },
-    # Debt: the native loader's modules still call each other in rings; untangling them
-    # (one reader of nodes, one of entries) is the next step of issue #11.
-    **{
-        (f"agent_asserts.loaders.{a}", f"agent_asserts.loaders.{b}"): "debt: loaders ring"
-        for a, b in (
-            ("arguments", "operators"),
-            ("operators", "arguments"),
-            ("collector", "operators"),
-            ("building", "suite"),
-            ("native_entries", "native_expect"),
-            ("native_expect", "native_entries"),
-            ("suite", "native"),
-        )
-    },
 }
 
 # Beside the checks (layer 5): only these check modules may import ``contract`` or ``judges``

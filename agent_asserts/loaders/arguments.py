@@ -27,10 +27,10 @@ from agent_asserts.loaders.nodes import (
     Node,
     ScalarNode,
     SequenceNode,
-    descend,
     describe_value,
     to_plain,
 )
+from agent_asserts.loaders.operators import report_exception
 from agent_asserts.loaders.selector_data import selector_from_data
 from agent_asserts.loaders.signatures import TypeSpec
 from agent_asserts.matching import Count
@@ -159,28 +159,6 @@ def _fits(node: Node, spec: TypeSpec) -> bool:
     return spec.kind in ("any", "choice")
 
 
-def report_exception(exc: Exception, node: Node, problems: ProblemCollector) -> None:
-    """Record ``exc`` at ``node``; an error listing ``problems`` with relative key paths
-    (``OperatorError``, ``ContractError``…) gives one problem each, at its own position.
-
-    >>> from agent_asserts.loaders.collector import ProblemCollector
-    >>> from agent_asserts.loaders.source import parse_text
-    >>> problems = ProblemCollector("s.yml")
-    >>> report_exception(ValueError("bad value"), parse_text("{a: 1}").items["a"], problems)
-    >>> print(problems.error())
-    <string>:1:5: a: bad value
-    """
-    from agent_asserts.loaders.operators import relative_parts
-
-    found = getattr(exc, "problems", None)
-    if isinstance(found, tuple | list) and found:
-        for item in found:
-            where = descend(node, relative_parts(getattr(item, "path", ())))
-            problems.add(where, str(getattr(item, "message", item)))
-        return
-    problems.add(node, str(exc))
-
-
 def report_at_named_key(
     exc: Exception,
     mapping: MappingNode,
@@ -212,4 +190,4 @@ def report_at_named_key(
 _NAMED = re.compile(r"'([A-Za-z_][A-Za-z0-9_]*)'")
 
 
-__all__ = ["convert", "report_at_named_key", "report_exception"]
+__all__ = ["convert", "report_at_named_key"]

@@ -20,9 +20,10 @@ import attrs
 
 from agent_asserts.loaders.collector import ProblemCollector
 from agent_asserts.loaders.nodes import MappingNode, Node
+from agent_asserts.loaders.suite import Suite
 
 if TYPE_CHECKING:
-    from agent_asserts.loaders.suite import Case, Suite
+    from agent_asserts.loaders.suite import Case
 
 TOP_LEVEL_KEYS = ("name", "record")
 """Keys every dialect accepts at its top level."""
@@ -122,8 +123,6 @@ class BuildContext:
         >>> BuildContext.for_source("suites/refund.yml", dialect="native").suite([])
         Suite(name='refund', cases=(), source='suites/refund.yml', dialect='native')
         """
-        from agent_asserts.loaders.suite import Suite
-
         return Suite(
             name=name or self.default_name,
             cases=tuple(cases),

@@ -30,6 +30,7 @@ from collections.abc import Collection, Sequence
 from typing import Any
 
 from agent_asserts.errors import Collector
+from agent_asserts.loaders import operators
 from agent_asserts.loaders.errors import LoadError, LoadProblem, choice_list, unknown_key_message
 from agent_asserts.loaders.nodes import (
     INVALID,
@@ -298,9 +299,7 @@ class ProblemCollector(Collector):
         >>> ProblemCollector("s.yml").matcher_value(parse_text('{id: {$regex: "^A"}}'))
         {'id': M.regex('^A')}
         """
-        from agent_asserts.loaders.operators import matcher_value
-
-        return None if node is None else matcher_value(node, self)
+        return None if node is None else operators.matcher_value(node, self)
 
 
 def key_path(node: Node, key: str) -> str:

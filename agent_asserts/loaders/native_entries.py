@@ -22,43 +22,24 @@ defaults come from the check classes and the fluent methods
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
-from agent_asserts.checks.expectations import VALUE_CHECKS
-from agent_asserts.checks.registry import all_checks
-from agent_asserts.loaders.arguments import convert, report_exception
+from agent_asserts.loaders.arguments import convert
 from agent_asserts.loaders.collector import ProblemCollector
 from agent_asserts.loaders.errors import suggest, unknown_key_message
-from agent_asserts.loaders.nodes import INVALID, MappingNode, Node, ScalarNode, SequenceNode
+from agent_asserts.loaders.native_expect import build_expect
+from agent_asserts.loaders.native_parts import (
+    SIBLINGS,
+    check_signatures,
+    construct,
+    has_invalid,
+    python_only_methods,
+    read_siblings,
+)
+from agent_asserts.loaders.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from agent_asserts.loaders.operators import is_operator
-from agent_asserts.loaders.signatures import Signature, signature
+from agent_asserts.loaders.signatures import Signature
 from agent_asserts.loaders.suite import CheckEntry
-
-SIBLINGS = ("severity", "at_least", "label", "name")
-"""Keys beside a check method (inside ``expect:`` for value expectations)."""
-EXPECT_SOURCES = ("value", "initial", "literal")
-
-
-@functools.cache
-def check_signatures() -> dict[str, Signature]:
-    """Every registered check method that can be written in a suite file, by name."""
-    sigs = {name: signature(cls) for name, cls in all_checks().items()}
-    return {name: sig for name, sig in sigs.items() if sig.yaml_ok}
-
-
-@functools.cache
-def python_only_methods() -> frozenset[str]:
-    """Registered methods that need a Python callable (``events_satisfy``…)."""
-    every = {**all_checks(), **VALUE_CHECKS}
-    return frozenset(name for name, cls in every.items() if not signature(cls).yaml_ok)
-
-
-@functools.cache
-def expect_signatures() -> dict[str, Signature]:
-    """The value expectations usable under ``expect:`` (``includes``, ``similarity``…)."""
-    sigs = {name: signature(cls) for name, cls in VALUE_CHECKS.items()}
-    return {name: sig for name, sig in sigs.items() if sig.yaml_ok}
 
 
 def build_entries(node: Node, problems: ProblemCollector) -> list[CheckEntry]:
@@ -113,8 +94,6 @@ def _with_method(
                 if key in entry.items:
                     message = f"{key!r} goes inside the 'expect:' mapping"
                     problems.add_key_problem(entry, key, message)
-        from agent_asserts.loaders.native_expect import build_expect
-
         expected = build_expect(args, where, problems)
         return [] if expected is None else [expected]
     sig = check_signatures().get(method)
@@ -160,40 +139,6 @@ def _list_entries(
         check = construct(sig, kwargs, item, problems)
         if check is not None:
             out.append(CheckEntry(check, **siblings))
-    return out
-
-
-def has_invalid(node: Node | None) -> bool:
-    """True when a value below ``node`` could not be read (its problem is already reported).
-
-    >>> from agent_asserts.loaders.nodes import INVALID, from_plain
-    >>> has_invalid(from_plain({"a": [1, INVALID]})), has_invalid(from_plain({"a": 1}))
-    (True, False)
-    """
-    if isinstance(node, ScalarNode):
-        return node.value is INVALID
-    if isinstance(node, MappingNode):
-        return any(has_invalid(child) for child in node.items.values())
-    if isinstance(node, SequenceNode):
-        return any(has_invalid(child) for child in node.items)
-    return False
-
-
-def read_siblings(entry: MappingNode, problems: ProblemCollector) -> dict[str, Any]:
-    """``severity``, ``at_least`` (→ threshold), ``label`` and ``name`` of an entry."""
-    out: dict[str, Any] = {}
-    if "severity" in entry.items:
-        out["severity"] = problems.expect_choice(entry.items["severity"], ("gate", "soft"))
-    if "at_least" in entry.items:
-        node = entry.items["at_least"]
-        value = problems.expect_number(node)
-        if value is not None and not 0.0 <= value <= 1.0:
-            problems.add(node, f"must be between 0 and 1 (got {value})")
-        out["threshold"] = None if value is None else float(value)
-    if "label" in entry.items:
-        out["label"] = problems.expect_str(entry.items["label"])
-    if "name" in entry.items:
-        out["name"] = problems.expect_str(entry.items["name"], non_empty=True)
     return out
 
 
@@ -263,34 +208,4 @@ def _convert_all(
     return out
 
 
-def construct(
-    sig: Signature, kwargs: dict[str, Any], where: Node, problems: ProblemCollector
-) -> Any:
-    """Build the check; a ``TypeError``/``ValueError`` it raises becomes a problem.
-
-    A class with ``varargs`` takes its positional fields and the varargs positionally (its
-    ``__init__`` mirrors the fluent method: ``ToolOrder(*names, contiguous=False)``).
-    """
-    kwargs = dict(kwargs)
-    args: list[Any] = []
-    if sig.varargs is not None:
-        args = [kwargs.pop(name) for name in sig.positional if name in kwargs]
-        args += list(kwargs.pop(sig.varargs, ()))
-    try:
-        return sig.cls(*args, **kwargs)
-    except (TypeError, ValueError) as exc:
-        report_exception(exc, where, problems)
-        return None
-
-
-__all__ = [
-    "SIBLINGS",
-    "build_entries",
-    "check_signatures",
-    "construct",
-    "expect_signatures",
-    "has_invalid",
-    "read_arguments",
-    "read_siblings",
-    "unknown_method",
-]
+__all__ = ["build_entries", "read_arguments", "unknown_method"]

@@ -21,10 +21,16 @@ from typing import Any
 from agent_asserts.checks.sources import LiteralValue, source_for
 from agent_asserts.loaders.arguments import convert
 from agent_asserts.loaders.collector import ProblemCollector
+from agent_asserts.loaders.native_parts import (
+    EXPECT_SOURCES,
+    SIBLINGS,
+    construct,
+    expect_signatures,
+    has_invalid,
+    read_siblings,
+)
 from agent_asserts.loaders.nodes import Node
 from agent_asserts.loaders.suite import CheckEntry
-
-_SOURCE_KEYS = ("value", "initial", "literal")
 
 
 def build_expect(node: Node | None, where: Node, problems: ProblemCollector) -> CheckEntry | None:
@@ -36,14 +42,6 @@ def build_expect(node: Node | None, where: Node, problems: ProblemCollector) -> 
     >>> build_expect(node, node, ProblemCollector("s.yml")).check
     Includes(source=RecordField(name='reply'), expected='A1049')
     """
-    from agent_asserts.loaders.native_entries import (
-        SIBLINGS,
-        construct,
-        expect_signatures,
-        has_invalid,
-        read_siblings,
-    )
-
     if node is None:
         problems.add(where, "'expect' needs a mapping (for example {value: reply, includes: x})")
         return None
@@ -54,7 +52,7 @@ def build_expect(node: Node | None, where: Node, problems: ProblemCollector) -> 
     sigs = expect_signatures()
     methods = [key for key in mapping.items if key in sigs]
     extras = sorted({p.name for s in sigs.values() for p in s.params} - {"source", "expected"})
-    keys_ok = problems.check_keys(mapping, optional=[*_SOURCE_KEYS, *sigs, *extras, *SIBLINGS])
+    keys_ok = problems.check_keys(mapping, optional=[*EXPECT_SOURCES, *sigs, *extras, *SIBLINGS])
     if not methods and not keys_ok:
         return None  # a misspelt expectation was reported as an unknown key
     if not methods:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from agent_asserts.loaders.nodes import MappingNode, Node, PathPart, to_plain
+from agent_asserts.loaders.nodes import MappingNode, Node, PathPart, descend, to_plain
 from agent_asserts.matching import OperatorError, from_data
 
 if TYPE_CHECKING:
@@ -62,13 +62,31 @@ def matcher_value(node: Node, problems: ProblemCollector) -> Any:
     >>> print(problems.error())
     <string>:1:9: $regx: unknown operator '$regx' (did you mean '$regex'?)
     """
-    from agent_asserts.loaders.arguments import report_exception
-
     try:
         return from_data(to_plain(node))
     except (OperatorError, TypeError, ValueError) as exc:
         report_exception(exc, node, problems)
     return None
+
+
+def report_exception(exc: Exception, node: Node, problems: ProblemCollector) -> None:
+    """Record ``exc`` at ``node``; an error listing ``problems`` with relative key paths
+    (``OperatorError``, ``ContractError``…) gives one problem each, at its own position.
+
+    >>> from agent_asserts.loaders.collector import ProblemCollector
+    >>> from agent_asserts.loaders.source import parse_text
+    >>> problems = ProblemCollector("s.yml")
+    >>> report_exception(ValueError("bad value"), parse_text("{a: 1}").items["a"], problems)
+    >>> print(problems.error())
+    <string>:1:5: a: bad value
+    """
+    found = getattr(exc, "problems", None)
+    if isinstance(found, tuple | list) and found:
+        for item in found:
+            where = descend(node, relative_parts(getattr(item, "path", ())))
+            problems.add(where, str(getattr(item, "message", item)))
+        return
+    problems.add(node, str(exc))
 
 
 def relative_parts(path: Any) -> tuple[PathPart, ...]:
@@ -96,4 +114,4 @@ def relative_parts(path: Any) -> tuple[PathPart, ...]:
     return tuple(parts)
 
 
-__all__ = ["is_operator", "matcher_value", "relative_parts"]
+__all__ = ["is_operator", "matcher_value", "relative_parts", "report_exception"]

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from agent_asserts._atomic import write_atomic
-from agent_asserts.loaders.native_entries import check_signatures, expect_signatures
+from agent_asserts.loaders.native_parts import check_signatures, expect_signatures
 from agent_asserts.loaders.signatures import Signature, TypeSpec
 from agent_asserts.matching import OPERATORS
 

@@ -23,6 +23,7 @@ import attrs
 from agent_asserts.batch import load_error_text, unloadable_cases
 from agent_asserts.checks.not_run import not_run_if_judged
 from agent_asserts.context import CaseTimeout
+from agent_asserts.loaders.native_data import case_to_data, suite_to_data
 from agent_asserts.record import TrialRecord
 from agent_asserts.results import CaseResult, RequirementFailed, Severity, Skipped
 from agent_asserts.runner import run_case
@@ -215,8 +216,6 @@ class Case:
         >>> case.to_dict(base_dir="runs")
         {'name': 'refund', 'record': 'ok.json', 'checks': ['succeeded']}
         """
-        from agent_asserts.loaders.native import case_to_data
-
         return case_to_data(self, base_dir=base_dir)
 
 
@@ -320,8 +319,6 @@ class Suite:
         >>> suite.to_dict(base_dir="runs")
         {'name': 'suite', 'cases': [{'name': 'a', 'record': 'ok.json', 'checks': ['succeeded']}]}
         """
-        from agent_asserts.loaders.native import suite_to_data
-
         if base_dir is None and self.source is not None:
             base_dir = Path(self.source).parent
         return suite_to_data(self, base_dir=base_dir)

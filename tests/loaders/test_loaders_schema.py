@@ -7,7 +7,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from agent_asserts.loaders.native_entries import check_signatures
+from agent_asserts.loaders.native_parts import check_signatures
 from agent_asserts.loaders.nodes import to_plain
 from agent_asserts.loaders.schema import SCHEMA_PATH, load_schema, native_schema, schema_text
 from agent_asserts.loaders.source import parse_file
