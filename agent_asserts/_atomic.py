@@ -21,7 +21,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-import tempfile
 from pathlib import Path
 
 
@@ -38,6 +37,8 @@ def write_atomic(path: str | os.PathLike[str], text: str, *, encoding: str = "ut
     if target.is_dir():  # os.replace would name the temporary file; name the target
         raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(target))
     data = text.encode(encoding)
+    import tempfile  # deferred: tempfile brings shutil, random, bz2, lzma; only writing needs it
+
     handle, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
         with os.fdopen(handle, "wb") as out:

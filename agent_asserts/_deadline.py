@@ -30,7 +30,6 @@ time limit of 0.05s passed
 
 from __future__ import annotations
 
-import ctypes
 import signal
 import threading
 import time
@@ -141,6 +140,8 @@ def _signal_limit(limit: float) -> Iterator[None]:
 
 
 def _raise_in(thread_id: int, exc: type[BaseException] | None) -> None:
+    import ctypes  # deferred: only a worker-thread time limit that fires needs it
+
     target = ctypes.c_ulong(thread_id)
     obj = ctypes.py_object(exc) if exc is not None else ctypes.c_void_p(0)
     ctypes.pythonapi.PyThreadState_SetAsyncExc(target, obj)

@@ -19,8 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Final
 
-import Levenshtein
-
+from agent_asserts._distance import edit_distance
 from agent_asserts.record import DelegationPayload, SkillPayload
 from agent_asserts.record.aliases import alias_of
 
@@ -45,7 +44,7 @@ def nearest(word: str, names: Iterable[str], limit: int = LIMIT) -> list[str]:
     >>> nearest("stpe", ["step", "audit", "steps"], limit=2)
     ['step', 'steps']
     """
-    return sorted(set(names), key=lambda n: (Levenshtein.distance(word, n), n))[:limit]
+    return sorted(set(names), key=lambda n: (edit_distance(word, n), n))[:limit]
 
 
 def record_names(record: TrialRecord, kind: str) -> list[str]:

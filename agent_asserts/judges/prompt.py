@@ -6,7 +6,7 @@ characters cut with an explicit ``…[truncated N chars]`` marker, every list lo
 :data:`MAX_ITEMS` items cut with a last item ``"…[N more items]"`` and every mapping with more
 than :data:`MAX_ITEMS` keys cut to its first keys (in sorted order) and a key
 ``"…[N more keys]"``, and placed between two fence lines carrying a per-request nonce
-(``secrets.token_hex(8)``) that occurs nowhere in the criterion, the rubric or the data.
+(16 hex digits from ``os.urandom``) that occurs nowhere in the criterion, the rubric or the data.
 Changing the template, the limits or the JSON layout changes :data:`TEMPLATE_VERSION`.
 
 >>> print(truncate_text("x" * 2005, 2000)[-21:])
@@ -18,7 +18,7 @@ x…[truncated 5 chars]
 from __future__ import annotations
 
 import json
-import secrets
+import os
 import string
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeAlias
@@ -130,7 +130,7 @@ def render_json(data: Any, limit: int = MAX_STRING_CHARS) -> str:
 
 
 def fresh_nonce(*texts: str, attempts: int = 100) -> str:
-    """A random fence nonce (``secrets.token_hex(8)``) that occurs in none of ``texts``.
+    """A random fence nonce (16 hex digits from ``os.urandom``) that occurs in none of ``texts``.
 
     A colliding nonce is drawn again (at most ``attempts`` times, then ``RuntimeError``).
 
@@ -139,7 +139,7 @@ def fresh_nonce(*texts: str, attempts: int = 100) -> str:
     (16, False)
     """
     for _ in range(attempts):
-        nonce = secrets.token_hex(8)
+        nonce = os.urandom(8).hex()  # secrets.token_hex(8), without importing hmac/hashlib
         if not any(nonce in text for text in texts):
             return nonce
     raise RuntimeError(f"no fence nonce free of the data after {attempts} attempts")

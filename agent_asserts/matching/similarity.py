@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import unicodedata
 
-import Levenshtein
+from agent_asserts._distance import edit_distance
 
 
 def similarity(a: str, b: str) -> float:
@@ -43,7 +43,7 @@ def similarity(a: str, b: str) -> float:
     longest = max(len(a), len(b))
     if longest == 0:
         return 1.0
-    distance: int = Levenshtein.distance(a, b)
+    distance = edit_distance(a, b)
     return 1.0 - distance / longest
 
 

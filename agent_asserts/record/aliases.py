@@ -22,8 +22,7 @@ import warnings
 from collections.abc import Iterable, Mapping
 from typing import Any, Final
 
-import Levenshtein
-
+from agent_asserts._distance import edit_distance
 from agent_asserts.errors import RecordWarning
 
 ALIASES: Final[Mapping[str, tuple[str, ...]]] = {
@@ -65,7 +64,7 @@ def near_miss(key: str, fields: Iterable[str]) -> str | None:
     for field in fields:
         if len(key) < 3 or key[0] != field[0]:
             continue
-        distance = Levenshtein.distance(key, field)
+        distance = edit_distance(key, field)
         if 0 < distance <= (1 if len(field) <= 4 else 2) and (best is None or distance < best[0]):
             best = (distance, field)
     return None if best is None else best[1]
