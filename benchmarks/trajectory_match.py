@@ -13,10 +13,18 @@ between the smallest and the largest size: 1.0 is linear, 2.0 quadratic.
 Target: growth exponent ≤ 1.1 for every order mode in the ``exact`` and ``ignore`` argument
 modes.
 
+Then, side by side at 10,000 calls, ``unordered``, ``subset`` and ``superset`` in the ``exact``
+argument mode against LangChain agentevals' ``create_trajectory_match_evaluator`` on the same
+calls (both a full match; each side's call takes the reference, so building the check is timed
+with its evaluation; CPU time, 3 interleaved rounds, medians): agentevals is installed in
+its own environment on first use (``_agentevals.py``). Target: ours ≥ 50 × faster. When
+agentevals cannot be installed the script says why and reports our figures alone.
+
 ``measure()`` returns the figures as data (``{(order, arguments, case): {size: seconds}}``) for
 other scripts (``run_all.py`` comparisons); ``main()`` prints them and checks the target.
 
-Usage: ``python benchmarks/trajectory_match.py [--sizes 1000,10000,100000]``.
+Usage: ``python benchmarks/trajectory_match.py [--sizes 1000,10000,100000]
+[--agentevals-calls 10000] [--no-agentevals]``.
 """
 
 from __future__ import annotations
@@ -24,6 +32,7 @@ from __future__ import annotations
 import argparse
 import gc
 import math
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -31,6 +40,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from _agentevals import agentevals_python, time_agentevals
 from _harness import Targets, fmt
 
 from agent_asserts import TrialRecord
@@ -40,6 +50,8 @@ ORDERS = ("strict", "in_order", "unordered", "subset", "superset")
 ARGUMENT_MODES = ("exact", "ignore")
 SIZES = (1_000, 10_000, 100_000)
 TARGET_EXPONENT = 1.1
+AGENTEVALS_MODES = ("unordered", "subset", "superset")
+TARGET_SPEEDUP = 50.0
 
 
 def build(n: int) -> tuple[TrialRecord, list[dict[str, Any]]]:
@@ -97,9 +109,45 @@ def exponent(figures: dict[int, float]) -> float:
     return math.log(figures[high] / figures[low]) / math.log(high / low)
 
 
+def compare_agentevals(n: int, targets: Targets, rounds: int = 3) -> None:
+    """Ours vs agentevals at ``n`` calls, exact arguments, interleaved rounds (medians)."""
+    print(f"\n== vs LangChain agentevals, {n:,} calls, exact arguments (CPU, median of {rounds})")
+    python, why = agentevals_python()
+    if python is None:
+        print(f"  agentevals is not available here ({why}); our figures are above")
+        return
+    record, reference = build(n)
+    ours: dict[str, list[float]] = {m: [] for m in AGENTEVALS_MODES}
+    theirs: dict[str, list[float]] = {m: [] for m in AGENTEVALS_MODES}
+    for _ in range(rounds):
+        for mode, (seconds, score) in time_agentevals(python, n, AGENTEVALS_MODES).items():
+            if not score:
+                raise SystemExit(f"agentevals {mode}: expected a match of the same calls")
+            theirs[mode].append(seconds)
+        for mode in AGENTEVALS_MODES:
+            # built inside the timed call, as agentevals takes the reference in its call
+            def run(mode: str = mode) -> Any:
+                return MatchesTrajectory(reference, order=mode, arguments="exact").evaluate(record)
+
+            if run().status.value != "pass":
+                raise SystemExit(f"matches_trajectory {mode}: expected a match")
+            ours[mode].append(_best(run, rounds=1))
+    for mode in AGENTEVALS_MODES:
+        mine, other = statistics.median(ours[mode]), statistics.median(theirs[mode])
+        ratio = other / mine
+        print(f"  {mode:10} matches_trajectory {fmt(mine):>10}   agentevals {fmt(other):>10}")
+        targets.check(
+            f"vs agentevals {mode}",
+            ratio >= TARGET_SPEEDUP,
+            f"{ratio:,.0f}× faster (target ≥ {TARGET_SPEEDUP:.0f}×)",
+        )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default=",".join(str(s) for s in SIZES))
+    parser.add_argument("--agentevals-calls", type=int, default=10_000)
+    parser.add_argument("--no-agentevals", action="store_true")
     args = parser.parse_args(argv)
     sizes = tuple(int(s) for s in args.sizes.split(","))
     figures = measure(sizes)
@@ -115,6 +163,8 @@ def main(argv: list[str] | None = None) -> int:
         value = exponent(by_size)
         label = f"growth {order}/{arguments}/{case}"
         targets.check(label, value <= TARGET_EXPONENT, f"{value:.2f} (target ≤ {TARGET_EXPONENT})")
+    if not args.no_agentevals:
+        compare_agentevals(args.agentevals_calls, targets)
     return targets.exit_code()
 
 

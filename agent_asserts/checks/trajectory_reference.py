@@ -206,7 +206,23 @@ def actual_key(arguments: Any) -> Any:
     return data_key(arguments) if key is None else key
 
 
-_dumps = json.JSONEncoder(sort_keys=True, separators=(",", ":"), allow_nan=False).encode
+_encode: Final = json.JSONEncoder(sort_keys=True, separators=(",", ":"), allow_nan=False).encode
+_make_encoder: Final[Any] = getattr(json.encoder, "c_make_encoder", None)  # None: no C speedups
+_escape: Final = json.encoder.encode_basestring_ascii
+
+
+def _not_json(value: Any) -> Any:
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
+
+
+def _dumps(value: Any) -> str:
+    """``_encode(value)`` without the Python layer of ``JSONEncoder.encode`` (it builds a new C
+    encoder on every call); a fresh ``markers`` table per call keeps the circular-reference
+    check."""
+    if _make_encoder is None:
+        return _encode(value)
+    encoder = _make_encoder({}, _not_json, _escape, None, ":", ",", True, False, False)
+    return "".join(encoder(value, 0))
 
 
 class CallSpec:
