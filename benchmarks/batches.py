@@ -12,6 +12,12 @@ show why ``batch.chunks.DEFAULT_CHUNK_SIZE`` is what it is.
 Targets: process pool of 2 ≥ 1.6 × serial throughput; Dask with 2 workers ≥ 1.3 × serial.
 Both need two otherwise idle cores; on a machine shared with other jobs the ratios are lower.
 
+So that a run on a busy machine still says something, each side's CPU time per record is
+printed too: this process's (all its threads) and, on Linux, the workers' (from
+``/proc/PID/stat``; Dask's through ``client.run``). ``2 × serial CPU / (parent + workers CPU)``
+is what two idle cores could give at most when nothing waits: the *CPU bound* of the ratio. A
+wall-clock ratio far below its CPU bound means waiting (for a busy core, or in the pipeline).
+
 Usage: ``python benchmarks/batches.py [--records 10000] [--rounds 3]``.
 """
 
@@ -19,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing
+import os
 import statistics
 import sys
 import time
@@ -80,6 +87,35 @@ def timed(run: Callable[[], Any]) -> float:
     return time.perf_counter() - t0
 
 
+def _proc_cpu(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def workers_cpu(executor: Any) -> float | None:
+    """CPU seconds used so far by the executor's worker processes (None: cannot tell)."""
+    processes = getattr(executor, "_processes", None)
+    try:
+        if processes is not None:
+            return sum(_proc_cpu(pid) for pid in list(processes))
+        client = getattr(executor, "_client", None)
+        if client is not None:
+            return float(sum(client.run(time.process_time).values()))
+    except (OSError, ValueError, IndexError):
+        return None
+    return None if executor is not None else 0.0
+
+
+def run_side(executor: Any, run: Callable[[], Any]) -> tuple[float, float, float | None]:
+    """(wall seconds, this process's CPU seconds, the workers' CPU seconds or None)."""
+    before = workers_cpu(executor)
+    cpu0, wall0 = time.process_time(), time.perf_counter()
+    run()
+    wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
+    after = workers_cpu(executor)
+    return wall, cpu, (None if before is None or after is None else after - before)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--records", type=int, default=10_000)
@@ -103,7 +139,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"  chunk_size={size:<4} {fmt(seconds):>10} ({args.records / seconds:,.0f}/s){mark}"
             )
 
-        sides: dict[str, tuple[Executor | None, list[float]]] = {
+        sides: dict[str, tuple[Executor | None, list[tuple[float, float, float | None]]]] = {
             "serial": (None, []),
             "process pool of 2": (pool, []),
         }
@@ -124,14 +160,29 @@ def main(argv: list[str] | None = None) -> int:
             names = list(sides)
             for name in names[r % len(names) :] + names[: r % len(names)]:
                 executor, samples = sides[name]
-                samples.append(
-                    timed(lambda ex=executor: evaluate_many(records, ten_checks, executor=ex))
-                )
-        medians = {name: statistics.median(s) for name, (_, s) in sides.items()}
-        for name, seconds in medians.items():
+                samples.append(run_side(
+                    executor, lambda ex=executor: evaluate_many(records, ten_checks, executor=ex)
+                ))  # fmt: skip
+        medians = {name: statistics.median(w for w, _, _ in s) for name, (_, s) in sides.items()}
+        cpus: dict[str, float | None] = {}
+        for name, (_, samples) in sides.items():
+            seconds = medians[name]
             per = seconds / args.records
             rate = args.records / seconds
             print(f"  {name:22} {fmt(seconds):>10}  {fmt(per)} per record  ({rate:,.0f}/s)")
+            parent = statistics.median(c for _, c, _ in samples) / args.records
+            spent = [w for _, _, w in samples]
+            workers = None if None in spent else statistics.median(spent) / args.records  # type: ignore[type-var]
+            cpus[name] = None if workers is None else parent + workers
+            shown = "" if workers is None or name == "serial" else f", workers {fmt(workers)}"
+            print(f"  {'':22} CPU per record: this process {fmt(parent)}{shown}")
+        if cpus["serial"] is not None:
+            for name, total in cpus.items():
+                if name != "serial" and total:
+                    bound = 2 * cpus["serial"] / total
+                    print(f"  {name}: CPU bound of the ratio on 2 idle cores {bound:.2f}×")
+        load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+        print(f"  (load average {load:.2f} on {os.cpu_count()} cores)")
         serial = medians["serial"]
         pool_ratio = serial / medians["process pool of 2"]
         targets.check(

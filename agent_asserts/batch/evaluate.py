@@ -3,8 +3,8 @@
 :func:`evaluate_many` pulls records from any iterable only as fast as they are evaluated (at
 most about twice the executor's worker count in flight), so a generator over a large JSONL
 file (:func:`iter_jsonl`) is never loaded at once. Any ``concurrent.futures.Executor`` works
-(thread or process pools, Dask's or Ray's executors); with a process pool, the case function
-must be a module-level function and the records and results are pickled. The result is a
+(thread or process pools, Dask's executor, one over Ray tasks); with a process pool, the case
+function must be a module-level function and the records and results are pickled. The result is a
 :class:`~agent_asserts.batch.result.BatchResult` (re-exported here).
 
 >>> from agent_asserts.record import TrialRecord
