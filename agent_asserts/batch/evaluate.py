@@ -20,6 +20,7 @@ PASSED: 1/2 trials passed (1 required at pass_rate 0.5)
 
 from __future__ import annotations
 
+import codecs
 import functools
 import json
 import os
@@ -113,7 +114,33 @@ def load_record(item: RecordInput, format: str = "auto") -> TrialRecord:
         return TrialRecord.from_trace(item, format)
     if isinstance(item, str | os.PathLike):
         return TrialRecord.load(item, format)
-    raise TypeError(f"expected a TrialRecord, a mapping or a path (got {type(item).__name__})")
+    if isinstance(item, bytes):
+        return TrialRecord.from_trace(parse_line(item), format)
+    raise TypeError(
+        f"expected a TrialRecord, a mapping, a path or a JSON text as bytes "
+        f"(got {type(item).__name__})"
+    )
+
+
+def parse_line(raw: bytes) -> Any:
+    """One JSON Lines line (bytes, UTF-8), read as strictly as ``TrialRecord.load`` reads a
+    file; ``ValueError`` with the reason :func:`iter_jsonl` reports.
+
+    >>> parse_line(b'{"steps": 1}')
+    {'steps': 1}
+    >>> parse_line(b'{"steps": 1, "steps": 2}')
+    Traceback (most recent call last):
+    ...
+    ValueError: $.steps: duplicate key
+    """
+    try:
+        return strict_loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"not UTF-8: {exc}") from None
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"invalid JSON: {exc}") from None
+    except RecordError as exc:
+        raise ValueError("; ".join(map(str, exc.problems))) from None
 
 
 def source_of(item: object) -> str | None:
@@ -167,7 +194,7 @@ def unloadable_cases(
 
 
 def iter_jsonl(
-    path: str | os.PathLike[str], *, sources: bool = False
+    path: str | os.PathLike[str], *, sources: bool = False, parse: bool = True
 ) -> Iterator[dict[str, Any] | SourcedRecord]:
     """The records of a JSON Lines file, one parsed line at a time (blank lines skipped).
 
@@ -178,6 +205,11 @@ def iter_jsonl(
     ``NaN`` is such an error too (``$.steps: duplicate key``).
     With ``sources=True`` every line comes as a ``SourcedRecord`` labelled ``file:line``.
 
+    With ``parse=False`` the lines are not parsed here: every line comes as a
+    ``SourcedRecord`` labelled ``file:line`` whose ``data`` is the line's bytes, parsed (with
+    the same errors, as ``FAILED`` cases) where the record is evaluated — in the workers of
+    an executor, so that the process reading the file does not parse every record itself.
+
     Raises:
         OSError: The file cannot be opened.
 
@@ -186,27 +218,40 @@ def iter_jsonl(
     ...     p = pathlib.Path(d, "runs.jsonl")
     ...     _ = p.write_text('{"events": []}\\n\\n{"steps": 1}\\n{oops\\n')
     ...     rows = list(iter_jsonl(p))
+    ...     raw = list(iter_jsonl(p, parse=False))
     >>> [sorted(r) for r in rows[:2]], rows[2].source.endswith("runs.jsonl:4")
     ([['events'], ['steps']], True)
     >>> rows[2].error
     'invalid JSON: Expecting property name enclosed in double quotes: line 1 column 2 (char 1)'
+    >>> [r.data for r in raw], [r.source.rpartition(":")[2] for r in raw]
+    ([b'{"events": []}\\n', b'{"steps": 1}\\n', b'{oops\\n'], ['1', '3', '4'])
     """
     with Path(path).open("rb") as handle:
         for number, raw in enumerate(handle, 1):
             source = f"{os.fspath(path)}:{number}"
+            if number == 1 and raw.startswith(codecs.BOM_UTF8):
+                raw = raw[len(codecs.BOM_UTF8) :]
+            if _blank(raw):
+                continue
+            if not parse:
+                yield SourcedRecord(source, raw)
+                continue
             try:
-                line = raw.decode("utf-8-sig" if number == 1 else "utf-8")
-                if not line.strip():
-                    continue
-                data = strict_loads(line)
-            except UnicodeDecodeError as exc:
-                yield SourcedRecord(source, error=f"not UTF-8: {exc}")
-            except json.JSONDecodeError as exc:
-                yield SourcedRecord(source, error=f"invalid JSON: {exc}")
-            except RecordError as exc:
-                yield SourcedRecord(source, error="; ".join(map(str, exc.problems)))
+                data = parse_line(raw)
+            except ValueError as exc:
+                yield SourcedRecord(source, error=str(exc))
             else:
                 yield SourcedRecord(source, data) if sources else data
+
+
+def _blank(raw: bytes) -> bool:
+    """A line of whitespace only (any Unicode whitespace, as ``str.strip`` sees it)."""
+    if raw.isascii():
+        return not raw.strip()
+    try:
+        return not raw.decode("utf-8").strip()
+    except UnicodeDecodeError:
+        return False
 
 
 def case_names(target: Any) -> list[str]:
@@ -416,6 +461,7 @@ __all__ = [
     "iter_jsonl",
     "load_error_text",
     "load_record",
+    "parse_line",
     "source_of",
     "unloadable_cases",
 ]
