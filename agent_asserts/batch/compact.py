@@ -15,16 +15,49 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
+
+import attrs
 
 from agent_asserts._fill import filler
 from agent_asserts.results import AssertionResult, CaseResult, EvaluatorInfo, LogEntry
 
 PackedCase = tuple[Any, ...]
 
-_fill_result = filler(AssertionResult)
-_fill_info = filler(EvaluatorInfo)
+_fill_case = filler(CaseResult)
+
+
+def _result_unpacker() -> Callable[[tuple[Any, ...]], AssertionResult]:
+    """``unpack(values)``: the :class:`AssertionResult` of one packed tuple, its
+    :class:`EvaluatorInfo` built inline (one call per result; no slicing, no converters)."""
+    fields = [f.name for f in attrs.fields(AssertionResult)]
+    info_fields = [f.name for f in attrs.fields(EvaluatorInfo)]
+    assert fields[12] == "evaluator" and info_fields == ["type", "version", "details"]
+    scope: dict[str, Any] = {"new": object.__new__, "R": AssertionResult, "I": EvaluatorInfo}
+    names = [f"v{i}" for i in range(len(fields))]
+    lines = [
+        "def unpack(values):",
+        f"    ({', '.join(names)},) = values",
+        "    kind, version, details = v12",
+        "    info = new(I)",
+        "    set_i0(info, kind)",
+        "    set_i1(info, version)",
+        "    set_i2(info, {} if details is None else details)",
+        "    v12 = info",
+        "    result = new(R)",
+    ]
+    for i, name in enumerate(info_fields):
+        scope[f"set_i{i}"] = EvaluatorInfo.__dict__[name].__set__
+    for i, name in enumerate(fields):
+        scope[f"set{i}"] = AssertionResult.__dict__[name].__set__
+        lines.append(f"    set{i}(result, v{i})")
+    lines.append("    return result")
+    exec("\n".join(lines), scope)
+    return scope["unpack"]  # type: ignore[no-any-return]
+
+
+_unpack_result = _result_unpacker()
 
 
 def _pack_result(r: AssertionResult, shared: dict[Any, Any]) -> tuple[Any, ...]:
@@ -37,12 +70,6 @@ def _pack_result(r: AssertionResult, shared: dict[Any, Any]) -> tuple[Any, ...]:
          details),
         shared.setdefault(r.description, r.description), r.score_decides,
     )  # fmt: skip
-
-
-def _unpack_result(values: tuple[Any, ...]) -> AssertionResult:
-    kind, version, details = values[12]
-    info = _fill_info((kind, version, details if details is not None else {}))
-    return _fill_result((*values[:12], info, *values[13:]))
 
 
 def pack_cases(cases: Iterable[CaseResult], shared: dict[Any, Any] | None = None) -> PackedCase:
@@ -66,17 +93,17 @@ def pack_cases(cases: Iterable[CaseResult], shared: dict[Any, Any] | None = None
 def unpack_cases(packed: PackedCase) -> tuple[CaseResult, ...]:
     """The cases :func:`pack_cases` packed, rebuilt equal."""
     return tuple(
-        CaseResult(
+        _fill_case((
             name,
             verdict,
-            tuple(_unpack_result(r) for r in results),
+            tuple(map(_unpack_result, results)),
             error,
             skip_reason,
-            tuple(LogEntry(m, c) for m, c in logs or ()),
+            tuple(LogEntry(m, c) for m, c in logs) if logs else (),
             metadata or {},
-        )
+        ))
         for name, verdict, results, error, skip_reason, logs, metadata in packed
-    )
+    )  # fmt: skip
 
 
 __all__ = ["PackedCase", "pack_cases", "unpack_cases"]
