@@ -59,7 +59,11 @@ def read_json(text: str, problems: ProblemCollector) -> Node | None:
     except RecursionError:
         problems.add(None, "invalid JSON: the document is nested too deeply")
         return None
-    return _build(data, (), problems)
+    try:
+        return _build(data, (), problems)
+    except RecursionError:  # parsed, but too deep to build
+        problems.add(None, "invalid JSON: the document is nested too deeply")
+        return None
 
 
 def _build(value: Any, path: tuple[PathPart, ...], problems: ProblemCollector) -> Node:

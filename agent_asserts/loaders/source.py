@@ -16,14 +16,16 @@ s.yml:1:17: invalid YAML: found unexpected end of stream (while scanning a quote
 from __future__ import annotations
 
 import os
+import re
 from typing import Any
 
+from agent_asserts._depth import MAX_DEPTH, depth_message
 from agent_asserts._files import read_bytes
 from agent_asserts.errors import Unavailable
 from agent_asserts.loaders.collector import ProblemCollector
 from agent_asserts.loaders.errors import LoadError, LoadProblem
 from agent_asserts.loaders.json_reader import is_json, read_json
-from agent_asserts.loaders.nodes import Node, from_plain
+from agent_asserts.loaders.nodes import MappingNode, Node, SequenceNode, from_plain
 from agent_asserts.loaders.yaml_reader import read_yaml, yaml_module
 
 YAML_MISSING = str(
@@ -60,6 +62,57 @@ def parse_into(
     >>> parse_into("a: 1\\na: 2\\n", p).get("a").value, len(p)
     (1, 1)
     """
+    if not _valid_text(text, problems):
+        return None
+    node = _parse(text, problems, json_expected)
+    deep = None if node is None else node_too_deep(node)
+    if deep is not None:
+        problems.add(deep, depth_message())
+        return None
+    return node
+
+
+def _valid_text(text: str, problems: ProblemCollector) -> bool:
+    """Text holding a lone surrogate (only a Python string can) is no Unicode text."""
+    found = _SURROGATE.search(text)
+    if found is None:
+        return True
+    line = text.count("\n", 0, found.start()) + 1
+    col = found.start() - (text.rfind("\n", 0, found.start()) + 1) + 1
+    problems.add_at(line, col, "", f"invalid text: a lone surrogate {found.group()!r} "
+                    "(not a Unicode character)")  # fmt: skip
+    return False
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def node_too_deep(node: Node, limit: int = MAX_DEPTH) -> Node | None:
+    """The first node nested deeper than ``limit`` (the outermost container is level 1), found
+    without recursion, or None.
+
+    >>> node_too_deep(parse_text("a: [[1]]"), limit=2).path_str
+    'a[0]'
+    >>> node_too_deep(parse_text("a: [1]"), limit=2) is None
+    True
+    """
+    stack: list[tuple[Node, int]] = [(node, 1)]
+    while stack:
+        current, level = stack.pop()
+        children: Any = ()
+        if isinstance(current, MappingNode):
+            children = current.items.values()
+        elif isinstance(current, SequenceNode):
+            children = current.items
+        else:
+            continue
+        if level > limit:
+            return current
+        stack.extend((child, level + 1) for child in children)
+    return None
+
+
+def _parse(text: str, problems: ProblemCollector, json_expected: bool) -> Node | None:
     if yaml_module() is None:
         if json_expected or text.lstrip()[:1] in ("{", "["):
             return read_json(text, problems)

@@ -20,6 +20,7 @@ import json
 from collections.abc import Iterator
 from typing import IO, Any, Final
 
+from agent_asserts._depth import MAX_DEPTH, depth_message
 from agent_asserts.record._json import _problems, _Scan
 from agent_asserts.record._validators import child
 from agent_asserts.record.errors import Problem, RecordError
@@ -150,17 +151,21 @@ class JsonStream:
             if self.expect(",}", path) == "}":
                 return
 
-    def sampled(self, keep: int, path: str = "$") -> Any:
+    def sampled(self, keep: int, path: str = "$", level: int = 1) -> Any:
         """The next value with every array cut to its first ``keep`` items (the rest read and
-        dropped one at a time)."""
+        dropped one at a time); containers nested past ``MAX_DEPTH`` are an error."""
         first = self.peek()
+        if first in ("[", "{") and level > MAX_DEPTH:
+            raise RecordError([Problem(path, depth_message(), self.source)])
         if first == "[":
             out = []
             for item_path, _ in _dropping(self, keep, path):
-                out.append(self.sampled(keep, item_path))
+                out.append(self.sampled(keep, item_path, level + 1))
             return out
         if first == "{":
-            return {key: self.sampled(keep, key_path) for key, key_path in self.members(path)}
+            return {
+                key: self.sampled(keep, key_path, level + 1) for key, key_path in self.members(path)
+            }
         return self.value(path)
 
     def end(self) -> None:

@@ -13,6 +13,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import importlib
 import re
 from collections.abc import Callable, Iterator, Mapping
@@ -20,6 +21,7 @@ from typing import Any, Final
 
 import attrs
 
+from agent_asserts._depth import depth_message, json_path, too_deep
 from agent_asserts._suggest import did_you_mean
 from agent_asserts.record.errors import Problem, RecordError
 from agent_asserts.record.trial import TrialRecord
@@ -95,10 +97,37 @@ def _load_builtins() -> None:
         _formats[name] = TraceFormat(
             name,
             module.detect,
-            module.to_records,
+            depth_checked(name, module.to_records),
             tuple(getattr(module, "RUNS", ())),
             getattr(module, "read_records", None),
         )
+
+
+def depth_checked(name: str, to_records: RecordsReader) -> RecordsReader:
+    """``to_records`` refusing a document nested past ``MAX_DEPTH`` (a ``RecordError`` at its
+    JSON path) before the adapter walks it; ``native`` checks in ``TrialRecord.from_dict``.
+
+    >>> deep: Any = 1
+    >>> for _ in range(300): deep = [deep]
+    >>> reader = depth_checked("x", lambda data, **options: iter(()))
+    >>> reader({"a": deep}, source="run.json")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    agent_asserts.record.errors.RecordError: invalid record: 1 problem(s)
+      run.json: $.a[0]...[0]: nested more than 200 levels deep (the limit of nesting)
+    """
+    if name == "native":
+        return to_records
+
+    @functools.wraps(to_records)
+    def checked(data: Any, **options: Any) -> Iterator[TrialRecord]:
+        where = too_deep(data)
+        if where is not None:
+            problem = Problem(json_path(where), depth_message(), options.get("source"))
+            raise RecordError([problem])
+        return to_records(data, **options)
+
+    return checked
 
 
 def register_format(
@@ -148,7 +177,7 @@ def register_format(
     _load_builtins()
     if name in _formats and not replace:
         raise ValueError(f"format {name!r} is already registered (pass replace=True to replace it)")
-    spec = TraceFormat(name, detect, to_records, tuple(runs), read_records)
+    spec = TraceFormat(name, detect, depth_checked(name, to_records), tuple(runs), read_records)
     _formats[name] = spec
     return spec
 

@@ -1,0 +1,51 @@
+"""Every dialect's loader on random documents and on documents mutated from the docs' and the
+tests' suite examples: only ``LoadError`` comes out, and a suite that loads evaluates a record
+without raising (its problems are results)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fuzz_seeds import mutated, mutated_text, suite_seeds
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_fuzz_inputs import json_data
+
+from agent_asserts.loaders import LoadError, load, loads
+from agent_asserts.loaders.dialects import dialects
+from agent_asserts.results import CaseResult
+from agent_asserts.testing import demo_record
+
+EXAMPLES = settings(max_examples=120, suppress_health_check=list(HealthCheck), deadline=None)
+DIALECTS = [None, *sorted(d.name for d in dialects())]  # None: detected from the shape
+RECORD = demo_record()
+
+documents = st.one_of(mutated(suite_seeds()), json_data).map(
+    lambda doc: doc if isinstance(doc, dict | list) else [doc]  # load() takes these
+)
+texts = st.one_of(mutated_text(suite_seeds()), st.text(max_size=40))
+
+
+def _evaluates(suite: Any) -> None:
+    results = suite.evaluate(RECORD, timeout=10)
+    assert all(isinstance(result, CaseResult) for result in results)
+
+
+@EXAMPLES
+@given(st.sampled_from(DIALECTS), documents)
+def test_load_of_mutated_data_raises_only_load_errors(dialect: str | None, doc: Any) -> None:
+    try:
+        suite = load(doc, dialect=dialect)
+    except LoadError:
+        return
+    _evaluates(suite)
+
+
+@EXAMPLES
+@given(st.sampled_from(DIALECTS), texts)
+def test_loads_of_mutated_text_raises_only_load_errors(dialect: str | None, text: str) -> None:
+    try:
+        suite = loads(text, dialect=dialect)
+    except LoadError:
+        return
+    _evaluates(suite)
