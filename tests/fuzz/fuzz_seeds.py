@@ -33,7 +33,7 @@ ODD_TEXT = ["", " ", "\x00", "\x1b[2J", "\u202e", "\u2028", "\ud800", "é" * 3, 
             "a" * 300, "$regex", "*", "null", "1e999", "-0", "\t\n"]  # fmt: skip
 ODD_NUMBERS = [0, -1, 2**63, -(2**64), 10**300, 1e308, -1e-320, 0.1, float("inf"), 1.5]
 KEYS = ["name", "checks", "cases", "record", "type", "op", "value", "expect", "steps", "tool",
-        "arguments", "events", "kind", "payload", "role", "content", "$regex", "severity"]  # fmt: skip
+        "arguments", "events", "kind", "payload", "role", "content", "$regex"]  # fmt: skip
 
 
 def _parsed(text: str) -> list[Any]:
@@ -154,8 +154,8 @@ def _mutate_once(draw: Any, doc: Any) -> Any:
         elif op == "dup" and isinstance(parent, list):
             parent.insert(last, copy.copy(old))
         elif op == "rename" and isinstance(parent, dict):
-            renamed = draw(st.one_of(st.sampled_from(KEYS), st.text(max_size=6),
-                                     st.just(str(last)[:-1] or "x"), st.just(str(last) + "s")))  # fmt: skip
+            near = [str(last)[:-1] or "x", str(last) + "s", str(last).upper()]
+            renamed = draw(st.one_of(st.sampled_from(KEYS + near), st.text(max_size=6)))
             parent[renamed] = parent.pop(last)
         return doc
     parent[last] = new

@@ -1,57 +1,77 @@
 """The fuzz properties of ``tests/fuzz``, run long: ``python tests/fuzz/run_long.py [N]``.
 
-Each property runs ``N`` examples (default 5,000); a crash is an exception other than the
-documented ones. Prints the examples run and the crash count per property, and exits non-zero
-when any crashed. The last recorded run is in docs/reliability.md.
+Every ``PROPERTIES`` entry of the ``test_fuzz_*`` modules — ``(name, strategy of argument
+tuples, body)`` — runs ``N`` examples (default 5,000). A crash is any exception the body lets
+out (the bodies let out only what is not documented); each is counted, not shrunk, so a long
+run goes on after one. Prints the examples and crashes per property and the distinct crash
+sites, and exits non-zero when any crashed. ``--samples DIR`` adds a folder of trace files to
+the adapters' seeds (e.g. ``/work/shared/trace-formats/samples``); ``--only TEXT`` runs the
+properties whose name contains it. The last recorded run is in docs/reliability.md.
 """
 
 from __future__ import annotations
 
+import argparse
+import collections
+import importlib
+import os
 import sys
+import time
+import traceback
+from pathlib import Path
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 
-sys.path.insert(0, __file__.rsplit("/", 1)[0])
-import test_fuzz_inputs as props
+HERE = Path(__file__).resolve().parent
+MODULES = ["test_fuzz_inputs", "test_fuzz_loaders", "test_fuzz_matchers", "test_fuzz_adapters"]
+
+
+def _site(exc: BaseException) -> str:
+    frames = traceback.extract_tb(exc.__traceback__)
+    ours = [f for f in frames if "agent_asserts" in f.filename] or frames
+    last = ours[-1]
+    return f"{type(exc).__name__} at {last.filename.rsplit('agent_asserts/', 1)[-1]}:{last.lineno}"
 
 
 def run(name: str, strategy: Any, body: Any, examples: int) -> int:
-    crashes: list[str] = []
+    crashes: collections.Counter[str] = collections.Counter()
+    samples: dict[str, str] = {}
 
     @settings(max_examples=examples, suppress_health_check=list(HealthCheck), deadline=None,
               database=None)  # fmt: skip
     @given(strategy)
-    def prop(data: Any) -> None:
+    def prop(args: Any) -> None:
         try:
-            body.hypothesis.inner_test(data)
+            body(*args)
         except Exception as exc:
-            crashes.append(f"{type(exc).__name__}: {exc}"[:200])
+            site = _site(exc)
+            crashes[site] += 1
+            samples.setdefault(site, f"{str(exc)[:160]!r} on {repr(args)[:240]}")
 
+    started = time.monotonic()
     prop()
-    print(f"{name}: {examples} examples, {len(crashes)} crashes")
-    for crash in sorted(set(crashes))[:5]:
-        print(f"  {crash}")
-    return len(crashes)
+    total = sum(crashes.values())
+    print(f"{name}: {examples} examples, {total} crashes ({time.monotonic() - started:.0f} s)")
+    for site, count in crashes.most_common(8):
+        print(f"  {count} × {site}\n      {samples[site]}")
+    return total
 
 
 def main() -> int:
-    examples = int(sys.argv[1]) if len(sys.argv) > 1 else 5000
-    total = run(
-        "TrialRecord.from_dict",
-        props.records,
-        props.test_from_dict_raises_only_record_errors,
-        examples,
-    )
-    total += run(
-        "load(data)", props.documents, props.test_load_of_any_data_raises_only_load_errors, examples
-    )
-    total += run(
-        "loads(json)",
-        props.documents,
-        props.test_loads_of_any_json_text_raises_only_load_errors,
-        examples,
-    )
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("examples", nargs="?", type=int, default=5000)
+    parser.add_argument("--samples", action="append", default=[])
+    parser.add_argument("--only", default="")
+    args = parser.parse_args()
+    if args.samples:
+        os.environ["AGENT_ASSERTS_FUZZ_SAMPLES"] = os.pathsep.join(args.samples)
+    sys.path.insert(0, str(HERE))
+    total = 0
+    for module_name in MODULES:
+        for name, strategy, body in importlib.import_module(module_name).PROPERTIES:
+            if args.only in name:
+                total += run(name, strategy, body, args.examples)
     print(f"total crashes: {total}")
     return 1 if total else 0
 

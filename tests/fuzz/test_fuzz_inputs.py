@@ -61,3 +61,22 @@ def test_load_of_any_data_raises_only_load_errors(data: Any) -> None:
 def test_loads_of_any_json_text_raises_only_load_errors(data: Any) -> None:
     with contextlib.suppress(AgentAssertsError):
         loads(json.dumps(data))
+
+
+def _from_dict(data: dict[str, Any]) -> None:
+    test_from_dict_raises_only_record_errors.hypothesis.inner_test(data)  # type: ignore[attr-defined]
+
+
+def _load(data: Any) -> None:
+    test_load_of_any_data_raises_only_load_errors.hypothesis.inner_test(data)  # type: ignore[attr-defined]
+
+
+def _loads(data: Any) -> None:
+    test_loads_of_any_json_text_raises_only_load_errors.hypothesis.inner_test(data)  # type: ignore[attr-defined]
+
+
+PROPERTIES = [
+    ("TrialRecord.from_dict", st.tuples(records), _from_dict),
+    ("load(data)", st.tuples(documents), _load),
+    ("loads(json)", st.tuples(documents), _loads),
+]

@@ -31,9 +31,7 @@ def _evaluates(suite: Any) -> None:
     assert all(isinstance(result, CaseResult) for result in results)
 
 
-@EXAMPLES
-@given(st.sampled_from(DIALECTS), documents)
-def test_load_of_mutated_data_raises_only_load_errors(dialect: str | None, doc: Any) -> None:
+def loads_data(dialect: str | None, doc: Any) -> None:
     try:
         suite = load(doc, dialect=dialect)
     except LoadError:
@@ -41,11 +39,27 @@ def test_load_of_mutated_data_raises_only_load_errors(dialect: str | None, doc: 
     _evaluates(suite)
 
 
-@EXAMPLES
-@given(st.sampled_from(DIALECTS), texts)
-def test_loads_of_mutated_text_raises_only_load_errors(dialect: str | None, text: str) -> None:
+def loads_text(dialect: str | None, text: str) -> None:
     try:
         suite = loads(text, dialect=dialect)
     except LoadError:
         return
     _evaluates(suite)
+
+
+@EXAMPLES
+@given(st.sampled_from(DIALECTS), documents)
+def test_load_of_mutated_data_raises_only_load_errors(dialect: str | None, doc: Any) -> None:
+    loads_data(dialect, doc)
+
+
+@EXAMPLES
+@given(st.sampled_from(DIALECTS), texts)
+def test_loads_of_mutated_text_raises_only_load_errors(dialect: str | None, text: str) -> None:
+    loads_text(dialect, text)
+
+
+PROPERTIES = [
+    ("loaders: data", st.tuples(st.sampled_from(DIALECTS), documents), loads_data),
+    ("loaders: text", st.tuples(st.sampled_from(DIALECTS), texts), loads_text),
+]

@@ -36,8 +36,11 @@ data: Any = st.recursive(
     lambda inner: st.one_of(
         st.lists(inner, max_size=3),
         st.tuples(inner, inner),
-        st.dictionaries(st.one_of(st.text(max_size=4), st.sampled_from(["a", "$regex", "id"])),
-                        inner, max_size=3),  # fmt: skip
+        st.dictionaries(
+            st.one_of(st.text(max_size=4), st.sampled_from(["a", "$regex", "id"])),
+            inner,
+            max_size=3,
+        ),
     ),
     max_leaves=10,
 )

@@ -1,0 +1,80 @@
+"""Regression tests for the crashes the fuzz properties of ``tests/fuzz`` found (issue #17):
+each raised something other than the documented ``LoadError``/``RecordError``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agent_asserts.loaders import LoadError, loads
+from agent_asserts.record import RecordError
+from agent_asserts.record.adapters import records_from_data
+from agent_asserts.record.reading import STREAM_ABOVE, iter_records
+
+TOO_DEEP = "nested more than 200 levels deep (the limit of nesting)"
+
+
+def test_suite_text_with_a_lone_surrogate_is_a_load_error() -> None:
+    # was UnicodeEncodeError from the YAML parser
+    with pytest.raises(LoadError) as caught:
+        loads("name: x\nchecks: [{expect: {value: reply, includes: '\ud800'}}]\n")
+    assert str(caught.value) == (
+        "<string>:2:45: invalid text: a lone surrogate '\\ud800' (not a Unicode character)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("opening", "closing", "levels", "message"),
+    [
+        ("[", "]", 250, f"[0]: {TOO_DEEP}"),
+        ('{"a": ', "}", 600, f".a: {TOO_DEEP}"),  # was RecursionError in loaders/nodes.py
+        ("[", "]", 600, "<string>: invalid JSON: the document is nested too deeply"),
+    ],
+)
+def test_json_suite_text_nested_past_the_limit_is_a_load_error(
+    opening: str, closing: str, levels: int, message: str
+) -> None:
+    text = '{"checks": [{"expect": {"value": "reply", "equals": ' + opening * levels
+    text += "1" + closing * levels + "}}]}"
+    with pytest.raises(LoadError) as caught:
+        loads(text)
+    assert str(caught.value).endswith(message)
+
+
+def test_yaml_suite_text_within_the_limit_loads() -> None:
+    inner = "[" * 190 + "1" + "]" * 190
+    suite = loads(f"checks: [{{expect: {{value: reply, equals: {inner}}}}}]")
+    assert len(suite.cases) == 1
+
+
+def _deep(levels: int) -> Any:
+    value: Any = 1
+    for _ in range(levels):
+        value = {"a": value}
+    return value
+
+
+def _ces(extra: Any) -> dict[str, Any]:
+    return {"name": "run", "detailed_trace": ["User: hi", "Agent Text: hello"], "extra": extra}
+
+
+def test_an_adapter_refuses_a_document_nested_past_the_limit() -> None:
+    # was RecursionError in the ces adapter (its metadata walk) at about 900 levels
+    with pytest.raises(RecordError) as caught:
+        list(records_from_data(_ces(_deep(900)), "ces", source="run.json"))
+    (problem,) = caught.value.problems
+    assert str(problem) == f"run.json: $.extra{'.a' * 199}: {TOO_DEEP}"
+    assert list(records_from_data(_ces(_deep(150)), "ces"))  # within the limit: read
+
+
+def test_a_large_record_file_nested_past_the_limit_is_a_record_error(tmp_path: Path) -> None:
+    # a file over STREAM_ABOVE is sampled by a streaming reader: was RecursionError there
+    path = tmp_path / "run.json"
+    padding = "x" * STREAM_ABOVE
+    path.write_text(json.dumps({"padding": padding, "deep": _deep(900)}))
+    with pytest.raises(RecordError) as caught:
+        list(iter_records(path))
+    assert str(caught.value.problems[0]).endswith(f"$.deep{'.a' * 199}: {TOO_DEEP}")
