@@ -109,15 +109,20 @@ def _nest(value: Any, levels: int, mapping: bool) -> Any:
     return value
 
 
+def json_like(scalars: Any, keys: Any, *, size: int, leaves: int, tuples: bool = False) -> Any:
+    """JSON-like data: ``scalars`` in lists (and tuples) and mappings keyed by ``keys``."""
+
+    def containers(inner: Any) -> Any:
+        made = [st.lists(inner, max_size=size), st.dictionaries(keys, inner, max_size=size)]
+        return st.one_of(*made, *([st.tuples(inner, inner)] if tuples else []))
+
+    return st.recursive(scalars, containers, max_leaves=leaves)
+
+
 scalars = st.one_of(st.none(), st.booleans(), st.sampled_from(ODD_NUMBERS),
                     st.sampled_from(ODD_TEXT), st.text(max_size=6), st.integers())  # fmt: skip
-small: Any = st.recursive(
-    scalars,
-    lambda inner: st.one_of(
-        st.lists(inner, max_size=3),
-        st.dictionaries(st.one_of(st.sampled_from(KEYS), st.text(max_size=4)), inner, max_size=3),
-    ),
-    max_leaves=8,
+small: Any = json_like(
+    scalars, st.one_of(st.sampled_from(KEYS), st.text(max_size=4)), size=3, leaves=8
 )
 
 

@@ -10,6 +10,7 @@ import contextlib
 import json
 from typing import Any
 
+from fuzz_seeds import json_like
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -28,13 +29,8 @@ scalars = st.one_of(
     st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False),
     st.text(max_size=8), st.sampled_from(KEYS),
 )  # fmt: skip
-json_data: Any = st.recursive(
-    scalars,
-    lambda inner: st.one_of(
-        st.lists(inner, max_size=4),
-        st.dictionaries(st.one_of(st.sampled_from(KEYS), st.text(max_size=5)), inner, max_size=4),
-    ),
-    max_leaves=25,
+json_data: Any = json_like(
+    scalars, st.one_of(st.sampled_from(KEYS), st.text(max_size=5)), size=4, leaves=25
 )
 records = st.dictionaries(st.sampled_from(KEYS), json_data, max_size=6)
 

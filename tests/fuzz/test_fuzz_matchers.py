@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 import attrs
+from fuzz_seeds import json_like
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -31,19 +32,8 @@ ODD = ["", "\x00", "\u202e", "é", "🙂", "(", "[a-", "a" * 200, "$regex", "^\\
        2**64, -(10**40), 1e308, -0.0, float("inf"), float("nan"), 0.1, True, None]  # fmt: skip
 scalars = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(),
                     st.text(max_size=6), st.sampled_from(ODD))  # fmt: skip
-data: Any = st.recursive(
-    scalars,
-    lambda inner: st.one_of(
-        st.lists(inner, max_size=3),
-        st.tuples(inner, inner),
-        st.dictionaries(
-            st.one_of(st.text(max_size=4), st.sampled_from(["a", "$regex", "id"])),
-            inner,
-            max_size=3,
-        ),
-    ),
-    max_leaves=10,
-)
+keys = st.one_of(st.text(max_size=4), st.sampled_from(["a", "$regex", "id"]))
+data: Any = json_like(scalars, keys, size=3, leaves=10, tuples=True)
 
 
 def _deep(levels: int, mapping: bool) -> Any:
