@@ -1,9 +1,11 @@
 """Every record adapter (``agent_asserts.record.adapters.formats()``) on random documents and on
 documents mutated from the formats' fixtures: ``detect`` answers yes or no, and reading —
-through the format, through detection, and from a file — raises only ``RecordError``."""
+through the format, through detection, and from a file (``iter_records``,
+``TrialRecord.load``) — raises only ``RecordError``."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import tempfile
@@ -46,6 +48,8 @@ def reads_files_only_with_record_errors(name: str, text: str) -> None:
             except RecordError:
                 continue
             assert all(isinstance(record, TrialRecord) for record in records)
+        with contextlib.suppress(RecordError):
+            assert isinstance(TrialRecord.load(path, name), TrialRecord)
 
 
 @EXAMPLES
