@@ -114,7 +114,7 @@ def check_requirement(
     left_ok = _bound(p, ("left",), left, bindings)
     if op is UNCHECKED:
         return
-    if op not in OPERATORS:
+    if not isinstance(op, str) or op not in OPERATORS:  # a mapping or list is no name
         p.add(("op",), bad_choice(op, tuple(OPERATORS)))
         return
     left_shape = _shape(bindings, left) if left_ok else None
@@ -276,7 +276,7 @@ def _check_matcher(
             key="matcher",
         )
         return
-    if matcher not in MATCHER_OPERATORS:
+    if not isinstance(matcher, str) or matcher not in MATCHER_OPERATORS:
         p.add(("matcher",), bad_choice(matcher, tuple(MATCHER_OPERATORS)))
         return
     if matcher == "grounded_semantic":

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from agent_asserts.loaders import LoadError, loads
+from agent_asserts.loaders import LoadError, load, loads
 from agent_asserts.record import RecordError
 from agent_asserts.record.adapters import records_from_data
 from agent_asserts.record.reading import STREAM_ABOVE, iter_records
@@ -78,3 +78,26 @@ def test_a_large_record_file_nested_past_the_limit_is_a_record_error(tmp_path: P
     with pytest.raises(RecordError) as caught:
         list(iter_records(path))
     assert str(caught.value.problems[0]).endswith(f"$.deep{'.a' * 199}: {TOO_DEEP}")
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "message"),
+    [
+        ("op", {"a": 1}, "require.op: must be one of 'equals', 'contains', 'matches_schema', "
+         "'count_at_most', 'precedes', 'follows_within', 'has_matching', 'matcher' (got {'a': 1})"),
+        ("op", ["equals"], "require.op: must be one of 'equals', 'contains', 'matches_schema', "
+         "'count_at_most', 'precedes', 'follows_within', 'has_matching', 'matcher' "
+         "(got ['equals'])"),
+        ("matcher", {"a": 1}, "require.matcher: must be one of 'exact', 'structural', "
+         "'semantic', 'grounded_semantic', 'custom' (got {'a': 1})"),
+    ],
+)  # fmt: skip
+def test_a_contract_op_or_matcher_that_is_no_name_is_a_load_error(
+    key: str, value: Any, message: str
+) -> None:
+    # was TypeError (unhashable type) in contract/validate.py
+    require: dict[str, Any] = {"op": "matcher", "left": "s", "right": 1, key: value}
+    document = {"bind": {"s": {"from": "final_state", "path": "/a"}}, "require": require}
+    with pytest.raises(LoadError) as caught:
+        load(document)
+    assert str(caught.value) == f"<data>: {message}"
