@@ -101,3 +101,30 @@ def test_a_contract_op_or_matcher_that_is_no_name_is_a_load_error(
     with pytest.raises(LoadError) as caught:
         load(document)
     assert str(caught.value) == f"<data>: {message}"
+
+
+def test_gemini_system_instruction_parts_that_are_not_text_are_left_out() -> None:
+    # was TypeError (joining an int)
+    doc = {"systemInstruction": {"parts": [{"text": 99}, {"text": "be brief"}]},
+           "contents": [{"role": "user", "parts": [{"text": "hi"}]}]}  # fmt: skip
+    (record,) = records_from_data(doc, "gemini")
+    assert [(e.kind, e.payload.text) for e in record.events] == [
+        ("message", "be brief"),
+        ("message", "hi"),
+    ]
+
+
+def test_an_openai_chat_response_whose_message_is_no_object_is_a_parse_error() -> None:
+    # was AttributeError ('str' object has no attribute 'get')
+    doc = {"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "yo"}],
+           "response": {"object": "chat.completion", "choices": [{"message": "yo"}]}}  # fmt: skip
+    for fmt in ("openai-chat", "auto"):
+        (record,) = records_from_data(doc, fmt)
+        assert record.reply == "yo"
+        assert [str(e.reason) for e in record.parse_errors] == ["a completion without a message"]
+
+
+def test_a_message_whose_role_is_no_string_is_a_parse_error_when_detecting() -> None:
+    # was TypeError (unhashable type: 'dict') in the OpenAI Chat shape test
+    (record,) = records_from_data([{"type": "message", "role": {"a": 1}}], "auto")
+    assert [e.reason for e in record.parse_errors] == ["a message with an unknown role {'a': 1}"]

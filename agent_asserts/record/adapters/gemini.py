@@ -327,7 +327,11 @@ def _records_of_contents(data: Any, source: str | None) -> TrialRecord:
     if isinstance(data, Mapping):
         system = get(data, "system_instruction")
         if _is_content(system):
-            text = "\n".join(p.get("text", "") for p in system["parts"] if isinstance(p, Mapping))
+            text = "\n".join(
+                p["text"]
+                for p in system["parts"]
+                if isinstance(p, Mapping) and isinstance(p.get("text"), str)
+            )
             reader.b.message("system", text, where="$.systemInstruction")
     prefix = "$.contents" if contents is not data else "$"
     for index, item in enumerate(items(contents)):

@@ -71,6 +71,7 @@ def _is_completion(item: Any) -> bool:
 def _is_message(item: Any) -> bool:
     return (
         isinstance(item, Mapping)
+        and isinstance(item.get("role"), str)
         and item.get("role") in ROLES
         and "parts" not in item
         and "type" not in item
@@ -268,7 +269,8 @@ def _final_response(reader: _Reader, response: Mapping[str, Any]) -> dict[str, A
     model = next((e for e in reversed(events) if e["kind"] == "model_call"), None)
     choices = response.get("choices") or [{}]
     choice = choices[0] if isinstance(choices[0], Mapping) else {}
-    said = content_text((choice.get("message") or {}).get("content"))
+    message = choice.get("message")
+    said = content_text(message.get("content") if isinstance(message, Mapping) else None)
     if last is None or model is None or last.get("actor_ref") != "agent":
         reader.completion("$.response", response)
         return None
