@@ -7,7 +7,7 @@ fields: it takes no part in equality, ``repr`` or pickling (an unpickled copy de
 
 >>> from agent_asserts.checks.cost import StepCount
 >>> check = StepCount(3)
->>> kept(check, "_twice", lambda: check.n * 2), kept(check, "_twice", lambda: 0)
+>>> kept(check, "_twice", lambda n: n * 2, check.n), kept(check, "_twice", lambda n: 0, 1)
 (6, 6)
 """
 
@@ -19,12 +19,11 @@ from typing import Any, TypeVar
 T = TypeVar("T")
 
 
-def kept(instance: Any, key: str, derive: Callable[[], T]) -> T:
-    """``instance``'s kept ``key``, derived with ``derive()`` on first use."""
-    store = instance.__dict__
-    value = store.get(key)
+def kept(instance: Any, key: str, derive: Callable[..., T], *args: Any) -> T:
+    """``instance``'s kept ``key``, derived with ``derive(*args)`` on first use."""
+    value = instance.__dict__.get(key)
     if value is None:
-        value = store[key] = derive()
+        value = instance.__dict__[key] = derive(*args)
     return value  # type: ignore[no-any-return]
 
 

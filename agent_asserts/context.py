@@ -67,6 +67,34 @@ _fill_result = filler(AssertionResult)
 _fill_info = filler(EvaluatorInfo)
 
 
+class _NoDetails(dict[str, Any]):
+    """The empty ``details`` of an evaluator that reports nothing: one ``EvaluatorInfo`` per
+    evaluator type is shared by all such results, so its details refuse changes (an empty
+    ``dict`` in every other respect: equal to ``{}``, JSON, pickling).
+
+    >>> _NoDetails() == {}, dict(_NoDetails())
+    (True, {})
+    >>> _NoDetails()["model"] = "m"
+    Traceback (most recent call last):
+    ...
+    TypeError: the details of a shared EvaluatorInfo are read-only
+    """
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> Any:
+        raise TypeError("the details of a shared EvaluatorInfo are read-only")
+
+    __setitem__ = __delitem__ = update = setdefault = pop = popitem = clear = _refuse
+    __ior__ = _refuse
+
+
+_plain_infos: dict[str, EvaluatorInfo] = {}
+
+# Check's own run / severity_for / own_threshold: a class that keeps them needs no call
+_PLAIN_RUN = Check.run
+_PLAIN_SEVERITY = Check.severity_for
+_PLAIN_THRESHOLD = Check.own_threshold
+
+
 def _hint_names() -> dict[str, Any]:
     """The names the fluent methods' type hints use that their modules import only for type
     checking (the argument checks of :mod:`agent_asserts._boundary` resolve them)."""
@@ -101,18 +129,27 @@ def outcome_to_result(
     force_gate, passed_by_judge = outcome.force_gate, outcome.passed_by_judge
     if details or evaluator or outcome.evaluator_type:
         evaluator_type = outcome.evaluator_type or check.evaluator_type
-        info = EvaluatorInfo(type=evaluator_type, details={**evaluator, **details})
-    else:  # the common case: nothing to merge
-        info = _fill_info((check.evaluator_type, _EVALUATOR_VERSION, {}))
+        info = _fill_info((evaluator_type, _EVALUATOR_VERSION, {**evaluator, **details}))
+    else:  # the common case: nothing to merge, one shared (read-only) info per type
+        shared = _plain_infos.get(check.evaluator_type)
+        if shared is None:
+            shared = _plain_infos[check.evaluator_type] = _fill_info(
+                (check.evaluator_type, _EVALUATOR_VERSION, _NoDetails())
+            )
+        info = shared
     if force_gate:
         severity = Severity.GATE
     elif severity is None:
         severity = check.default_severity
     # A check that grades against its own threshold (a judge's `threshold=`) decided its status
     # with it, so the result is built with it; a `threshold` given here replaces it afterwards.
-    own_threshold = check.own_threshold()
+    own_threshold = None if type(check).own_threshold is _PLAIN_THRESHOLD else check.own_threshold()
     kept = check.__dict__  # a check built once and recorded many times keeps its texts
     described = kept.get("_described")
+    if described is None:  # one LazyText per check, shared by its results (same text)
+        described = kept.get("_lazy_description")
+        if described is None:
+            described = kept["_lazy_description"] = LazyText(check.describe)
     if not name:
         name = kept.get("_default_name")
         if name is None:
@@ -131,7 +168,7 @@ def outcome_to_result(
         outcome.closest,
         outcome.evidence,
         info,
-        LazyText(check.describe) if described is None else described,  # rendered when read
+        described,  # rendered when read
         not passed_by_judge,
     )
     score = outcome.score
@@ -159,7 +196,10 @@ def run_check(check: Check, record: TrialRecord, *, judge: Judge | None = None) 
     'pass'
     """
     try:
-        outcome = check.run(record, judge=judge)
+        if type(check).run is _PLAIN_RUN:  # no services to pass: evaluate directly
+            outcome = check.evaluate(record)
+        else:
+            outcome = check.run(record, judge=judge)
         if record.unrecorded_arguments:
             return decide_unrecorded(check, record, outcome, judge)
         return outcome
@@ -234,7 +274,7 @@ class EvalContext(
         """
         if self.deadline is not None:
             self.check_deadline()
-        if severity is None:
+        if severity is None and type(check).severity_for is not _PLAIN_SEVERITY:
             severity = check.severity_for(self.judge_fn)
         self.running = (check, name)  # named by a time limit that stops the case here
         outcome = run_check(check, self.record, judge=self.judge_fn)

@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Any, ClassVar, cast
 import attrs
 
 from agent_asserts._convert import as_status, as_tuple
-from agent_asserts._fill import filler
 from agent_asserts._lazy import LazyText, alias_repr, settle, text_of
 from agent_asserts._missing import MISSING
 from agent_asserts.checks.serialize import arguments_to_data
@@ -32,7 +31,7 @@ if TYPE_CHECKING:
     from agent_asserts.record import TrialRecord
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, slots=False)
 class Outcome:
     """What one evaluation of a check found: status, score, message and evidence.
 
@@ -43,6 +42,9 @@ class Outcome:
     (else the check's). ``force_gate`` makes the result gate its case whatever its severity
     (a judge that failed); ``passed_by_judge`` says the judge's own verdict decided the status,
     not the score.
+
+    An outcome keeps its values in a ``__dict__`` and reads unset fields from class-level
+    defaults: the fluent path builds one per call with only the fields it sets.
 
     >>> Outcome.of(False, message="matched 0 tool calls").status
     <Status.FAIL: 'fail'>
@@ -102,24 +104,37 @@ class Outcome:
                 evidence=evidence,
                 **fields,
             )
-        # the common case: do what the converters and factories would, and fill the slots
-        return _fill_outcome(
-            (
-                _PASS if passed else _FAIL,
-                1.0 if passed else 0.0,
-                message,
-                expected,
-                observed,
-                evidence if type(evidence) is tuple else tuple(evidence),
-                (),
-                None,
-                {} if details is MISSING else details,
-                {},
-                None,
-                False,
-                False,
-            )
-        )
+        # the common case: do what the converters and factories would, and set only the
+        # fields that differ from their (class-level) defaults
+        outcome = _new(Outcome)
+        fields = outcome.__dict__
+        fields["status"] = _PASS if passed else _FAIL
+        fields["score"] = 1.0 if passed else 0.0
+        fields["_message"] = message
+        fields["expected"] = expected
+        fields["observed"] = observed
+        fields["evidence"] = evidence if type(evidence) is tuple else tuple(evidence)
+        fields["details"] = {} if details is MISSING else details
+        fields["evaluator"] = {}
+        return outcome
+
+    def replace(self, **changes: Any) -> Outcome:
+        """A copy with ``changes`` (``attrs.evolve`` for the hot paths: the copied fields are
+        valid already, so only the changed ones are converted).
+
+        >>> Outcome.of(True, message="ok").replace(evidence=["e1"]).evidence
+        ('e1',)
+        """
+        outcome = _new(Outcome)
+        fields = outcome.__dict__
+        fields.update(self.__dict__)
+        for key, value in changes.items():
+            if key in ("evidence", "mismatches"):
+                value = value if type(value) is tuple else tuple(value)
+            elif key == "status":
+                value = as_status(value)
+            fields[_OUTCOME_NAMES[key]] = value  # a KeyError names an unknown field
+        return outcome
 
     @classmethod
     def scored(cls, score: float, **fields: Any) -> Outcome:
@@ -137,7 +152,9 @@ class Outcome:
         >>> Outcome.invalid("the record has no step count").status
         <Status.INVALID: 'invalid'>
         """
-        return cls(Status.INVALID, 0.0, message=message, **fields)
+        if fields or cls is not Outcome:
+            return cls(Status.INVALID, 0.0, message=message, **fields)
+        return _bare(Status.INVALID, message)
 
     @classmethod
     def error(cls, message: str, **fields: Any) -> Outcome:
@@ -146,7 +163,9 @@ class Outcome:
         >>> Outcome.error("predicate raised ValueError: x").status
         <Status.EVALUATOR_ERROR: 'evaluator_error'>
         """
-        return cls(Status.EVALUATOR_ERROR, 0.0, message=message, **fields)
+        if fields or cls is not Outcome:
+            return cls(Status.EVALUATOR_ERROR, 0.0, message=message, **fields)
+        return _bare(Status.EVALUATOR_ERROR, message)
 
     @classmethod
     def not_applicable(cls, message: str, **fields: Any) -> Outcome:
@@ -155,11 +174,29 @@ class Outcome:
         >>> Outcome.not_applicable("tool never ran").status
         <Status.NOT_APPLICABLE: 'not_applicable'>
         """
-        return cls(Status.NOT_APPLICABLE, 0.0, message=message, **fields)
+        if fields or cls is not Outcome:
+            return cls(Status.NOT_APPLICABLE, 0.0, message=message, **fields)
+        return _bare(Status.NOT_APPLICABLE, message)
 
 
-_fill_outcome = filler(Outcome)
+_new = object.__new__
+_OUTCOME_NAMES = {f.alias or f.name: f.name for f in attrs.fields(Outcome)}
 _PASS, _FAIL = Status.PASS, Status.FAIL
+for _field in attrs.fields(Outcome):  # the class-level defaults unset fields read
+    if _field.default is not attrs.NOTHING and not isinstance(_field.default, attrs.Factory):  # type: ignore[arg-type]
+        setattr(Outcome, _field.name, _field.default)
+
+
+def _bare(status: Status, message: str | LazyText) -> Outcome:
+    """An outcome with only a status and a message (score 0)."""
+    outcome = _new(Outcome)
+    fields = outcome.__dict__
+    fields["status"] = status
+    fields["score"] = 0.0
+    fields["_message"] = message
+    fields["details"] = {}
+    fields["evaluator"] = {}
+    return outcome
 
 
 def _render_arg(value: Any) -> str:
@@ -340,6 +377,8 @@ def missing_surface(record: TrialRecord, *kinds: str) -> Outcome | None:
     >>> missing_surface(rec, "tool_call").message
     "the record has no 'tool_call' surface (recorded: 'audit', 'message')"
     """
+    if record.surfaces is None:  # the record claims no surfaces: every kind counts as recorded
+        return None
     for kind in kinds:
         if not record.records(kind):
             present = set(record.surfaces or ()) | set(record.index.kinds)

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
+from agent_asserts._lazy import LazyText
 from agent_asserts.checks.base import Check, Outcome, missing_surface
 from agent_asserts.checks.cost import int_at_least
 from agent_asserts.checks.outcome import regex_validator
@@ -107,11 +108,15 @@ class ConfirmationRequested(Check):
                 evidence=evidence_ids,
                 details={"confirmed": confirmed},
             )
-        quoted = ", ".join(f"{c} after {m}" for c, m in confirmed.items())
-        text = f"every call of {self.before_tool!r} was confirmed: {quoted}"
+        text = LazyText(_confirmed_text, self.before_tool, confirmed)
         return Outcome.of(
             True, message=text, evidence=evidence_ids, details={"confirmed": confirmed}
         )
+
+
+def _confirmed_text(tool: str, confirmed: dict[str, str]) -> str:
+    quoted = ", ".join(f"{c} after {m}" for c, m in confirmed.items())
+    return f"every call of {tool!r} was confirmed: {quoted}"
 
 
 def _text(payload: Any) -> str:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
+from agent_asserts._lazy import LazyText
 from agent_asserts._missing import MISSING
 from agent_asserts.checks.base import Check, Outcome, missing_surface
 from agent_asserts.checks.registry import register
@@ -27,6 +28,7 @@ from agent_asserts.checks.selection import (
     count_validator,
     event_ids,
     id_list,
+    kept_count,
     selector_surface,
     selector_validator,
 )
@@ -53,6 +55,14 @@ def _callable_validator(instance: object, attribute: attrs.Attribute[Any], value
 
 def _error_text(what: str, exc: BaseException) -> str:
     return f"{what} raised {type(exc).__name__}: {exc}"
+
+
+def _delegations_text(n: int, name: str, expected: str) -> str:
+    return f"matched {plural(n, 'completed delegation')} to {name!r} (expected {expected})"
+
+
+def _events_text(n: int, described: str, expected: str) -> str:
+    return f"matched {plural(n, 'event')} {described} (expected {expected})"
 
 
 @attrs.frozen
@@ -119,14 +129,11 @@ class CalledSubagent(Check):
         invalid = missing_surface(record, "delegation")
         if invalid is not None:
             return invalid
-        count = Count.of(self.count)
+        count, expected = kept_count(self)
         selector = self._selector
         matched = selector.select(record)
-        text = (
-            f"matched {plural(len(matched), 'completed delegation')} to {self.name!r} "
-            f"(expected {count.describe()})"
-        )
-        outcome = count_outcome(record, selector, count, matched, message=text)
+        text = LazyText(_delegations_text, len(matched), self.name, expected)
+        outcome = count_outcome(record, selector, count, matched, message=text, expected=expected)
         if outcome.status is not Status.FAIL:
             return outcome
         # A delegation to this sub-agent with another outcome is the closest candidate.
@@ -185,12 +192,12 @@ class EventCheck(_KindSelectorCheck):
                     what = f"predicate {_callable_name(self.predicate)} on {event.event_id}"
                     return Outcome.error(_error_text(what, exc), evidence=(event.event_id,))
                 (matched if keep else rejected).append(p)
-        count = Count.of(self.count)
+        count, expected = kept_count(self)
         passed = count.matches(len(matched))
-        text = (
-            f"matched {plural(len(matched), 'event')} {self._selector.describe()} "
-            f"(expected {count.describe()})"
-        )
+        if passed:
+            lazy = LazyText(_events_text, len(matched), self._selector.describe(), expected)
+            return Outcome.of(True, lazy, expected, len(matched), event_ids(record, matched))
+        text = _events_text(len(matched), self._selector.describe(), expected)
         kind = getattr(self._selector, "kind", None)
         if not passed and not selected and isinstance(kind, str) and kind not in record.index.kinds:
             text += held_hint(record, "kind", kind)

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
+from agent_asserts._lazy import LazyText
 from agent_asserts._missing import MISSING
 from agent_asserts._suggest import did_you_mean
 from agent_asserts.checks.base import Check, Outcome, missing_surface
@@ -102,11 +103,11 @@ class MemoryWasSet(_MemoryCheck):
             return invalid
         writes = self.write_positions(record)
         matched = [p for p in writes if self._writes.matches(record.events[p])]
-        with_value = "" if self.value is MISSING else f" with {_value_text(self.value)}"
         if matched:
             ids = event_ids(record, matched)
-            text = f"{self.name!r} was written{with_value}: {id_list(ids)}"
-            return Outcome.of(True, message=text, evidence=ids, observed=len(ids))
+            written = LazyText(_written_text, self.name, self.value, ids)
+            return Outcome.of(True, message=written, evidence=ids, observed=len(ids))
+        with_value = "" if self.value is MISSING else f" with {_value_text(self.value)}"
         if not writes:
             text = f"{self.name!r} was never written" + held_hint(record, "memory", self.name)
             return Outcome.of(False, message=text, observed=0)
@@ -119,6 +120,11 @@ class MemoryWasSet(_MemoryCheck):
         return Outcome.of(
             False, message=text, evidence=evidence, observed=values, **closest_fields(closest)
         )
+
+
+def _written_text(name: str, value: Any, ids: tuple[str, ...]) -> str:
+    with_value = "" if value is MISSING else f" with {_value_text(value)}"
+    return f"{name!r} was written{with_value}: {id_list(ids)}"
 
 
 @register

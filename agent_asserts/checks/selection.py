@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from agent_asserts._kept import kept
 from agent_asserts.checks.base import Outcome, missing_surface
 from agent_asserts.matching import Count
 from agent_asserts.record import ToolCallPayload
@@ -102,6 +103,8 @@ def selector_surface(record: TrialRecord, *selectors: Selector) -> Outcome | Non
     >>> selector_surface(rec, on.tool("a")).status.value
     'invalid'
     """
+    if record.surfaces is None:  # every kind counts as recorded (see missing_surface)
+        return None
     kinds = [s.index_kind for s in selectors if s.index_kind is not None]
     return missing_surface(record, *dict.fromkeys(kinds))
 
@@ -128,6 +131,20 @@ def id_list(ids: Sequence[str], limit: int = 5) -> str:
     if len(ids) <= limit:
         return ", ".join(ids)
     return ", ".join(ids[:limit]) + f", … ({len(ids)} in all)"
+
+
+def tool_call_names(record: TrialRecord) -> tuple[str, ...]:
+    """The names of the record's tool calls, in order (derived once per record).
+
+    >>> from agent_asserts.record import TrialRecord
+    >>> tool_call_names(TrialRecord.builder().tool("a").user("hi").tool("b").build())
+    ('a', 'b')
+    """
+    return kept(record, "_tool_call_names", _tool_call_names, record)
+
+
+def _tool_call_names(record: TrialRecord) -> tuple[str, ...]:
+    return tuple(tool_name(record, p) for p in record.positions_of_kind("tool_call"))
 
 
 def tool_name(record: TrialRecord, position: int) -> str:
@@ -200,12 +217,30 @@ def count_outcome(
     'pass'
     """
     matched = selector.select(record) if matched is None else matched
-    fields = {"expected": count.describe(), "observed": len(matched), **fields}
+    if "expected" not in fields:
+        fields["expected"] = count.describe()
+    fields.setdefault("observed", len(matched))
     if count.matches(len(matched)):
         return Outcome.of(True, evidence=event_ids(record, matched), **fields)
     evidence = event_ids(record, matched or selector.candidates(record))
     closest = closest_miss(record, selector, matched)
     return Outcome.of(False, evidence=evidence, **closest_fields(closest), **fields)
+
+
+def kept_count(check: Any) -> tuple[Count, str]:
+    """The check's ``count`` field as a :class:`Count` and its description (``at least 1``),
+    derived once per (frozen) check.
+
+    >>> from agent_asserts.checks.tools import CalledTool
+    >>> kept_count(CalledTool("a", count=2))
+    (Count.exactly(2), 'exactly 2')
+    """
+    return kept(check, "_kept_count", _count_and_text, check.count)
+
+
+def _count_and_text(value: Any) -> tuple[Count, str]:
+    count = Count.of(value)
+    return count, count.describe()
 
 
 def parallel_note(record: TrialRecord, position: int, other: int) -> str:

@@ -22,13 +22,15 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
+from agent_asserts._kept import kept
+from agent_asserts._lazy import LazyText
 from agent_asserts.checks.base import Check, Outcome, missing_surface
 from agent_asserts.checks.registry import register
 from agent_asserts.checks.selection import (
     event_ids,
     parallel_note,
     selector_surface,
-    tool_name,
+    tool_call_names,
 )
 from agent_asserts.matching.values import plural
 from agent_asserts.selectors import as_selector
@@ -106,14 +108,18 @@ def find_in_order(
     for k, step in enumerate(steps):
         candidates = step.candidates(record) if within is None else within
         start = bisect.bisect_right(candidates, after)
-        hit = next(
-            (
-                p
-                for p in candidates[start:]
-                if (not grouped or groups.start(p) > after) and step.matches(events[p])
-            ),
-            None,
-        )
+        if not grouped and within is None and step.takes_every_candidate():
+            if start == len(candidates):
+                return Subsequence(tuple(found), k, None)
+            after = candidates[start]
+            found.append(after)
+            continue
+        hit = None
+        for j in range(start, len(candidates)):
+            p = candidates[j]
+            if (not grouped or groups.start(p) > after) and step.matches(events[p]):
+                hit = p
+                break
         if hit is None:
             parallel = _parallel_match(record, step, candidates, found) if grouped else None
             return Subsequence(tuple(found), k, parallel)
@@ -193,8 +199,8 @@ def order_outcome(
     if observed is None:
         observed = list(ids)
     if result.missing is None:
-        text = f"found {plural(len(labels), 'step')} in order: {', '.join(ids)}"
-        return Outcome.of(True, message=text, evidence=ids, observed=observed)
+        found = LazyText(_found_text, len(labels), ids)
+        return Outcome.of(True, message=found, evidence=ids, observed=observed)
     k = result.missing
     if k == 0:
         text = f"step 1 {labels[0]} was not found"
@@ -207,6 +213,14 @@ def order_outcome(
             text += parallel_note(record, result.parallel, result.positions[-1])
     details = {"missing_step": k + 1}
     return Outcome.of(False, message=text, evidence=ids, observed=observed, details=details)
+
+
+def _labels(steps: tuple[Selector | str, ...]) -> list[str]:
+    return [step_label(s) for s in steps]
+
+
+def _found_text(steps: int, ids: tuple[str, ...]) -> str:
+    return f"found {plural(steps, 'step')} in order: {', '.join(ids)}"
 
 
 def _check_steps(method: str, what: str, values: tuple[Any, ...]) -> None:
@@ -254,8 +268,8 @@ class ToolOrder(Check):
         calls = record.positions_of_kind("tool_call")
         lane = calls if self.contiguous else None
         result = find_in_order(record, self._steps, lane=lane)
-        labels = [step_label(n) for n in self.names]
-        observed = [tool_name(record, p) for p in calls]
+        labels = kept(self, "_labels", _labels, self.names)
+        observed = list(tool_call_names(record))
         return order_outcome(record, labels, result, contiguous=self.contiguous, observed=observed)
 
 
@@ -296,7 +310,7 @@ class Sequencing(Check):
         if invalid is not None:
             return invalid
         result = find_in_order(record, self._steps)
-        labels = [step_label(s) for s in self.selectors]
+        labels = kept(self, "_labels", _labels, self.selectors)
         return order_outcome(record, labels, result)
 
 

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 import attrs
 
+from agent_asserts._lazy import LazyText
 from agent_asserts._missing import MISSING
 from agent_asserts.checks.base import Check, Outcome
 from agent_asserts.checks.registry import register
@@ -142,7 +143,7 @@ class Changed(Check):
             )
         op = _op_of(before, after)
         observed = DeltaEntry(self.path, op, before, after).to_dict()
-        text = _describe_change(self.path, before, after)
+        text: str | LazyText = LazyText(_describe_change, self.path, before, after)
         problems = []
         if self.op is not None and op != self.op:
             problems.append(f"expected op {self.op!r}")

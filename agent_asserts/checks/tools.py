@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
-from agent_asserts._kept import kept
 from agent_asserts.checks.base import Check, Outcome, missing_surface
 from agent_asserts.checks.cost import non_negative_int
 from agent_asserts.checks.registry import register
@@ -27,6 +26,7 @@ from agent_asserts.checks.selection import (
     count_validator,
     event_ids,
     id_list,
+    kept_count,
     parallel_note,
     selector_surface,
     selector_validator,
@@ -105,16 +105,12 @@ class CalledTool(Check):
         )
         object.__setattr__(self, "_selector", selector)
 
-    def _count_and_text(self) -> tuple[Count, str]:
-        count = Count.of(self.count)
-        return count, count.describe()
-
     def evaluate(self, record: TrialRecord) -> Outcome:
         invalid = missing_surface(record, "tool_call")
         if invalid is not None:
             return invalid
         matched = self._selector.select(record)
-        count, expected = kept(self, "_count", self._count_and_text)
+        count, expected = kept_count(self)
         every = record.tool_positions(self.name)
         details = {"selector": self._selector.describe()}
         counted: Sequence[int] = every if self.total else matched

@@ -15,10 +15,12 @@ re-exported here).
 from __future__ import annotations
 
 import bisect
+import itertools
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
+from agent_asserts._lazy import LazyText
 from agent_asserts.checks.base import Check, Outcome, missing_surface
 from agent_asserts.checks.confirmation import ConfirmationRequested
 from agent_asserts.checks.registry import register
@@ -175,9 +177,11 @@ class EveryCall(Check):
         events = record.events
         selector = self._selector
         # explain() only the calls that do not match (it is empty exactly when they do)
-        bad = [
-            (p, selector.explain(events[p])) for p in positions if not selector.matches(events[p])
-        ]
+        matched = selector.select(record)
+        bad = []
+        if len(matched) < len(positions):
+            taken = set(matched)
+            bad = [(p, selector.explain(events[p])) for p in positions if p not in taken]
         total = plural(len(positions), "call")
         if not bad:
             text = f"all {total} of {self.name!r} match {self._selector.describe()}"
@@ -234,6 +238,17 @@ class FollowedBy(Check):
         pairs: dict[str, str] = {}
         alone: list[int] = []
         groups = record.groups
+        events = record.events
+        n_calls = len(calls)
+        if not groups.group_of:  # no parallel groups: "after" is a plain position comparison
+            found = len(followers)
+            for p in calls:
+                i = bisect.bisect_right(followers, p)
+                if i < found:
+                    pairs[events[p].event_id] = events[followers[i]].event_id
+                else:
+                    alone.append(p)
+            calls = []  # decided
         for p in calls:
             end = groups.end(p)
             i = bisect.bisect_right(followers, end)
@@ -243,12 +258,12 @@ class FollowedBy(Check):
                 pairs[record.events[p].event_id] = record.events[followers[i]].event_id
             else:
                 alone.append(p)
-        total = plural(len(calls), "call")
         nxt = self._next.describe()
         if not alone:
-            evidence = tuple(dict.fromkeys(x for pair in pairs.items() for x in pair))
-            text = f"all {total} of {self.name!r} followed by {nxt}"
+            evidence = tuple(dict.fromkeys(itertools.chain.from_iterable(pairs.items())))
+            text = LazyText(_all_followed_text, n_calls, self.name, nxt)
             return Outcome.of(True, message=text, evidence=evidence, details={"pairs": pairs})
+        total = plural(n_calls, "call")
         ids = event_ids(record, alone)
         note = ""
         for p in alone:
@@ -264,6 +279,10 @@ class FollowedBy(Check):
             observed=len(alone),
             details={"pairs": pairs},
         )
+
+
+def _all_followed_text(calls: int, name: str, nxt: str) -> str:
+    return f"all {plural(calls, 'call')} of {name!r} followed by {nxt}"
 
 
 @register

@@ -117,8 +117,7 @@ def evaluate_requirement(
     )
     if req.op == "count_at_most":
         expected = req.right
-    return attrs.evolve(
-        outcome,
+    return outcome.replace(
         evidence=_dedupe(evidence),
         expected=expected,
         evaluator={**outcome.evaluator, **evaluator},
@@ -172,8 +171,7 @@ def evaluate_assertion(
     outcome = evaluate_requirement(
         req, assertion.bindings, record, judge=judge, allow_empty=assertion.allow_empty
     )
-    return attrs.evolve(
-        outcome,
+    return outcome.replace(
         evidence=_dedupe((*before, *outcome.evidence)),
         details={**outcome.details, **details},
     )

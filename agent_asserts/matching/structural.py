@@ -53,13 +53,19 @@ def match_value(expected: Any, actual: Any) -> bool:
         return strict_equal(expected, actual)
     if te is dict:
         return _match_mapping(expected, actual)
-    if isinstance(expected, Matcher):
-        return expected.matches(actual)
+    matcher = _matcher_types.get(te)
+    if matcher is None:  # the ABC isinstance check once per type
+        matcher = _matcher_types[te] = issubclass(te, Matcher)
+    if matcher:
+        return bool(expected.matches(actual))
     if is_list(expected):
         return _match_list(expected, actual)
     if isinstance(expected, Mapping):
         return _match_mapping(expected, actual)
     return strict_equal(expected, actual)
+
+
+_matcher_types: dict[type, bool] = {}
 
 
 def _match_mapping(expected: Mapping[Any, Any], actual: Any) -> bool:
@@ -230,7 +236,7 @@ class PartialMatcher(Matcher):
     value: Any = attrs.field(eq=data_key, validator=_validate_partial)
 
     def matches(self, actual: Any) -> bool:
-        if is_list(self.value):
+        if type(self.value) is not dict and is_list(self.value):
             return _match_list(self.value, actual)
         return _match_mapping(self.value, actual)
 

@@ -75,6 +75,8 @@ def json_equal(a: Any, b: Any) -> bool:
     >>> json_equal(True, 1), json_equal(2, 2.0), json_equal({"a": [1]}, {"a": [1.0]})
     (False, True, True)
     """
+    if type(a) is str and type(b) is str:  # plain JSON first: no ABC isinstance checks
+        return a == b
     if isinstance(a, bool) or isinstance(b, bool):
         return isinstance(a, bool) and isinstance(b, bool) and a == b
     if isinstance(a, Mapping):

@@ -81,13 +81,25 @@ def parse_pointer(pointer: str) -> tuple[str, ...]:
     ...
     ValueError: JSON Pointer must be '' or start with '/' (got 'orders')
     """
+    if type(pointer) is str:
+        kept = _parsed.get(pointer)
+        if kept is not None:
+            return kept
     if not isinstance(pointer, str):
         raise TypeError(f"JSON Pointer must be a str (got {pointer!r})")
     if pointer == "":
         return ()
     if not pointer.startswith("/"):
         raise ValueError(f"JSON Pointer must be '' or start with '/' (got {pointer!r})")
-    return tuple(unescape_token(token) for token in pointer[1:].split("/"))
+    tokens = tuple(unescape_token(token) for token in pointer[1:].split("/"))
+    if type(pointer) is str:  # parsed once per distinct pointer (a bounded cache)
+        if len(_parsed) >= 4096:
+            _parsed.clear()
+        _parsed[pointer] = tokens
+    return tokens
+
+
+_parsed: dict[str, tuple[str, ...]] = {}
 
 
 def _list_index(token: str, length: int) -> int | None:
@@ -125,7 +137,8 @@ def resolve(doc: Any, pointer: str) -> Any:
     """
     current = doc
     for token in parse_pointer(pointer):
-        if isinstance(current, Mapping):
+        # plain JSON first: a dict needs no ABC isinstance check
+        if type(current) is dict or isinstance(current, Mapping):
             current = current.get(token, MISSING)
             if current is MISSING:
                 return MISSING

@@ -15,6 +15,7 @@ event as a list of mismatches (for the "closest candidate" of a failure).
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 from agent_asserts._boundary import guard
@@ -29,6 +30,7 @@ from agent_asserts.selectors.calls import (
     SubagentSelector,
     ToolSelector,
 )
+from agent_asserts.selectors.memo import built
 
 
 class on:  # noqa: N801 - a namespace read as a word: on.tool(...)
@@ -55,7 +57,15 @@ class on:  # noqa: N801 - a namespace read as a word: on.tool(...)
         >>> on.event("audit").kind
         'audit'
         """
-        return EventSelector(kind=kind, event_type=event_type, filters=filters)
+        # built once per distinct plain arguments (selectors are frozen): a test that writes
+        # ``on.event("audit", operation_ref="op-7")`` in a loop validates it once
+        return built(_event_selector, kind, event_type, *itertools.chain(*filters.items()))
+
+
+def _event_selector(kind: str | None, event_type: str | None, *filters: Any) -> EventSelector:
+    # the filters come as key, value, key, value…: flat arguments, the cache's fast key
+    items = dict(zip(filters[::2], filters[1::2], strict=True))
+    return EventSelector(kind=kind, event_type=event_type, filters=items)
 
 
 guard(on, "on")

@@ -180,8 +180,19 @@ class Selector(abc.ABC):
 
     def select(self, record: TrialRecord) -> list[int]:
         """Positions of the selected events, in record order."""
+        if self.takes_every_candidate():
+            return list(self.candidates(record))
         events = record.events
         return [i for i in self.candidates(record) if self.matches(events[i])]
+
+    def takes_every_candidate(self) -> bool:
+        """True when every one of :meth:`candidates` is selected (an index holds the answer:
+        ``on.tool(name)`` and its per-name index), so callers need not read the events.
+
+        >>> EventSelector("audit", filters={"phase": "x"}).takes_every_candidate()
+        False
+        """
+        return False
 
     def closest(
         self, record: TrialRecord, positions: Iterable[int] | None = None
@@ -285,6 +296,10 @@ class EventSelector(Selector):
     @property
     def index_kind(self) -> str | None:  # type: ignore[override]
         return self.kind
+
+    def takes_every_candidate(self) -> bool:
+        # a kind alone: the per-kind index holds exactly the selected events
+        return self.kind is not None and self.event_type is None and not self.filters
 
     def __repr__(self) -> str:
         args = [self.kind] if self.kind is not None else []

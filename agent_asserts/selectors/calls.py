@@ -12,7 +12,7 @@ from this module.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import attrs
 
@@ -132,12 +132,37 @@ class ToolSelector(Selector):
             merged.extend(record.tool_positions(name))
         return sorted(merged)
 
-    def select(self, record: TrialRecord) -> list[int]:
+    def takes_every_candidate(self) -> bool:
         # By name alone, the per-name index is the answer: it holds exactly the tool calls of
         # that name, so no call needs reading.
-        if kept(self, "_by_name_only", self._by_name_only):
-            return list(record.tool_positions(self.names[0]))
-        return super().select(record)
+        return kept(self, "_by_name_only", self._by_name_only)
+
+    def select(self, record: TrialRecord) -> list[int]:
+        if self.takes_every_candidate():
+            return list(self.candidates(record))
+        if not kept(self, "_by_name_and_values", self._by_name_and_values):
+            return super().select(record)
+        # matches_fields() inlined over the per-name index: the name holds, only the arguments
+        # and the result are read
+        events = record.events
+        arguments, result = self._arguments, self._result
+        out = []
+        for i in record.tool_positions(self.names[0]):
+            p = cast(ToolCallPayload, events[i].payload)  # the per-name index holds tool calls
+            if arguments is not None:
+                if p.arguments is MISSING:  # not recorded: see selectors/unrecorded.py
+                    if not unrecorded_match():
+                        continue
+                elif not arguments.matches(p.arguments):
+                    continue
+            if result is None or result.matches(p.result):
+                out.append(i)
+        return out
+
+    def _by_name_and_values(self) -> bool:
+        return len(self.names) == 1 and all(
+            getattr(self, field) is None for field in _TOOL_KEYWORDS[2:]
+        )
 
     def _by_name_only(self) -> bool:
         return len(self.names) == 1 and all(
@@ -273,8 +298,39 @@ class MessageSelector(Selector):
             },
         )
 
+    def select(self, record: TrialRecord) -> list[int]:
+        if self.agent is not None or self.buttons is not None:
+            return super().select(record)
+        # matches_fields() inlined over the message index (no call per message)
+        events = record.events
+        actor, utter, text = self.actor, self.utter_name, self._text
+        out = []
+        for i in record.positions_of_kind("message"):
+            event = events[i]
+            p = event.payload
+            if (
+                isinstance(p, MessagePayload)
+                and (actor is None or event.actor_ref == actor)
+                and (utter is None or p.utter_name == utter)
+                and (text is None or text.matches(p.text))
+            ):
+                out.append(i)
+        return out
+
     def matches_fields(self, event: Event) -> bool:
-        return isinstance(event.payload, MessagePayload) and not self.explain(event)
+        # explain_fields() without building its mismatches: the same tests, stopping at the first
+        p = event.payload
+        if not isinstance(p, MessagePayload):
+            return False
+        if self.actor is not None and event.actor_ref != self.actor:
+            return False
+        if self.utter_name is not None and p.utter_name != self.utter_name:
+            return False
+        if self._text is not None and not self._text.matches(p.text):
+            return False
+        return all(
+            any(_button_matches(want, have) for have in p.buttons) for want in self.buttons or ()
+        )
 
     def explain_fields(self, event: Event) -> list[Mismatch]:
         p = event.payload
