@@ -42,6 +42,7 @@ from agent_asserts.loaders.nodes import Node, format_path, from_plain
 from agent_asserts.loaders.record_format import take_record_format
 from agent_asserts.loaders.source import parse_into, read_source
 from agent_asserts.loaders.suite import Case, CheckEntry, Suite
+from agent_asserts.record._validators import paused_gc
 
 Source = str | os.PathLike[str] | Mapping[str, Any] | Sequence[Any]
 
@@ -81,16 +82,17 @@ def load(
             source, dialect="", file=shown, judge=judge, tool_resolver=tool_resolver
         )
         json_file = os.fspath(source).lower().endswith(".json")
-        doc = parse_into(text, ctx.problems, json_expected=json_file)
-    elif isinstance(source, Mapping | list | tuple):
+        with paused_gc():
+            doc = parse_into(text, ctx.problems, json_expected=json_file)
+            return _build(doc, ctx, chosen)
+    if isinstance(source, Mapping | list | tuple):
         ctx = BuildContext.for_source(None, dialect="", judge=judge, tool_resolver=tool_resolver)
         deep = too_deep(source)
         if deep is not None:
             raise LoadError([LoadProblem("<data>", None, None, format_path(deep), depth_message())])
-        doc = from_plain(source, file="<data>")
-    else:
-        raise TypeError(f"'source' must be a path, a mapping or a list (got {source!r})")
-    return _build(doc, ctx, chosen)
+        with paused_gc():
+            return _build(from_plain(source, file="<data>"), ctx, chosen)
+    raise TypeError(f"'source' must be a path, a mapping or a list (got {source!r})")
 
 
 def loads(
@@ -125,8 +127,9 @@ def loads(
         tool_resolver=tool_resolver,
     )
     json_text = bool(name) and str(name).lower().endswith(".json")
-    doc = parse_into(text, ctx.problems, json_expected=json_text)
-    return _build(doc, ctx, chosen)
+    with paused_gc():
+        doc = parse_into(text, ctx.problems, json_expected=json_text)
+        return _build(doc, ctx, chosen)
 
 
 def _build(doc: Node | None, ctx: BuildContext, chosen: Dialect | None) -> Suite:

@@ -13,12 +13,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
+from agent_asserts._depth import MAX_DEPTH, too_deep
 from agent_asserts._missing import MISSING
-from agent_asserts.record._fast import fast_event
+from agent_asserts.record._fast import fast_event_unchecked
 from agent_asserts.record._links import parent_problems
 from agent_asserts.record._payload_decode import decode_payload
 from agent_asserts.record._payload_fields import Problems
 from agent_asserts.record._validators import (
+    NotJSON,
     child,
     must_be_duration,
     must_be_int,
@@ -38,6 +40,12 @@ _ENVELOPE_SET: Final = frozenset(ENVELOPE_FIELDS)
 _STR_SET: Final = frozenset(STR_ENVELOPE_FIELDS)
 _MISSING_FIELD: Final = "required field missing"
 _NOT_FREE: Final = frozenset({*KIND_EVENT_TYPES, "delegation"})
+_EVENT_LEVELS: Final = MAX_DEPTH - 2  # an event is level 3 of a record
+
+
+class EventTooDeep(Exception):
+    """An event holds data nested past :data:`~agent_asserts._depth.MAX_DEPTH` (the record
+    decoder then reports the first such container of the whole record)."""
 
 
 def unknown_keys(raw: Mapping[Any, Any], known: Any, path: str, problems: Problems) -> None:
@@ -215,6 +223,10 @@ def decode_events(raw: Any, problems: Problems) -> tuple[Event, ...]:
     Returns:
         The events (incomplete when problems were found).
 
+    Raises:
+        EventTooDeep: An event nested past the depth limit (the fast path bounds its copies;
+            an event it leaves to the thorough decoder is measured first).
+
     >>> raw = [{"kind": "message", "actor_ref": "user", "payload": {"text": "hi"}}]
     >>> events = decode_events(raw, [])
     >>> events[0].event_id, events[0].turn
@@ -227,10 +239,16 @@ def decode_events(raw: Any, problems: Problems) -> tuple[Event, ...]:
     seen: dict[str, int] = {}
     out: list[Event] = []
     append = out.append
+    fast = fast_event_unchecked
     with paused_gc():
         for position, item in enumerate(raw):
-            event = fast_event(item, position, tracker, seen)
+            try:
+                event = fast(item, position, tracker, seen)
+            except NotJSON:
+                event = None
             if event is None:
+                if too_deep(item, _EVENT_LEVELS) is not None:
+                    raise EventTooDeep
                 event = decode_event(item, position, problems, tracker, seen)
                 if event is None:
                     continue
@@ -241,4 +259,4 @@ def decode_events(raw: Any, problems: Problems) -> tuple[Event, ...]:
     return tuple(out)
 
 
-__all__ = ["decode_event", "decode_events", "unknown_keys"]
+__all__ = ["EventTooDeep", "decode_event", "decode_events", "unknown_keys"]

@@ -20,6 +20,7 @@ from typing import Any, Final
 
 import attrs
 
+from agent_asserts._depth import MAX_DEPTH
 from agent_asserts._missing import MISSING
 from agent_asserts.record._validators import NotJSON, fast_copy, scalar_types
 from agent_asserts.record.event import ENVELOPE_FIELDS, STR_ENVELOPE_FIELDS, Event
@@ -36,6 +37,8 @@ from agent_asserts.record.payloads import (
 
 _ENVELOPE_SET: Final = frozenset(ENVELOPE_FIELDS)
 _STR_SET: Final = frozenset(STR_ENVELOPE_FIELDS)
+# the only fields of the plainest events (as TrialRecord.to_dict writes them)
+_PLAIN_SET: Final = frozenset({"kind", "event_type", "event_id", "turn", "payload"})
 # the fast path takes the common fields only (no buttons, no optional tool fields)
 _MESSAGE_KEYS: Final = frozenset({"text", "utter_name"})
 _TOOL_KEYS: Final = frozenset({"name", "arguments", "result", "is_error", "source"})
@@ -51,12 +54,22 @@ _SCALARS: Final = scalar_types()
 _SETTERS: Final = tuple(Event.__dict__[a.name].__set__ for a in attrs.fields(Event))
 (_K, _P, _I, _ET, _WT, _MT, _AR, _SU, _AU, _TU, _PH, _ER, _OR, _CI, _CB, _ST) = _SETTERS[:16]
 (_DU, _PA, _GR, _AG) = _SETTERS[16:]
+# the setters of the fields a plain event leaves None
+_UNSET: Final = tuple(
+    setter
+    for setter, name in zip(_SETTERS, attrs.fields_dict(Event), strict=True)
+    if name not in _PLAIN_SET and name != "entity_refs"
+)
 _INF: Final = float("inf")
+# a record is level 1 of nesting, its events list 2, an event 3, a payload 4, a payload's
+# value 5: copies stop (NotJSON, so the thorough decoder gets the event) past MAX_DEPTH
+_PAYLOAD_LEVELS: Final = MAX_DEPTH - 3
+_VALUE_LEVELS: Final = MAX_DEPTH - 4
 _new = object.__new__
 
 
 def _copy(value: Any) -> Any:
-    return value if type(value) in _SCALARS else fast_copy(value)
+    return value if type(value) in _SCALARS else fast_copy(value, _VALUE_LEVELS)
 
 
 def _message(raw: dict[str, Any], event_type: Any) -> Any:
@@ -184,17 +197,23 @@ def fast_event(raw: Any, position: int, tracker: Any, seen: dict[str, int]) -> E
     True
     """
     try:
-        return _fast_event(raw, position, tracker, seen)
+        return fast_event_unchecked(raw, position, tracker, seen)
     except NotJSON:
         return None
 
 
-def _fast_event(raw: Any, position: int, tracker: Any, seen: dict[str, int]) -> Event | None:
+def fast_event_unchecked(
+    raw: Any, position: int, tracker: Any, seen: dict[str, int]
+) -> Event | None:
+    """:func:`fast_event`, raising :class:`~agent_asserts.record._validators.NotJSON` where
+    that returns None for data that is not JSON (one call less per event for a loop that
+    catches it)."""
     if type(raw) is not dict:
         return None
     get = raw.get
     kind = get("kind")
-    if type(kind) is not str or not kind or not raw.keys() <= _ENVELOPE_SET:
+    keys = raw.keys()
+    if type(kind) is not str or not kind or not keys <= _ENVELOPE_SET:
         return None
     event_type = get("event_type")
     if event_type is None:
@@ -204,27 +223,36 @@ def _fast_event(raw: Any, position: int, tracker: Any, seen: dict[str, int]) -> 
             event_type = "completed"
     elif type(event_type) is not str or event_type not in KIND_EVENT_TYPES.get(kind, (event_type,)):
         return None
-    for name, value in raw.items():
-        if value is not None and type(value) is not str and name in _STR_SET:
+    # an event as to_dict writes the plainest ones: every other envelope field None
+    plain = keys <= _PLAIN_SET
+    if not plain:
+        for name, value in raw.items():
+            if value is not None and type(value) is not str and name in _STR_SET:
+                return None
+        wall_time = get("wall_time")
+        if (
+            wall_time is not None
+            and type(wall_time) is not str
+            and type(wall_time) not in (int, float)
+        ):
             return None
-    wall_time = get("wall_time")
-    if wall_time is not None and type(wall_time) is not str and type(wall_time) not in (int, float):
-        return None
-    monotonic_time = get("monotonic_time")
-    if monotonic_time is not None and type(monotonic_time) not in (int, float):
-        return None
+        monotonic_time = get("monotonic_time")
+        if monotonic_time is not None and type(monotonic_time) not in (int, float):
+            return None
+        duration = get("duration")
+        if duration is not None and (
+            type(duration) not in (int, float) or not 0 <= duration < _INF
+        ):
+            return None
+        entity_refs = get("entity_refs")
+        if entity_refs is None:
+            entity_refs = ()
+        elif type(entity_refs) is list and all(type(ref) is str for ref in entity_refs):
+            entity_refs = tuple(entity_refs)
+        else:
+            return None
     turn = get("turn")
     if turn is not None and (type(turn) is not int or turn < 0):
-        return None
-    duration = get("duration")
-    if duration is not None and (type(duration) not in (int, float) or not 0 <= duration < _INF):
-        return None
-    entity_refs = get("entity_refs")
-    if entity_refs is None:
-        entity_refs = ()
-    elif type(entity_refs) is list and all(type(ref) is str for ref in entity_refs):
-        entity_refs = tuple(entity_refs)
-    else:
         return None
     raw_payload = get("payload", MISSING)
     if raw_payload is MISSING:
@@ -232,7 +260,11 @@ def _fast_event(raw: Any, position: int, tracker: Any, seen: dict[str, int]) -> 
     elif type(raw_payload) is not dict:
         return None
     decoder = _PAYLOADS.get(kind)
-    payload = fast_copy(raw_payload) if decoder is None else decoder(raw_payload, event_type)
+    payload = (
+        fast_copy(raw_payload, _PAYLOAD_LEVELS)
+        if decoder is None
+        else decoder(raw_payload, event_type)
+    )
     if payload is None:
         return None
     event_id = get("event_id")
@@ -242,7 +274,7 @@ def _fast_event(raw: Any, position: int, tracker: Any, seen: dict[str, int]) -> 
         return None
     if seen.setdefault(event_id, position) != position:
         return None
-    actor_ref = get("actor_ref")
+    actor_ref = None if plain else get("actor_ref")
     if turn is None:
         if kind == "message" and actor_ref == "user":
             text = payload.text.strip()
@@ -256,12 +288,17 @@ def _fast_event(raw: Any, position: int, tracker: Any, seen: dict[str, int]) -> 
     _P(event, payload)
     _I(event, event_id)
     _ET(event, event_type)
+    _TU(event, turn)
+    if plain:
+        _ER(event, ())
+        for unset in _UNSET:
+            unset(event, None)
+        return event
     _WT(event, wall_time)
     _MT(event, monotonic_time)
     _AR(event, actor_ref)
     _SU(event, get("surface"))
     _AU(event, get("audience"))
-    _TU(event, turn)
     _PH(event, get("phase"))
     _ER(event, entity_refs)
     _OR(event, get("operation_ref"))
@@ -275,4 +312,4 @@ def _fast_event(raw: Any, position: int, tracker: Any, seen: dict[str, int]) -> 
     return event
 
 
-__all__ = ["fast_event"]
+__all__ = ["fast_event", "fast_event_unchecked"]

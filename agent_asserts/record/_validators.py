@@ -16,6 +16,7 @@ import gc
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Final
 
+from agent_asserts._depth import MAX_DEPTH
 from agent_asserts._suggest import did_you_mean
 from agent_asserts._text import safe_repr
 
@@ -204,22 +205,34 @@ def scalar_types() -> frozenset[type]:
     return _SCALARS
 
 
-def fast_copy(value: Any) -> Any:
-    """Copy JSON data (dicts, lists, scalars), raising :class:`NotJSON` on anything else.
+def fast_copy(value: Any, levels: int = MAX_DEPTH) -> Any:
+    """Copy JSON data (dicts, lists, scalars), raising :class:`NotJSON` on anything else, or
+    on containers nested more than ``levels`` deep (``value`` itself is level 1), so that data
+    nested past :data:`~agent_asserts._depth.MAX_DEPTH` never reaches Python's recursion limit.
 
     >>> fast_copy({"a": [1, {"b": None}]})
     {'a': [1, {'b': None}]}
+    >>> fast_copy({"a": [1, {"b": None}]}, levels=2)
+    Traceback (most recent call last):
+    ...
+    agent_asserts.record._validators.NotJSON
     """
     kind = type(value)
     if kind is dict:
+        if levels < 1:
+            raise NotJSON
+        levels -= 1
         out = {}
         for key, item in value.items():
             if type(key) is not str:
                 raise NotJSON
-            out[key] = item if type(item) in _SCALARS else fast_copy(item)
+            out[key] = item if type(item) in _SCALARS else fast_copy(item, levels)
         return out
     if kind is list:
-        return [item if type(item) in _SCALARS else fast_copy(item) for item in value]
+        if levels < 1:
+            raise NotJSON
+        levels -= 1
+        return [item if type(item) in _SCALARS else fast_copy(item, levels) for item in value]
     if kind in _SCALARS:
         return value
     raise NotJSON

@@ -17,9 +17,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-from agent_asserts._depth import depth_message, json_path, too_deep
+from agent_asserts._depth import MAX_DEPTH, depth_message, json_path, too_deep
 from agent_asserts._missing import MISSING
-from agent_asserts.record._event_decode import decode_events, unknown_keys
+from agent_asserts.record._event_decode import EventTooDeep, decode_events, unknown_keys
 from agent_asserts.record._model_payload_decode import decode_usage
 from agent_asserts.record._payload_fields import Problems
 from agent_asserts.record._validators import (
@@ -104,6 +104,23 @@ def _parse_errors(raw: Any, problems: Problems) -> tuple[ParseError, ...]:
     return tuple(out)
 
 
+def _deep_outside_events(data: Mapping[str, Any]) -> bool:
+    """Whether a member of the record other than its events list (whose events are measured
+    as they are decoded, see :func:`decode_events`) is nested past the depth limit."""
+    for key, value in data.items():
+        if key == "events" and type(value) in (list, tuple):
+            continue
+        if too_deep(value, MAX_DEPTH - 1) is not None:
+            return True
+    return False
+
+
+def _too_deep(data: Mapping[str, Any], source: str | None) -> RecordError:
+    """The error naming the first container of the record nested past the depth limit."""
+    deep = too_deep(data) or ()
+    return RecordError([Problem(json_path(deep), depth_message(), source)])
+
+
 def decode_record(data: Any, source: str | None = None) -> dict[str, Any]:
     """Validate a record's dict form and decode it into ``TrialRecord`` keyword arguments.
 
@@ -125,9 +142,8 @@ def decode_record(data: Any, source: str | None = None) -> dict[str, Any]:
     if not isinstance(data, Mapping):
         problems.append(("$", must_be_object(data) or ""))
         raise RecordError(Problem(p, m, source) for p, m in problems)
-    deep = too_deep(data)
-    if deep is not None:
-        raise RecordError([Problem(json_path(deep), depth_message(), source)])
+    if _deep_outside_events(data):
+        raise _too_deep(data, source)
     unknown_keys(data, _TOP_LEVEL_SET, "$", problems)
     initial_state = json_copy(data.get("initial_state"), "$.initial_state", problems)
     final_state = json_copy(data.get("final_state"), "$.final_state", problems)
@@ -144,7 +160,10 @@ def decode_record(data: Any, source: str | None = None) -> dict[str, Any]:
     surfaces = None
     if surfaces_raw is not None:
         surfaces = frozenset(_string_list(surfaces_raw, "$.surfaces", problems))
-    events = decode_events(data.get("events", ()), problems)
+    try:
+        events = decode_events(data.get("events", ()), problems)
+    except EventTooDeep:
+        raise _too_deep(data, source) from None
     tools_raw = data.get("tools")
     tools = None if tools_raw is None else decode_tools(tools_raw, problems)
     parse_errors = _parse_errors(data.get("parse_errors", ()), problems)

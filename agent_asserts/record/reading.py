@@ -23,10 +23,13 @@ from pathlib import Path
 from typing import Any, Final
 
 from agent_asserts.record._json import load_json, parse_json, require_regular, strict_loads
+from agent_asserts.record._runs_scan import cannot_stream, sample_of
 from agent_asserts.record._stream import iter_runs, sample, top_members
+from agent_asserts.record._validators import paused_gc
 from agent_asserts.record.adapters._registry import (
     TraceFormat,
     detect,
+    formats,
     get_format,
     matching_formats,
 )
@@ -190,6 +193,10 @@ def _line_records(path: Path, name: str, format: str) -> Iterator[TrialRecord]:
 
 
 def _streamed_records(path: Path, name: str, format: str) -> Iterator[TrialRecord]:
+    whole = _read_whole(path, name, format)
+    if whole is not None:
+        yield from whole
+        return
     with path.open(encoding="utf-8-sig") as handle:
         shape = sample(handle, source=name)
     spec = _format_of(shape, format, name)
@@ -205,6 +212,24 @@ def _streamed_records(path: Path, name: str, format: str) -> Iterator[TrialRecor
         for where, item in iter_runs(handle, key, source=name):
             container: Any = {**context, key: [item]} if key else [item]
             yield from spec.to_records(container, source=f"{name}: {where}")
+
+
+def _read_whole(path: Path, name: str, format: str) -> Iterator[TrialRecord] | None:
+    """The records of a large document that surely holds no multi-run container, parsed once
+    (the sampling pass would parse it a second time); None when it may hold one, or when
+    reading it fails (the sampling pass then reports the problem as it always did)."""
+    keys = (key for name_ in formats() for key in get_format(name_).runs)
+    if not cannot_stream(path, keys):
+        return None
+    try:
+        _, data = load_json(path)
+        shape = sample_of(data)
+    except (RecordError, RecursionError):
+        return None
+    spec = _format_of(shape, format, name)
+    if spec.read_records is not None:
+        return spec.read_records(path, source=name)
+    return records_of(data, "auto", source=name)
 
 
 def _runs_key(spec: TraceFormat, shape: Any) -> str | None:
@@ -234,7 +259,8 @@ def load_one(
         RecordError: The file holds no run, or several (use :func:`iter_records`).
     """
     records = iter_records(path, format, initial_state=initial_state, final_state=final_state)
-    return _only(records, os.fspath(path))
+    with paused_gc():  # one collection after the parse and the decoding, not one after each
+        return _only(records, os.fspath(path))
 
 
 def _only(records: Iterator[TrialRecord], source: str | None) -> TrialRecord:
