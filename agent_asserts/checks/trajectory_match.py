@@ -30,7 +30,9 @@ the run does not match the reference (order 'strict', arguments 'exact'): 1 miss
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections import deque
+from collections.abc import Iterator, Mapping, Sequence
+from itertools import repeat
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 import attrs
@@ -39,8 +41,10 @@ from agent_asserts._missing import MISSING
 from agent_asserts.checks.base import Check, Outcome, missing_surface
 from agent_asserts.checks.registry import register
 from agent_asserts.checks.suggest_names import alias_hint
-from agent_asserts.checks.trajectory_align import Call, ordered_pairs, unordered_pairs
+from agent_asserts.checks.trajectory_align import ordered_pairs, unordered_pairs
+from agent_asserts.checks.trajectory_calls import Calls, References, read_calls
 from agent_asserts.checks.trajectory_reference import (
+    ANY_ARGUMENTS,
     ORDER_MODES,
     CallSpec,
     check_argument_mode,
@@ -52,7 +56,7 @@ from agent_asserts.record import ToolCallPayload
 from agent_asserts.status import Status
 
 if TYPE_CHECKING:
-    from agent_asserts.record import Event, TrialRecord
+    from agent_asserts.record import TrialRecord
 
 Order = Literal["strict", "in_order", "unordered", "subset", "superset"]
 
@@ -91,18 +95,6 @@ def _validate_tools(_: Any, __: Any, value: Any) -> None:
         check_argument_mode(mode, f"tools[{name!r}]")
 
 
-def _blocks(events: Sequence[Event]) -> list[int]:
-    blocks: list[int] = []
-    block, previous = -1, None
-    for event in events:
-        group = getattr(event, "group_id", None)
-        if group is None or group != previous:
-            block += 1
-        blocks.append(block)
-        previous = group
-    return blocks
-
-
 @register
 @attrs.frozen
 class MatchesTrajectory(Check):
@@ -122,6 +114,9 @@ class MatchesTrajectory(Check):
         default=None, kw_only=True, validator=_validate_tools
     )
     _specs: tuple[CallSpec, ...] = attrs.field(init=False, eq=False, repr=False)
+    _references: References = attrs.field(init=False, eq=False, repr=False)
+    # the names whose arguments some reference call compares; those with hash keys
+    _compared: tuple[set[str], set[str]] = attrs.field(init=False, eq=False, repr=False)
 
     method: ClassVar[str] = "matches_trajectory"
     positional: ClassVar[tuple[str, ...]] = ("reference",)
@@ -132,6 +127,10 @@ class MatchesTrajectory(Check):
             for i, call in enumerate(self.reference)
         )
         object.__setattr__(self, "_specs", specs)
+        object.__setattr__(self, "_references", References(specs))
+        compared = {s.name for s in specs if s.key is not ANY_ARGUMENTS}
+        keyed = {s.name for s in specs if s.key is not None and s.key is not ANY_ARGUMENTS}
+        object.__setattr__(self, "_compared", (compared, keyed))
 
     def primary(self) -> Any:
         return MISSING
@@ -145,40 +144,41 @@ class MatchesTrajectory(Check):
         invalid = missing_surface(record, "tool_call")
         if invalid is not None:
             return invalid
-        events = record.tool_calls
         specs = self._specs
-        needs_arguments = {s.name for s in specs if s.key != ("any",)}
-        blocks = _blocks(events)
-        actual: list[Call] = []
+        compared, keyed = self._compared
         positions = record.positions_of_kind("tool_call")
-        for position, event, block in zip(positions, events, blocks, strict=True):
-            payload = event.payload
-            name = payload.name if isinstance(payload, ToolCallPayload) else ""
-            arguments = payload.arguments if isinstance(payload, ToolCallPayload) else MISSING
-            if arguments is MISSING and name in needs_arguments:
-                hint = alias_hint(record, [position], ["arguments"])
-                return Outcome.invalid(
-                    f"tool call {event.event_id} ({name!r}) has no recorded arguments to compare"
-                    + hint
-                )
-            actual.append(Call(name, arguments, block))
+        # one pass over the calls: on a large run each event is far from the last in memory
         ordered = self.order in ("strict", "in_order")
+        index = record.index
+        actual = read_calls(record.events, index.event_ids, positions, index.tools, compared,
+                            keyed, ordered=ordered, tool_payload=ToolCallPayload)  # fmt: skip
+        if isinstance(actual, int):
+            event = record.events[actual]
+            hint = alias_hint(record, [actual], ["arguments"])
+            name = event.payload.name if isinstance(event.payload, ToolCallPayload) else ""
+            return Outcome.invalid(
+                f"tool call {event.event_id} ({name!r}) has no recorded arguments to compare" + hint
+            )
         try:
-            pairs = ordered_pairs(specs, actual) if ordered else unordered_pairs(specs, actual)
+            pairs = (ordered_pairs if ordered else unordered_pairs)(self._references, actual)
         except MatcherError as exc:
             return Outcome.error(str(exc))
         return self._outcome(record, specs, actual, pairs)
 
     def _outcome(
-        self, record: TrialRecord, specs: Sequence[CallSpec], actual: list[Call], pairs: list[int]
+        self, record: TrialRecord, specs: Sequence[CallSpec], actual: Calls, pairs: list[int]
     ) -> Outcome:
-        events = record.tool_calls
         counts_missing = self.order != "subset"
         counts_unexpected = self.order in ("strict", "unordered", "subset")
-        paired = set(pairs)
-        missing = [i for i, j in enumerate(pairs) if j < 0] if counts_missing else []
-        unexpected = [j for j in range(len(actual)) if j not in paired] if counts_unexpected else []
-        matched = len(pairs) - pairs.count(-1)
+        unpaired = _positions_of(pairs, -1)
+        missing = unpaired if counts_missing else []
+        unexpected: list[int] = []
+        if counts_unexpected:
+            unpaired_calls = bytearray(actual.size + 1)  # pairs' -1 entries land on the last
+            deque(map(unpaired_calls.__setitem__, actual.positions, repeat(1)), maxlen=0)
+            deque(map(unpaired_calls.__setitem__, pairs, repeat(0)), maxlen=0)  # loops in C
+            unexpected = _positions_of(unpaired_calls, 1)
+        matched = len(pairs) - len(unpaired)
         precision = (len(actual) - len(unexpected)) / len(actual) if actual else 1.0
         recall = (len(specs) - len(missing)) / len(specs) if specs else 1.0
         f1 = 0.0 if precision + recall == 0 else 2 * precision * recall / (precision + recall)
@@ -190,9 +190,9 @@ class MatchesTrajectory(Check):
             "f1": f1,
             "matched": matched,
             "missing": missing[:100],
-            "unexpected": [events[j].event_id for j in unexpected[:100]],
+            "unexpected": list(actual.event_ids(unexpected[:100])),
         }
-        evidence = tuple(events[j].event_id for j in pairs if j >= 0)
+        evidence = actual.event_ids([j for j in pairs if j >= 0] if unpaired else pairs)
         if passed:
             message = (
                 f"matched {matched} of {len(specs)} reference calls and "
@@ -208,7 +208,7 @@ class MatchesTrajectory(Check):
             f"the run does not match the reference {modes}: {', '.join(problems)}; "
             f"matched {matched} of {len(specs)} reference calls"
         )
-        rows = _Diff(record, specs, actual, pairs).rows(set(missing), set(unexpected))
+        rows = _Diff(record, specs, actual, pairs).rows(missing, unexpected)
         message = "\n".join([head, *rows])
         return Outcome(
             Status.FAIL,
@@ -221,57 +221,92 @@ class MatchesTrajectory(Check):
         )
 
 
+def _positions_of(items: list[int] | bytearray, value: int) -> list[int]:
+    """The positions of ``value`` in ``items``, found by the C search of ``index``/``find``.
+
+    >>> _positions_of([3, -1, 2, -1], -1), _positions_of(bytearray(b"\\x01\\x00"), 0)
+    ([1, 3], [1])
+    """
+    found: list[int] = []
+    if isinstance(items, bytearray):
+        position = items.find(value)
+        while position >= 0:
+            found.append(position)
+            position = items.find(value, position + 1)
+        return found
+    try:
+        position = items.index(value)
+        while True:
+            found.append(position)
+            position = items.index(value, position + 1)
+    except ValueError:
+        return found
+
+
 class _Diff:
     def __init__(
         self,
         record: TrialRecord,
         specs: Sequence[CallSpec],
-        actual: list[Call],
+        actual: Calls,
         pairs: list[int],
     ) -> None:
-        self.record, self.events = record, record.tool_calls
+        self.record = record
         self.specs, self.actual, self.pairs = specs, actual, pairs
-        self.owner: dict[int, int] = {}
-        self.by_name: dict[str, list[int]] = {}
+        self.owner: list[int] = []
+        self.by_name: Mapping[str, Sequence[int]] = {}
 
     def _call_text(self, j: int) -> str:
-        call = self.actual[j]
-        return f"{self.events[j].event_id} {call.name}({render(call.arguments)})"
+        arguments = self.actual.argument(j)
+        return f"{self.actual.event_id(j)} {self.actual.name(j)}({render(arguments)})"
 
-    def rows(self, missing: set[int], unexpected: set[int]) -> list[str]:
-        """The aligned diff: ``=`` matched, ``-`` missing, ``+`` unexpected, in run order."""
-        rows: list[tuple[str, int]] = []
-        pending = sorted(unexpected)
-        k = 0
+    def rows(self, missing: list[int], unexpected: list[int]) -> list[str]:
+        """The aligned diff: ``=`` matched, ``-`` missing, ``+`` unexpected, in run order
+        (every row when they fit in :data:`SHOWN_ROWS`, else the first differences)."""
+        shown: list[tuple[str, int]] = []
+        differences: list[tuple[str, int]] = []
+        count = different = 0
+        for row in self._aligned(bool(missing), unexpected):
+            count += 1
+            if count <= SHOWN_ROWS:
+                shown.append(row)
+            if row[0] != "=":
+                different += 1
+                if different <= SHOWN_ROWS:
+                    differences.append(row)
+        rows = shown if count <= SHOWN_ROWS else differences
+        extra = 0 if count <= SHOWN_ROWS else different - len(differences)
+        self.owner = [-1] * self.actual.size
         for i, j in enumerate(self.pairs):
             if j >= 0:
-                while k < len(pending) and pending[k] < j:
-                    rows.append(("+", pending[k]))
-                    k += 1
-                rows.append(("=", i))
-            elif i in missing:
-                rows.append(("-", i))
-        rows.extend(("+", j) for j in pending[k:])
-        if len(rows) > SHOWN_ROWS:
-            differences = [row for row in rows if row[0] != "="]
-            rows = differences[:SHOWN_ROWS]
-            extra = len(differences) - len(rows)
-        else:
-            extra = 0
-        self.owner = {j: i for i, j in enumerate(self.pairs) if j >= 0}
-        for j, call in enumerate(self.actual):
-            self.by_name.setdefault(call.name, []).append(j)
+                self.owner[j] = i
+        self.by_name = self.actual.by_name
         lines = [line for row in rows for line in self._row(*row)]
         if extra:
             lines.append(f"  … and {extra} more differences")
         return lines
+
+    def _aligned(self, show_missing: bool, unexpected: list[int]) -> Iterator[tuple[str, int]]:
+        # ``unexpected`` is in run order; when missing calls count, every unpaired reference
+        # call is one
+        k = 0
+        for i, j in enumerate(self.pairs):
+            if j >= 0:
+                while k < len(unexpected) and unexpected[k] < j:
+                    yield ("+", unexpected[k])
+                    k += 1
+                yield ("=", i)
+            elif show_missing:
+                yield ("-", i)
+        for j in unexpected[k:]:
+            yield ("+", j)
 
     def _row(self, sign: str, index: int) -> list[str]:
         if sign == "+":
             return [f"  + {self._call_text(index)} unexpected"]
         spec = self.specs[index]
         if sign == "=":
-            return [f"  = ref[{index}] {spec.text()} at {self.events[self.pairs[index]].event_id}"]
+            return [f"  = ref[{index}] {spec.text()} at {self.actual.event_id(self.pairs[index])}"]
         lines = [f"  - ref[{index}] {spec.text()} missing"]
         same_name = self.by_name.get(spec.name, [])
         if not same_name:
@@ -279,18 +314,17 @@ class _Diff:
             return lines
         candidates = same_name[:CLOSEST_SCAN]
         for j in candidates:
-            if spec.compatible(self.actual[j].arguments):
-                owner = self.owner.get(j)
-                taken = "" if owner is None else f", paired with ref[{owner}]"
-                where = self.events[j].event_id
+            if spec.compatible(self.actual.argument(j)):
+                owner = self.owner[j]
+                taken = "" if owner < 0 else f", paired with ref[{owner}]"
+                where = self.actual.event_id(j)
                 lines.append(f"      a matching call ran out of order at {where}{taken}")
                 return lines
-        best = min(candidates, key=lambda j: len(spec.explain(self.actual[j].arguments, "$")))
-        mismatches = spec.explain(self.actual[best].arguments, "$.arguments")
-        where = self.events[best].event_id
+        best = min(candidates, key=lambda j: len(spec.explain(self.actual.argument(j), "$")))
+        mismatches = spec.explain(self.actual.argument(best), "$.arguments")
+        where = self.actual.event_id(best)
         first = f": {mismatches[0]}" if mismatches else ""
-        position = self.record.positions_of_kind("tool_call")[best]
-        hint = alias_hint(self.record, [position], ["arguments"])
+        hint = alias_hint(self.record, [best], ["arguments"])
         lines.append(f"      closest {where}{first}{hint}")
         lines.extend(f"        {m}" for m in mismatches[1:5])
         return lines

@@ -3,8 +3,8 @@
 >>> from agent_asserts.record.event import Event
 >>> from agent_asserts.record.payloads import ToolCallPayload
 >>> idx = RecordIndex.build([Event("tool_call", ToolCallPayload("search"), "e0", turn=1)])
->>> idx.tools["search"], idx.kinds["tool_call"], idx.ids["e0"], idx.turns
-((0,), (0,), 0, (1,))
+>>> idx.tools["search"], idx.kinds["tool_call"], idx.ids["e0"], idx.turns, idx.event_ids
+((0,), (0,), 0, (1,), ('e0',))
 """
 
 from __future__ import annotations
@@ -27,6 +27,9 @@ class RecordIndex:
         memory: Positions of the ``memory`` events (set and clear) of each memory name.
         ids: Position of each event id.
         turns: Sorted turn numbers that have events.
+        event_ids: The id of each event, by position (a check listing the ids of many events
+            reads this column, not each event: on a large record the events lie far apart in
+            memory).
 
     >>> RecordIndex.build([]).kinds
     {}
@@ -37,6 +40,7 @@ class RecordIndex:
     memory: Mapping[str, tuple[int, ...]]
     ids: Mapping[str, int]
     turns: tuple[int, ...]
+    event_ids: tuple[str, ...] = ()
 
     @classmethod
     def build(cls, events: Sequence[Event]) -> RecordIndex:
@@ -58,14 +62,17 @@ class RecordIndex:
         memory: dict[str, list[int]] = {}
         ids: dict[str, int] = {}
         turns: set[int] = set()
+        event_ids: list[str] = []
         for position, event in enumerate(events):
             bucket = kinds.get(event.kind)
             if bucket is None:
                 kinds[event.kind] = [position]
             else:
                 bucket.append(position)
-            if event.event_id not in ids:
-                ids[event.event_id] = position
+            event_id = event.event_id
+            event_ids.append(event_id)
+            if event_id not in ids:
+                ids[event_id] = position
             if event.turn is not None:
                 turns.add(event.turn)
             payload = event.payload
@@ -79,6 +86,7 @@ class RecordIndex:
             memory={name: tuple(p) for name, p in memory.items()},
             ids=ids,
             turns=tuple(sorted(turns)),
+            event_ids=tuple(event_ids),
         )
 
 

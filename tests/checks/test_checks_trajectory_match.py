@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 
 from agent_asserts import EvalContext, M, TrialRecord
-from agent_asserts.checks.trajectory_align import Call, ordered_pairs, unordered_pairs
+from agent_asserts.checks.trajectory_align import ordered_pairs, unordered_pairs
+from agent_asserts.checks.trajectory_calls import Call, Calls, References
 from agent_asserts.checks.trajectory_match import MatchesTrajectory
 from agent_asserts.checks.trajectory_reference import CallSpec
 from agent_asserts.loaders import loads
@@ -181,19 +182,21 @@ def test_greedy_trap_unordered_pairs_is_maximum() -> None:
         CallSpec.build({"name": "A", "arguments": M.anything()}, "exact", 0),
         CallSpec.build({"name": "A", "arguments": {"x": 1}}, "exact", 1),
     ]
-    assert unordered_pairs(specs, [Call("A", {"x": 1}, 0), Call("A", {"x": 2}, 1)]) == [1, 0]
+    calls = Calls.of([Call("A", {"x": 1}, 0), Call("A", {"x": 2}, 1)])
+    assert unordered_pairs(References(specs), calls) == [1, 0]
 
 
-def _groups(*names_and_blocks: tuple[str, int]) -> list[Call]:
-    return [Call(name, {}, block) for name, block in names_and_blocks]
+def _groups(*names_and_blocks: tuple[str, int]) -> Calls:
+    return Calls.of([Call(name, {}, block) for name, block in names_and_blocks])
 
 
 def test_parallel_group_calls_pair_in_any_order() -> None:
     specs = [CallSpec.build({"name": n}, "exact", i) for i, n in enumerate(["a", "b", "c"])]
     # b and a share a block (one model response), c comes after
-    assert ordered_pairs(specs, _groups(("b", 0), ("a", 0), ("c", 1))) == [1, 0, 2]
+    refs = References(specs)
+    assert ordered_pairs(refs, _groups(("b", 0), ("a", 0), ("c", 1))) == [1, 0, 2]
     # without the group, b before a is out of order
-    assert ordered_pairs(specs, _groups(("b", 0), ("a", 1), ("c", 2))) == [1, -1, 2]
+    assert ordered_pairs(refs, _groups(("b", 0), ("a", 1), ("c", 2))) == [1, -1, 2]
 
 
 def test_parallel_group_reassigns_within_the_group() -> None:
@@ -202,9 +205,10 @@ def test_parallel_group_reassigns_within_the_group() -> None:
         CallSpec.build({"name": "A"}, "exact", 0),
         CallSpec.build({"name": "A", "arguments": {"x": 1}}, "superset", 1),
     ]
-    calls = [Call("A", {"x": 1}, 0), Call("A", {"x": 2}, 0)]
-    assert sorted(ordered_pairs(specs, calls)) == [0, 1]
-    assert ordered_pairs(specs, [Call("A", {"x": 1}, 0), Call("A", {"x": 2}, 1)]) == [0, -1]
+    calls = Calls.of([Call("A", {"x": 1}, 0), Call("A", {"x": 2}, 0)])
+    assert sorted(ordered_pairs(References(specs), calls)) == [0, 1]
+    later = Calls.of([Call("A", {"x": 1}, 0), Call("A", {"x": 2}, 1)])
+    assert ordered_pairs(References(specs), later) == [0, -1]
 
 
 def test_reference_record_and_pairs() -> None:
@@ -393,3 +397,24 @@ def test_greedy_trap_inside_a_parallel_group_on_a_record() -> None:
     reference = [("A", M.anything()), ("A", {"x": 1})]
     assert status(reference, record, order="strict") == "pass"
     assert status(reference, grouped(("A", {"x": 1}, None), ("A", {"x": 2}, None))) == "fail"
+
+
+def test_the_first_call_without_arguments_in_run_order_is_named() -> None:
+    # the calls of the compared tools are read in run order or tool by tool; either way the
+    # message names the earliest call whose arguments were not recorded
+    record = TrialRecord.builder().tool("b").tool("a").tool("a", arguments={"x": 1}).build()
+    for reference in ([("a", {"x": 1}), ("b", {})], [("b", {}), ("a", {"x": 1})]):
+        out = MatchesTrajectory(reference, order="unordered").evaluate(record)
+        assert out.status.value == "invalid"
+        assert out.message.startswith("tool call e0 ('b') has no recorded arguments to compare")
+    few = TrialRecord.builder().tool("c").tool("c").tool("c").tool("b").tool("a").build()
+    out = MatchesTrajectory([("a", {})], order="superset").evaluate(few)
+    assert out.message.startswith("tool call e4 ('a') has no recorded arguments to compare")
+
+
+def test_evidence_and_unexpected_ids_come_from_the_record_index() -> None:
+    record = TrialRecord.builder().user("hi").tool("a", {"x": 1}).agent("ok").tool("b", {}).build()
+    assert record.index.event_ids == ("e0", "e1", "e2", "e3")
+    out = MatchesTrajectory([("a", {"x": 1})], order="unordered").evaluate(record)
+    assert out.evidence == ("e1",)
+    assert out.details["unexpected"] == ["e3"]

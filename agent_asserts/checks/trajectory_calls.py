@@ -1,0 +1,245 @@
+"""The two sides of ``matches_trajectory`` as columns: the run's calls and the reference's.
+
+:func:`read_calls` reads only what the modes need of a record's tool calls — the positions of
+each tool name and the event ids come from the record's index; the blocks (parallel groups)
+are read for the ordered modes, the arguments and their hash keys for the tools some reference
+call compares. On a large run the events lie far apart in memory, so reading less of them is
+what keeps the exact modes linear. :class:`References` holds the reference calls' names, keys
+and per-name indexes, built once with the check.
+
+>>> calls = Calls.of([Call("a", {"x": 1}, 0), Call("b", {}, 1)])
+>>> dict(calls.by_name), calls.event_id(1), calls.argument(0)
+({'a': [0], 'b': [1]}, 'e1', {'x': 1})
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, NamedTuple
+
+from agent_asserts._missing import MISSING
+from agent_asserts.checks.trajectory_reference import ANY_ARGUMENTS, CallSpec, actual_key
+
+_UNREAD: Any = object()  # the arguments of a call no reference call compares
+
+
+class Call(NamedTuple):
+    """One actual tool call: its name, arguments and block (calls of one parallel group share
+    a block; every other call is a block of its own; blocks are numbered in order)."""
+
+    name: str
+    arguments: Any
+    block: int
+
+
+class _Payload(NamedTuple):
+    name: str
+    arguments: Any
+
+
+class _Event(NamedTuple):
+    event_id: str
+    group_id: str | None
+    payload: _Payload
+
+
+class Calls:
+    """The run's tool calls, named by their positions in ``record.events`` (see
+    :func:`read_calls`; :meth:`of` builds one from a list of :class:`Call`).
+
+    ``by_name`` holds the positions of each tool name (the record's own index: nothing is read
+    per call to build it); ``blocks`` (by position) is read only for the ordered modes, and
+    ``keys`` and the arguments only for the names some reference call compares. The rest is
+    read from the events when a message needs it.
+    """
+
+    __slots__ = (
+        "_arguments",
+        "_events",
+        "_ids",
+        "_names",
+        "blocks",
+        "by_name",
+        "keys",
+        "positions",
+    )
+
+    def __init__(
+        self,
+        events: Sequence[Any],
+        ids: Sequence[str],
+        positions: Sequence[int],
+        by_name: Mapping[str, Sequence[int]],
+        blocks: list[int] | None,
+        arguments: list[Any] | None,
+        keys: list[Any] | None,
+    ) -> None:
+        self._events, self._ids, self.positions, self.by_name = events, ids, positions, by_name
+        self.blocks: list[int] = blocks if blocks is not None else []
+        self._arguments = arguments
+        self.keys: list[Any] = keys if keys is not None else []
+
+    @classmethod
+    def of(cls, calls: Sequence[Call]) -> Calls:
+        """The calls of a list (call ``j`` at position ``j``, id ``e{j}``), every one's
+        arguments read and hashed, for the ordered and the unordered modes.
+
+        >>> Calls.of([Call("a", {"x": 1}, 0)]).keys
+        ['{"x":1}']
+        """
+        events = [
+            _Event(f"e{j}", f"b{c.block}", _Payload(c.name, c.arguments))
+            for j, c in enumerate(calls)
+        ]
+        by_name: dict[str, list[int]] = {}
+        for j, call in enumerate(calls):
+            by_name.setdefault(call.name, []).append(j)
+        names = set(by_name)
+        ids = [event.event_id for event in events]
+        out = read_calls(events, ids, range(len(calls)), by_name, names, names,
+                         ordered=True, tool_payload=_Payload)  # fmt: skip
+        if isinstance(out, int):
+            raise ValueError(f"call {out} has no arguments")
+        return out
+
+    def __len__(self) -> int:
+        return len(self.positions)
+
+    @property
+    def size(self) -> int:
+        """How many events the record holds (positions are below it)."""
+        return len(self._events)
+
+    def event_id(self, p: int) -> str:
+        """The event id of the call at position ``p``.
+
+        >>> Calls.of([Call("a", {"x": 1}, 0)]).event_id(0)
+        'e0'
+        """
+        return self._ids[p]
+
+    def event_ids(self, positions: Iterable[int]) -> tuple[str, ...]:
+        """The event ids of the calls at ``positions`` (from the record's column of ids, in C:
+        no event is read)."""
+        return tuple(map(self._ids.__getitem__, positions))
+
+    def name(self, p: int) -> str:
+        """The tool name of the call at position ``p`` (``""`` for a payload of another type).
+
+        >>> Calls.of([Call("a", {"x": 1}, 0)]).name(0)
+        'a'
+        """
+        return str(getattr(self._events[p].payload, "name", ""))
+
+    def argument(self, p: int) -> Any:
+        """The arguments of the call at position ``p``.
+
+        >>> Calls.of([Call("a", {"x": 1}, 0)]).argument(0)
+        {'x': 1}
+        """
+        value = _UNREAD if self._arguments is None else self._arguments[p]
+        if value is _UNREAD:
+            return getattr(self._events[p].payload, "arguments", MISSING)
+        return value
+
+
+def read_calls(
+    events: Sequence[Any],
+    ids: Sequence[str],
+    positions: Sequence[int],
+    by_name: Mapping[str, Sequence[int]],
+    compared: set[str],
+    keyed: set[str],
+    *,
+    ordered: bool,
+    tool_payload: type[Any],
+) -> Calls | int:
+    """The tool calls of a record; the position of the first call of a ``compared`` name whose
+    arguments were not recorded, instead, when there is one.
+
+    Only what the modes need is read: the blocks (one pass over the calls) for the ordered
+    modes, the arguments and their keys for the ``compared`` names (one pass over their
+    calls). On a large run each event lies far from the previous one in memory; the pairing
+    itself reads lists.
+
+    Args:
+        events: The record's events.
+        ids: Their event ids, by position (the record's index).
+        positions: The positions of its tool calls, in order.
+        by_name: The positions of the calls of each tool name (the record's index).
+        compared: The names whose arguments some reference call compares.
+        keyed: The names whose arguments get a hash key.
+        ordered: Whether to read the blocks (parallel groups) the ordered modes need.
+        tool_payload: The tool-call payload type.
+    """
+    blocks: list[int] | None = None
+    if ordered:
+        blocks = [0] * len(events)
+        block, previous = -1, None
+        for position in positions:
+            group = events[position].group_id
+            if group is None or group != previous:
+                block += 1
+            previous = group
+            blocks[position] = block
+    arguments: list[Any] | None = None
+    keys: list[Any] | None = None
+    if compared:
+        arguments, keys = [_UNREAD] * len(events), [None] * len(events)
+        read: Sequence[int] = [p for name in compared for p in by_name.get(name, ())]
+        if 2 * len(read) >= len(positions):
+            read = positions  # most calls: read them in run order, as they lie in memory
+        for position in read:
+            payload = events[position].payload
+            if type(payload) is not tool_payload or payload.name not in compared:
+                continue
+            value = payload.arguments
+            if value is MISSING:
+                return min(p for p in read if _unrecorded(events[p].payload, tool_payload))
+            arguments[position] = value
+            if payload.name in keyed:
+                keys[position] = actual_key(value)
+    return Calls(events, ids, positions, by_name, blocks, arguments, keys)
+
+
+def _unrecorded(payload: Any, tool_payload: type[Any]) -> bool:
+    return type(payload) is tool_payload and payload.arguments is MISSING
+
+
+class References:
+    """The reference calls as columns, built once with the check: their specs, names, hash
+    keys, and for each name the indexes of its calls that compare by key and of those that
+    take any arguments (so pairing reads lists, not one object per call).
+
+    >>> from agent_asserts.checks.trajectory_reference import CallSpec
+    >>> refs = References([CallSpec.build({"name": "a"}, "exact"),
+    ...                    CallSpec.build({"name": "a", "arguments": {}}, "exact")])
+    >>> refs.by_name, refs.any_ids, refs.keyed_ids, refs.all_keyed
+    ({'a': [0, 1]}, {'a': [0]}, {'a': [1]}, {'a'})
+    """
+
+    __slots__ = ("all_keyed", "any_ids", "by_name", "keyed_ids", "keys", "names", "specs")
+
+    def __init__(self, specs: Sequence[CallSpec]) -> None:
+        self.specs = specs
+        self.names = [s.name for s in specs]
+        self.keys = [s.key for s in specs]
+        self.by_name: dict[str, list[int]] = {}
+        self.any_ids: dict[str, list[int]] = {}
+        self.keyed_ids: dict[str, list[int]] = {}
+        unkeyed: set[str] = set()
+        for i, (name, key) in enumerate(zip(self.names, self.keys, strict=True)):
+            self.by_name.setdefault(name, []).append(i)
+            if key is ANY_ARGUMENTS:
+                self.any_ids.setdefault(name, []).append(i)
+            elif key is not None:
+                self.keyed_ids.setdefault(name, []).append(i)
+            else:
+                unkeyed.add(name)
+        self.all_keyed = set(self.by_name) - unkeyed
+
+    def __len__(self) -> int:
+        return len(self.specs)
+
+
+__all__ = ["Call", "Calls", "References", "read_calls"]
