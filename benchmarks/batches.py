@@ -7,7 +7,8 @@ when the ``dask`` extra is not installed). The pool and the cluster are started,
 with one small batch, before the timed rounds. A case function of 10 checks runs on each record,
 given as a canonical record dict (the workers build the records, as they would from a JSON
 Lines file). Before the rounds, the process pool's throughput is measured over chunk sizes to
-show why ``batch.chunks.DEFAULT_CHUNK_SIZE`` is what it is.
+show why ``batch.chunks.DEFAULT_CHUNK_SIZE`` is what it is, and Dask's over chunk sizes for
+``DISTRIBUTED_CHUNK_SIZE``.
 
 Targets: process pool of 2 ≥ 1.6 × serial throughput; Dask with 2 workers ≥ 1.3 × serial.
 Both need two otherwise idle cores; on a machine shared with other jobs the ratios are lower.
@@ -39,7 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _harness import Targets, fmt
 
 from agent_asserts import EvalContext, evaluate_many
-from agent_asserts.batch.chunks import DEFAULT_CHUNK_SIZE
+from agent_asserts.batch.chunks import DEFAULT_CHUNK_SIZE, DISTRIBUTED_CHUNK_SIZE
 
 
 def small_record(i: int) -> dict[str, Any]:
@@ -116,6 +117,21 @@ def run_side(executor: Any, run: Callable[[], Any]) -> tuple[float, float, float
     return wall, cpu, (None if before is None or after is None else after - before)
 
 
+def sweep(records: list[Any], executor: Any, sizes: tuple[int, ...], default: int) -> None:
+    """One run per chunk size: wall time, throughput, and this process's and the workers' CPU."""
+    for size in sizes:
+        wall, cpu, workers = run_side(executor, lambda size=size: evaluate_many(
+            records, ten_checks, executor=executor, chunk_size=size
+        ))  # fmt: skip
+        n = len(records)
+        spent = "" if workers is None else f", workers {fmt(workers / n)}"
+        mark = "  <- default" if size == default else ""
+        print(
+            f"  chunk_size={size:<4} {fmt(wall):>10} ({n / wall:,.0f}/s); CPU per record: "
+            f"this process {fmt(cpu / n)}{spent}{mark}"
+        )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--records", type=int, default=10_000)
@@ -129,15 +145,8 @@ def main(argv: list[str] | None = None) -> int:
         expected = evaluate_many(records[:500], ten_checks)
         assert evaluate_many(records[:500], ten_checks, executor=pool).cases == expected.cases
 
-        print(f"== chunk size, process pool of 2, {args.records:,} records (wall, one run each)")
-        for size in (1, 16, 64, 256):
-            seconds = timed(lambda size=size: evaluate_many(
-                records, ten_checks, executor=pool, chunk_size=size
-            ))  # fmt: skip
-            mark = "  <- default" if size == DEFAULT_CHUNK_SIZE else ""
-            print(
-                f"  chunk_size={size:<4} {fmt(seconds):>10} ({args.records / seconds:,.0f}/s){mark}"
-            )
+        print(f"== chunk size, process pool of 2, {args.records:,} records (one run each)")
+        sweep(records, pool, (1, 16, 64, 256), DEFAULT_CHUNK_SIZE)
 
         sides: dict[str, tuple[Executor | None, list[tuple[float, float, float | None]]]] = {
             "serial": (None, []),
@@ -152,6 +161,8 @@ def main(argv: list[str] | None = None) -> int:
             dask_executor = client.get_executor()
             evaluate_many(records[:200], ten_checks, executor=dask_executor)
             sides["dask LocalCluster(2)"] = (dask_executor, [])
+            print(f"== chunk size, dask LocalCluster(2), {args.records:,} records (one run each)")
+            sweep(records, dask_executor, (64, 256, 1024), DISTRIBUTED_CHUNK_SIZE)
         except ImportError:
             print("  (dask distributed not installed: pip install 'agent-asserts[dask]')")
 

@@ -8,8 +8,12 @@ it once, keeping it by digest (:class:`ShippedTarget`); results come back as com
 (:mod:`agent_asserts.batch.compact`). A thread pool shares memory, so it keeps one record per
 task unless ``chunk_size`` is given.
 
-The default, :data:`DEFAULT_CHUNK_SIZE`, was chosen by ``benchmarks/batches.py`` (throughput
-over chunk sizes on 10,000 small records).
+The defaults were chosen with ``benchmarks/batches.py`` (throughput and CPU per record over chunk
+sizes on 10,000 small records): :data:`DEFAULT_CHUNK_SIZE` for a process pool (64: 64 to 512
+cost the same CPU, and a smaller chunk leaves less work on one worker at the end), and
+:data:`DISTRIBUTED_CHUNK_SIZE` for any other executor (Dask, Ray), whose scheduler costs about
+a millisecond of CPU per task (256: the CPU bound of Dask's ratio on two cores rises from
+about 1.35 at 64 to about 1.65).
 
 >>> list(chunked(range(5), 2))
 [[0, 1], [2, 3], [4]]
@@ -23,13 +27,14 @@ import hashlib
 import pickle
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import BrokenExecutor, Executor, ThreadPoolExecutor
+from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any, Final
 
 from agent_asserts.batch.compact import PackedCase, pack_cases, unpack_cases
 from agent_asserts.batch.recovery import pooled_outcomes
 
 DEFAULT_CHUNK_SIZE: Final = 64
+DISTRIBUTED_CHUNK_SIZE: Final = 256
 _KEPT: Final = 8
 _unpickled: OrderedDict[bytes, Any] = OrderedDict()
 
@@ -109,12 +114,18 @@ def evaluate_chunk(items: bytes, shipped: ShippedTarget, keep: bool, evaluate: E
 
 
 def default_chunk_size(executor: Executor) -> int:
-    """1 for a thread pool (nothing is pickled), else :data:`DEFAULT_CHUNK_SIZE`.
+    """1 for a thread pool (nothing is pickled), :data:`DEFAULT_CHUNK_SIZE` for a process pool,
+    :data:`DISTRIBUTED_CHUNK_SIZE` for any other executor (Dask's, one over Ray tasks).
 
-    >>> default_chunk_size(ThreadPoolExecutor(1)), default_chunk_size(object())
-    (1, 64)
+    >>> from concurrent.futures import ProcessPoolExecutor
+    >>> [default_chunk_size(e) for e in (ThreadPoolExecutor(1), ProcessPoolExecutor(1), object())]
+    [1, 64, 256]
     """
-    return 1 if isinstance(executor, ThreadPoolExecutor) else DEFAULT_CHUNK_SIZE
+    if isinstance(executor, ThreadPoolExecutor):
+        return 1
+    return (
+        DEFAULT_CHUNK_SIZE if isinstance(executor, ProcessPoolExecutor) else DISTRIBUTED_CHUNK_SIZE
+    )
 
 
 def chunked_outcomes(
@@ -172,6 +183,7 @@ def _unpacked(blob: bytes) -> list[tuple[tuple[Any, ...], Any]]:
 
 __all__ = [
     "DEFAULT_CHUNK_SIZE",
+    "DISTRIBUTED_CHUNK_SIZE",
     "ShippedTarget",
     "chunked",
     "chunked_outcomes",

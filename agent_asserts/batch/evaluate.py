@@ -368,7 +368,7 @@ def evaluate_many(
             worker count, in chunks of ``chunk_size`` records for an executor that is not a
             thread pool).
         chunk_size: Records per task sent to the executor (default 1 for a thread pool, 64 for
-            a process pool, Dask, Ray or any other executor; see ``batch.chunks``).
+            a process pool, 256 for Dask, Ray or any other executor; see ``batch.chunks``).
         format: The format of the inputs that are data or paths (``"auto"``: detected).
         timeout: Each case's hard time limit in seconds (None: no limit); a case past it is
             ``FAILED`` naming the check that was running, the others still run. With a
