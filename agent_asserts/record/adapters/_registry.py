@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import importlib
 import re
+import threading
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Final
 
@@ -83,24 +84,36 @@ class TraceFormat:
 
 _formats: dict[str, TraceFormat] = {}
 _loaded = False
+_loading = False
+_load_lock: Final = threading.RLock()
 
 
 def _load_builtins() -> None:
-    global _loaded
+    """Register the built-in formats, once. Threads that ask while another loads them wait
+    for it (they would otherwise see an empty registry); a call made while this thread loads
+    them (an adapter module using the registry as it is imported) returns at once."""
+    global _loaded, _loading
     if _loaded:
         return
-    _loaded = True
-    for name, module_name in _BUILTIN:
-        if name in _formats:
-            continue
-        module = importlib.import_module(module_name)
-        _formats[name] = TraceFormat(
-            name,
-            module.detect,
-            depth_checked(name, module.to_records),
-            tuple(getattr(module, "RUNS", ())),
-            getattr(module, "read_records", None),
-        )
+    with _load_lock:
+        if _loaded or _loading:
+            return
+        _loading = True
+        try:
+            for name, module_name in _BUILTIN:
+                if name in _formats:
+                    continue
+                module = importlib.import_module(module_name)
+                _formats[name] = TraceFormat(
+                    name,
+                    module.detect,
+                    depth_checked(name, module.to_records),
+                    tuple(getattr(module, "RUNS", ())),
+                    getattr(module, "read_records", None),
+                )
+            _loaded = True
+        finally:
+            _loading = False
 
 
 def depth_checked(name: str, to_records: RecordsReader) -> RecordsReader:
