@@ -89,6 +89,22 @@ class _NoDetails(dict[str, Any]):
 
 _plain_infos: dict[str, EvaluatorInfo] = {}
 
+
+def plain_info(evaluator_type: str) -> EvaluatorInfo:
+    """The one ``EvaluatorInfo`` shared by the results of ``evaluator_type`` that report no
+    details (its ``details`` are read-only); batches rebuild such results with it too.
+
+    >>> plain_info("deterministic") is plain_info("deterministic"), plain_info("x").details
+    (True, {})
+    """
+    shared = _plain_infos.get(evaluator_type)
+    if shared is None:
+        shared = _plain_infos[evaluator_type] = _fill_info(
+            (evaluator_type, _EVALUATOR_VERSION, _NoDetails())
+        )
+    return shared
+
+
 # Check's own run / severity_for / own_threshold: a class that keeps them needs no call
 _PLAIN_RUN = Check.run
 _PLAIN_SEVERITY = Check.severity_for
@@ -131,12 +147,7 @@ def outcome_to_result(
         evaluator_type = outcome.evaluator_type or check.evaluator_type
         info = _fill_info((evaluator_type, _EVALUATOR_VERSION, {**evaluator, **details}))
     else:  # the common case: nothing to merge, one shared (read-only) info per type
-        shared = _plain_infos.get(check.evaluator_type)
-        if shared is None:
-            shared = _plain_infos[check.evaluator_type] = _fill_info(
-                (check.evaluator_type, _EVALUATOR_VERSION, _NoDetails())
-            )
-        info = shared
+        info = _plain_infos.get(check.evaluator_type) or plain_info(check.evaluator_type)
     if force_gate:
         severity = Severity.GATE
     elif severity is None:
@@ -534,4 +545,4 @@ class EvalContext(
 
 guard(EvalContext, "EvalContext", names=_hint_names())
 
-__all__ = ["CaseTimeout", "EvalContext", "outcome_to_result", "run_check"]
+__all__ = ["CaseTimeout", "EvalContext", "outcome_to_result", "plain_info", "run_check"]

@@ -21,6 +21,7 @@ from typing import Any
 import attrs
 
 from agent_asserts._fill import filler
+from agent_asserts.context import plain_info
 from agent_asserts.results import AssertionResult, CaseResult, EvaluatorInfo, LogEntry
 
 PackedCase = tuple[Any, ...]
@@ -30,21 +31,29 @@ _fill_case = filler(CaseResult)
 
 def _result_unpacker() -> Callable[[tuple[Any, ...]], AssertionResult]:
     """``unpack(values)``: the :class:`AssertionResult` of one packed tuple, its
-    :class:`EvaluatorInfo` built inline (one call per result; no slicing, no converters)."""
+    :class:`EvaluatorInfo` built inline (one call per result; no slicing, no converters), or
+    the shared one of its type (``context.plain_info``) for a result that reports no details,
+    as in the worker."""
     fields = [f.name for f in attrs.fields(AssertionResult)]
     info_fields = [f.name for f in attrs.fields(EvaluatorInfo)]
     assert fields[12] == "evaluator" and info_fields == ["type", "version", "details"]
-    scope: dict[str, Any] = {"new": object.__new__, "R": AssertionResult, "I": EvaluatorInfo}
+    scope: dict[str, Any] = {
+        "new": object.__new__, "R": AssertionResult, "I": EvaluatorInfo, "plain": plain_info
+    }  # fmt: skip
     names = [f"v{i}" for i in range(len(fields))]
     lines = [
         "def unpack(values):",
         f"    ({', '.join(names)},) = values",
         "    kind, version, details = v12",
-        "    info = new(I)",
-        "    set_i0(info, kind)",
-        "    set_i1(info, version)",
-        "    set_i2(info, {} if details is None else details)",
-        "    v12 = info",
+        "    shared = plain(kind)",
+        "    if details is None and shared.version == version:",
+        "        v12 = shared",  # the one info of its type, as evaluate_one gave it
+        "    else:",
+        "        info = new(I)",
+        "        set_i0(info, kind)",
+        "        set_i1(info, version)",
+        "        set_i2(info, {} if details is None else details)",
+        "        v12 = info",
         "    result = new(R)",
     ]
     for i, name in enumerate(info_fields):
@@ -62,7 +71,7 @@ _unpack_result = _result_unpacker()
 
 def _pack_result(r: AssertionResult, shared: dict[Any, Any]) -> tuple[Any, ...]:
     info = r.evaluator
-    details = dict(info.details) if info.details else None
+    details = None if info is plain_info(info.type) else dict(info.details)  # None: shared
     return (
         shared.setdefault(r.name, r.name), r.status, r.score, r.severity, r.threshold, r.label,
         r.message, r.expected, r.observed, r.mismatches, r.closest, r.evidence,
