@@ -26,15 +26,16 @@ documents = st.one_of(mutated(trace_seeds()), mutated(trace_seeds()), json_data)
 texts = st.one_of(mutated_text(trace_seeds()), st.text(max_size=30))
 
 
+def _only_records(read: Any, fmt: str) -> None:
+    """``read(fmt)`` gives records or raises ``RecordError``."""
+    with contextlib.suppress(RecordError):
+        assert all(isinstance(record, TrialRecord) for record in read(fmt))
+
+
 def reads_only_with_record_errors(name: str, doc: Any) -> None:
-    spec = get_format(name)
-    assert spec.detect(doc) in (True, False)
+    assert get_format(name).detect(doc) in (True, False)
     for fmt in (name, "auto"):
-        try:
-            records = list(records_from_data(doc, fmt))
-        except RecordError:
-            continue
-        assert all(isinstance(record, TrialRecord) for record in records)
+        _only_records(lambda f: list(records_from_data(doc, f)), fmt)
 
 
 def reads_files_only_with_record_errors(name: str, text: str) -> None:
@@ -43,13 +44,8 @@ def reads_files_only_with_record_errors(name: str, text: str) -> None:
         with open(path, "w", encoding="utf-8", errors="surrogatepass") as file:
             file.write(text)
         for fmt in (name, "auto"):
-            try:
-                records = list(iter_records(path, fmt))
-            except RecordError:
-                continue
-            assert all(isinstance(record, TrialRecord) for record in records)
-        with contextlib.suppress(RecordError):
-            assert isinstance(TrialRecord.load(path, name), TrialRecord)
+            _only_records(lambda f: list(iter_records(path, f)), fmt)
+        _only_records(lambda f: [TrialRecord.load(path, f)], name)
 
 
 @EXAMPLES
