@@ -1,11 +1,13 @@
 """JSON round-trips: the cattrs :data:`converter`, :func:`case_from_dict`, :func:`read_json_report`.
 
 :data:`converter` is a preconfigured :class:`cattrs.Converter` that unstructures the public
-record and result types to JSON-ready data and structures them back: ``TrialRecord``,
-``Event``, every payload type, ``Usage``, ``DeclaredTool``, ``AssertionResult``,
+attrs types to JSON-ready data and structures them back: ``TrialRecord``, ``Event``, every
+payload type, ``Usage``, ``DeclaredTool``, every check class, ``AssertionResult``,
 ``CaseResult``, ``EvaluatorInfo``, ``LogEntry`` and ``Mismatch``. Records and events are
 structured through the record decoder, so bad data raises :class:`~agent_asserts.RecordError`
-naming the JSON path of each problem.
+naming the JSON path of each problem; checks through :mod:`agent_asserts.checks.data` (their
+suite-file form; :class:`CheckDataError` for bad data, :class:`UnserializableCheck` for a check
+holding a callable). See docs/serialization.md.
 
 >>> from agent_asserts.record import TrialRecord
 >>> rec = TrialRecord.builder().user("hi").agent("hello").build()
@@ -35,6 +37,13 @@ import attrs
 import cattrs
 
 from agent_asserts._jsonable import to_jsonable
+from agent_asserts.checks import Check
+from agent_asserts.checks.data import (
+    CheckDataError,
+    UnserializableCheck,
+    check_from_data,
+    check_to_data,
+)
 from agent_asserts.matching import Mismatch
 from agent_asserts.record import (
     BlockPayload,
@@ -201,7 +210,13 @@ def _build_converter() -> cattrs.Converter:
     conv.register_structure_hook(LogEntry, lambda data, _cls: _log_from_dict(data))
     conv.register_unstructure_hook(Mismatch, to_jsonable)
     conv.register_structure_hook(Mismatch, lambda data, _cls: _mismatch_from_dict(data))
+    conv.register_unstructure_hook_func(_is_check, check_to_data)
+    conv.register_structure_hook_func(_is_check, check_from_data)
     return conv
+
+
+def _is_check(cls: Any) -> bool:
+    return isinstance(cls, type) and issubclass(cls, Check)
 
 
 converter: Final[cattrs.Converter] = _build_converter()
@@ -238,4 +253,10 @@ def read_json_report(source: str | os.PathLike[str]) -> tuple[ReportRow, ...]:
     return tuple(rows)
 
 
-__all__ = ["case_from_dict", "converter", "read_json_report"]
+__all__ = [
+    "CheckDataError",
+    "UnserializableCheck",
+    "case_from_dict",
+    "converter",
+    "read_json_report",
+]

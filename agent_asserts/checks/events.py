@@ -27,6 +27,7 @@ from agent_asserts.checks.selection import (
     count_outcome,
     count_validator,
     event_ids,
+    exact_count_as_int,
     id_list,
     kept_count,
     selector_surface,
@@ -112,7 +113,9 @@ class CalledSubagent(Check):
     """
 
     name: str
-    count: int | Count | None = attrs.field(default=None, validator=count_validator)
+    count: int | Count | None = attrs.field(
+        default=None, converter=exact_count_as_int, validator=count_validator
+    )
     _selector: SubagentSelector = attrs.field(init=False, eq=False, repr=False)
 
     method: ClassVar[str] = "called_subagent"
@@ -170,7 +173,9 @@ class EventCheck(_KindSelectorCheck):
     predicate: Callable[[Event], Any] | None = attrs.field(
         default=None, validator=attrs.validators.optional(_callable_validator)
     )
-    count: int | Count | None = attrs.field(default=None, validator=count_validator)
+    count: int | Count | None = attrs.field(
+        default=None, converter=exact_count_as_int, validator=count_validator
+    )
 
     method: ClassVar[str] = "event"
     yaml_positional: ClassVar[tuple[str, ...]] = ("selector", "predicate", "count")

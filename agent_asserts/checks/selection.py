@@ -34,6 +34,19 @@ AGENT_MESSAGES = MessageSelector(actor="agent")
 ``bot_did_not_utter`` and ``confirmation_requested`` read (user messages never count)."""
 
 
+def exact_count_as_int(value: Any) -> Any:
+    """attrs converter: ``Count.exactly(n)`` becomes ``n``, its one canonical spelling, so two
+    spellings of one check compare equal and the data form (an int) reads back equal.
+
+    >>> from agent_asserts.checks.tools import CalledTool
+    >>> CalledTool("refunds_issue", count=Count.exactly(1)) == CalledTool("refunds_issue", count=1)
+    True
+    """
+    if isinstance(value, Count) and value.kind == "exactly":
+        return value.low
+    return value
+
+
 def count_validator(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
     """attrs validator: ``None`` (at least one), a whole number >= 0, or a ``Count``.
 
@@ -267,6 +280,7 @@ __all__ = [
     "count_outcome",
     "count_validator",
     "event_ids",
+    "exact_count_as_int",
     "id_list",
     "parallel_note",
     "selector_surface",

@@ -25,6 +25,7 @@ from agent_asserts.checks.selection import (
     count_outcome,
     count_validator,
     event_ids,
+    exact_count_as_int,
     id_list,
     kept_count,
     parallel_note,
@@ -76,7 +77,9 @@ class CalledTool(Check):
     arguments: Any = attrs.field(default=None, validator=arguments_validator)
     result: Any = None
     is_error: bool | None = None
-    count: int | Count | None = attrs.field(default=None, validator=count_validator)
+    count: int | Count | None = attrs.field(
+        default=None, converter=exact_count_as_int, validator=count_validator
+    )
     source: str | None = attrs.field(default=None, kw_only=True)
     mcp_server: str | None = attrs.field(default=None, kw_only=True)
     skill_id: str | None = attrs.field(default=None, kw_only=True)

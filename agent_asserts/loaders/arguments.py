@@ -1,11 +1,11 @@
-"""Convert argument nodes by their :class:`~agent_asserts.loaders.signatures.TypeSpec`.
+"""Convert argument nodes by their :class:`~agent_asserts.checks.signatures.TypeSpec`.
 
 Type problems are reported with the shared wording (``must be a string (got 3)``); values of
 type ``Any`` go through the ``$``-operators; counts and selectors use their own data forms.
 
 >>> from agent_asserts.loaders.collector import ProblemCollector
 >>> from agent_asserts.loaders.nodes import from_plain
->>> from agent_asserts.loaders.signatures import TypeSpec
+>>> from agent_asserts.checks.signatures import TypeSpec
 >>> problems = ProblemCollector("<data>")
 >>> convert(from_plain({"between": [1, 3]}), TypeSpec("count"), problems)
 Count.between(1, 3)
@@ -20,7 +20,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-import agent_asserts.selectors as selectors
+from agent_asserts.checks.signatures import TypeSpec
 from agent_asserts.loaders.collector import ProblemCollector
 from agent_asserts.loaders.nodes import (
     MappingNode,
@@ -31,16 +31,15 @@ from agent_asserts.loaders.nodes import (
     to_plain,
 )
 from agent_asserts.loaders.operators import report_exception
-from agent_asserts.loaders.selector_data import selector_from_data
-from agent_asserts.loaders.signatures import TypeSpec
 from agent_asserts.matching import Count
+from agent_asserts.selectors.data import selector_from_data
 
 
 def convert(node: Node, spec: TypeSpec, problems: ProblemCollector) -> Any:
     """The value of ``node`` as ``spec`` says; on a problem, ``None`` (and the problem added).
 
     >>> from agent_asserts.loaders.collector import ProblemCollector
-    >>> from agent_asserts.loaders.signatures import type_spec
+    >>> from agent_asserts.checks.signatures import type_spec
     >>> from agent_asserts.loaders.source import parse_text
     >>> problems = ProblemCollector("s.yml")
     >>> spec = type_spec(int)
@@ -123,10 +122,9 @@ def _selector(node: Node, problems: ProblemCollector) -> Any:
     if not isinstance(node, MappingNode):
         problems.add(node, f"must be a name or a selector mapping (got {describe_value(node)})")
         return None
-    from_data = getattr(selectors, "selector_from_data", selector_from_data)
     value = problems.matcher_value(node)
     try:
-        return from_data(value)
+        return selector_from_data(value)
     except (TypeError, ValueError) as exc:
         report_exception(exc, node, problems)
         return None
@@ -142,21 +140,10 @@ def _union(node: Node, spec: TypeSpec, problems: ProblemCollector) -> Any:
 
 def _fits(node: Node, spec: TypeSpec) -> bool:
     if isinstance(node, SequenceNode):
-        return spec.kind in ("list", "any")
+        return spec.fits([])
     if isinstance(node, MappingNode):
-        return spec.kind in ("selector", "count", "any")
-    value = node.value if isinstance(node, ScalarNode) else None
-    wanted = {
-        "str": (str,),
-        "int": (int,),
-        "float": (int, float),
-        "bool": (bool,),
-        "count": (int,),
-        "selector": (str,),
-    }
-    if spec.kind in wanted:
-        return isinstance(value, wanted[spec.kind])
-    return spec.kind in ("any", "choice")
+        return spec.fits({})
+    return spec.fits(node.value if isinstance(node, ScalarNode) else None)
 
 
 def report_at_named_key(

@@ -7,7 +7,7 @@ positional parameters in order (or ``*args``), a mapping gives keywords. A check
 ``severity``, ``at_least``, ``label`` and ``name`` are sibling keys, except under ``expect:``
 whose own mapping holds them. Nothing here knows a particular check: parameters, types and
 defaults come from the check classes and the fluent methods
-(:mod:`agent_asserts.loaders.signatures`).
+(:mod:`agent_asserts.checks.signatures`).
 
 >>> from agent_asserts.loaders.collector import ProblemCollector
 >>> from agent_asserts.loaders.nodes import from_plain
@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from agent_asserts.checks.signatures import Signature
 from agent_asserts.loaders.arguments import convert
 from agent_asserts.loaders.collector import ProblemCollector
 from agent_asserts.loaders.errors import suggest, unknown_key_message
@@ -38,7 +39,6 @@ from agent_asserts.loaders.native_parts import (
 )
 from agent_asserts.loaders.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from agent_asserts.loaders.operators import is_operator
-from agent_asserts.loaders.signatures import Signature
 from agent_asserts.loaders.suite import CheckEntry
 
 
@@ -149,7 +149,7 @@ def read_arguments(
     required = [p.name for p in sig.params if p.required]
     if args is None or (isinstance(args, ScalarNode) and args.value is None):
         given: dict[str, Node] = {}
-    elif isinstance(args, MappingNode) and not is_operator(args) and not _data_value(sig):
+    elif isinstance(args, MappingNode) and not is_operator(args) and not sig.takes_data:
         problems.check_keys(
             args,
             required=[n for n in required if n in sig.keywords],
@@ -170,14 +170,6 @@ def read_arguments(
         if name not in given:
             problems.add(args or where, f"missing argument {name!r} ({_call_shape(sig)})")
     return _convert_all(sig, given, problems)
-
-
-def _data_value(sig: Signature) -> bool:
-    """True when a mapping is the (only) positional value, not keywords (``contract:``)."""
-    if len(sig.call_positional) != 1 or sig.varargs is not None:
-        return False
-    param = sig.param(sig.call_positional[0])
-    return param is not None and param.spec.kind == "data"
 
 
 def _positional(sig: Signature, args: SequenceNode, problems: ProblemCollector) -> dict[str, Node]:

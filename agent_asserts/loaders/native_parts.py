@@ -16,12 +16,13 @@ from __future__ import annotations
 import functools
 from typing import Any
 
+from agent_asserts.checks.data import build_check
 from agent_asserts.checks.expectations import VALUE_CHECKS
 from agent_asserts.checks.registry import all_checks
+from agent_asserts.checks.signatures import Signature, signature
 from agent_asserts.loaders.collector import ProblemCollector
 from agent_asserts.loaders.nodes import INVALID, MappingNode, Node, ScalarNode, SequenceNode
 from agent_asserts.loaders.operators import report_exception
-from agent_asserts.loaders.signatures import Signature, signature
 
 SIBLINGS = ("severity", "at_least", "label", "name")
 """Keys beside a check method (inside ``expect:`` for value expectations)."""
@@ -87,18 +88,11 @@ def read_siblings(entry: MappingNode, problems: ProblemCollector) -> dict[str, A
 def construct(
     sig: Signature, kwargs: dict[str, Any], where: Node, problems: ProblemCollector
 ) -> Any:
-    """Build the check; a ``TypeError``/``ValueError`` it raises becomes a problem.
-
-    A class with ``varargs`` takes its positional fields and the varargs positionally (its
-    ``__init__`` mirrors the fluent method: ``ToolOrder(*names, contiguous=False)``).
-    """
-    kwargs = dict(kwargs)
-    args: list[Any] = []
-    if sig.varargs is not None:
-        args = [kwargs.pop(name) for name in sig.positional if name in kwargs]
-        args += list(kwargs.pop(sig.varargs, ()))
+    """Build the check with :func:`~agent_asserts.checks.data.build_check` (as the converter
+    of :mod:`agent_asserts.serialization` does); a ``TypeError``/``ValueError`` it raises
+    becomes a problem."""
     try:
-        return sig.cls(*args, **kwargs)
+        return build_check(sig, kwargs)
     except (TypeError, ValueError) as exc:
         report_exception(exc, where, problems)
         return None

@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from agent_asserts._atomic import write_atomic
+from agent_asserts.checks.signatures import Signature, TypeSpec
 from agent_asserts.loaders.native_parts import check_signatures, expect_signatures
-from agent_asserts.loaders.signatures import Signature, TypeSpec
 from agent_asserts.matching import OPERATORS
 
 SCHEMA_PATH = Path(__file__).with_name("native.schema.json")
@@ -66,7 +66,7 @@ def _arguments(sig: Signature) -> dict[str, Any]:
     arguments (a value or keywords), one check per item.
 
     >>> from agent_asserts.checks.memory import MemoryWasSet
-    >>> from agent_asserts.loaders.signatures import signature
+    >>> from agent_asserts.checks.signatures import signature
     >>> [form.get("type") for form in _arguments(signature(MemoryWasSet))["anyOf"]]
     ['object', 'string', 'array']
     """

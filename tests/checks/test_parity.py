@@ -18,9 +18,9 @@ import attrs
 
 from agent_asserts._missing import MISSING
 from agent_asserts.checks import Check, Outcome, all_checks, register_check, unregister_check
+from agent_asserts.checks.signatures import signature
 from agent_asserts.context import EvalContext
 from agent_asserts.loaders.schema import SCHEMA_PATH
-from agent_asserts.loaders.signatures import signature
 
 SCHEMA = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
 

@@ -1,11 +1,12 @@
 """What a check class accepts in YAML/JSON, read from its attrs fields and type hints.
 
-The native dialect and its JSON Schema are both built from these signatures, so a new check
+The native dialect, its JSON Schema and the converter of :mod:`agent_asserts.serialization`
+(through :mod:`agent_asserts.checks.data`) are all built from these signatures, so a new check
 class (registered in :data:`agent_asserts.checks.registry.CHECKS`) is available in suite files
 and in the schema with no loader change. A field's type becomes a :class:`TypeSpec`:
 
 * ``str``, ``int``, ``float``, ``bool``, ``Literal[...]`` — typed scalars
-* ``Any`` (and anything unknown) — any value, ``$``-operators allowed
+* ``Any``, ``Matcher`` (and anything unknown) — any value, ``$``-operators allowed
 * ``Count`` — an int or ``{at_least: n}`` / ``{at_most: n}`` / ``{between: [a, b]}``
 * ``Selector`` — a string (tool name or kind) or a selector mapping
 * ``tuple[X, ...]`` — a list; ``X | None`` — nullable; callables — Python only
@@ -69,6 +70,32 @@ class TypeSpec:
             return self.item.yaml_ok
         return all(option.yaml_ok for option in self.options)
 
+    def fits(self, value: Any) -> bool:
+        """True when a value of this shape can be of this type: how a union picks its option.
+        The suite-file loader asks with ``[]`` for a list and ``{}`` for a mapping.
+
+        >>> TypeSpec("selector").fits({}), TypeSpec("str").fits(3), TypeSpec("float").fits(3)
+        (True, False, True)
+        """
+        if isinstance(value, list | tuple):
+            return self.kind in ("list", "any")
+        if isinstance(value, dict):
+            return self.kind in ("selector", "count", "any")
+        wanted = _FITS.get(self.kind)
+        if wanted is not None:
+            return isinstance(value, wanted)
+        return self.kind in ("any", "choice")
+
+
+_FITS: dict[str, tuple[type, ...]] = {
+    "str": (str,),
+    "int": (int,),
+    "float": (int, float),
+    "bool": (bool,),
+    "count": (int,),
+    "selector": (str,),
+}
+
 
 @attrs.frozen
 class Param:
@@ -118,6 +145,21 @@ class Signature:
         ('n',)
         """
         return tuple(p.name for p in self.params if p.spec.yaml_ok)
+
+    @property
+    def takes_data(self) -> bool:
+        """True when the check's one argument is a library object in its data form (a
+        contract assertion): a mapping given to the method is that value, not keywords.
+
+        >>> from agent_asserts.checks.contract import ContractCheck
+        >>> from agent_asserts.checks.cost import MaxSteps
+        >>> signature(ContractCheck).takes_data, signature(MaxSteps).takes_data
+        (True, False)
+        """
+        if len(self.call_positional) != 1 or self.varargs is not None:
+            return False
+        param = self.param(self.call_positional[0])
+        return param is not None and param.spec.kind == "data"
 
     @property
     def yaml_ok(self) -> bool:
@@ -195,6 +237,8 @@ def type_spec(hint: Any) -> TypeSpec:
             return TypeSpec("count")
         if issubclass(hint, Selector):
             return TypeSpec("selector")
+        if issubclass(hint, Matcher):
+            return TypeSpec("any")  # a matcher is written in its $-operator form
         if hint.__module__.startswith("agent_asserts."):
             return TypeSpec("data")
     return TypeSpec("any")

@@ -1,9 +1,9 @@
-"""Selector mappings in suite files: the inverse of ``Selector.to_data()``.
+"""Selector mappings as data: the inverse of ``Selector.to_data()``.
 
-Used for fields typed ``Selector`` (``before:``, ``next:``, ``sequencing``, ``event``,
-``judge.evidence``…) when their value is a mapping; a plain string stays a string and the
-check reads it as usual. If ``agent_asserts.selectors`` provides ``selector_from_data``, that
-one is used instead. Each form builds the selector through its public constructor (``on.*``):
+Used for check fields typed ``Selector`` (``before:``, ``next:``, ``sequencing``, ``event``,
+``judge.evidence``…) when their value is a mapping, by the suite-file loaders and by the
+converter of :mod:`agent_asserts.serialization` alike; a plain string stays a string and the
+check reads it as usual. Each form builds the selector through its public constructor (``on.*``):
 
 * ``{tool: name, arguments: …, result: …, is_error: …, source: …}``
 * ``{message: {actor, text, utter_name, buttons}}``
@@ -23,8 +23,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from agent_asserts._suggest import did_you_mean
-from agent_asserts.loaders.errors import unknown_key_message
+import attrs
+
+from agent_asserts._suggest import did_you_mean, unknown_key_message
 from agent_asserts.record.payloads import BLOCK_TRANSITIONS, SKILL_TRANSITIONS
 from agent_asserts.selectors import on
 
@@ -83,8 +84,6 @@ def selector_from_data(data: Mapping[str, Any]) -> Any:
 
 def _keywords(cls: Any, body: Mapping[str, Any], fixed: tuple[str, ...] = ()) -> dict[str, Any]:
     """``body`` as keyword arguments of the attrs class ``cls``; unknown keys are errors."""
-    import attrs
-
     allowed = [
         f.name
         for f in attrs.fields(cls)
