@@ -69,13 +69,13 @@ from agent_asserts.record._payload_decode import decode_payload
 from agent_asserts.record._payload_fields import Problems
 from agent_asserts.record.declared_tools import decode_tools
 from agent_asserts.record.turns import TurnTracker
-from agent_asserts.report._model import ReportRow
-from agent_asserts.report.json_report import SCHEMA_VERSION
+from agent_asserts.report._model import JSON_SCHEMA_VERSION, ReportRow
 from agent_asserts.results import AssertionResult, CaseResult, EvaluatorInfo, LogEntry
 
 
 def case_from_dict(data: Mapping[str, Any]) -> CaseResult:
-    """Rebuild a :class:`CaseResult` from its ``to_dict()`` form (as in a JSON report).
+    """Rebuild a :class:`CaseResult` from its ``to_dict()`` form (as in a JSON report): the
+    same as ``converter.structure(data, CaseResult)``.
 
     Values that JSON could not hold come back as their JSON rendering; mismatches come back
     as :class:`~agent_asserts.matching.Mismatch` objects, so the summary reads the same.
@@ -84,27 +84,18 @@ def case_from_dict(data: Mapping[str, Any]) -> CaseResult:
     >>> case_from_dict(CaseResult("a", "skipped", skip_reason="no sandbox").to_dict()).skip_reason
     'no sandbox'
     """
-    fields: dict[str, Any] = {
-        "name": data["name"],
-        "verdict": data["verdict"],
-        "results": [_result_from_dict(r) for r in data.get("results", ())],
-        "error": data.get("error"),
-        "skip_reason": data.get("skip_reason"),
-        "logs": [_log_from_dict(e) for e in data.get("logs", ())],
-        "metadata": dict(data.get("metadata") or {}),
-    }
-    return CaseResult(**fields)
+    return converter.structure(data, CaseResult)
 
 
 def _log_to_dict(entry: LogEntry) -> dict[str, Any]:
     return {"message": entry.message, "context": to_jsonable(entry.context)}
 
 
-def _log_from_dict(data: Mapping[str, Any]) -> LogEntry:
+def _log_from_dict(data: Mapping[str, Any], _cls: type[Any]) -> LogEntry:
     return LogEntry(data["message"], dict(data.get("context") or {}))
 
 
-def _mismatch_from_dict(data: Any) -> Any:
+def _mismatch_from_dict(data: Any, _cls: type[Any]) -> Any:
     if isinstance(data, Mapping) and "path" in data:
         return Mismatch(
             data["path"], data.get("expected"), data.get("actual"), data.get("reason", "")
@@ -112,21 +103,40 @@ def _mismatch_from_dict(data: Any) -> Any:
     return data
 
 
-def _result_from_dict(data: Mapping[str, Any]) -> AssertionResult:
-    evaluator = data.get("evaluator") or {}
-    fields: dict[str, Any] = {
-        key: data[key]
-        for key in ("name", "status", "score", "severity", "threshold", "label", "message",
-                    "expected", "observed", "closest", "evidence", "description")
-        if key in data
-    }  # fmt: skip
-    fields["mismatches"] = [_mismatch_from_dict(m) for m in data.get("mismatches", ())]
-    fields["evaluator"] = EvaluatorInfo(**evaluator) if evaluator else EvaluatorInfo()
-    # A judge's own `passed` may decide the status against the score; reports written before
-    # `score_decides` was stored say so through the judge's recorded verdict.
-    judge_passed = fields["evaluator"].details.get("judge_passed")
-    fields["score_decides"] = bool(data.get("score_decides", judge_passed is None))
-    return AssertionResult(**fields)
+def _result_structurer(conv: cattrs.Converter) -> Callable[[Any, type[Any]], AssertionResult]:
+    def structure(data: Mapping[str, Any], _cls: type[Any]) -> AssertionResult:
+        fields: dict[str, Any] = {
+            key: data[key]
+            for key in ("name", "status", "score", "severity", "threshold", "label", "message",
+                        "expected", "observed", "closest", "evidence", "description")
+            if key in data
+        }  # fmt: skip
+        fields["mismatches"] = [conv.structure(m, Mismatch) for m in data.get("mismatches", ())]
+        evaluator = data.get("evaluator")
+        info = conv.structure(evaluator, EvaluatorInfo) if evaluator else EvaluatorInfo()
+        fields["evaluator"] = info
+        # A judge's own `passed` may decide the status against the score; reports written
+        # before `score_decides` was stored say so through the judge's recorded verdict.
+        judge_passed = info.details.get("judge_passed")
+        fields["score_decides"] = bool(data.get("score_decides", judge_passed is None))
+        return AssertionResult(**fields)
+
+    return structure
+
+
+def _case_structurer(conv: cattrs.Converter) -> Callable[[Any, type[Any]], CaseResult]:
+    def structure(data: Mapping[str, Any], _cls: type[Any]) -> CaseResult:
+        return CaseResult(
+            name=data["name"],
+            verdict=data["verdict"],
+            results=[conv.structure(r, AssertionResult) for r in data.get("results", ())],
+            error=data.get("error"),
+            skip_reason=data.get("skip_reason"),
+            logs=[conv.structure(e, LogEntry) for e in data.get("logs", ())],
+            metadata=dict(data.get("metadata") or {}),
+        )
+
+    return structure
 
 
 _PAYLOAD_KINDS: Final[dict[type[Any], str]] = {
@@ -201,15 +211,15 @@ def _build_converter() -> cattrs.Converter:
     conv.register_unstructure_hook(DeclaredTool, DeclaredTool.to_dict)
     conv.register_structure_hook(DeclaredTool, _structure_tool)
     conv.register_unstructure_hook(AssertionResult, AssertionResult.to_dict)
-    conv.register_structure_hook(AssertionResult, lambda data, _cls: _result_from_dict(data))
+    conv.register_structure_hook(AssertionResult, _result_structurer(conv))
     conv.register_unstructure_hook(CaseResult, CaseResult.to_dict)
-    conv.register_structure_hook(CaseResult, lambda data, _cls: case_from_dict(data))
+    conv.register_structure_hook(CaseResult, _case_structurer(conv))
     conv.register_unstructure_hook(EvaluatorInfo, EvaluatorInfo.to_dict)
     conv.register_structure_hook(EvaluatorInfo, lambda data, _cls: EvaluatorInfo(**data))
     conv.register_unstructure_hook(LogEntry, _log_to_dict)
-    conv.register_structure_hook(LogEntry, lambda data, _cls: _log_from_dict(data))
+    conv.register_structure_hook(LogEntry, _log_from_dict)
     conv.register_unstructure_hook(Mismatch, to_jsonable)
-    conv.register_structure_hook(Mismatch, lambda data, _cls: _mismatch_from_dict(data))
+    conv.register_structure_hook(Mismatch, _mismatch_from_dict)
     conv.register_unstructure_hook_func(_is_check, check_to_data)
     conv.register_structure_hook_func(_is_check, check_from_data)
     return conv
@@ -239,17 +249,19 @@ def read_json_report(source: str | os.PathLike[str]) -> tuple[ReportRow, ...]:
     if text is None:
         text = Path(source).read_text(encoding="utf-8")
     doc = json.loads(text)
-    if not isinstance(doc, dict) or doc.get("schema_version") != SCHEMA_VERSION:
-        raise ValueError(f"not an agent_asserts JSON report of schema_version {SCHEMA_VERSION}")
+    if not isinstance(doc, dict) or doc.get("schema_version") != JSON_SCHEMA_VERSION:
+        version = JSON_SCHEMA_VERSION
+        raise ValueError(f"not an agent_asserts JSON report of schema_version {version}")
     built: list[tuple[TrialRecord | None, str | None]] = []
     for entry in doc.get("records", ()):
         data = entry.get("data")
-        built.append((None if data is None else TrialRecord.from_dict(data), entry.get("source")))
+        record = None if data is None else converter.structure(data, TrialRecord)
+        built.append((record, entry.get("source")))
     rows = []
     for case in doc.get("cases", ()):
         position = case.get("record")
         record, src = built[position] if position is not None else (None, None)
-        rows.append(ReportRow(case_from_dict(case), record, src))
+        rows.append(ReportRow(converter.structure(case, CaseResult), record, src))
     return tuple(rows)
 
 

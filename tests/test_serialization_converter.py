@@ -140,3 +140,17 @@ def test_bad_payload_names_the_path() -> None:
     assert "$.name" in str(info.value)
     with pytest.raises(RecordError, match=r"\$: must be an object"):
         converter.structure(["x"], SkillPayload)
+
+
+def test_the_json_report_is_written_and_read_back_through_the_converter() -> None:
+    from agent_asserts.report.json_report import render_json
+    from agent_asserts.serialization import read_json_report
+
+    rec = sample_record()
+    result = run_case(rec, lambda ctx: ctx.called_tool("refund", {"order": "B2"}), name="r")
+    doc = json.loads(render_json([result, result], records=[rec, rec], sources=["r.json"] * 2))
+    assert doc["records"] == [{"source": "r.json", "data": converter.unstructure(rec)}]
+    assert doc["cases"] == [{**converter.unstructure(result), "record": 0}] * 2
+    rows = read_json_report(json.dumps(doc))
+    assert [(row.case, row.record, row.source) for row in rows] == [(result, rec, "r.json")] * 2
+    assert rows[0].record is rows[1].record  # one record entry, read once

@@ -23,11 +23,12 @@ import importlib
 import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from agent_asserts._atomic import write_atomic
 from agent_asserts.report._model import (
     Cases,
+    Renderer,
     ReportRow,
     pass_rate,
     rows_of,
@@ -58,26 +59,6 @@ EXTENSIONS: dict[str, str] = {
     ".htm": "html",
 }
 """File extension → format name."""
-
-
-class Renderer(Protocol):
-    """What a report format is: a callable rendering cases to text.
-
-    ``cases`` is one ``CaseResult``, a list of them or a ``BatchResult``; ``records`` and
-    ``sources`` give one record and one source label per case (or are None).
-    :func:`~agent_asserts.report.rows_of` turns the three into ``ReportRow`` objects.
-    """
-
-    def __call__(
-        self,
-        cases: Cases,
-        *,
-        records: Sequence[TrialRecord | None] | None = None,
-        sources: Sequence[str | None] | None = None,
-        title: str | None = None,
-    ) -> str:
-        """The report as text."""
-        ...
 
 
 _REGISTERED: dict[str, Renderer] = {}

@@ -15,7 +15,8 @@ cases, a :class:`~agent_asserts.batch.BatchResult`, or rows already built.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import functools
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Protocol, TypeAlias, cast, runtime_checkable
 
 import attrs
@@ -27,6 +28,11 @@ if TYPE_CHECKING:
     from agent_asserts.results import CaseResult
 
 VERDICT_ORDER = (Verdict.FAILED, Verdict.SCORED, Verdict.SKIPPED, Verdict.PASSED)
+
+JSON_SCHEMA_VERSION = 1
+"""The ``schema_version`` of the JSON report, which its writer
+(:mod:`agent_asserts.report.json_report`) and its reader
+(:func:`agent_asserts.serialization.read_json_report`) share."""
 
 
 @attrs.frozen
@@ -109,6 +115,57 @@ def _row(item: CaseResult | ReportRow) -> ReportRow:
     raise TypeError(f"expected a CaseResult or a ReportRow (got {type(item).__name__})")
 
 
+class Renderer(Protocol):
+    """What a report format is: a callable rendering cases to text.
+
+    ``cases`` is one ``CaseResult``, a list of them or a ``BatchResult``; ``records`` and
+    ``sources`` give one record and one source label per case (or are None).
+    :func:`~agent_asserts.report.rows_of` turns the three into ``ReportRow`` objects.
+    """
+
+    def __call__(
+        self,
+        cases: Cases,
+        *,
+        records: Sequence[TrialRecord | None] | None = None,
+        sources: Sequence[str | None] | None = None,
+        title: str | None = None,
+    ) -> str:
+        """The report as text."""
+        ...
+
+
+RowsRender = Callable[[tuple["ReportRow", ...], "str | None"], str]
+"""A format's rendering of report rows under a title."""
+
+
+def renders_rows(render_rows: RowsRender) -> Renderer:
+    """A :class:`Renderer` (cases, and one record and source per case, as keywords) made of a
+    function of the report rows and the title: the one place a format's arguments become rows.
+
+    >>> from agent_asserts.results import CaseResult
+    >>> @renders_rows
+    ... def render_names(rows, title):
+    ...     '''The case names, one a line.'''
+    ...     return "\\n".join(row.case.name for row in rows)
+    >>> render_names([CaseResult("a", "passed")], sources=["a.json"]), render_names.__doc__
+    ('a', 'The case names, one a line.')
+    """
+
+    @functools.wraps(render_rows)
+    def render(
+        cases: Cases,
+        *,
+        records: Sequence[TrialRecord | None] | None = None,
+        sources: Sequence[str | None] | None = None,
+        title: str | None = None,
+    ) -> str:
+        return render_rows(rows_of(cases, records=records, sources=sources), title)
+
+    del render.__wrapped__  # help() and inspect show the renderer's call, not the rows one
+    return render
+
+
 def verdict_counts(cases: Iterable[CaseResult]) -> dict[Verdict, int]:
     """How many cases have each verdict (every verdict present, in report order).
 
@@ -151,12 +208,16 @@ def tally_line(cases: Sequence[CaseResult]) -> str:
 
 
 __all__ = [
+    "JSON_SCHEMA_VERSION",
     "VERDICT_ORDER",
     "CaseLike",
     "Cases",
     "HasRows",
+    "Renderer",
     "ReportRow",
+    "RowsRender",
     "pass_rate",
+    "renders_rows",
     "rows_of",
     "tally_line",
     "verdict_counts",

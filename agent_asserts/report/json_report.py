@@ -4,7 +4,8 @@ Top level: ``schema_version``, ``generator``, ``title``, ``summary`` (counts by 
 ``pass_rate``, mean ``score``), ``records`` (each ``{"source", "data"}`` where ``data`` is the
 canonical record dict or null) and ``cases`` (each ``CaseResult.to_dict()`` plus ``record``,
 the index of its entry in ``records`` or null). Records shared by several cases appear once.
-:func:`agent_asserts.serialization.read_json_report` turns the document back into report
+Cases and records are written by :data:`agent_asserts.serialization.converter`, which
+:func:`agent_asserts.serialization.read_json_report` uses to turn the document back into report
 rows. See docs/reports.md.
 
 >>> import json
@@ -22,18 +23,19 @@ from typing import TYPE_CHECKING, Any
 
 from agent_asserts._version import __version__
 from agent_asserts.report._model import (
-    Cases,
+    JSON_SCHEMA_VERSION,
     ReportRow,
     pass_rate,
-    rows_of,
+    renders_rows,
     verdict_counts,
 )
+from agent_asserts.serialization import converter
 from agent_asserts.summary import mean_score
 
 if TYPE_CHECKING:
-    from agent_asserts.record import TrialRecord
+    pass
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = JSON_SCHEMA_VERSION
 
 
 def report_dict(rows: Sequence[ReportRow], *, title: str | None = None) -> dict[str, Any]:
@@ -47,10 +49,10 @@ def report_dict(rows: Sequence[ReportRow], *, title: str | None = None) -> dict[
             key = (id(row.record) if row.record is not None else 0, row.source)
             if key not in index:
                 index[key] = len(records)
-                data = row.record.to_dict() if row.record is not None else None
+                data = converter.unstructure(row.record) if row.record is not None else None
                 records.append({"source": row.source, "data": data})
             position = index[key]
-        cases.append({**row.case.to_dict(), "record": position})
+        cases.append({**converter.unstructure(row.case), "record": position})
     results = [r for row in rows for r in row.case.results]
     counts = verdict_counts(row.case for row in rows)
     return {
@@ -68,15 +70,9 @@ def report_dict(rows: Sequence[ReportRow], *, title: str | None = None) -> dict[
     }
 
 
-def render_json(
-    cases: Cases,
-    *,
-    records: Sequence[TrialRecord | None] | None = None,
-    sources: Sequence[str | None] | None = None,
-    title: str | None = None,
-) -> str:
+@renders_rows
+def render_json(rows: Sequence[ReportRow], title: str | None) -> str:
     """Render the JSON report (2-space indented, UTF-8 text, trailing newline)."""
-    rows = rows_of(cases, records=records, sources=sources)
     return json.dumps(report_dict(rows, title=title), indent=2, ensure_ascii=False) + "\n"
 
 

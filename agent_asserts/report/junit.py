@@ -31,11 +31,10 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from agent_asserts._text import escape_controls
-from agent_asserts.report._model import Cases, ReportRow, rows_of, verdict_counts
+from agent_asserts.report._model import ReportRow, renders_rows, verdict_counts
 from agent_asserts.status import Verdict
 
 if TYPE_CHECKING:
-    from agent_asserts.record import TrialRecord
     from agent_asserts.results import CaseResult
 
 _ILLEGAL = re.compile("[^\x09\x0a\x0d\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
@@ -100,15 +99,9 @@ def _testcase(row: ReportRow) -> ET.Element:
     return element
 
 
-def render_junit(
-    cases: Cases,
-    *,
-    records: Sequence[TrialRecord | None] | None = None,
-    sources: Sequence[str | None] | None = None,
-    title: str | None = None,
-) -> str:
+@renders_rows
+def render_junit(rows: Sequence[ReportRow], title: str | None) -> str:
     """Render the JUnit XML report (``title`` names the test suite, default ``agent_asserts``)."""
-    rows = rows_of(cases, records=records, sources=sources)
     tally = verdict_counts(r.case for r in rows)
     counts = {"tests": str(len(rows)), "failures": str(tally[Verdict.FAILED]), "errors": "0",
               "skipped": str(tally[Verdict.SKIPPED])}  # fmt: skip

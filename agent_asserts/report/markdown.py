@@ -23,12 +23,12 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from agent_asserts._text import escape_controls
-from agent_asserts.report._model import VERDICT_ORDER, Cases, ReportRow, rows_of, tally_line
+from agent_asserts.report._model import VERDICT_ORDER, ReportRow, renders_rows, tally_line
 from agent_asserts.status import Verdict
 from agent_asserts.summary import tally
 
 if TYPE_CHECKING:
-    from agent_asserts.record import TrialRecord
+    pass
 
 ICONS = {
     Verdict.PASSED: "✅",
@@ -65,15 +65,10 @@ def _order(rows: Sequence[ReportRow]) -> list[ReportRow]:
     return sorted(rows, key=lambda r: rank[r.case.verdict])
 
 
-def render_markdown(
-    cases: Cases,
-    *,
-    records: Sequence[TrialRecord | None] | None = None,
-    sources: Sequence[str | None] | None = None,
-    title: str | None = None,
-) -> str:
+@renders_rows
+def render_markdown(rows: Sequence[ReportRow], title: str | None) -> str:
     """Render the Markdown report (``title`` replaces ``agent_asserts`` in the heading)."""
-    rows = _order(rows_of(cases, records=records, sources=sources))
+    rows = _order(rows)
     heading = cell(title or "agent_asserts")
     lines = [f"## {heading}: {tally_line([r.case for r in rows])}", ""]
     if rows:
