@@ -254,3 +254,32 @@ def test_structuring_as_another_check_class_is_refused() -> None:
 def test_a_bare_method_name_is_a_check_without_arguments() -> None:
     assert check_from_data("succeeded") == Succeeded()
     assert check_from_data({"used_no_tools": None}) == UsedNoTools()
+
+
+def test_a_check_registered_from_outside_round_trips_with_no_more_code() -> None:
+    import attrs
+
+    from agent_asserts.checks import Outcome, register_check, unregister_check
+
+    @attrs.frozen
+    class RepliedWith(Check):
+        method = "replied_with_words"
+        positional = ("words",)
+        words: tuple[str, ...]
+        count: Count | int | None = None
+
+        def evaluate(self, record: Any) -> Outcome:
+            return Outcome.of(True)
+
+    register_check(RepliedWith)
+    try:
+        check = RepliedWith(("refund", "issued"), count=Count.at_least(2))
+        data = converter.unstructure(check)
+        assert data == {
+            "replied_with_words": {"words": ["refund", "issued"], "count": {"at_least": 2}}
+        }
+        assert converter.structure(json.loads(json.dumps(data)), Check) == check
+    finally:
+        unregister_check("replied_with_words")
+    with pytest.raises(CheckDataError, match="unknown check 'replied_with_words'"):
+        converter.structure(data, Check)
