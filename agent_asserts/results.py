@@ -18,7 +18,7 @@ from typing import Any
 
 import attrs
 
-from agent_asserts._convert import as_severity, as_status, as_tuple
+from agent_asserts._convert import as_severity, as_status, as_tuple, check_unit_interval
 from agent_asserts._jsonable import to_jsonable
 from agent_asserts._lazy import LazyText, alias_repr, settle, text_of
 from agent_asserts._version import __version__
@@ -58,15 +58,6 @@ class Skipped(Exception):
     def __init__(self, reason: str) -> None:
         self.reason = reason
         super().__init__(reason)
-
-
-def _check_unit_interval(name: str, value: float | None) -> None:
-    if value is None:
-        return
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise TypeError(f"'{name}' must be a number in [0, 1] (got {value!r})")
-    if not 0.0 <= value <= 1.0:
-        raise ValueError(f"'{name}' must be in [0, 1] (got {value!r})")
 
 
 @attrs.frozen
@@ -111,7 +102,7 @@ class LogEntry:
 def _score_validator(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
     if type(value) is float and 0.0 <= value <= 1.0:
         return
-    _check_unit_interval(attribute.name, value)
+    check_unit_interval(attribute.name, value)
 
 
 @attrs.frozen(repr=False)
@@ -211,7 +202,7 @@ class AssertionResult:
         >>> AssertionResult(name="x", status="fail", score=0.0).with_threshold(0.0).status
         <Status.PASS: 'pass'>
         """
-        _check_unit_interval("threshold", threshold)
+        check_unit_interval("threshold", threshold)
         status = self.status
         if self.evaluated and self.score_decides:
             limit = 1.0 if threshold is None else threshold

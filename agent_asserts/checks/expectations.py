@@ -114,7 +114,34 @@ class Includes(ValueCheck):
 
 
 @attrs.frozen
-class Equals(ValueCheck):
+class _MatcherCheck(ValueCheck):
+    """``equals`` and ``matches``: the value is tested with the matcher ``expected`` gives."""
+
+    source: ValueSource
+    expected: Any
+    tests_missing: ClassVar[bool] = True
+    _matcher: Matcher = attrs.field(init=False, eq=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "_matcher", self.build_matcher())
+
+    @abc.abstractmethod
+    def build_matcher(self) -> Matcher:
+        """The matcher of ``expected`` (raising when ``expected`` is not a valid one)."""
+
+    def shown_expected(self) -> Any:
+        """What the outcome shows as expected."""
+        return self.expected
+
+    def test(self, value: Any) -> Outcome:
+        found = self._matcher.explain(value)
+        return Outcome.of(
+            not found, expected=self.shown_expected(), observed=value, mismatches=found
+        )
+
+
+@attrs.frozen
+class Equals(_MatcherCheck):
     """The value matches ``expected`` under the default rules (partial mappings, strict scalars).
 
     >>> from agent_asserts.checks.sources import LiteralValue
@@ -122,22 +149,14 @@ class Equals(ValueCheck):
     'pass'
     """
 
-    source: ValueSource
-    expected: Any
     method: ClassVar[str] = "equals"
-    tests_missing: ClassVar[bool] = True
-    _matcher: Matcher = attrs.field(init=False, eq=False, repr=False)
 
-    def __attrs_post_init__(self) -> None:
-        object.__setattr__(self, "_matcher", as_matcher(self.expected))
-
-    def test(self, value: Any) -> Outcome:
-        found = self._matcher.explain(value)
-        return Outcome.of(not found, expected=self.expected, observed=value, mismatches=found)
+    def build_matcher(self) -> Matcher:
+        return as_matcher(self.expected)
 
 
 @attrs.frozen
-class Matches(ValueCheck):
+class Matches(_MatcherCheck):
     """The value matches a regular expression (a string) or a matcher.
 
     >>> from agent_asserts.checks.sources import LiteralValue
@@ -145,25 +164,18 @@ class Matches(ValueCheck):
     'pass'
     """
 
-    source: ValueSource
-    expected: Any
     method: ClassVar[str] = "matches"
-    tests_missing: ClassVar[bool] = True
-    _matcher: Matcher = attrs.field(init=False, eq=False, repr=False)
 
-    def __attrs_post_init__(self) -> None:
+    def build_matcher(self) -> Matcher:
         expected = self.expected
         if isinstance(expected, str):
-            matcher: Matcher = M.regex(expected)
-        elif isinstance(expected, Matcher):
-            matcher = expected
-        else:
-            raise TypeError(f"'pattern' must be a string or a matcher (got {expected!r})")
-        object.__setattr__(self, "_matcher", matcher)
+            return M.regex(expected)
+        if isinstance(expected, Matcher):
+            return expected
+        raise TypeError(f"'pattern' must be a string or a matcher (got {expected!r})")
 
-    def test(self, value: Any) -> Outcome:
-        found = self._matcher.explain(value)
-        return Outcome.of(not found, expected=self._matcher, observed=value, mismatches=found)
+    def shown_expected(self) -> Any:
+        return self._matcher
 
 
 @attrs.frozen

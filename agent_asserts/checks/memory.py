@@ -24,6 +24,7 @@ Each check class has ``list_entries = True``: a list of names or ``{"name": ...,
 
 from __future__ import annotations
 
+import abc
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -78,6 +79,16 @@ class _MemoryCheck(Check):
             if events[p].event_type == "set" and isinstance(events[p].payload, MemoryPayload)
         ]
 
+    def evaluate(self, record: TrialRecord) -> Outcome:
+        invalid = missing_surface(record, "memory")
+        if invalid is not None:
+            return invalid
+        return self.verdict(record, self.write_positions(record))
+
+    @abc.abstractmethod
+    def verdict(self, record: TrialRecord, writes: list[int]) -> Outcome:
+        """The outcome, given the positions of every write of the key."""
+
 
 @register
 @attrs.frozen
@@ -97,11 +108,7 @@ class MemoryWasSet(_MemoryCheck):
     method: ClassVar[str] = "memory_was_set"
     yaml_positional: ClassVar[tuple[str, ...]] = ("name", "value")
 
-    def evaluate(self, record: TrialRecord) -> Outcome:
-        invalid = missing_surface(record, "memory")
-        if invalid is not None:
-            return invalid
-        writes = self.write_positions(record)
+    def verdict(self, record: TrialRecord, writes: list[int]) -> Outcome:
         matched = [p for p in writes if self._writes.matches(record.events[p])]
         if matched:
             ids = event_ids(record, matched)
@@ -143,11 +150,7 @@ class MemoryWasNotSet(_MemoryCheck):
     method: ClassVar[str] = "memory_was_not_set"
     yaml_positional: ClassVar[tuple[str, ...]] = ("name", "value")
 
-    def evaluate(self, record: TrialRecord) -> Outcome:
-        invalid = missing_surface(record, "memory")
-        if invalid is not None:
-            return invalid
-        writes = self.write_positions(record)
+    def verdict(self, record: TrialRecord, writes: list[int]) -> Outcome:
         if not writes:
             return Outcome.of(True, message=f"{self.name!r} was never written", observed=0)
         ids = event_ids(record, writes)

@@ -18,6 +18,7 @@ one field is required (``ValueError``), and an invalid regex is a ``ValueError``
 
 from __future__ import annotations
 
+import abc
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -111,6 +112,17 @@ class MessageCheck(Check):
         """
         return AGENT_MESSAGES.select(record)
 
+    def evaluate(self, record: TrialRecord) -> Outcome:
+        invalid = missing_surface(record, "message")
+        if invalid is not None:
+            return invalid
+        details = {"selector": self._selector.describe()}
+        return self.verdict(record, self._selector.select(record), details)
+
+    @abc.abstractmethod
+    def verdict(self, record: TrialRecord, matched: list[int], details: dict[str, Any]) -> Outcome:
+        """The outcome, given the positions of the agent messages that match every field."""
+
 
 @register
 @attrs.frozen
@@ -126,12 +138,7 @@ class BotUttered(MessageCheck):
 
     method: ClassVar[str] = "bot_uttered"
 
-    def evaluate(self, record: TrialRecord) -> Outcome:
-        invalid = missing_surface(record, "message")
-        if invalid is not None:
-            return invalid
-        details = {"selector": self._selector.describe()}
-        matched = self._selector.select(record)
+    def verdict(self, record: TrialRecord, matched: list[int], details: dict[str, Any]) -> Outcome:
         if matched:
             ids = event_ids(record, matched)
             text = f"{id_list(ids)} matched"
@@ -165,12 +172,7 @@ class BotDidNotUtter(MessageCheck):
 
     method: ClassVar[str] = "bot_did_not_utter"
 
-    def evaluate(self, record: TrialRecord) -> Outcome:
-        invalid = missing_surface(record, "message")
-        if invalid is not None:
-            return invalid
-        details = {"selector": self._selector.describe()}
-        matched = self._selector.select(record)
+    def verdict(self, record: TrialRecord, matched: list[int], details: dict[str, Any]) -> Outcome:
         if not matched:
             said = len(self.agent_messages(record))
             text = f"none of {plural(said, 'agent message')} matched"

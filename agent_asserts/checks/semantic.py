@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
+from agent_asserts._convert import unit_interval
 from agent_asserts.checks.base import Check, Outcome
 from agent_asserts.checks.registry import register
 from agent_asserts.judges.prompt import (
@@ -54,15 +55,6 @@ def _optional_str(instance: object, attribute: attrs.Attribute[Any], value: Any)
         raise TypeError(f"'{attribute.name}' must be a str or None (got {value!r})")
 
 
-def _threshold(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
-    if value is None:
-        return
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise TypeError(f"'threshold' must be a number in [0, 1] (got {value!r})")
-    if not 0.0 <= value <= 1.0:
-        raise ValueError(f"'threshold' must be in [0, 1] (got {value!r})")
-
-
 @register
 @attrs.frozen
 class JudgeCheck(Check):
@@ -83,7 +75,7 @@ class JudgeCheck(Check):
     criterion: str = attrs.field(validator=_criterion)
     rubric: str | None = attrs.field(default=None, validator=_optional_str, kw_only=True)
     evidence: Evidence = attrs.field(default=None, converter=normalize_evidence, kw_only=True)
-    threshold: float | None = attrs.field(default=None, validator=_threshold, kw_only=True)
+    threshold: float | None = attrs.field(default=None, validator=unit_interval, kw_only=True)
     model: str | None = attrs.field(default=None, validator=_optional_str, kw_only=True)
     method: ClassVar[str] = "judge"
     positional: ClassVar[tuple[str, ...]] = ("criterion",)

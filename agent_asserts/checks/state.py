@@ -74,12 +74,16 @@ def _related(delta: tuple[DeltaEntry, ...], path: str) -> list[DeltaEntry]:
     return [e for e in delta if at_or_below(e.path, path) or at_or_below(path, e.path)]
 
 
-def _values(record: TrialRecord, path: str) -> tuple[Any, Any]:
-    return resolve(record.initial_state, path), resolve(record.final_state, path)
-
-
-def _neither(path: str) -> Outcome:
-    return Outcome.invalid(f"the path {path!r} exists in neither initial_state nor final_state")
+def _at_path(record: TrialRecord, path: str) -> Outcome | tuple[list[DeltaEntry], Any, Any]:
+    """The delta entries at or below ``path`` and its values before and after; an ``invalid``
+    outcome when the record has no delta or neither state has the path."""
+    delta = record.delta
+    if delta is None:
+        return _no_delta(record) or Outcome.invalid("the record has no state delta")
+    before, after = resolve(record.initial_state, path), resolve(record.final_state, path)
+    if before is MISSING and after is MISSING:
+        return Outcome.invalid(f"the path {path!r} exists in neither initial_state nor final_state")
+    return _related(delta, path), before, after
 
 
 def _op_of(before: Any, after: Any) -> Literal["added", "removed", "changed"]:
@@ -130,13 +134,11 @@ class Changed(Check):
             raise ValueError(f"'op' must be one of 'added', 'removed', 'changed' (got {self.op!r})")
 
     def evaluate(self, record: TrialRecord) -> Outcome:
-        delta = record.delta
-        if delta is None:
-            return _no_delta(record) or Outcome.invalid("the record has no state delta")
-        before, after = _values(record, self.path)
-        if before is MISSING and after is MISSING:
-            return _neither(self.path)
-        related = tuple(e.to_dict() for e in _related(delta, self.path))
+        found = _at_path(record, self.path)
+        if isinstance(found, Outcome):
+            return found
+        entries, before, after = found
+        related = tuple(e.to_dict() for e in entries)
         if json_equal(before, after):
             return Outcome.of(
                 False, message=f"{self.path} did not change", observed=None, evidence=related
@@ -177,13 +179,10 @@ class Unchanged(Check):
     positional: ClassVar[tuple[str, ...]] = ("path",)
 
     def evaluate(self, record: TrialRecord) -> Outcome:
-        delta = record.delta
-        if delta is None:
-            return _no_delta(record) or Outcome.invalid("the record has no state delta")
-        before, after = _values(record, self.path)
-        if before is MISSING and after is MISSING:
-            return _neither(self.path)
-        related = _related(delta, self.path)
+        found = _at_path(record, self.path)
+        if isinstance(found, Outcome):
+            return found
+        related, before, after = found
         if json_equal(before, after):
             return Outcome.of(True, message=f"{self.path} did not change", observed=None)
         shown = "; ".join(str(e) for e in related[:3]) + ("; …" if len(related) > 3 else "")

@@ -15,6 +15,7 @@ the ``model_call`` or ``tool_call`` surface), never a vacuous pass.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
@@ -38,6 +39,18 @@ def seconds_text(value: float) -> str:
     ('2 s', '0.125 s')
     """
     return f"{value:g} s"
+
+
+def _positions_where(
+    record: TrialRecord, kind: str, keep: Callable[[Any], bool]
+) -> Outcome | list[int]:
+    """The positions of the ``kind`` events whose payload ``keep`` accepts; ``invalid`` when
+    the record did not record that kind."""
+    invalid = missing_surface(record, kind)
+    if invalid is not None:
+        return invalid
+    events = record.events
+    return [p for p in record.positions_of_kind(kind) if keep(events[p].payload)]
 
 
 def _seconds(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
@@ -164,15 +177,13 @@ class ModelCallsAtMost(Check):
     positional: ClassVar[tuple[str, ...]] = ("n", "model")
 
     def evaluate(self, record: TrialRecord) -> Outcome:
-        invalid = missing_surface(record, "model_call")
-        if invalid is not None:
-            return invalid
-        events = record.events
-        positions = [
-            p
-            for p in record.positions_of_kind("model_call")
-            if self.model is None or getattr(events[p].payload, "model", None) == self.model
-        ]
+        positions = _positions_where(
+            record,
+            "model_call",
+            lambda payload: self.model is None or getattr(payload, "model", None) == self.model,
+        )
+        if isinstance(positions, Outcome):
+            return positions
         made = len(positions)
         if self.model is None:
             text = f"made {plural(made, 'model call')}, limit {self.n}"
@@ -297,15 +308,12 @@ class NoDeniedCalls(Check):
     method: ClassVar[str] = "no_denied_calls"
 
     def evaluate(self, record: TrialRecord) -> Outcome:
-        invalid = missing_surface(record, "tool_call")
-        if invalid is not None:
-            return invalid
+        denied = _positions_where(
+            record, "tool_call", lambda payload: getattr(payload, "outcome", None) == "denied"
+        )
+        if isinstance(denied, Outcome):
+            return denied
         events = record.events
-        denied = [
-            p
-            for p in record.positions_of_kind("tool_call")
-            if getattr(events[p].payload, "outcome", None) == "denied"
-        ]
         if not denied:
             return Outcome.of(True, message="no tool call was denied", observed=0)
         named = ", ".join(

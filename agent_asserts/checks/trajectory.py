@@ -14,6 +14,7 @@ re-exported here).
 
 from __future__ import annotations
 
+import abc
 import bisect
 import itertools
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -91,9 +92,29 @@ def _last_tool_outcome(record: TrialRecord, selector: ToolSelector) -> Outcome:
     )
 
 
+@attrs.frozen
+class _LastToolCheck(Check):
+    """``last_tool`` and ``ended_session``: the last call matches ``on.tool`` of the tool the
+    subclass names, with ``arguments``."""
+
+    _selector: ToolSelector = attrs.field(init=False, eq=False, repr=False)
+    arguments: Any
+
+    @abc.abstractmethod
+    def tool_name(self) -> str:
+        """The tool the last call must be."""
+
+    def __attrs_post_init__(self) -> None:
+        selector = ToolSelector(self.tool_name(), arguments=self.arguments)
+        object.__setattr__(self, "_selector", selector)
+
+    def evaluate(self, record: TrialRecord) -> Outcome:
+        return _last_tool_outcome(record, self._selector)
+
+
 @register
 @attrs.frozen
-class LastTool(Check):
+class LastTool(_LastToolCheck):
     """The last tool call matches ``on.tool(name, arguments=arguments)``; no call fails.
 
     >>> from agent_asserts.record import TrialRecord
@@ -103,22 +124,18 @@ class LastTool(Check):
 
     name: str
     arguments: Any = None
-    _selector: ToolSelector = attrs.field(init=False, eq=False, repr=False)
 
     method: ClassVar[str] = "last_tool"
     yaml_positional: ClassVar[tuple[str, ...]] = ("name", "arguments")
     positional: ClassVar[tuple[str, ...]] = ("name",)
 
-    def __attrs_post_init__(self) -> None:
-        object.__setattr__(self, "_selector", ToolSelector(self.name, arguments=self.arguments))
-
-    def evaluate(self, record: TrialRecord) -> Outcome:
-        return _last_tool_outcome(record, self._selector)
+    def tool_name(self) -> str:
+        return self.name
 
 
 @register
 @attrs.frozen
-class EndedSession(Check):
+class EndedSession(_LastToolCheck):
     """The last tool call is ``tool`` (``end_session`` by default) with these arguments.
 
     >>> from agent_asserts.record import TrialRecord
@@ -129,16 +146,12 @@ class EndedSession(Check):
 
     arguments: Any = None
     tool: str = attrs.field(default="end_session", kw_only=True)
-    _selector: ToolSelector = attrs.field(init=False, eq=False, repr=False)
 
     method: ClassVar[str] = "ended_session"
     yaml_positional: ClassVar[tuple[str, ...]] = ("arguments",)
 
-    def __attrs_post_init__(self) -> None:
-        object.__setattr__(self, "_selector", ToolSelector(self.tool, arguments=self.arguments))
-
-    def evaluate(self, record: TrialRecord) -> Outcome:
-        return _last_tool_outcome(record, self._selector)
+    def tool_name(self) -> str:
+        return self.tool
 
 
 @register

@@ -10,7 +10,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
 import attrs
@@ -138,13 +138,22 @@ def _check_pointer(p: Problems, path: tuple[str, ...], value: Any) -> None:
         p.add(path, str(exc))
 
 
-def _check_trace_where(p: Problems, where: Mapping[str, Any]) -> None:
+def _where_entries(
+    p: Problems, where: Mapping[str, Any], allowed: tuple[str, ...]
+) -> Iterator[tuple[Any, Any]]:
+    """The entries of ``where`` left to check: an unknown key or a null value is a problem."""
     for key, value in where.items():
-        if key not in TRACE_WHERE:
-            p.unknown_key(("where",), str(key), TRACE_WHERE)
+        if key not in allowed:
+            p.unknown_key(("where",), str(key), allowed)
         elif value is None:
             p.add(("where", key), NULL)
-        elif key in ("kind", "event_type") and not isinstance(value, str):
+        else:
+            yield key, value
+
+
+def _check_trace_where(p: Problems, where: Mapping[str, Any]) -> None:
+    for key, value in _where_entries(p, where, TRACE_WHERE):
+        if key in ("kind", "event_type") and not isinstance(value, str):
             p.add(("where", key), f"must be a string (got {value!r})")
         else:
             problem = _envelope_type_problem(key, value)
@@ -175,12 +184,8 @@ def _envelope_type_problem(key: str, value: Any) -> str | None:
 
 
 def _check_delta_where(p: Problems, where: Mapping[str, Any]) -> None:
-    for key, value in where.items():
-        if key not in DELTA_WHERE:
-            p.unknown_key(("where",), str(key), DELTA_WHERE)
-        elif value is None:
-            p.add(("where", key), NULL)
-        elif key == "path":
+    for key, value in _where_entries(p, where, DELTA_WHERE):
+        if key == "path":
             _check_pointer(p, ("where", "path"), value)
         else:
             ops = value if isinstance(value, list | tuple) and value else [value]

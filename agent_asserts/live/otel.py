@@ -29,25 +29,21 @@ span: ended spans cannot take new events). See docs/live.md.
 
 from __future__ import annotations
 
-import concurrent.futures
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from opentelemetry import trace
 from opentelemetry.context import Context
 from opentelemetry.sdk.trace import ReadableSpan, Span, SpanProcessor
+from typing_extensions import Unpack
 
-from agent_asserts._deadline import DEFAULT_CASE_TIMEOUT
 from agent_asserts._version import __version__
 from agent_asserts.live.buffer import ClosedTrace
 from agent_asserts.live.emission import EVENT_NAME, SCOPE_NAME, SPAN_NAME, evaluation_attributes
-from agent_asserts.live.engine import OnResult
 from agent_asserts.live.evaluation import SuiteLike
 from agent_asserts.live.otlp import spans_to_otlp
-from agent_asserts.live.processor import LiveProcessor
+from agent_asserts.live.processor import LiveOptions, LiveProcessor
 
 if TYPE_CHECKING:
-    from agent_asserts.record import TrialRecord
     from agent_asserts.results import CaseResult
 
 
@@ -85,26 +81,11 @@ class EvaluatingSpanProcessor(LiveProcessor[ReadableSpan], SpanProcessor):
         self,
         suite: SuiteLike,
         *,
-        on_result: OnResult | None = None,
-        emit: str | None = "event",
-        max_open_traces: int = 10_000,
-        trace_timeout: float = 300.0,
-        executor: concurrent.futures.Executor | None = None,
         tracer_provider: trace.TracerProvider | None = None,
-        to_record: Callable[[dict[str, Any]], TrialRecord] | None = None,
-        timeout: float | None = DEFAULT_CASE_TIMEOUT,
+        **options: Unpack[LiveOptions],
     ) -> None:
         self._tracer_provider = tracer_provider
-        super().__init__(
-            suite,
-            on_result=on_result,
-            emit=emit,
-            max_open_traces=max_open_traces,
-            trace_timeout=trace_timeout,
-            executor=executor,
-            to_record=to_record,
-            timeout=timeout,
-        )
+        super().__init__(suite, **options)
 
     def on_start(self, span: Span, parent_context: Context | None = None) -> None:
         """Nothing to do when a span starts."""

@@ -22,7 +22,7 @@ import abc
 import concurrent.futures
 from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING, Any, ClassVar, Generic
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypedDict
 
 from agent_asserts._deadline import DEFAULT_CASE_TIMEOUT
 from agent_asserts.live.buffer import ClosedTrace, S
@@ -35,6 +35,19 @@ if TYPE_CHECKING:
     from agent_asserts.results import CaseResult
 
 EMIT_CHOICES = ("event", None)
+
+
+class LiveOptions(TypedDict, total=False):
+    """The keyword options every live processor takes (see :class:`LiveProcessor`); a
+    processor with options of its own takes these as ``**options: Unpack[LiveOptions]``."""
+
+    on_result: OnResult | None
+    emit: str | None
+    max_open_traces: int
+    trace_timeout: float
+    executor: concurrent.futures.Executor | None
+    to_record: Callable[[dict[str, Any]], TrialRecord] | None
+    timeout: float | None
 
 
 class LiveProcessor(abc.ABC, Generic[S]):
@@ -94,4 +107,4 @@ class LiveProcessor(abc.ABC, Generic[S]):
         """Put ``results`` back into the trace."""
 
 
-__all__ = ["EMIT_CHOICES", "LiveProcessor"]
+__all__ = ["EMIT_CHOICES", "LiveOptions", "LiveProcessor"]

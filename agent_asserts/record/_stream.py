@@ -121,19 +121,24 @@ class JsonStream:
             raise RecordError(problems)
         return data
 
-    def items(self, path: str = "$") -> Iterator[tuple[str, Any]]:
-        """The items of the array starting here, one at a time, with their paths."""
+    def item_paths(self, path: str = "$") -> Iterator[str]:
+        """Walk the array starting here: the path of each item, which the caller reads
+        (:meth:`value`, :meth:`sampled`…) before asking for the next."""
         self.expect("[", path)
         if self.peek() == "]":
             self.pos += 1
             return
         index = 0
         while True:
-            item_path = f"{path}[{index}]"
-            yield item_path, self.value(item_path)
+            yield f"{path}[{index}]"
             index += 1
             if self.expect(",]", path) == "]":
                 return
+
+    def items(self, path: str = "$") -> Iterator[tuple[str, Any]]:
+        """The items of the array starting here, one at a time, with their paths."""
+        for item_path in self.item_paths(path):
+            yield item_path, self.value(item_path)
 
     def members(self, path: str = "$") -> Iterator[tuple[str, str]]:
         """The keys of the object starting here, each with its path; the caller consumes each
@@ -177,20 +182,11 @@ class JsonStream:
 def _dropping(stream: JsonStream, keep: int, path: str) -> Iterator[tuple[str, None]]:
     """Walk an array: yields the paths of its first ``keep`` items for the caller to read,
     then reads and drops the others."""
-    stream.expect("[", path)
-    if stream.peek() == "]":
-        stream.pos += 1
-        return
-    index = 0
-    while True:
-        item_path = f"{path}[{index}]"
+    for index, item_path in enumerate(stream.item_paths(path)):
         if index < keep:
             yield item_path, None
         else:
             stream.value(item_path)
-        index += 1
-        if stream.expect(",]", path) == "]":
-            return
 
 
 def sample(handle: IO[str], *, keep: int = 3, source: str | None = None) -> Any:

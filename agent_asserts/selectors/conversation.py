@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import attrs
@@ -148,19 +148,45 @@ class MemoryClearedSelector(Selector):
         return {"memory_cleared": {"name": self.name, "agent": self.agent}}
 
 
-def _lifecycle_explain(event: Event, transition: str, wanted: Mapping[str, Any]) -> list[Mismatch]:
-    found = []
-    if event.event_type != transition:
-        found.append(_mismatch("$.event_type", transition, event.event_type))
-    for field, want in wanted.items():
-        have = getattr(event.payload, field, MISSING)
-        if want is not None and have != want:
-            found.append(_mismatch(f"$.{field}", want, have))
-    return found
+class _LifecycleSelector(Selector):
+    """Skill and ordered-block selectors: an event of ``index_kind`` at ``transition`` whose
+    payload (a ``payload_type``) has each of ``matched_fields`` that is set (not None)."""
+
+    transition: str
+    payload_type: ClassVar[type]
+    matched_fields: ClassVar[tuple[str, ...]]
+
+    def _wanted(self) -> list[tuple[str, Any]]:
+        wanted = ((name, getattr(self, name)) for name in self.matched_fields)
+        return [(name, value) for name, value in wanted if value is not None]
+
+    def matches_fields(self, event: Event) -> bool:
+        p = event.payload
+        return (
+            isinstance(p, self.payload_type)
+            and event.event_type == self.transition
+            and all(getattr(p, name) == want for name, want in self._wanted())
+        )
+
+    def explain_fields(self, event: Event) -> list[Mismatch]:
+        if not isinstance(event.payload, self.payload_type):
+            return [_mismatch("$.kind", self.index_kind, event.kind)]
+        found = []
+        if event.event_type != self.transition:
+            found.append(_mismatch("$.event_type", self.transition, event.event_type))
+        for name, want in self._wanted():
+            have = getattr(event.payload, name, MISSING)
+            if have != want:
+                found.append(_mismatch(f"$.{name}", want, have))
+        return found
+
+    def to_data(self) -> Any:
+        body = dict(self._wanted())
+        return {f"{self.index_kind}_{self.transition}": self.agent_data(body)}
 
 
 @attrs.frozen(repr=False)
-class SkillSelector(Selector):
+class SkillSelector(_LifecycleSelector):
     """Skill lifecycle events; ``step_id`` narrows cancelled/interrupted/resumed only.
 
     >>> SkillSelector("activated", "card_replace")
@@ -173,6 +199,8 @@ class SkillSelector(Selector):
     agent: str | None = attrs.field(default=None, kw_only=True)
 
     index_kind: ClassVar[str | None] = "skill"
+    payload_type: ClassVar[type] = SkillPayload
+    matched_fields: ClassVar[tuple[str, ...]] = ("skill_id", "step_id")
 
     def __attrs_post_init__(self) -> None:
         check_agent(self.agent)
@@ -189,30 +217,9 @@ class SkillSelector(Selector):
             {"step_id": self.step_id, "agent": self.agent},
         )
 
-    def matches_fields(self, event: Event) -> bool:
-        p = event.payload
-        return (
-            isinstance(p, SkillPayload)
-            and event.event_type == self.transition
-            and p.skill_id == self.skill_id
-            and (self.step_id is None or p.step_id == self.step_id)
-        )
-
-    def explain_fields(self, event: Event) -> list[Mismatch]:
-        if not isinstance(event.payload, SkillPayload):
-            return [_mismatch("$.kind", "skill", event.kind)]
-        wanted = {"skill_id": self.skill_id, "step_id": self.step_id}
-        return _lifecycle_explain(event, self.transition, wanted)
-
-    def to_data(self) -> Any:
-        body = {"skill_id": self.skill_id}
-        if self.step_id is not None:
-            body["step_id"] = self.step_id
-        return {f"skill_{self.transition}": self.agent_data(body)}
-
 
 @attrs.frozen(repr=False)
-class BlockSelector(Selector):
+class BlockSelector(_LifecycleSelector):
     """Ordered-block lifecycle events; ``step_id`` is not allowed on ``entered``.
 
     >>> BlockSelector("entered", "card_replace", "main")
@@ -226,6 +233,8 @@ class BlockSelector(Selector):
     agent: str | None = attrs.field(default=None, kw_only=True)
 
     index_kind: ClassVar[str | None] = "ordered_block"
+    payload_type: ClassVar[type] = BlockPayload
+    matched_fields: ClassVar[tuple[str, ...]] = ("skill_id", "block_id", "step_id")
 
     def __attrs_post_init__(self) -> None:
         check_agent(self.agent)
@@ -239,28 +248,6 @@ class BlockSelector(Selector):
     def __repr__(self) -> str:
         args = [self.transition, self.skill_id, self.block_id]
         return call_repr("on.block", args, {"step_id": self.step_id, "agent": self.agent})
-
-    def matches_fields(self, event: Event) -> bool:
-        p = event.payload
-        return (
-            isinstance(p, BlockPayload)
-            and event.event_type == self.transition
-            and p.skill_id == self.skill_id
-            and p.block_id == self.block_id
-            and (self.step_id is None or p.step_id == self.step_id)
-        )
-
-    def explain_fields(self, event: Event) -> list[Mismatch]:
-        if not isinstance(event.payload, BlockPayload):
-            return [_mismatch("$.kind", "ordered_block", event.kind)]
-        wanted = {"skill_id": self.skill_id, "block_id": self.block_id, "step_id": self.step_id}
-        return _lifecycle_explain(event, self.transition, wanted)
-
-    def to_data(self) -> Any:
-        body = {"skill_id": self.skill_id, "block_id": self.block_id}
-        if self.step_id is not None:
-            body["step_id"] = self.step_id
-        return {f"ordered_block_{self.transition}": self.agent_data(body)}
 
 
 def _outcomes(value: Any) -> Any:

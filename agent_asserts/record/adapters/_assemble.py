@@ -9,6 +9,7 @@ from agent_asserts._missing import MISSING
 from agent_asserts.record.adapters._arguments import parse_arguments
 from agent_asserts.record.adapters._pairing import Pairing
 from agent_asserts.record.adapters._steps import ModelInfo, Step, ToolInfo
+from agent_asserts.record.parse_errors import ParseError
 
 if TYPE_CHECKING:
     from agent_asserts.record.adapters._span_tree import _Tree
@@ -42,12 +43,7 @@ class Assembly:
         return None if model_span is None else self.event_of.get(model_span)
 
     def parse_error(self, where: str, reason: str, item: Any = None) -> None:
-        error: dict[str, Any] = {"position": where, "reason": reason}
-        if item is not None:
-            error["item"] = item
-        if self.source is not None:
-            error["source"] = self.source
-        self.errors.append(error)
+        self.errors.append(ParseError(where, reason, item, self.source).to_dict())
 
     def _emit(self, step: Step, event: dict[str, Any], *, primary: bool = False) -> str:
         span = step.span

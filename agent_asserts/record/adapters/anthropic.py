@@ -50,12 +50,12 @@ from typing import Any, Final
 from agent_asserts.record.adapters.toolkit import (
     TraceBuilder,
     content_text,
+    item_list,
     json_or_text,
     read_with,
     tool_definitions,
     usage,
 )
-from agent_asserts.record.errors import Problem, RecordError
 from agent_asserts.record.trial import TrialRecord
 
 MARKER_BLOCKS: Final = frozenset(
@@ -269,11 +269,7 @@ def to_records(data: Any, *, source: str | None = None, **options: Any) -> Itera
     Raises:
         RecordError: ``data`` holds no message list.
     """
-    messages = _messages(data)
-    if _is_response(messages):
-        messages = [messages]
-    if not isinstance(messages, list):
-        raise RecordError([Problem("$", "expected a list of Anthropic messages", source)])
+    messages = item_list(_messages(data), "Anthropic messages", source, single=_is_response)
     reader = _Reader(source)
     request = isinstance(data, Mapping) and "messages" in data
     if request:

@@ -46,13 +46,13 @@ from typing import Any, Final
 from agent_asserts.record.adapters.toolkit import (
     TraceBuilder,
     content_text,
+    item_list,
     items,
     json_or_text,
     mapping,
     read_with,
     usage,
 )
-from agent_asserts.record.errors import Problem, RecordError
 from agent_asserts.record.trial import TrialRecord
 
 TYPES: Final = {
@@ -250,9 +250,7 @@ def to_records(data: Any, *, source: str | None = None, **options: Any) -> Itera
     Raises:
         RecordError: ``data`` holds no message list.
     """
-    messages = _messages(data)
-    if not isinstance(messages, list):
-        raise RecordError([Problem("$", "expected a list of LangChain messages", source)])
+    messages = item_list(_messages(data), "LangChain messages", source)
     reader = _Reader(source)
     prefix = "$" if messages is data else "$.messages"
     for index, item in enumerate(messages):

@@ -47,10 +47,11 @@ from agent_asserts.record._json import parse_json, read_text
 from agent_asserts.record.adapters.toolkit import (
     TraceBuilder,
     content_text,
+    item_list,
     json_or_text,
     tool_definitions,
 )
-from agent_asserts.record.errors import Problem, RecordError
+from agent_asserts.record.errors import RecordError
 from agent_asserts.record.trial import TrialRecord
 
 _SCAN: Final = 50
@@ -204,9 +205,9 @@ def to_records(
     Raises:
         RecordError: ``data`` holds no message list.
     """
-    messages = [data] if _is_message(data) else _messages(data)
-    if not isinstance(messages, list):
-        raise RecordError([Problem("$", "expected a list of JSON-RPC messages", source)])
+    messages = item_list(
+        [data] if _is_message(data) else _messages(data), "JSON-RPC messages", source
+    )
     reader = _Reader(source, server)
     prefix = "$.messages" if isinstance(data, Mapping) and "messages" in data else "$"
     for index, item in enumerate(messages):

@@ -49,6 +49,7 @@ from agent_asserts._missing import MISSING
 from agent_asserts.record.adapters.toolkit import (
     TraceBuilder,
     content_text,
+    item_list,
     json_or_text,
     openai_usage,
     read_with,
@@ -56,7 +57,6 @@ from agent_asserts.record.adapters.toolkit import (
     tool_definitions,
     tool_error,
 )
-from agent_asserts.record.errors import Problem, RecordError
 from agent_asserts.record.trial import TrialRecord
 
 ROLES: Final = frozenset({"system", "developer", "user", "assistant", "tool", "function"})
@@ -232,11 +232,7 @@ def to_records(
     Raises:
         RecordError: ``data`` holds no message list.
     """
-    messages = _messages(data)
-    if _is_completion(messages):
-        messages = [messages]
-    if not isinstance(messages, list):
-        raise RecordError([Problem("$", "expected a list of OpenAI Chat messages", source)])
+    messages = item_list(_messages(data), "OpenAI Chat messages", source, single=_is_completion)
     reader = _Reader(source, detect_errors)
     prefix = "$.messages" if messages is not data else "$"
     for index, item in enumerate(messages):

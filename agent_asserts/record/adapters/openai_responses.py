@@ -47,6 +47,7 @@ from agent_asserts._missing import MISSING
 from agent_asserts.record.adapters.toolkit import (
     TraceBuilder,
     content_text,
+    item_list,
     json_or_text,
     mapping,
     openai_usage,
@@ -54,7 +55,6 @@ from agent_asserts.record.adapters.toolkit import (
     seconds,
     tool_error,
 )
-from agent_asserts.record.errors import Problem, RecordError
 from agent_asserts.record.trial import TrialRecord
 
 OUTPUT_ITEMS: Final = frozenset(
@@ -333,9 +333,7 @@ def to_records(
     if _is_response(data):
         reader.response("$", data)
     else:
-        items = _items(data)
-        if not isinstance(items, list):
-            raise RecordError([Problem("$", "expected a list of Responses API items", source)])
+        items = item_list(_items(data), "Responses API items", source)
         prefix = "$" if items is data else "$.input"
         for index, item in enumerate(items):
             reader.item(f"{prefix}[{index}]", item)

@@ -38,6 +38,8 @@ from typing import Any, Final
 from agent_asserts._missing import MISSING
 from agent_asserts.record._json import load_json
 from agent_asserts.record.adapters._arguments import json_or_text, parse_arguments
+from agent_asserts.record.errors import Problem, RecordError
+from agent_asserts.record.parse_errors import ParseError
 from agent_asserts.record.payloads import ERROR_OUTCOMES
 from agent_asserts.record.trial import TrialRecord
 
@@ -237,6 +239,28 @@ def read_with(
     name, data = load_json(path)
     options.setdefault("source", name)
     return next(to_records(data, **options))
+
+
+def item_list(
+    value: Any, what: str, source: str | None, *, single: Callable[[Any], bool] | None = None
+) -> list[Any]:
+    """``value`` as a run's list of items: a list as it is, one item ``single`` recognises
+    (a whole response object) as a list of it; anything else is a ``RecordError`` at ``$``
+    (``expected a list of {what}``).
+
+    >>> item_list({"type": "message"}, "messages", None, single=lambda v: "type" in v)
+    [{'type': 'message'}]
+    >>> item_list(3, "Anthropic messages", "run.json")
+    Traceback (most recent call last):
+    ...
+    agent_asserts.record.errors.RecordError: invalid record: 1 problem(s)
+      run.json: $: expected a list of Anthropic messages
+    """
+    if single is not None and single(value):
+        return [value]
+    if not isinstance(value, list):
+        raise RecordError([Problem("$", f"expected a list of {what}", source)])
+    return value
 
 
 def _count(value: Any) -> int | None:
@@ -478,12 +502,7 @@ class TraceBuilder:
 
     def error(self, where: str, reason: str, item: Any = None) -> None:
         """An input item that could not be read (kept on the record's ``parse_errors``)."""
-        entry: dict[str, Any] = {"position": where, "reason": reason}
-        if item is not None:
-            entry["item"] = item
-        if self.source is not None:
-            entry["source"] = self.source
-        self.parse_errors.append(entry)
+        self.parse_errors.append(ParseError(where, reason, item, self.source).to_dict())
 
     # -- the record --------------------------------------------------------------------------
 
