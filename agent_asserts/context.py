@@ -31,6 +31,7 @@ from agent_asserts.checks.contract import contract_checks
 from agent_asserts.checks.semantic import JudgeCheck
 from agent_asserts.checks.sources import LiteralValue, StatePath
 from agent_asserts.checks.unrecorded import decide_unrecorded
+from agent_asserts.errors import AgentAssertsError
 from agent_asserts.fluent import (
     ConversationMethods,
     EventMethods,
@@ -121,7 +122,7 @@ def _hint_names() -> dict[str, Any]:
     }  # fmt: skip
 
 
-class CaseTimeout(Exception):
+class CaseTimeout(AgentAssertsError):
     """The case passed its cooperative timeout (checked at every context call)."""
 
 

@@ -22,6 +22,7 @@ from agent_asserts._convert import as_severity, as_status, as_tuple, check_unit_
 from agent_asserts._jsonable import to_jsonable
 from agent_asserts._lazy import LazyText, alias_repr, settle, text_of
 from agent_asserts._version import __version__
+from agent_asserts.errors import AgentAssertsError
 from agent_asserts.matching import render
 from agent_asserts.report.html_report import render_html_fragment
 from agent_asserts.status import (
@@ -34,7 +35,7 @@ from agent_asserts.status import (
 from agent_asserts.summary import mean_score, render_case
 
 
-class RequirementFailed(Exception):
+class RequirementFailed(AgentAssertsError):
     """Raised by ``EvalContext.require()`` when its condition is false; stops the case.
 
     >>> str(RequirementFailed("fixture", "no reply"))
@@ -48,7 +49,7 @@ class RequirementFailed(Exception):
         super().__init__(f"{text}: {message}" if message else text)
 
 
-class Skipped(Exception):
+class Skipped(AgentAssertsError):
     """Raised by ``EvalContext.skip()``; the runner turns it into a ``SKIPPED`` verdict.
 
     >>> Skipped("no sandbox").reason

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from agent_asserts._deadline import TimeLimitExceeded, format_seconds, time_limit
 from agent_asserts.checks.contract import contract_checks
 from agent_asserts.context import CaseTimeout, EvalContext, outcome_to_result, run_check
+from agent_asserts.errors import AgentAssertsError
 from agent_asserts.judges.timeout import timed_judge
 from agent_asserts.results import AssertionResult, CaseResult, RequirementFailed, Skipped, Verdict
 
@@ -120,7 +121,7 @@ def safe_name(name: str | None, check: Any) -> str:
         return type(check).__name__
 
 
-class CaseFailed(AssertionError):
+class CaseFailed(AgentAssertsError, AssertionError):
     """A case did not pass; ``str()`` is its summary and ``case`` the :class:`CaseResult`."""
 
     def __init__(self, case: CaseResult) -> None:
@@ -131,7 +132,7 @@ class CaseFailed(AssertionError):
         return (type(self), (self.case,))
 
 
-class CaseSkipped(unittest.SkipTest):
+class CaseSkipped(AgentAssertsError, unittest.SkipTest):
     """A case was skipped; ``str()`` is the skip reason and ``case`` the :class:`CaseResult`."""
 
     def __init__(self, case: CaseResult) -> None:

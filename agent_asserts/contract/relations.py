@@ -19,7 +19,7 @@ from typing import Any
 
 from agent_asserts.contract.matchers import get_matcher, registered_matchers
 from agent_asserts.contract.verdicts import ItemVerdict, shortened
-from agent_asserts.errors import RecordLacks, Unavailable
+from agent_asserts.errors import AgentAssertsError, RecordLacks, Unavailable
 from agent_asserts.matching import Matcher, Mismatch, render
 
 JSONSCHEMA_MISSING = str(
@@ -28,7 +28,7 @@ JSONSCHEMA_MISSING = str(
 SHOWN_MISMATCHES = 3
 
 
-class EvaluatorFailed(Exception):
+class EvaluatorFailed(AgentAssertsError):
     """A custom matcher or the judge failed; the result is ``evaluator_error``.
 
     >>> EvaluatorFailed("boom", force_gate=True).force_gate

@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
+from agent_asserts.errors import AgentAssertsError
 from agent_asserts.loaders.nodes import MappingNode, Node, PathPart, ScalarNode, SequenceNode
 
 if TYPE_CHECKING:
@@ -32,7 +33,7 @@ class _Pairs(list[tuple[str, Any]]):
     """A JSON object as its list of pairs, so duplicate keys survive parsing."""
 
 
-class _NotJson(ValueError):
+class _NotJson(AgentAssertsError, ValueError):
     pass
 
 

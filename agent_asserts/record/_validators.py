@@ -19,6 +19,7 @@ from typing import Any, Final
 from agent_asserts._depth import MAX_DEPTH
 from agent_asserts._suggest import did_you_mean
 from agent_asserts._text import safe_repr
+from agent_asserts.errors import AgentAssertsError
 
 _MAX_REPR = 60
 
@@ -186,7 +187,7 @@ def must_be_list(value: Any) -> str | None:
 _SCALARS: Final[frozenset[type]] = frozenset({str, int, float, bool, type(None)})
 
 
-class NotJSON(Exception):
+class NotJSON(AgentAssertsError):
     """Raised by :func:`fast_copy` on anything unusual (then :func:`json_copy` explains it).
 
     >>> fast_copy({1: 2})

@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from agent_asserts._missing import MISSING
+from agent_asserts.errors import AgentAssertsError
 from agent_asserts.record.event import Event
 from agent_asserts.record.payloads import (
     BLOCK_TRANSITIONS,
@@ -40,7 +41,7 @@ ENVELOPE_KEYS: Final = frozenset(
 """Keys of the nested form's envelope; any other key holding a mapping is the payload."""
 
 
-class Undecodable(Exception):
+class Undecodable(AgentAssertsError):
     """A row that cannot become an event (its message is the parse error's reason)."""
 
 

@@ -18,6 +18,7 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
+from agent_asserts.errors import AgentAssertsError
 from agent_asserts.record.adapters._spans import Span, SpanEvent
 
 SPAN_KINDS: Final = ("unspecified", "internal", "server", "client", "producer", "consumer")
@@ -27,7 +28,7 @@ _HEX: Final = re.compile(r"[0-9a-fA-F]+")
 _ID_BYTES: Final = (8, 16)
 
 
-class BadSpan(ValueError):
+class BadSpan(AgentAssertsError, ValueError):
     """Why one span (or one of its parts) could not be read."""
 
 

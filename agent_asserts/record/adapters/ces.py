@@ -49,6 +49,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
 from agent_asserts._jsonable import to_jsonable
+from agent_asserts.errors import AgentAssertsError
 from agent_asserts.record._json import load_json
 from agent_asserts.record.errors import Problem, RecordError
 from agent_asserts.record.trial import TrialRecord
@@ -72,7 +73,7 @@ _LINE: Final = re.compile(
 _TRANSFER: Final = "Transferred to "
 
 
-class _Undecodable(ValueError):
+class _Undecodable(AgentAssertsError, ValueError):
     """Why one line could not be decoded."""
 
 
