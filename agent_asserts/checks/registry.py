@@ -21,6 +21,7 @@ from typing import TypeVar
 from agent_asserts.checks.base import Check
 
 CHECKS: dict[str, type[Check]] = {}
+_changes = [0]
 FAMILIES = (
     "outcome",
     "tools",
@@ -62,6 +63,7 @@ def register(cls: C) -> C:
     if existing is not None and existing.__qualname__ != cls.__qualname__:
         raise ValueError(f"two check classes claim method {cls.method!r}")
     CHECKS[cls.method] = cls
+    _changes[0] += 1
     return cls
 
 
@@ -104,9 +106,29 @@ def unregister_check(method: str) -> type[Check]:
     KeyError: "no check class is registered under 'no_such_check'"
     """
     try:
-        return CHECKS.pop(method)
+        cls = CHECKS.pop(method)
     except KeyError:
         raise KeyError(f"no check class is registered under {method!r}") from None
+    _changes[0] += 1
+    return cls
+
+
+def registry_version() -> int:
+    """A number that changes whenever a check class is registered or removed: what is
+    derived from the table (the loaders' signatures) is cached under it.
+
+    >>> import attrs
+    >>> before = registry_version()
+    >>> @register
+    ... @attrs.frozen
+    ... class Demo(Check):
+    ...     method = "demo_version_check"
+    ...     def evaluate(self, record): ...
+    >>> registry_version() > before
+    True
+    >>> _ = unregister_check("demo_version_check")
+    """
+    return _changes[0]
 
 
 def all_checks() -> dict[str, type[Check]]:
@@ -120,4 +142,11 @@ def all_checks() -> dict[str, type[Check]]:
     return dict(CHECKS)
 
 
-__all__ = ["CHECKS", "all_checks", "register", "register_check", "unregister_check"]
+__all__ = [
+    "CHECKS",
+    "all_checks",
+    "register",
+    "register_check",
+    "registry_version",
+    "unregister_check",
+]

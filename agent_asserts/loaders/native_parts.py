@@ -18,7 +18,7 @@ from typing import Any
 
 from agent_asserts.checks.data import build_check
 from agent_asserts.checks.expectations import VALUE_CHECKS
-from agent_asserts.checks.registry import all_checks
+from agent_asserts.checks.registry import all_checks, registry_version
 from agent_asserts.checks.signatures import Signature, signature
 from agent_asserts.loaders.collector import ProblemCollector
 from agent_asserts.loaders.nodes import INVALID, MappingNode, Node, ScalarNode, SequenceNode
@@ -30,16 +30,25 @@ EXPECT_SOURCES = ("value", "initial", "literal")
 """The keys of an ``expect:`` mapping that name its value (a record field, or a literal)."""
 
 
-@functools.cache
 def check_signatures() -> dict[str, Signature]:
-    """Every registered check method that can be written in a suite file, by name."""
+    """Every registered check method that can be written in a suite file, by name (as the
+    registry stands now: a check registered after a first load is seen)."""
+    return _check_signatures(registry_version())
+
+
+@functools.lru_cache(maxsize=1)
+def _check_signatures(version: int) -> dict[str, Signature]:
     sigs = {name: signature(cls) for name, cls in all_checks().items()}
     return {name: sig for name, sig in sigs.items() if sig.yaml_ok}
 
 
-@functools.cache
 def python_only_methods() -> frozenset[str]:
     """Registered methods that need a Python callable (``events_satisfy``…)."""
+    return _python_only_methods(registry_version())
+
+
+@functools.lru_cache(maxsize=1)
+def _python_only_methods(version: int) -> frozenset[str]:
     every = {**all_checks(), **VALUE_CHECKS}
     return frozenset(name for name, cls in every.items() if not signature(cls).yaml_ok)
 

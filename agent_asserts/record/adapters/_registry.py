@@ -2,8 +2,9 @@
 
 A format is registered with a ``detect(data) -> bool`` (does this parsed JSON document have the
 format's shape?) and a ``to_records(data, **options)`` iterator (one record per run the
-document holds). The built-in formats are imported on first use, so importing the registry
-stays cheap.
+document holds). The built-in formats are the modules of this package that declare ``FORMAT``
+and ``ORDER``: found and imported on first use (adding a format is adding its module; nothing
+else is edited), so importing the registry stays cheap.
 
 >>> "native" in formats() and "mantle" in formats()
 True
@@ -15,9 +16,11 @@ from __future__ import annotations
 
 import functools
 import importlib
+import pkgutil
 import re
 import threading
 from collections.abc import Callable, Iterator, Mapping
+from types import ModuleType
 from typing import Any, Final
 
 import attrs
@@ -36,23 +39,10 @@ RecordsReader = Callable[..., Iterator[TrialRecord]]
 PathReader = Callable[..., Iterator[TrialRecord]]
 """``read_records(path, **options)``: a format's own way to read a file (JSON Lines of events)."""
 
-_BUILTIN: Final = (
-    ("native", "agent_asserts.record.adapters.native"),
-    ("mantle", "agent_asserts.record.adapters.mantle"),
-    ("ces", "agent_asserts.record.adapters.ces"),
-    ("openai-chat", "agent_asserts.record.adapters.openai_chat"),
-    ("anthropic", "agent_asserts.record.adapters.anthropic"),
-    ("openai-responses", "agent_asserts.record.adapters.openai_responses"),
-    ("gemini", "agent_asserts.record.adapters.gemini"),
-    ("langchain", "agent_asserts.record.adapters.langchain"),
-    ("mcp", "agent_asserts.record.adapters.mcp"),
-    ("otel", "agent_asserts.record.adapters.otel"),
-    ("openai-agents", "agent_asserts.record.adapters.openai_agents"),
-    ("pydantic-ai", "agent_asserts.record.adapters.pydantic_ai"),
-    ("langfuse", "agent_asserts.record.adapters.langfuse"),
-)
-"""The built-in formats and the module defining each (``detect``, ``to_records``, optional
-``RUNS`` and ``read_records``)."""
+PACKAGE: Final = "agent_asserts.record.adapters"
+"""The package whose modules are the built-in formats: a public module of it that declares
+``FORMAT`` (its name) and ``ORDER`` (its place in :func:`formats`) is one, with its ``detect``,
+``to_records`` and optional ``RUNS`` and ``read_records``. Found on first use; no list to edit."""
 
 _NAME: Final = re.compile(r"[a-z][a-z0-9_-]*\Z")
 
@@ -88,6 +78,19 @@ _loading = False
 _load_lock: Final = threading.RLock()
 
 
+def _format_modules() -> list[ModuleType]:
+    """The modules of :data:`PACKAGE` that declare a format, in ``ORDER`` (then by name)."""
+    package = importlib.import_module(PACKAGE)
+    found = []
+    for info in pkgutil.iter_modules(package.__path__):
+        if info.name.startswith("_"):
+            continue
+        module = importlib.import_module(f"{PACKAGE}.{info.name}")
+        if hasattr(module, "FORMAT"):
+            found.append(module)
+    return sorted(found, key=lambda module: (module.ORDER, module.FORMAT))
+
+
 def _load_builtins() -> None:
     """Register the built-in formats, once. Threads that ask while another loads them wait
     for it (they would otherwise see an empty registry); a call made while this thread loads
@@ -100,17 +103,21 @@ def _load_builtins() -> None:
             return
         _loading = True
         try:
-            for name, module_name in _BUILTIN:
-                if name in _formats:
-                    continue
-                module = importlib.import_module(module_name)
-                _formats[name] = TraceFormat(
-                    name,
+            found = {
+                module.FORMAT: TraceFormat(
+                    module.FORMAT,
                     module.detect,
-                    depth_checked(name, module.to_records),
+                    depth_checked(module.FORMAT, module.to_records),
                     tuple(getattr(module, "RUNS", ())),
                     getattr(module, "read_records", None),
                 )
+                for module in _format_modules()
+                if module.FORMAT not in _formats
+            }
+            others = dict(_formats)
+            _formats.clear()
+            _formats.update(found)
+            _formats.update(others)
             _loaded = True
         finally:
             _loading = False

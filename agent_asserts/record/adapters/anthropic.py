@@ -58,6 +58,11 @@ from agent_asserts.record.adapters.toolkit import (
 )
 from agent_asserts.record.trial import TrialRecord
 
+FORMAT: Final = "anthropic"
+"""The name this module is registered under (the record-format registry finds it)."""
+ORDER: Final = 50
+"""Its place among the built-in formats (their listing and error-message order)."""
+
 MARKER_BLOCKS: Final = frozenset(
     {
         "tool_use",
@@ -301,4 +306,13 @@ def read(path: str | os.PathLike[str], **options: Any) -> TrialRecord:
     return read_with(to_records, path, **options)
 
 
-__all__ = ["MARKER_BLOCKS", "anthropic_usage", "detect", "read", "to_record", "to_records"]
+__all__ = [
+    "FORMAT",
+    "MARKER_BLOCKS",
+    "ORDER",
+    "anthropic_usage",
+    "detect",
+    "read",
+    "to_record",
+    "to_records",
+]

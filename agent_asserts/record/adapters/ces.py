@@ -54,6 +54,11 @@ from agent_asserts.record._json import load_json
 from agent_asserts.record.errors import Problem, RecordError
 from agent_asserts.record.trial import TrialRecord
 
+FORMAT: Final = "ces"
+"""The name this module is registered under (the record-format registry finds it)."""
+ORDER: Final = 30
+"""Its place among the built-in formats (their listing and error-message order)."""
+
 TRACE_KEY: Final = "detailed_trace"
 SURFACES: Final = ("message", "tool_call", "delegation", "custom_payload")
 LABELS: Final = (
@@ -372,4 +377,15 @@ def read(path: str | os.PathLike[str], **options: Any) -> TrialRecord:
     return to_record(data, **options)
 
 
-__all__ = ["LABELS", "RUNS", "SURFACES", "detect", "read", "to_record", "to_records", "tool_name"]
+__all__ = [
+    "FORMAT",
+    "LABELS",
+    "ORDER",
+    "RUNS",
+    "SURFACES",
+    "detect",
+    "read",
+    "to_record",
+    "to_records",
+    "tool_name",
+]

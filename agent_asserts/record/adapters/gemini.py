@@ -57,6 +57,11 @@ from agent_asserts.record.adapters.toolkit import TraceBuilder, items, read_with
 from agent_asserts.record.errors import Problem, RecordError
 from agent_asserts.record.trial import TrialRecord
 
+FORMAT: Final = "gemini"
+"""The name this module is registered under (the record-format registry finds it)."""
+ORDER: Final = 70
+"""Its place among the built-in formats (their listing and error-message order)."""
+
 RUNS: Final = ("eval_cases", "evalCases")
 """An eval set holds one run per eval case."""
 _SCAN: Final = 50
@@ -459,4 +464,14 @@ def read(path: str | os.PathLike[str], **options: Any) -> TrialRecord:
     return read_with(to_records, path, **options)
 
 
-__all__ = ["RUNS", "detect", "gemini_usage", "get", "read", "to_record", "to_records"]
+__all__ = [
+    "FORMAT",
+    "ORDER",
+    "RUNS",
+    "detect",
+    "gemini_usage",
+    "get",
+    "read",
+    "to_record",
+    "to_records",
+]

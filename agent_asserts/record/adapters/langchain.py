@@ -55,6 +55,11 @@ from agent_asserts.record.adapters.toolkit import (
 )
 from agent_asserts.record.trial import TrialRecord
 
+FORMAT: Final = "langchain"
+"""The name this module is registered under (the record-format registry finds it)."""
+ORDER: Final = 80
+"""Its place among the built-in formats (their listing and error-message order)."""
+
 TYPES: Final = {
     "human": "human",
     "HumanMessage": "human",
@@ -271,4 +276,14 @@ def read(path: str | os.PathLike[str], **options: Any) -> TrialRecord:
     return read_with(to_records, path, **options)
 
 
-__all__ = ["TYPES", "detect", "langchain_usage", "read", "to_record", "to_records", "unwrap"]
+__all__ = [
+    "FORMAT",
+    "ORDER",
+    "TYPES",
+    "detect",
+    "langchain_usage",
+    "read",
+    "to_record",
+    "to_records",
+    "unwrap",
+]

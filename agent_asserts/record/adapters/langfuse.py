@@ -52,7 +52,11 @@ from agent_asserts.record.adapters._trace_files import only_record, read_documen
 from agent_asserts.record.errors import Problem, RecordError
 from agent_asserts.record.trial import TrialRecord
 
-NAME = "langfuse"
+FORMAT: Final = "langfuse"
+"""The name this module is registered under (the record-format registry finds it)."""
+ORDER: Final = 130
+"""Its place among the built-in formats (their listing and error-message order)."""
+
 REPORTED_BY: Final = "Langfuse usageDetails: input as the ingesting SDK reported it"
 _USAGE_KEYS: Final = {"input": "input_tokens", "output": "output_tokens", "total": "total_tokens"}
 _TYPES: Final = frozenset(
@@ -300,7 +304,16 @@ def to_record(data: Any, *, source: str | None = None) -> TrialRecord:
 
 def read(path: str | os.PathLike[str], **options: Any) -> TrialRecord:
     """The record of a Langfuse export file (JSON, or JSON Lines of observations)."""
-    return to_record(read_documents(path, NAME), **options)
+    return to_record(read_documents(path, FORMAT), **options)
 
 
-__all__ = ["NAME", "REPORTED_BY", "detect", "read", "step", "to_record", "to_records"]
+__all__ = [
+    "FORMAT",
+    "ORDER",
+    "REPORTED_BY",
+    "detect",
+    "read",
+    "step",
+    "to_record",
+    "to_records",
+]

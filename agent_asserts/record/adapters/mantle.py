@@ -64,6 +64,11 @@ from agent_asserts.record.event import Event
 from agent_asserts.record.parse_errors import ParseError
 from agent_asserts.record.trial import TrialRecord
 
+FORMAT: Final = "mantle"
+"""The name this module is registered under (the record-format registry finds it)."""
+ORDER: Final = 20
+"""Its place among the built-in formats (their listing and error-message order)."""
+
 MANTLE_SURFACES: Final = frozenset({"message", "tool_call", "memory", "skill", "ordered_block"})
 """The kinds a Mantle tracker records (a check needing another kind is ``invalid``)."""
 
@@ -282,7 +287,9 @@ def _record(
 
 __all__ = [
     "ENVELOPE_KEYS",
+    "FORMAT",
     "MANTLE_SURFACES",
+    "ORDER",
     "convert",
     "detect",
     "is_row",

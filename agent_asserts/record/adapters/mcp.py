@@ -54,6 +54,11 @@ from agent_asserts.record.adapters.toolkit import (
 from agent_asserts.record.errors import RecordError
 from agent_asserts.record.trial import TrialRecord
 
+FORMAT: Final = "mcp"
+"""The name this module is registered under (the record-format registry finds it)."""
+ORDER: Final = 90
+"""Its place among the built-in formats (their listing and error-message order)."""
+
 _SCAN: Final = 50
 
 
@@ -264,4 +269,4 @@ def read(path: str | os.PathLike[str], **options: Any) -> TrialRecord:
     return next(read_records(path, **options))
 
 
-__all__ = ["detect", "read", "read_records", "to_record", "to_records"]
+__all__ = ["FORMAT", "ORDER", "detect", "read", "read_records", "to_record", "to_records"]

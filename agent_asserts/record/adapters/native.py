@@ -21,6 +21,11 @@ from agent_asserts.record._json import load_json
 from agent_asserts.record.decode import TOP_LEVEL_KEYS
 from agent_asserts.record.trial import TrialRecord
 
+FORMAT: Final = "native"
+"""The name this module is registered under (the record-format registry finds it)."""
+ORDER: Final = 10
+"""Its place among the built-in formats (their listing and error-message order)."""
+
 RUNS: Final = ("",)
 """A top-level array of canonical records holds one run per item."""
 
@@ -88,4 +93,4 @@ def read(path: str | os.PathLike[str], **options: Any) -> TrialRecord:
     return to_record(data, source=name)
 
 
-__all__ = ["RUNS", "detect", "read", "to_record", "to_records"]
+__all__ = ["FORMAT", "ORDER", "RUNS", "detect", "read", "to_record", "to_records"]

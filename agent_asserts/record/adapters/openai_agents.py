@@ -54,7 +54,11 @@ from agent_asserts.record.adapters._trace_files import only_record, read_documen
 from agent_asserts.record.errors import Problem, RecordError
 from agent_asserts.record.trial import TrialRecord
 
-NAME = "openai-agents"
+FORMAT: Final = "openai-agents"
+"""The name this module is registered under (the record-format registry finds it)."""
+ORDER: Final = 110
+"""Its place among the built-in formats (their listing and error-message order)."""
+
 REPORTED_BY: Final = "OpenAI Agents SDK: input_tokens include cached tokens"
 
 
@@ -233,7 +237,16 @@ def to_record(data: Any, *, source: str | None = None) -> TrialRecord:
 
 def read(path: str | os.PathLike[str], **options: Any) -> TrialRecord:
     """The record of an exported trace file (JSON, or JSON Lines of items)."""
-    return to_record(read_documents(path, NAME), **options)
+    return to_record(read_documents(path, FORMAT), **options)
 
 
-__all__ = ["NAME", "REPORTED_BY", "detect", "read", "step", "to_record", "to_records"]
+__all__ = [
+    "FORMAT",
+    "ORDER",
+    "REPORTED_BY",
+    "detect",
+    "read",
+    "step",
+    "to_record",
+    "to_records",
+]

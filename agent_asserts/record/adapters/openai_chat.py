@@ -59,6 +59,11 @@ from agent_asserts.record.adapters.toolkit import (
 )
 from agent_asserts.record.trial import TrialRecord
 
+FORMAT: Final = "openai-chat"
+"""The name this module is registered under (the record-format registry finds it)."""
+ORDER: Final = 40
+"""Its place among the built-in formats (their listing and error-message order)."""
+
 ROLES: Final = frozenset({"system", "developer", "user", "assistant", "tool", "function"})
 _MARKERS: Final = frozenset({"tool_calls", "tool_call_id", "function_call", "refusal"})
 _SCAN: Final = 50
@@ -294,4 +299,4 @@ def read(path: str | os.PathLike[str], **options: Any) -> TrialRecord:
     return read_with(to_records, path, **options)
 
 
-__all__ = ["ROLES", "detect", "read", "to_record", "to_records"]
+__all__ = ["FORMAT", "ORDER", "ROLES", "detect", "read", "to_record", "to_records"]

@@ -57,6 +57,11 @@ from agent_asserts.record.adapters.toolkit import (
 )
 from agent_asserts.record.trial import TrialRecord
 
+FORMAT: Final = "openai-responses"
+"""The name this module is registered under (the record-format registry finds it)."""
+ORDER: Final = 60
+"""Its place among the built-in formats (their listing and error-message order)."""
+
 OUTPUT_ITEMS: Final = frozenset(
     {
         "function_call",
@@ -357,4 +362,13 @@ def read(path: str | os.PathLike[str], **options: Any) -> TrialRecord:
     return read_with(to_records, path, **options)
 
 
-__all__ = ["OUTPUT_ITEMS", "RESULT_ITEMS", "detect", "read", "to_record", "to_records"]
+__all__ = [
+    "FORMAT",
+    "ORDER",
+    "OUTPUT_ITEMS",
+    "RESULT_ITEMS",
+    "detect",
+    "read",
+    "to_record",
+    "to_records",
+]

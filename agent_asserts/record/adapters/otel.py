@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator, Mapping
-from typing import Any
+from typing import Any, Final
 
 from agent_asserts.record.adapters._otel_steps import interpret
 from agent_asserts.record.adapters._otlp import (
@@ -62,6 +62,11 @@ from agent_asserts.record.adapters._steps import Step
 from agent_asserts.record.adapters._trace_files import only_record, read_documents
 from agent_asserts.record.errors import Problem, RecordError
 from agent_asserts.record.trial import TrialRecord
+
+FORMAT: Final = "otel"
+"""The name this module is registered under (the record-format registry finds it)."""
+ORDER: Final = 100
+"""Its place among the built-in formats (their listing and error-message order)."""
 
 NAME = "otel"
 
@@ -187,4 +192,4 @@ def read(path: str | os.PathLike[str], **options: Any) -> TrialRecord:
     return to_record(read_documents(path, NAME), **options)
 
 
-__all__ = ["NAME", "detect", "from_spans", "read", "to_record", "to_records"]
+__all__ = ["FORMAT", "NAME", "ORDER", "detect", "from_spans", "read", "to_record", "to_records"]

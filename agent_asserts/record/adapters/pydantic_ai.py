@@ -57,6 +57,11 @@ from agent_asserts.record.errors import Problem, RecordError
 from agent_asserts.record.payloads import TOOL_OUTCOMES
 from agent_asserts.record.trial import TrialRecord
 
+FORMAT: Final = "pydantic-ai"
+"""The name this module is registered under (the record-format registry finds it)."""
+ORDER: Final = 120
+"""Its place among the built-in formats (their listing and error-message order)."""
+
 NAME = "pydantic-ai"
 REPORTED_BY: Final = (
     "Pydantic AI: input_tokens include cache_read_tokens and cache_write_tokens (in details)"
@@ -263,4 +268,4 @@ def read(path: str | os.PathLike[str], **options: Any) -> TrialRecord:
     return to_record(read_documents(path, NAME), **options)
 
 
-__all__ = ["NAME", "REPORTED_BY", "detect", "read", "to_record", "to_records"]
+__all__ = ["FORMAT", "NAME", "ORDER", "REPORTED_BY", "detect", "read", "to_record", "to_records"]
