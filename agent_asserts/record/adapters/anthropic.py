@@ -306,13 +306,4 @@ def read(path: str | os.PathLike[str], **options: Any) -> TrialRecord:
     return read_with(to_records, path, **options)
 
 
-__all__ = [
-    "FORMAT",
-    "MARKER_BLOCKS",
-    "ORDER",
-    "anthropic_usage",
-    "detect",
-    "read",
-    "to_record",
-    "to_records",
-]
+__all__ = ["MARKER_BLOCKS", "anthropic_usage", "detect", "read", "to_record", "to_records"]

@@ -377,15 +377,4 @@ def read(path: str | os.PathLike[str], **options: Any) -> TrialRecord:
     return to_record(data, **options)
 
 
-__all__ = [
-    "FORMAT",
-    "LABELS",
-    "ORDER",
-    "RUNS",
-    "SURFACES",
-    "detect",
-    "read",
-    "to_record",
-    "to_records",
-    "tool_name",
-]
+__all__ = ["LABELS", "RUNS", "SURFACES", "detect", "read", "to_record", "to_records", "tool_name"]

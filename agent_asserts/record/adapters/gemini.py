@@ -464,14 +464,4 @@ def read(path: str | os.PathLike[str], **options: Any) -> TrialRecord:
     return read_with(to_records, path, **options)
 
 
-__all__ = [
-    "FORMAT",
-    "ORDER",
-    "RUNS",
-    "detect",
-    "gemini_usage",
-    "get",
-    "read",
-    "to_record",
-    "to_records",
-]
+__all__ = ["RUNS", "detect", "gemini_usage", "get", "read", "to_record", "to_records"]

@@ -276,14 +276,4 @@ def read(path: str | os.PathLike[str], **options: Any) -> TrialRecord:
     return read_with(to_records, path, **options)
 
 
-__all__ = [
-    "FORMAT",
-    "ORDER",
-    "TYPES",
-    "detect",
-    "langchain_usage",
-    "read",
-    "to_record",
-    "to_records",
-    "unwrap",
-]
+__all__ = ["TYPES", "detect", "langchain_usage", "read", "to_record", "to_records", "unwrap"]

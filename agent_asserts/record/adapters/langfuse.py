@@ -307,13 +307,4 @@ def read(path: str | os.PathLike[str], **options: Any) -> TrialRecord:
     return to_record(read_documents(path, FORMAT), **options)
 
 
-__all__ = [
-    "FORMAT",
-    "ORDER",
-    "REPORTED_BY",
-    "detect",
-    "read",
-    "step",
-    "to_record",
-    "to_records",
-]
+__all__ = ["REPORTED_BY", "detect", "read", "step", "to_record", "to_records"]

@@ -287,9 +287,7 @@ def _record(
 
 __all__ = [
     "ENVELOPE_KEYS",
-    "FORMAT",
     "MANTLE_SURFACES",
-    "ORDER",
     "convert",
     "detect",
     "is_row",

@@ -269,4 +269,4 @@ def read(path: str | os.PathLike[str], **options: Any) -> TrialRecord:
     return next(read_records(path, **options))
 
 
-__all__ = ["FORMAT", "ORDER", "detect", "read", "read_records", "to_record", "to_records"]
+__all__ = ["detect", "read", "read_records", "to_record", "to_records"]

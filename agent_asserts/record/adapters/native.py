@@ -93,4 +93,4 @@ def read(path: str | os.PathLike[str], **options: Any) -> TrialRecord:
     return to_record(data, source=name)
 
 
-__all__ = ["FORMAT", "ORDER", "RUNS", "detect", "read", "to_record", "to_records"]
+__all__ = ["RUNS", "detect", "read", "to_record", "to_records"]

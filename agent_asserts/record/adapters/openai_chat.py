@@ -299,4 +299,4 @@ def read(path: str | os.PathLike[str], **options: Any) -> TrialRecord:
     return read_with(to_records, path, **options)
 
 
-__all__ = ["FORMAT", "ORDER", "ROLES", "detect", "read", "to_record", "to_records"]
+__all__ = ["ROLES", "detect", "read", "to_record", "to_records"]

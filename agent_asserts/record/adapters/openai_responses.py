@@ -362,13 +362,4 @@ def read(path: str | os.PathLike[str], **options: Any) -> TrialRecord:
     return read_with(to_records, path, **options)
 
 
-__all__ = [
-    "FORMAT",
-    "ORDER",
-    "OUTPUT_ITEMS",
-    "RESULT_ITEMS",
-    "detect",
-    "read",
-    "to_record",
-    "to_records",
-]
+__all__ = ["OUTPUT_ITEMS", "RESULT_ITEMS", "detect", "read", "to_record", "to_records"]

@@ -192,4 +192,4 @@ def read(path: str | os.PathLike[str], **options: Any) -> TrialRecord:
     return to_record(read_documents(path, NAME), **options)
 
 
-__all__ = ["FORMAT", "NAME", "ORDER", "detect", "from_spans", "read", "to_record", "to_records"]
+__all__ = ["NAME", "detect", "from_spans", "read", "to_record", "to_records"]

@@ -268,4 +268,4 @@ def read(path: str | os.PathLike[str], **options: Any) -> TrialRecord:
     return to_record(read_documents(path, NAME), **options)
 
 
-__all__ = ["FORMAT", "NAME", "ORDER", "REPORTED_BY", "detect", "read", "to_record", "to_records"]
+__all__ = ["NAME", "REPORTED_BY", "detect", "read", "to_record", "to_records"]
