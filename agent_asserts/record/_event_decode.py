@@ -15,6 +15,7 @@ from typing import Any, Final
 
 from agent_asserts._depth import MAX_DEPTH, too_deep
 from agent_asserts._missing import MISSING
+from agent_asserts.errors import AgentAssertsError
 from agent_asserts.record._fast import fast_event_unchecked
 from agent_asserts.record._links import parent_problems
 from agent_asserts.record._payload_decode import decode_payload
@@ -43,7 +44,7 @@ _NOT_FREE: Final = frozenset({*KIND_EVENT_TYPES, "delegation"})
 _EVENT_LEVELS: Final = MAX_DEPTH - 2  # an event is level 3 of a record
 
 
-class EventTooDeep(Exception):
+class EventTooDeep(AgentAssertsError):
     """An event holds data nested past :data:`~agent_asserts._depth.MAX_DEPTH` (the record
     decoder then reports the first such container of the whole record)."""
 

@@ -24,6 +24,7 @@ from collections.abc import Callable
 from typing import Any, Final, TypeVar
 
 from agent_asserts._missing import MISSING
+from agent_asserts.errors import AgentAssertsError
 from agent_asserts.matching.namespace import ANY
 from agent_asserts.selectors.base import Selector
 
@@ -63,7 +64,7 @@ class _Same:
         return id(self.value)
 
 
-class _NotPlain(Exception):
+class _NotPlain(AgentAssertsError):
     """An argument that is not plain: the object is built without the cache."""
 
 
