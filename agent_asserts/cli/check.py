@@ -21,10 +21,10 @@ import attrs
 from agent_asserts._text import escape_controls
 from agent_asserts.batch import load_error_text, load_record, unloadable_cases
 from agent_asserts.cli.interrupt import report_interrupted
+from agent_asserts.cli.limits import judge_of, limit_keywords
 from agent_asserts.cli.record_dir import as_suite_input, scan_records
 from agent_asserts.cli.support import (
     Progress,
-    import_judge,
     iter_record_inputs,
     record_files,
     use_color,
@@ -115,19 +115,11 @@ def _on_given_records(
         for suite in suites:
             rows.extend(
                 ReportRow(r, record if keep else None, item.source)
-                for r in suite.evaluate(record, judge=judge, **limits(args))
+                for r in suite.evaluate(record, judge=judge, **limit_keywords(args))
             )
     progress.close()
     problems.progress = None
     return rows
-
-
-def limits(args: argparse.Namespace) -> dict[str, Any]:
-    """The ``timeout``/``judge_timeout`` keywords given on the command line."""
-    return {
-        "timeout": getattr(args, "timeout", None),
-        "judge_timeout": getattr(args, "judge_timeout", None),
-    }
 
 
 def _on_own_records(
@@ -158,7 +150,7 @@ def _on_own_records(
             cache[source] = record
             rows.append(
                 ReportRow(
-                    case.evaluate(record, judge=judge, **limits(args)),
+                    case.evaluate(record, judge=judge, **limit_keywords(args)),
                     record if keep else None,
                     source,
                 )
@@ -223,13 +215,11 @@ def run_check(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     except ValueError as exc:
         problems.add(str(exc))
         return EXIT_INPUT
-    judge = None
-    if args.judge:
-        try:
-            judge = import_judge(args.judge)
-        except Exception as exc:  # whatever the module raised: reported, never a traceback
-            problems.add(f"--judge {args.judge}: {exc}")
-            return EXIT_INPUT
+    try:
+        judge = judge_of(args)
+    except ValueError as exc:
+        problems.add(str(exc))
+        return EXIT_INPUT
     if args.record_format != "auto":
         try:
             get_format(args.record_format)

@@ -29,7 +29,7 @@ from agent_asserts._version import __version__
 from agent_asserts.cli import watch
 from agent_asserts.cli.check import EXIT_INPUT, EXIT_OK, Problems, load_suites, run_check
 from agent_asserts.cli.interrupt import EXIT_INTERRUPTED
-from agent_asserts.cli.limits import add_time_limits
+from agent_asserts.cli.limits import add_judge_option, add_time_limits
 from agent_asserts.cli.record import add_record_parser, run_record
 from agent_asserts.loaders import schema
 from agent_asserts.report import formats
@@ -66,7 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--fail-on", choices=("scored",), default=None,
         help="also exit 1 when a case is SCORED (a soft check failed)",
     )  # fmt: skip
-    check.add_argument("--judge", metavar="MODULE:CALLABLE", help="the judge for semantic checks")
+    add_judge_option(check)
     check.add_argument(
         "--skip-judged", action="store_true",
         help="run only deterministic checks: judged checks are not_applicable (not run)",

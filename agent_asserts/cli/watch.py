@@ -13,6 +13,12 @@ appending, so a line is never torn or interleaved. A record that cannot be read 
 records: one line on standard error, exit code 130, everything written so far intact.
 ``--max-polls N`` stops after N polls (for scripts and tests).
 
+Each case runs under the same limits as ``agent-asserts check`` (the options of
+:mod:`agent_asserts.cli.limits`): ``--timeout SECONDS`` (default 60; 0: none), past which the
+case is ``FAILED`` naming the check that was running and the limit, and the watch goes on to
+the next case and record; ``--judge MODULE:CALLABLE`` for judged checks, each call bounded by
+``--judge-timeout SECONDS``.
+
 >>> import json, pathlib, tempfile
 >>> from agent_asserts.testing import DEMO_RECORD
 >>> tmp = pathlib.Path(tempfile.mkdtemp())
@@ -34,14 +40,16 @@ import argparse
 import json
 import os
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import partial
 from pathlib import Path
 from typing import IO, Any
 
 import attrs
 
+from agent_asserts._text import escape_controls
 from agent_asserts.batch import load_error_text, unloadable_cases
+from agent_asserts.cli.limits import add_judge_option, add_time_limits, judge_of, limit_keywords
 from agent_asserts.loaders import Suite, load
 from agent_asserts.record import RecordError, TrialRecord
 from agent_asserts.record._json import load_json, strict_loads
@@ -64,6 +72,8 @@ def add_parser(commands: Any) -> None:
                        help="seconds between polls (default 1)")  # fmt: skip
     watch.add_argument("--max-polls", type=int, default=None, metavar="N",
                        help="stop after N polls (default: until Ctrl-C)")  # fmt: skip
+    add_judge_option(watch)
+    add_time_limits(watch)
 
 
 @attrs.define
@@ -121,11 +131,22 @@ def record_reader(fmt: str) -> Callable[[Any], list[TrialRecord]]:
 
 
 class Watcher:
-    """The polling state of one watch: which files were evaluated, how far each JSONL was read."""
+    """The polling state of one watch: which files were evaluated, how far each JSONL was read.
 
-    def __init__(self, suite: Suite, folder: Path, reader: Callable[[Any], list[TrialRecord]],
-                 writer: ResultWriter) -> None:  # fmt: skip
+    ``evaluation`` holds the keywords of ``Suite.evaluate`` for every record: ``judge``,
+    ``timeout`` (each case's hard limit) and ``judge_timeout``.
+    """
+
+    def __init__(
+        self,
+        suite: Suite,
+        folder: Path,
+        reader: Callable[[Any], list[TrialRecord]],
+        writer: ResultWriter,
+        evaluation: Mapping[str, Any] | None = None,
+    ) -> None:
         self.suite, self.folder, self.reader, self.writer = suite, folder, reader, writer
+        self.evaluation = dict(evaluation or {})
         self.files: dict[Path, _FileState] = {}
         self.records = 0
 
@@ -182,7 +203,7 @@ class Watcher:
         for number, record in enumerate(records, 1):
             # a document holding several runs: each is labelled file[:line]#N
             label = source if len(records) == 1 else f"{source}#{number}"
-            self._write(label, self.suite.evaluate(record))
+            self._write(label, self.suite.evaluate(record, **self.evaluation))
 
     def _write(self, source: str, results: Iterable[CaseResult]) -> None:
         for result in results:
@@ -233,7 +254,12 @@ def _watch(args: argparse.Namespace, out: IO[str], err: IO[str],
         err.write("error: --interval must be >= 0 seconds and --max-polls >= 1\n")
         return EXIT_INPUT
     try:
-        suite = load(args.suite)
+        judge = judge_of(args)
+    except ValueError as exc:
+        err.write(f"error: {escape_controls(str(exc))}\n")
+        return EXIT_INPUT
+    try:
+        suite = load(args.suite, judge=judge)
     except Exception as exc:
         err.write(f"error: {load_error_text('the suite', args.suite, exc)}\n")
         return EXIT_INPUT
@@ -247,7 +273,8 @@ def _watch(args: argparse.Namespace, out: IO[str], err: IO[str],
     except OSError as exc:
         err.write(f"error: cannot write --output {args.output}: {exc.strerror or exc}\n")
         return EXIT_INPUT
-    watcher = state["watcher"] = Watcher(suite, folder, reader, writer)
+    evaluation = {"judge": judge, **limit_keywords(args)}
+    watcher = state["watcher"] = Watcher(suite, folder, reader, writer, evaluation)
     polls = 0
     while args.max_polls is None or polls < args.max_polls:
         if polls:
