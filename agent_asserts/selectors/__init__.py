@@ -96,11 +96,11 @@ def as_selector(
     """
     if isinstance(value, Selector):
         return value
-    if isinstance(value, str):
+    if isinstance(value, str):  # built once per name (selectors are frozen)
         if default == "tool":
-            return ToolSelector(value)
+            return built(ToolSelector, value)
         if default == "kind":
-            return EventSelector(kind=value)
+            return built(EventSelector, kind=value)
         raise ValueError(f"'default' must be 'tool' or 'kind' (got {default!r})")
     what = "an event kind" if default == "kind" else "a tool name"
     hint = "; give several steps as separate arguments" if isinstance(value, list | tuple) else ""
