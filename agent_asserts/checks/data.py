@@ -219,7 +219,7 @@ def _built(sig: Signature, kwargs: dict[str, Any], path: str, problems: Problems
     try:
         return build_check(sig, kwargs)
     except (TypeError, ValueError) as exc:
-        problems.append((path, str(exc)))
+        problems.extend(problems_of(exc, path))
         return None
 
 
@@ -328,8 +328,30 @@ def _decoded(value: Any, kind: str, path: str, problems: Problems) -> Any:
             return selector_from_data(from_data(value))
         return from_data(value)
     except (TypeError, ValueError) as exc:
-        problems.append((path, str(exc)))
+        problems.extend(problems_of(exc, path))
         return None
+
+
+def problems_of(exc: Exception, path: str) -> Problems:
+    """``exc`` as problems under ``path``: an error listing its own problems at relative key
+    paths (``OperatorError``, ``ContractError``) gives one each, at its JSON path.
+
+    >>> from agent_asserts.matching import OperatorError
+    >>> problems_of(OperatorError("unknown operator '$regx'", ("id", "$regx")), "$.x.arguments")
+    [("$.x.arguments.id['$regx']", "unknown operator '$regx'")]
+    >>> problems_of(ValueError("bad"), "$.x")
+    [('$.x', 'bad')]
+    """
+    found = getattr(exc, "problems", None)
+    if not isinstance(found, tuple | list) or not found:
+        return [(path, str(exc))]
+    out: Problems = []
+    for item in found:
+        where = path
+        for part in getattr(item, "parts", ()):
+            where = child(where, part)
+        out.append((where, str(getattr(item, "message", item))))
+    return out
 
 
 _SCALARS = {
@@ -346,5 +368,6 @@ __all__ = [
     "build_check",
     "check_from_data",
     "check_to_data",
+    "problems_of",
     "value_from_data",
 ]

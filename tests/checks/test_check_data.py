@@ -283,3 +283,15 @@ def test_a_check_registered_from_outside_round_trips_with_no_more_code() -> None
         unregister_check("replied_with_words")
     with pytest.raises(CheckDataError, match="unknown check 'replied_with_words'"):
         converter.structure(data, Check)
+
+
+def test_problems_inside_a_contract_or_an_operator_are_at_their_own_paths() -> None:
+    assertion = {**ASSERTION, "require": {"op": "eqals", "left": "n", "right": 0}}
+    with pytest.raises(CheckDataError) as caught:
+        converter.structure({"contract": assertion}, Check)
+    assert [p.path for p in caught.value.problems] == ["$.contract.require.op"]
+    with pytest.raises(CheckDataError) as caught:
+        converter.structure({"called_tool": {"name": "x", "arguments": {"a": {"$regx": 1}}}}, Check)
+    assert str(caught.value) == (
+        "$.called_tool.arguments.a['$regx']: unknown operator '$regx' (did you mean '$regex'?)"
+    )
