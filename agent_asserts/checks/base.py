@@ -146,15 +146,21 @@ class Outcome:
         return cls(Status.PASS if score >= 1.0 else Status.FAIL, score, **fields)
 
     @classmethod
+    def _unscored(cls, status: Status, message: str, fields: dict[str, Any]) -> Outcome:
+        """An outcome of ``status`` with score 0 (the body of ``invalid``, ``error`` and
+        ``not_applicable``; without other fields, the bare fast form)."""
+        if fields or cls is not Outcome:
+            return cls(status, 0.0, message=message, **fields)
+        return _bare(status, message)
+
+    @classmethod
     def invalid(cls, message: str, **fields: Any) -> Outcome:
         """The check could not be evaluated (a missing surface, path or run-level value).
 
         >>> Outcome.invalid("the record has no step count").status
         <Status.INVALID: 'invalid'>
         """
-        if fields or cls is not Outcome:
-            return cls(Status.INVALID, 0.0, message=message, **fields)
-        return _bare(Status.INVALID, message)
+        return cls._unscored(Status.INVALID, message, fields)
 
     @classmethod
     def error(cls, message: str, **fields: Any) -> Outcome:
@@ -163,9 +169,7 @@ class Outcome:
         >>> Outcome.error("predicate raised ValueError: x").status
         <Status.EVALUATOR_ERROR: 'evaluator_error'>
         """
-        if fields or cls is not Outcome:
-            return cls(Status.EVALUATOR_ERROR, 0.0, message=message, **fields)
-        return _bare(Status.EVALUATOR_ERROR, message)
+        return cls._unscored(Status.EVALUATOR_ERROR, message, fields)
 
     @classmethod
     def not_applicable(cls, message: str, **fields: Any) -> Outcome:
@@ -174,9 +178,7 @@ class Outcome:
         >>> Outcome.not_applicable("tool never ran").status
         <Status.NOT_APPLICABLE: 'not_applicable'>
         """
-        if fields or cls is not Outcome:
-            return cls(Status.NOT_APPLICABLE, 0.0, message=message, **fields)
-        return _bare(Status.NOT_APPLICABLE, message)
+        return cls._unscored(Status.NOT_APPLICABLE, message, fields)
 
 
 _new = object.__new__
