@@ -91,7 +91,7 @@ nested_recipes = st.one_of(
     *(recipe(name, values) for name in ("exact", "partial", "subset_of", "json", "lenient",
                                          "unordered", "contains", "not_")),
     recipe("all_of", values, values), recipe("any_of", values, values),
-    recipe("&", values, values), recipe("~", recipes),
+    recipe("&", recipes, values), recipe("~", recipes),
 )  # fmt: skip
 
 
