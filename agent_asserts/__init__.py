@@ -15,6 +15,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from agent_asserts import _reporting
 from agent_asserts._version import __version__
 
 if TYPE_CHECKING:
@@ -108,6 +109,18 @@ _EXPORTS: dict[str, str] = {
     "run_trials": "agent_asserts.trials",
     "TrialsResult": "agent_asserts.trials",
 }
+
+
+def _report_layer() -> _reporting.ReportLayer:
+    """The report renderers for the results and batches below them (see ``_reporting``)."""
+    from agent_asserts.report import render, write_report
+    from agent_asserts.report.html_report import render_html_fragment
+    from agent_asserts.report.json_report import report_dict
+
+    return _reporting.ReportLayer(render, write_report, render_html_fragment, report_dict)
+
+
+_reporting.install(_report_layer)
 
 
 def __getattr__(name: str) -> Any:

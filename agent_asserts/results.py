@@ -21,10 +21,10 @@ import attrs
 from agent_asserts._convert import as_severity, as_status, as_tuple, check_unit_interval
 from agent_asserts._jsonable import to_jsonable
 from agent_asserts._lazy import LazyText, alias_repr, settle, text_of
+from agent_asserts._reporting import report_layer
 from agent_asserts._version import __version__
 from agent_asserts.errors import AgentAssertsError
 from agent_asserts.matching import render
-from agent_asserts.report.html_report import render_html_fragment
 from agent_asserts.status import (
     EVALUATED_STATUSES,
     FAILING_STATUSES,
@@ -331,7 +331,7 @@ class CaseResult:
         return render_case(self)
 
     def _repr_html_(self) -> str:
-        return render_html_fragment([self])
+        return report_layer().html_fragment([self])
 
 
 __all__ = [

@@ -37,11 +37,12 @@ PACKAGE = Path(__file__).resolve().parent.parent / "agent_asserts"
 
 # The layer of each top-level module or package of agent_asserts (ARCHITECTURE.md, "Layers").
 # A module may import from its own layer or from a lower number. Private helpers (``_*.py``)
-# are layer 1. The report renderers sit with the results they render (6): ``CaseResult`` shows
-# itself in a notebook through the HTML renderer and ``BatchResult`` renders and writes
-# reports, so neither may sit below ``report``; the renderers read results and records only.
-# The edges are split in two: ``loaders`` (9) are imported by the outermost edges (10); the
-# façade ``agent_asserts/__init__.py`` is above everything.
+# are layer 1. The edges are split in two: ``loaders`` and the ``report`` renderers (9) are
+# imported by the outermost edges (10); nothing below imports them. ``CaseResult._repr_html_``
+# and ``BatchResult``'s reports reach the renderers through ``agent_asserts._reporting``, a
+# seam the façade fills (it is the composition root above every layer); the rows every
+# report renders (``ReportRow``, ``rows_of``, the tallies) live in ``summary`` (6). The façade
+# ``agent_asserts/__init__.py`` is above everything.
 LAYERS: dict[str, int] = {
     "errors": 1,
     "status": 1,
@@ -54,13 +55,13 @@ LAYERS: dict[str, int] = {
     "results": 6,
     "summary": 6,
     "serialization": 6,
-    "report": 6,
     "fluent": 7,
     "context": 7,
     "runner": 8,
     "trials": 8,
     "batch": 8,
     "loaders": 9,
+    "report": 9,
     "live": 10,
     "cli": 10,
     "pytest_plugin": 10,

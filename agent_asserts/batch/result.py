@@ -1,7 +1,8 @@
 """``BatchResult``: the results of one suite (or case function) over many records.
 
 It keeps every case result in input order, with the position and source of its record, and
-summarizes them (pass rate, verdict and failure counts, k-of-N trials) or renders the report.
+summarizes them (pass rate, verdict and failure counts, k-of-N trials) or renders the report
+(through :mod:`agent_asserts._reporting`: the report renderers are an edge above batches).
 
 >>> from agent_asserts.results import CaseResult
 >>> b = BatchResult((CaseResult("a", "passed"), CaseResult("a", "failed")), (0, 1))
@@ -15,20 +16,15 @@ import os
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import attrs
 
+from agent_asserts._reporting import report_layer
 from agent_asserts.record import TrialRecord
-from agent_asserts.report import ReportRow, pass_rate, render, verdict_counts, write_report
-from agent_asserts.report.html_report import render_html_fragment
-from agent_asserts.report.json_report import report_dict
 from agent_asserts.results import CaseResult, Verdict
+from agent_asserts.summary import ReportRow, pass_rate, verdict_counts
 from agent_asserts.trials import TrialsResult
-
-if TYPE_CHECKING:
-    from agent_asserts.report import ReportRow
-    from agent_asserts.trials import TrialsResult
 
 
 @attrs.frozen
@@ -108,21 +104,21 @@ class BatchResult:
 
     def render(self, fmt: str = "text", **options: Any) -> str:
         """The report in ``fmt`` (``text``, ``json``, ``junit``, ``markdown``, ``html``)."""
-        return render(self, fmt, **options)
+        return report_layer().render(self, fmt, **options)
 
     def write(self, path: str | os.PathLike[str], fmt: str | None = None) -> Path:
         """Write the report to ``path`` (format from the extension unless ``fmt`` is given)."""
-        return write_report(path, self, fmt=fmt)
+        return report_layer().write(path, self, fmt=fmt)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON report's data (see docs/reports.md)."""
-        return report_dict(self.report_rows())
+        return report_layer().report_dict(self.report_rows())
 
     def __str__(self) -> str:
         return self.render("text")
 
     def _repr_html_(self) -> str:
-        return render_html_fragment(self)
+        return report_layer().html_fragment(self)
 
 
 __all__ = ["BatchResult"]

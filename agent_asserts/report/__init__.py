@@ -26,9 +26,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from agent_asserts._atomic import write_atomic
-from agent_asserts.report._model import (
+from agent_asserts.report._model import Renderer
+from agent_asserts.summary import (
     Cases,
-    Renderer,
     ReportRow,
     pass_rate,
     rows_of,

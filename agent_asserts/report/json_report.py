@@ -22,15 +22,9 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from agent_asserts._version import __version__
-from agent_asserts.report._model import (
-    JSON_SCHEMA_VERSION,
-    ReportRow,
-    pass_rate,
-    renders_rows,
-    verdict_counts,
-)
-from agent_asserts.serialization import converter
-from agent_asserts.summary import mean_score
+from agent_asserts.report._model import renders_rows
+from agent_asserts.serialization import JSON_SCHEMA_VERSION, converter
+from agent_asserts.summary import ReportRow, mean_score, pass_rate, verdict_counts
 
 if TYPE_CHECKING:
     pass

@@ -23,9 +23,9 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from agent_asserts._text import escape_controls
-from agent_asserts.report._model import VERDICT_ORDER, ReportRow, renders_rows, tally_line
+from agent_asserts.report._model import renders_rows
 from agent_asserts.status import Verdict
-from agent_asserts.summary import tally
+from agent_asserts.summary import VERDICT_ORDER, ReportRow, tally, tally_line
 
 if TYPE_CHECKING:
     pass
