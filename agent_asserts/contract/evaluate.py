@@ -112,14 +112,9 @@ def evaluate_requirement(
         return Outcome.error(
             str(exc), evidence=_dedupe(evidence), evaluator=evaluator, force_gate=exc.force_gate
         )
-    expected = (
-        right if req.op in ("equals", "contains", "matches_schema", "matcher") else description
-    )
-    if req.op == "count_at_most":
-        expected = req.right
     return outcome.replace(
         evidence=_dedupe(evidence),
-        expected=expected,
+        expected=operator.expected(req, right, description),
         evaluator={**outcome.evaluator, **evaluator},
     )
 

@@ -15,10 +15,7 @@ from agent_asserts.selectors.calls import ENVELOPE_FILTERS
 
 SOURCES: Final = ("trace", "initial_state", "final_state", "delta")
 STATE_SOURCES: Final = ("initial_state", "final_state")
-SELECTION_OPS: Final = ("has_matching", "precedes", "follows_within")
-"""Relations between two selections: ``right`` is a binding name."""
 QUANTIFIERS: Final = ("every", "some", "none")
-JUDGED_MATCHERS: Final = ("semantic", "grounded_semantic")
 SEVERITIES: Final = ("critical", "high", "medium", "low")
 GATE_SEVERITIES: Final = ("critical", "high")
 TRACE_WHERE: Final = ("kind", "event_type", *ENVELOPE_FILTERS)
@@ -67,10 +64,8 @@ __all__ = [
     "DELTA_OPS",
     "DELTA_WHERE",
     "GATE_SEVERITIES",
-    "JUDGED_MATCHERS",
     "QUANTIFIERS",
     "REQUIRE_KEYS",
-    "SELECTION_OPS",
     "SEVERITIES",
     "SOURCES",
     "STATE_SOURCES",

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 import attrs
 
@@ -65,13 +65,35 @@ Verdicts = Callable[[Relating], list[ItemVerdict]]
 """One verdict per item of ``left``."""
 
 
+RightKind = Literal["value", "schema", "criterion", "binding", "count"]
+"""What ``right`` holds: a value (its ``$``-operators become matchers), a JSON Schema or a
+judge's criterion (both kept as written), the name of another binding (a relation between two
+selections), or the most items a selection may have."""
+
+
 @attrs.frozen
 class Operator:
     """One operator: ``describe(req, right)`` words the relation for messages; ``verdicts``
-    judges the items (None for ``count_at_most``, which counts the whole selection)."""
+    judges the items (None for ``count_at_most``, which counts the whole selection); ``right``
+    says what ``right`` holds; ``evaluator_type`` is the result's ``evaluator.type``.
+
+    >>> OPERATORS["count_at_most"].right, MATCHER_OPERATORS["custom"].evaluator_type
+    ('count', 'custom')
+    """
 
     describe: Callable[[Requirement, Any], str]
     verdicts: Verdicts | None
+    right: RightKind = "value"
+    evaluator_type: str = "deterministic"
+    needs_right: bool = True
+    """False when ``right`` may be left out (a custom matcher may need no expected value)."""
+
+    def expected(self, req: Requirement, right: Any, description: str) -> Any:
+        """The outcome's ``expected``: the value of ``right``, the count, or (for a relation
+        between two selections) the relation in words."""
+        if self.right == "count":
+            return req.right
+        return description if self.right == "binding" else right
 
 
 def each_item(tester: Callable[[Requirement, Any], Tester]) -> Verdicts:
@@ -121,13 +143,23 @@ MATCHER_OPERATORS: Final[Mapping[str, Operator]] = MappingProxyType(
             lambda req, right: f"matches {render(right)} (structural)",
             each_item(lambda req, right: matcher_tester(as_matcher(right))),
         ),
-        "semantic": Operator(lambda req, right: f"satisfies {right!r} (judged, semantic)", _judged),
+        "semantic": Operator(
+            lambda req, right: f"satisfies {right!r} (judged, semantic)",
+            _judged,
+            right="criterion",
+            evaluator_type="semantic",
+        ),
         "grounded_semantic": Operator(
-            lambda req, right: f"satisfies {right!r} (judged, grounded_semantic)", _judged
+            lambda req, right: f"satisfies {right!r} (judged, grounded_semantic)",
+            _judged,
+            right="criterion",
+            evaluator_type="semantic",
         ),
         "custom": Operator(
             lambda req, right: f"satisfies the custom matcher {req.custom!r}",
             each_item(lambda req, right: custom_tester(req.custom or "", right)),
+            evaluator_type="custom",
+            needs_right=False,
         ),
     }
 )
@@ -147,19 +179,25 @@ OPERATORS: Final[Mapping[str, Operator]] = MappingProxyType(
         "matches_schema": Operator(
             lambda req, right: "matches the schema",
             each_item(lambda req, right: schema_tester(right)),
+            right="schema",
         ),
-        "count_at_most": Operator(lambda req, right: f"has at most {right} items", None),
+        "count_at_most": Operator(
+            lambda req, right: f"has at most {right} items", None, right="count"
+        ),
         "precedes": Operator(
             lambda req, right: f"occurs before some {req.right!r} item{_same(req)}",
             lambda r: precedes(r.left, r.other, r.req.on),
+            right="binding",
         ),
         "follows_within": Operator(
             lambda req, right: f"is followed by some {req.right!r} item{_same(req)}{_within(req)}",
             lambda r: follows_within(r.left, r.other, r.req.on, r.req.within or 0.0),
+            right="binding",
         ),
         "has_matching": Operator(
             lambda req, right: f"has a matching {req.right!r} item{_on(req)}{_within(req)}",
             lambda r: has_matching(r.left, r.other, r.req.on, r.req.within),
+            right="binding",
         ),
         "matcher": Operator(
             lambda req, right: MATCHER_OPERATORS[req.matcher or ""].describe(req, right),
@@ -174,6 +212,18 @@ def _matcher_verdicts(r: Relating) -> list[ItemVerdict]:
     verdicts = MATCHER_OPERATORS[r.req.matcher or ""].verdicts
     assert verdicts is not None  # every matcher judges item by item
     return verdicts(r)
+
+
+def row_of(op: Any, matcher: Any = None) -> Operator | None:
+    """The row of ``op`` (of ``matcher`` for ``op: matcher``), or None for a name the tables
+    do not have (the validator reports it).
+
+    >>> row_of("precedes").right, row_of("matcher", "semantic").right, row_of("equal")
+    ('binding', 'criterion', None)
+    """
+    if op == "matcher":
+        return MATCHER_OPERATORS.get(matcher) if isinstance(matcher, str) else None
+    return OPERATORS.get(op) if isinstance(op, str) else None
 
 
 def operator_of(req: Requirement) -> Operator:
@@ -195,7 +245,9 @@ __all__ = [
     "OPERATORS",
     "Operator",
     "Relating",
+    "RightKind",
     "Verdicts",
     "each_item",
     "operator_of",
+    "row_of",
 ]

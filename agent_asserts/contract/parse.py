@@ -29,7 +29,6 @@ from agent_asserts.contract.grammar import (
     BINDING_KEYS,
     CONDITION_KEYS,
     CONTRACT_KEYS,
-    JUDGED_MATCHERS,
     REQUIRE_KEYS,
     BindRef,
 )
@@ -40,6 +39,7 @@ from agent_asserts.contract.model import (
     ContractAssertion,
     Requirement,
 )
+from agent_asserts.contract.operators import row_of
 from agent_asserts.contract.problems import ContractError, Problems
 from agent_asserts.contract.validate import (
     NULL,
@@ -157,7 +157,8 @@ def _right(p: Problems, data: Mapping[str, Any]) -> Any:
             p.add(("right",), f"{{{BIND_OPERATOR}: name}} takes no other keys")
             return UNCHECKED
         return BindRef(right[BIND_OPERATOR])
-    if data.get("op") == "matches_schema" or data.get("matcher") in JUDGED_MATCHERS:
+    row = row_of(data.get("op"), data.get("matcher"))
+    if row is not None and row.right in ("schema", "criterion"):  # kept as written
         return right
     return _convert(p.at("right"), right)
 

@@ -20,7 +20,8 @@ import attrs
 
 from agent_asserts._missing import MISSING
 from agent_asserts.contract.durations import format_within, parse_within
-from agent_asserts.contract.grammar import JUDGED_MATCHERS, BindRef
+from agent_asserts.contract.grammar import BindRef
+from agent_asserts.contract.operators import Operator, operator_of
 from agent_asserts.contract.paths import Extract, parse_extract
 from agent_asserts.contract.problems import ContractError, ContractProblem, Problems
 from agent_asserts.contract.validate import Shape, check_binding, check_requirement
@@ -101,10 +102,10 @@ class Binding:
         return out
 
 
-def _right_to_data(op: str, right: Any) -> Any:
+def _right_to_data(row: Operator, right: Any) -> Any:
     if isinstance(right, BindRef):
         return right.to_data()
-    return right if op == "matches_schema" else value_to_data(right)
+    return right if row.right in ("schema", "criterion") else value_to_data(right)
 
 
 @attrs.frozen
@@ -145,9 +146,7 @@ class Requirement:
         >>> Requirement("matcher", "m", matcher="custom", custom="f").evaluator_type
         'custom'
         """
-        if self.matcher in JUDGED_MATCHERS:
-            return "semantic"
-        return "custom" if self.matcher == "custom" else "deterministic"
+        return operator_of(self).evaluator_type
 
     @property
     def effective_quantifier(self) -> str:
@@ -159,7 +158,7 @@ class Requirement:
         names = [self.left]
         if isinstance(self.right, BindRef):
             names.append(self.right.name)
-        elif self.op in ("has_matching", "precedes", "follows_within"):
+        elif operator_of(self).right == "binding":
             names.append(self.right)
         names.extend(self.grounding)
         return tuple(dict.fromkeys(names))
@@ -172,7 +171,7 @@ class Requirement:
         out["op"] = self.op
         out["left"] = self.left
         if self.right is not MISSING:
-            out["right"] = _right_to_data(self.op, self.right)
+            out["right"] = _right_to_data(operator_of(self), self.right)
         if self.on:
             out["on"] = list(self.on)
         if self.within is not None:

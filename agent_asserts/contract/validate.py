@@ -25,13 +25,11 @@ from agent_asserts._missing import MISSING
 from agent_asserts.contract.binding_rules import NULL, UNCHECKED, Shape, check_binding, shape_of
 from agent_asserts.contract.durations import parse_within
 from agent_asserts.contract.grammar import (
-    JUDGED_MATCHERS,
     QUANTIFIERS,
-    SELECTION_OPS,
     SEVERITIES,
     BindRef,
 )
-from agent_asserts.contract.operators import MATCHER_OPERATORS, OPERATORS
+from agent_asserts.contract.operators import MATCHER_OPERATORS, OPERATORS, Operator, row_of
 from agent_asserts.contract.paths import SET_FIELDS, event_path_problem, parse_item_path
 from agent_asserts.contract.problems import Problems, bad_choice
 
@@ -130,10 +128,12 @@ def check_requirement(
                 ("quantifier",),
                 f"applies to selections; {left!r} is one value ({left_shape.describe()})",
             )
-    _check_right(p, op, right, matcher, bindings)
+    row = row_of(op, matcher)
+    takes = None if row is None else row.right
+    _check_right(p, row, right, bindings)
     events = [
         shape.events
-        for shape in (left_shape, _shape(bindings, right) if op in SELECTION_OPS else None)
+        for shape in (left_shape, _shape(bindings, right) if takes == "binding" else None)
         if shape is not None
     ]
     _check_on(p, op, on, any(events))
@@ -157,24 +157,27 @@ def check_requirement(
 
 
 def _check_right(
-    p: Problems, op: str, right: Any, matcher: Any, bindings: Mapping[str, Any] | None
+    p: Problems, row: Operator | None, right: Any, bindings: Mapping[str, Any] | None
 ) -> None:
+    """``row``: the operator's row, which says what ``right`` holds (None: an unknown
+    matcher, reported by :func:`_check_matcher`)."""
     if right is UNCHECKED:
         return
     if right is MISSING:
-        if not (op == "matcher" and matcher == "custom"):  # a custom matcher may need none
+        if row is None or row.needs_right:  # a custom matcher may need none
             p.add((), "required key 'right' missing", key="right")
         return
-    if op in SELECTION_OPS:
+    takes = None if row is None else row.right
+    if takes == "binding":
         _bound(p, ("right",), right, bindings)
     elif isinstance(right, BindRef):
         _bound(p, ("right", "$bind"), right.name, bindings)
-    elif op == "count_at_most":
+    elif takes == "count":
         if isinstance(right, bool) or not isinstance(right, int) or right < 0:
             p.add(("right",), f"must be a whole number >= 0 (got {right!r})")
-    elif op == "matches_schema":
+    elif takes == "schema":
         _check_schema(p, right)
-    elif op == "matcher" and matcher in JUDGED_MATCHERS and not _text(right):
+    elif takes == "criterion" and not _text(right):
         p.add(("right",), f"must be the criterion text for the judge (got {right!r})")
 
 

@@ -7,7 +7,7 @@ import pytest
 
 from agent_asserts.contract import Contract, ContractError
 from agent_asserts.contract.model import Requirement
-from agent_asserts.contract.operators import MATCHER_OPERATORS, OPERATORS, operator_of
+from agent_asserts.contract.operators import MATCHER_OPERATORS, OPERATORS, operator_of, row_of
 from agent_asserts.contract.relations import EvaluatorFailed, matcher_tester
 from agent_asserts.matching import M
 
@@ -91,3 +91,65 @@ def test_a_matcher_tester_that_raises_is_an_evaluator_failure() -> None:
         "a matcher raised MatcherError: M.satisfies(_boom) raised ZeroDivisionError: "
         "division by zero (e1)"
     )
+
+
+def test_each_row_says_what_right_holds() -> None:
+    kinds = {name: row.right for name, row in OPERATORS.items() if name != "matcher"}
+    assert kinds == {
+        "equals": "value",
+        "contains": "value",
+        "matches_schema": "schema",
+        "count_at_most": "count",
+        "precedes": "binding",
+        "follows_within": "binding",
+        "has_matching": "binding",
+    }
+    assert {name: row.right for name, row in MATCHER_OPERATORS.items()} == {
+        "exact": "value",
+        "structural": "value",
+        "semantic": "criterion",
+        "grounded_semantic": "criterion",
+        "custom": "value",
+    }
+
+
+def test_row_of_names_no_row_for_an_unknown_name() -> None:
+    assert row_of("equals") is OPERATORS["equals"]
+    assert row_of("matcher", "custom") is MATCHER_OPERATORS["custom"]
+    assert (row_of("equal"), row_of("matcher", "exct"), row_of("matcher"), row_of(3)) == (
+        None,
+        None,
+        None,
+        None,
+    )
+
+
+def test_only_a_custom_matcher_may_leave_right_out() -> None:
+    assert [name for name, row in MATCHER_OPERATORS.items() if not row.needs_right] == ["custom"]
+    assert all(row.needs_right for row in OPERATORS.values())
+    with pytest.raises(ContractError) as info:
+        _contract({"op": "matcher", "matcher": "exact", "left": "m"})
+    assert str(info.value.problems[0]) == "assertions[0].require: required key 'right' missing"
+
+
+@pytest.mark.parametrize(
+    ("op", "right", "expected"),
+    [
+        ("equals", 3, 3),
+        ("count_at_most", 2, 2),
+        ("precedes", "a", "occurs before some 'a' item"),
+    ],
+)
+def test_the_outcomes_expected_follows_what_right_holds(
+    op: str, right: object, expected: object
+) -> None:
+    req = Requirement(op, "m", right)
+    row = operator_of(req)
+    assert row.expected(req, right, row.describe(req, right)) == expected
+
+
+def test_the_evaluator_type_is_the_rows() -> None:
+    semantic = Requirement("matcher", "m", "polite", matcher="semantic")
+    custom = Requirement("matcher", "m", matcher="custom", custom="f")
+    assert (semantic.evaluator_type, custom.evaluator_type) == ("semantic", "custom")
+    assert Requirement("equals", "m", 1).evaluator_type == "deterministic"
