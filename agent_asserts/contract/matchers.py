@@ -16,9 +16,25 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar, overload
+from typing import Any, Protocol, TypeVar, overload
 
-MatcherFn = Callable[[Any, Any], bool]
+
+class MatcherFn(Protocol):
+    """The protocol of a custom matcher (the ``contract matchers`` extension point):
+    ``fn(actual, expected) -> bool``, registered with :func:`register_matcher`.
+
+    >>> def positive(actual: object, expected: object) -> bool:
+    ...     return isinstance(actual, int) and actual > 0
+    >>> matcher: MatcherFn = positive
+    >>> matcher(3, None)
+    True
+    """
+
+    def __call__(self, actual: Any, expected: Any, /) -> bool:
+        """True when ``actual`` (one left item) satisfies ``expected`` (``right``)."""
+        ...
+
+
 F = TypeVar("F", bound=MatcherFn)
 
 _MATCHERS: dict[str, MatcherFn] = {}
