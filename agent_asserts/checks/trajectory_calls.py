@@ -18,7 +18,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from agent_asserts._missing import MISSING
-from agent_asserts.checks.trajectory_reference import ANY_ARGUMENTS, CallSpec, actual_key
+from agent_asserts.checks.trajectory_reference import (
+    ANY_ARGUMENTS,
+    CallSpec,
+    actual_key,
+    reference_key,
+)
 
 _UNREAD: Any = object()  # the arguments of a call no reference call compares
 
@@ -207,28 +212,59 @@ def _unrecorded(payload: Any, tool_payload: type[Any]) -> bool:
 
 
 class References:
-    """The reference calls as columns, built once with the check: their specs, names, hash
-    keys, and for each name the indexes of its calls that compare by key and of those that
-    take any arguments (so pairing reads lists, not one object per call).
+    """The reference calls as columns, built once with the check: their names, hash keys, and
+    for each name the indexes of its calls that compare by key and of those that take any
+    arguments (so pairing reads lists, not one object per call). Built from specs, or by
+    :meth:`compile` from the reference calls, whose specs are then made only when asked for
+    (a predicate mode or a failure message): a passing exact comparison never makes them.
 
     >>> from agent_asserts.checks.trajectory_reference import CallSpec
     >>> refs = References([CallSpec.build({"name": "a"}, "exact"),
     ...                    CallSpec.build({"name": "a", "arguments": {}}, "exact")])
-    >>> refs.by_name, refs.any_ids, refs.keyed_ids, refs.all_keyed
-    ({'a': [0, 1]}, {'a': [0]}, {'a': [1]}, {'a'})
+    >>> refs.by_name, refs.any_ids, refs.keyed_ids, refs.all_keyed, refs.compared
+    ({'a': [0, 1]}, {'a': [0]}, {'a': [1]}, {'a'}, {'a'})
     """
 
-    __slots__ = ("all_keyed", "any_ids", "by_name", "keyed_ids", "keys", "names", "specs")
+    __slots__ = ("_calls", "_made", "_mode", "_tools", "all_keyed", "any_ids", "by_name",
+                 "compared", "keyed_ids", "keys", "names")  # fmt: skip
 
     def __init__(self, specs: Sequence[CallSpec]) -> None:
-        self.specs = specs
-        self.names = [s.name for s in specs]
-        self.keys = [s.key for s in specs]
+        self._made: tuple[CallSpec, ...] | None = tuple(specs)
+        self._calls: Sequence[Mapping[str, Any]] = ()
+        self._mode: Any = None
+        self._tools: Mapping[str, Any] | None = None
+        self._index([s.name for s in specs], [s.key for s in specs])
+
+    @classmethod
+    def compile(
+        cls, calls: Sequence[Mapping[str, Any]], mode: Any, tools: Mapping[str, Any] | None
+    ) -> References:
+        """The columns of the reference ``calls`` under argument ``mode`` (``tools``: the
+        modes of some tool names).
+
+        >>> refs = References.compile([{"name": "a", "arguments": {"x": 1}}], "exact",
+        ...                           {"b": "ignore"})
+        >>> refs.keys, refs.specs
+        (['{"x":1}'], (CallSpec(0, a({'x': 1}), mode='exact'),))
+        """
+        self = cls.__new__(cls)
+        self._made, self._calls, self._mode, self._tools = None, calls, mode, tools
+        names = [call["name"] for call in calls]
+        if tools:
+            modes = map(self.mode_of, names)
+            keys = list(map(reference_key, (c.get("arguments", MISSING) for c in calls), modes))
+        else:
+            keys = [reference_key(call.get("arguments", MISSING), mode) for call in calls]
+        self._index(names, keys)
+        return self
+
+    def _index(self, names: list[str], keys: list[Any]) -> None:
+        self.names, self.keys = names, keys
         self.by_name: dict[str, list[int]] = {}
         self.any_ids: dict[str, list[int]] = {}
         self.keyed_ids: dict[str, list[int]] = {}
         unkeyed: set[str] = set()
-        for i, (name, key) in enumerate(zip(self.names, self.keys, strict=True)):
+        for i, (name, key) in enumerate(zip(names, keys, strict=True)):
             self.by_name.setdefault(name, []).append(i)
             if key is ANY_ARGUMENTS:
                 self.any_ids.setdefault(name, []).append(i)
@@ -237,9 +273,28 @@ class References:
             else:
                 unkeyed.add(name)
         self.all_keyed = set(self.by_name) - unkeyed
+        self.compared = unkeyed.union(self.keyed_ids)  # the names whose arguments count
+
+    def mode_of(self, name: str) -> Any:
+        """The argument mode of the calls of tool ``name``."""
+        if self._tools is not None and name in self._tools:
+            return self._tools[name]
+        return self._mode
+
+    @property
+    def specs(self) -> tuple[CallSpec, ...]:
+        """One :class:`CallSpec` per reference call (made on first use by :meth:`compile`'s)."""
+        if self._made is None:
+            self._made = tuple(
+                CallSpec(i, name, call.get("arguments", MISSING), self.mode_of(name), key)
+                for i, (call, name, key) in enumerate(
+                    zip(self._calls, self.names, self.keys, strict=True)
+                )
+            )
+        return self._made
 
     def __len__(self) -> int:
-        return len(self.specs)
+        return len(self.names)
 
 
 __all__ = ["Call", "Calls", "References", "read_calls"]

@@ -44,7 +44,6 @@ from agent_asserts.checks.suggest_names import alias_hint
 from agent_asserts.checks.trajectory_align import ordered_pairs, unordered_pairs
 from agent_asserts.checks.trajectory_calls import Calls, References, read_calls
 from agent_asserts.checks.trajectory_reference import (
-    ANY_ARGUMENTS,
     ORDER_MODES,
     CallSpec,
     check_argument_mode,
@@ -113,45 +112,30 @@ class MatchesTrajectory(Check):
     tools: Mapping[str, Any] | None = attrs.field(
         default=None, kw_only=True, validator=_validate_tools
     )
-    _specs: tuple[CallSpec, ...] = attrs.field(init=False, eq=False, repr=False)
     _references: References = attrs.field(init=False, eq=False, repr=False)
-    # the names whose arguments some reference call compares; those with hash keys
-    _compared: tuple[set[str], set[str]] = attrs.field(init=False, eq=False, repr=False)
 
     method: ClassVar[str] = "matches_trajectory"
     positional: ClassVar[tuple[str, ...]] = ("reference",)
 
     def __attrs_post_init__(self) -> None:
-        specs = tuple(
-            CallSpec.build(call, self._mode(call["name"]), i)
-            for i, call in enumerate(self.reference)
-        )
-        object.__setattr__(self, "_specs", specs)
-        object.__setattr__(self, "_references", References(specs))
-        compared = {s.name for s in specs if s.key is not ANY_ARGUMENTS}
-        keyed = {s.name for s in specs if s.key is not None and s.key is not ANY_ARGUMENTS}
-        object.__setattr__(self, "_compared", (compared, keyed))
+        references = References.compile(self.reference, self.arguments, self.tools)
+        object.__setattr__(self, "_references", references)
 
     def primary(self) -> Any:
         return MISSING
-
-    def _mode(self, name: str) -> Any:
-        if self.tools is not None and name in self.tools:
-            return self.tools[name]
-        return self.arguments
 
     def evaluate(self, record: TrialRecord) -> Outcome:
         invalid = missing_surface(record, "tool_call")
         if invalid is not None:
             return invalid
-        specs = self._specs
-        compared, keyed = self._compared
+        references = self._references
         positions = record.positions_of_kind("tool_call")
         # one pass over the calls: on a large run each event is far from the last in memory
         ordered = self.order in ("strict", "in_order")
         index = record.index
-        actual = read_calls(record.events, index.event_ids, positions, index.tools, compared,
-                            keyed, ordered=ordered, tool_payload=ToolCallPayload)  # fmt: skip
+        actual = read_calls(record.events, index.event_ids, positions, index.tools,
+                            references.compared, set(references.keyed_ids), ordered=ordered,
+                            tool_payload=ToolCallPayload)  # fmt: skip
         if isinstance(actual, int):
             event = record.events[actual]
             hint = alias_hint(record, [actual], ["arguments"])
@@ -160,13 +144,13 @@ class MatchesTrajectory(Check):
                 f"tool call {event.event_id} ({name!r}) has no recorded arguments to compare" + hint
             )
         try:
-            pairs = (ordered_pairs if ordered else unordered_pairs)(self._references, actual)
+            pairs = (ordered_pairs if ordered else unordered_pairs)(references, actual)
         except MatcherError as exc:
             return Outcome.error(str(exc))
-        return self._outcome(record, specs, actual, pairs)
+        return self._outcome(record, references, actual, pairs)
 
     def _outcome(
-        self, record: TrialRecord, specs: Sequence[CallSpec], actual: Calls, pairs: list[int]
+        self, record: TrialRecord, references: References, actual: Calls, pairs: list[int]
     ) -> Outcome:
         counts_missing = self.order != "subset"
         counts_unexpected = self.order in ("strict", "unordered", "subset")
@@ -180,7 +164,8 @@ class MatchesTrajectory(Check):
             unexpected = _positions_of(unpaired_calls, 1)
         matched = len(pairs) - len(unpaired)
         precision = (len(actual) - len(unexpected)) / len(actual) if actual else 1.0
-        recall = (len(specs) - len(missing)) / len(specs) if specs else 1.0
+        total = len(references)
+        recall = (total - len(missing)) / total if total else 1.0
         f1 = 0.0 if precision + recall == 0 else 2 * precision * recall / (precision + recall)
         passed = not missing and not unexpected
         modes = f"(order {self.order!r}, arguments {mode_text(self.arguments)})"
@@ -195,7 +180,7 @@ class MatchesTrajectory(Check):
         evidence = actual.event_ids([j for j in pairs if j >= 0] if unpaired else pairs)
         if passed:
             message = (
-                f"matched {matched} of {len(specs)} reference calls and "
+                f"matched {matched} of {total} reference calls and "
                 f"{len(actual) - len(unexpected)} of {len(actual)} calls of the run {modes}"
             )
             return Outcome(Status.PASS, 1.0, message, details=details, evidence=evidence)
@@ -206,15 +191,15 @@ class MatchesTrajectory(Check):
             problems.append(f"{len(unexpected)} unexpected")
         head = (
             f"the run does not match the reference {modes}: {', '.join(problems)}; "
-            f"matched {matched} of {len(specs)} reference calls"
+            f"matched {matched} of {total} reference calls"
         )
-        rows = _Diff(record, specs, actual, pairs).rows(missing, unexpected)
+        rows = _Diff(record, references.specs, actual, pairs).rows(missing, unexpected)
         message = "\n".join([head, *rows])
         return Outcome(
             Status.FAIL,
             f1,
             message,
-            expected=len(specs),
+            expected=total,
             observed=len(actual),
             details=details,
             evidence=evidence,
