@@ -418,3 +418,39 @@ def test_evidence_and_unexpected_ids_come_from_the_record_index() -> None:
     out = MatchesTrajectory([("a", {"x": 1})], order="unordered").evaluate(record)
     assert out.evidence == ("e1",)
     assert out.details["unexpected"] == ["e3"]
+
+
+def test_canonical_key_of_a_cycle_is_none_and_the_shared_encoder_keeps_no_state() -> None:
+    from agent_asserts.checks.trajectory_reference import canonical_key
+
+    cyclic: dict[str, Any] = {"a": 1}
+    cyclic["self"] = cyclic
+    assert canonical_key(cyclic) is None
+    assert canonical_key({"b": [1, 2.0], "a": cyclic["a"]}) == '{"a":1,"b":[1,2]}'
+    deep: list[Any] = []
+    inner = deep
+    for _ in range(100_000):
+        inner.append([])
+        inner = inner[0]
+    with pytest.raises(RecursionError):
+        canonical_key(deep)
+    assert canonical_key([{"x": 1.0}]) == '[{"x":1}]'
+
+
+def test_compiled_references_match_the_specs_built_one_by_one() -> None:
+    calls = [
+        {"name": "a", "arguments": {"x": 1.0}},
+        {"name": "b", "arguments": {"y": 2}},
+        {"name": "a"},
+        {"name": "c", "arguments": {"z": M.gt(1)}},
+    ]
+    tools = {"b": "superset"}
+    compiled = References.compile(calls, "exact", tools)
+    one_by_one = References(
+        [CallSpec.build(c, tools.get(str(c["name"]), "exact"), i) for i, c in enumerate(calls)]
+    )
+    for attribute in ("names", "keys", "by_name", "any_ids", "keyed_ids", "all_keyed", "compared"):
+        assert getattr(compiled, attribute) == getattr(one_by_one, attribute), attribute
+    assert compiled.keys[:3] == ['{"x":1}', None, ("any",)]
+    assert [repr(s) for s in compiled.specs] == [repr(s) for s in one_by_one.specs]
+    assert compiled.specs is compiled.specs  # made once, on first use
