@@ -142,34 +142,63 @@ def outcome_to_result(
     >>> (r.name, r.status.value, r.severity.value)
     ('step_count:1', 'pass', 'gate')
     """
-    details, evaluator = outcome.details, outcome.evaluator
-    force_gate, passed_by_judge = outcome.force_gate, outcome.passed_by_judge
-    if details or evaluator or outcome.evaluator_type:
-        evaluator_type = outcome.evaluator_type or check.evaluator_type
-        info = _fill_info((evaluator_type, _EVALUATOR_VERSION, {**evaluator, **details}))
+    return _result(check, outcome, name, severity, threshold, label)
+
+
+def _shared(check: Check) -> tuple[str | LazyText, Severity, float | None, str]:
+    """What every result of ``check`` shares, worked out on its first recording and kept on the
+    (frozen) check: its description (one ``LazyText``, rendered when first read), default
+    severity, own threshold and evaluator type."""
+    kept = check.__dict__
+    shared = kept.get("_shared")
+    if shared is None:
+        described = kept.get("_described")
+        if described is None:
+            described = LazyText(check.describe)
+        own = None if type(check).own_threshold is _PLAIN_THRESHOLD else check.own_threshold()
+        shared = kept["_shared"] = (
+            described,
+            check.default_severity,
+            own,
+            check.evaluator_type,
+        )
+    return shared
+
+
+def _result(
+    check: Check,
+    outcome: Outcome,
+    name: str | None,
+    severity: Severity | str | None,
+    threshold: float | None,
+    label: str | None,
+) -> AssertionResult:
+    """:func:`outcome_to_result` with positional arguments (the fluent path's call)."""
+    shared = check.__dict__.get("_shared") or _shared(check)
+    described, default_severity, own_threshold, evaluator_type = shared
+    if outcome.details or outcome.evaluator or outcome.evaluator_type:
+        evaluator_type = outcome.evaluator_type or evaluator_type
+        info = _fill_info(
+            (evaluator_type, _EVALUATOR_VERSION, {**outcome.evaluator, **outcome.details})
+        )
     else:  # the common case: nothing to merge, one shared (read-only) info per type
-        info = _plain_infos.get(check.evaluator_type) or plain_info(check.evaluator_type)
-    if force_gate:
+        info = _plain_infos.get(evaluator_type) or plain_info(evaluator_type)
+    passed_by_judge = outcome.passed_by_judge
+    if outcome.force_gate:
         severity = Severity.GATE
     elif severity is None:
-        severity = check.default_severity
+        severity = default_severity
     # A check that grades against its own threshold (a judge's `threshold=`) decided its status
     # with it, so the result is built with it; a `threshold` given here replaces it afterwards.
-    own_threshold = None if type(check).own_threshold is _PLAIN_THRESHOLD else check.own_threshold()
-    kept = check.__dict__  # a check built once and recorded many times keeps its texts
-    described = kept.get("_described")
-    if described is None:  # one LazyText per check, shared by its results (same text)
-        described = kept.get("_lazy_description")
-        if described is None:
-            described = kept["_lazy_description"] = LazyText(check.describe)
-    if not name:
-        name = kept.get("_default_name")
+    if not name:  # a check built once and recorded many times keeps its name
+        name = check.__dict__.get("_default_name")
         if name is None:
-            name = kept["_default_name"] = check.default_name()
+            name = check.__dict__["_default_name"] = check.default_name()
+    status, score = outcome.status, outcome.score
     values = (
         name,
-        outcome.status,
-        outcome.score,
+        status,
+        score,
         severity,
         own_threshold,
         label,
@@ -183,14 +212,13 @@ def outcome_to_result(
         described,  # rendered when read
         not passed_by_judge,
     )
-    score = outcome.score
     if (
         type(score) is float
         and 0.0 <= score <= 1.0
         and type(severity) is Severity
         and own_threshold is None
-        and (passed_by_judge or (score >= 1.0) == (outcome.status is Status.PASS)
-             or outcome.status not in EVALUATED_STATUSES)
+        and (passed_by_judge or (score >= 1.0) == (status is Status.PASS)
+             or status not in EVALUATED_STATUSES)
     ):  # fmt: skip
         # what AssertionResult's converters and validators would check holds: fill it directly
         result = _fill_result(values)
@@ -291,11 +319,8 @@ class EvalContext(
         self.running = (check, name)  # named by a time limit that stops the case here
         outcome = run_check(check, self.record, judge=self.judge_fn)
         self.running = None
-        forced = outcome.force_gate
-        result = outcome_to_result(
-            check, outcome, name=name, severity=severity, threshold=threshold, label=label
-        )
-        return self.add_result(result, forced_gate=forced)
+        result = _result(check, outcome, name, severity, threshold, label)
+        return self._add(result, outcome.force_gate)
 
     def agent(self, name: str) -> EvalContext:
         """A context over ``record.for_agent(name)`` that records into this case, each result
@@ -330,6 +355,9 @@ class EvalContext(
         >>> EvalContext(demo_record()).add_result(result)
         <AssertionHandle manual pass [gate]>
         """
+        return self._add(result, forced_gate)
+
+    def _add(self, result: AssertionResult, forced_gate: bool) -> AssertionHandle:
         if self._prefix:
             result = attrs.evolve(result, name=self._prefix + result.name)
         self._results.append(result)

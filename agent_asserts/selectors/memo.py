@@ -88,10 +88,16 @@ def built(cls: Callable[..., C], *args: Any, **kwargs: Any) -> C:
     >>> built(NotCalledTool, "refunds_cancel").describe()
     "not_called_tool('refunds_cancel')"
     """
+    if not kwargs:  # the common call: positional flat values only (a key of its own shape)
+        types = tuple(map(type, args))
+        if _FLAT.issuperset(types):
+            key: Any = (cls, args, types)
+            check = _built.get(key)
+            return _keep(key, cls(*args)) if check is None else check
     types = (*map(type, args), *map(type, kwargs.values()))
     if _FLAT.issuperset(types):
         # flat plain values: the key carries each value's type (True == 1 and hash alike)
-        key: Any = (cls, args, tuple(kwargs.items()), types)
+        key = (cls, args, tuple(kwargs.items()), types)
     elif _UNPLAIN.isdisjoint(types):
         try:
             parts = tuple(map(_part, args))
