@@ -41,6 +41,7 @@ from agent_asserts.fluent import (
     TrajectoryMethods,
 )
 from agent_asserts.fluent.handles import AssertionHandle, ValueExpectation
+from agent_asserts.fluent.recorder import Recorder
 from agent_asserts.matching import Matcher
 from agent_asserts.record import Button, Event, TrialRecord
 from agent_asserts.results import (
@@ -312,6 +313,16 @@ class EvalContext(
         >>> EvalContext(demo_record()).record_check(MaxSteps(2), severity="soft").result.status
         <Status.FAIL: 'fail'>
         """
+        return self._evaluate_and_record(check, name, severity, threshold, label)
+
+    def _evaluate_and_record(
+        self,
+        check: Check,
+        name: str | None = None,
+        severity: Severity | str | None = None,
+        threshold: float | None = None,
+        label: str | None = None,
+    ) -> AssertionHandle:
         if self.deadline is not None:
             self.check_deadline()
         if severity is None and type(check).severity_for is not _PLAIN_SEVERITY:
@@ -321,6 +332,15 @@ class EvalContext(
         self.running = None
         result = _result(check, outcome, name, severity, threshold, label)
         return self._add(result, outcome.force_gate)
+
+    # the fluent methods' call: straight to the body, past the argument checks of the public
+    # method (a subclass that overrides record_check gets it back, see __init_subclass__)
+    _record = _evaluate_and_record
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "record_check" in vars(cls):  # its own recording path stays the one path
+            cls._record = Recorder._record  # type: ignore[assignment]
 
     def agent(self, name: str) -> EvalContext:
         """A context over ``record.for_agent(name)`` that records into this case, each result

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 
@@ -229,3 +230,30 @@ def test_misuse_is_a_clear_error_when_the_check_is_built(
 
 def test_similarity_compares_unicode_normal_forms(ctx: EvalContext) -> None:
     assert ctx.expect("cafe\u0301").similarity("caf\u00e9").result.score == 1.0
+
+
+def test_a_subclass_record_check_still_sees_every_fluent_call() -> None:
+    seen: list[str] = []
+
+    class Spying(EvalContext):
+        def record_check(self, check: Any, **options: Any) -> Any:
+            seen.append(check.default_name())
+            return super().record_check(check, **options)
+
+    ctx = Spying(demo_record())
+    ctx.step_count(4)
+    ctx.expect("ok").equals("ok")
+    ctx.record_check(StepCount(2), name="two")
+    assert seen == ["step_count:4", "equals", "step_count:2"]
+    assert [r.name for r in ctx.results] == ["step_count:4", "equals", "two"]
+
+
+def test_a_fluent_call_records_the_same_result_as_record_check() -> None:
+    fluent, direct = EvalContext(demo_record()), EvalContext(demo_record())
+    fluent.step_count(4)
+    fluent.step_count(4)  # the second time through the construction cache
+    direct.record_check(StepCount(4))
+    direct.record_check(StepCount(4))
+    assert fluent.results == direct.results
+    assert [repr(r) for r in fluent.results] == [repr(r) for r in direct.results]
+    assert [r.to_dict() for r in fluent.results] == [r.to_dict() for r in direct.results]

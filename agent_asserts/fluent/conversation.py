@@ -43,7 +43,7 @@ class ConversationMethods(Recorder):
         >>> EvalContext(rec)._lifecycle("skill_resumed", "card_replace", "ask").result.passed
         True
         """
-        return self.record_check(built(lifecycle.LIFECYCLE_CHECKS[method], *ids))
+        return self._record(built(lifecycle.LIFECYCLE_CHECKS[method], *ids))
 
     def skill_activated(self, skill_id: str) -> AssertionHandle:
         """Skill ``skill_id`` was activated.
@@ -176,9 +176,9 @@ class ConversationMethods(Recorder):
         [True, False]
         """
         if isinstance(name, str):
-            return self.record_check(built(memory.MemoryWasSet, name, value))
+            return self._record(built(memory.MemoryWasSet, name, value))
         checks = memory.memory_checks(memory.MemoryWasSet, name, value)
-        return [self.record_check(check) for check in checks]
+        return [self._record(check) for check in checks]
 
     @overload
     def memory_was_not_set(  # type: ignore[overload-overlap]  # a str is a Sequence
@@ -202,9 +202,9 @@ class ConversationMethods(Recorder):
         "the last write of 'refund.order_id' (e2) was 'A1049', not 'A1050'"
         """
         if isinstance(name, str):
-            return self.record_check(built(memory.MemoryWasNotSet, name, value))
+            return self._record(built(memory.MemoryWasNotSet, name, value))
         checks = memory.memory_checks(memory.MemoryWasNotSet, name, value)
-        return [self.record_check(check) for check in checks]
+        return [self._record(check) for check in checks]
 
     @overload
     def memory_was_cleared(  # type: ignore[overload-overlap]  # a str is a Sequence
@@ -230,9 +230,9 @@ class ConversationMethods(Recorder):
         'order_id' was never cleared; memory keys written, nearest first: 'draft'
         """
         if isinstance(name, str):
-            return self.record_check(built(memory.MemoryWasCleared, name))
+            return self._record(built(memory.MemoryWasCleared, name))
         checks = memory.memory_checks(memory.MemoryWasCleared, name)
-        return [self.record_check(check) for check in checks]
+        return [self._record(check) for check in checks]
 
     def bot_uttered(
         self,
@@ -251,7 +251,7 @@ class ConversationMethods(Recorder):
         check = built(
             messages.BotUttered, utter_name=utter_name, text_matches=text_matches, buttons=buttons
         )
-        return self.record_check(check)
+        return self._record(check)
 
     def bot_did_not_utter(
         self,
@@ -274,7 +274,7 @@ class ConversationMethods(Recorder):
             text_matches=text_matches,
             buttons=buttons,
         )
-        return self.record_check(check)
+        return self._record(check)
 
     def tools_within_one_turn(
         self,
@@ -298,7 +298,7 @@ class ConversationMethods(Recorder):
             ordered=ordered,
             ignore=ignore,
         )
-        return self.record_check(check)
+        return self._record(check)
 
     def sequencing(self, *selectors: Selector | str) -> AssertionHandle:
         """Each selector matches an event strictly after the previous one's.
@@ -309,7 +309,7 @@ class ConversationMethods(Recorder):
         >>> EvalContext(demo_record()).sequencing(*steps).result.message
         'found 3 steps in order: e1, e2, e3'
         """
-        return self.record_check(built(sequencing.Sequencing, *selectors))
+        return self._record(built(sequencing.Sequencing, *selectors))
 
 
 __all__ = ["ConversationMethods"]

@@ -32,7 +32,7 @@ class EventMethods(Recorder):
         >>> EvalContext(rec).called_subagent("fraud_check", Count.at_most(1)).result.message
         "matched 2 completed delegations to 'fraud_check' (expected at most 1)"
         """
-        return self.record_check(built(events.CalledSubagent, name, count))
+        return self._record(built(events.CalledSubagent, name, count))
 
     def event(
         self,
@@ -47,7 +47,7 @@ class EventMethods(Recorder):
         >>> EvalContext(demo_record()).event("memory", count=1).result.message
         "matched 1 event on.event('memory') (expected exactly 1)"
         """
-        return self.record_check(built(events.EventCheck, selector, predicate, count))
+        return self._record(built(events.EventCheck, selector, predicate, count))
 
     def not_event(self, selector: Selector | str) -> AssertionHandle:
         """No event matches ``selector``.
@@ -57,7 +57,7 @@ class EventMethods(Recorder):
         >>> EvalContext(demo_record()).not_event(on.tool("refunds_cancel")).result.message
         "no event matched on.tool('refunds_cancel')"
         """
-        return self.record_check(built(events.NotEvent, selector))
+        return self._record(built(events.NotEvent, selector))
 
     def event_order(self, *selectors: Selector | str) -> AssertionHandle:
         """Events matching the selectors occur in this order.
@@ -67,7 +67,7 @@ class EventMethods(Recorder):
         >>> EvalContext(demo_record()).event_order("memory", on.tool("refunds_issue")).result.passed
         True
         """
-        return self.record_check(built(events.EventOrder, *selectors))
+        return self._record(built(events.EventOrder, *selectors))
 
     def events_satisfy(self, fn: Callable[[Sequence[Event]], bool]) -> AssertionHandle:
         """A Python predicate over all the events.
@@ -77,7 +77,7 @@ class EventMethods(Recorder):
         >>> EvalContext(demo_record()).events_satisfy(lambda evs: len(evs) == 5).result.passed
         True
         """
-        return self.record_check(built(events.EventsSatisfy, fn))
+        return self._record(built(events.EventsSatisfy, fn))
 
     def step_count(self, n: int) -> AssertionHandle:
         """Exactly ``n`` steps (``"expected 2 steps, got 3"``).
@@ -87,7 +87,7 @@ class EventMethods(Recorder):
         >>> EvalContext(demo_record()).step_count(2).result.message
         'expected 2 steps, got 4'
         """
-        return self.record_check(built(cost.StepCount, n))
+        return self._record(built(cost.StepCount, n))
 
     def max_steps(self, n: int) -> AssertionHandle:
         """At most ``n`` steps.
@@ -97,7 +97,7 @@ class EventMethods(Recorder):
         >>> EvalContext(demo_record()).max_steps(5).result.message
         'expected at most 5 steps, got 4'
         """
-        return self.record_check(built(cost.MaxSteps, n))
+        return self._record(built(cost.MaxSteps, n))
 
     def total_tokens_at_most(self, n: int) -> AssertionHandle:
         """At most ``n`` tokens in total (``"used 5000 tokens, limit 4000"``).
@@ -107,7 +107,7 @@ class EventMethods(Recorder):
         >>> EvalContext(demo_record()).total_tokens_at_most(1000).result.message
         'used 1020 tokens, limit 1000'
         """
-        return self.record_check(built(cost.TotalTokensAtMost, n))
+        return self._record(built(cost.TotalTokensAtMost, n))
 
 
 __all__ = ["EventMethods"]

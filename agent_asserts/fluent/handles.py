@@ -170,7 +170,7 @@ class ValueExpectation(AssertionHandle):
         return super().result
 
     def _record(self, check: Any) -> Self:
-        self._index = self._ctx.record_check(check)._index
+        self._index = self._ctx._record(check)._index
         return self
 
     def includes(self, expected: Any) -> Self:

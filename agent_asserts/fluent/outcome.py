@@ -29,7 +29,7 @@ class OutcomeMethods(Recorder):
         >>> EvalContext(demo_record()).succeeded().result.message
         "status is 'completed'"
         """
-        return self.record_check(built(outcome.Succeeded))
+        return self._record(built(outcome.Succeeded))
 
     def stopped(self) -> AssertionHandle:
         """The run's status is ``stopped``.
@@ -39,7 +39,7 @@ class OutcomeMethods(Recorder):
         >>> EvalContext(demo_record()).stopped().result.message
         "expected status 'stopped', got 'completed'"
         """
-        return self.record_check(built(outcome.Stopped))
+        return self._record(built(outcome.Stopped))
 
     def message_includes(self, text: str) -> AssertionHandle:
         """The reply contains ``text``.
@@ -49,7 +49,7 @@ class OutcomeMethods(Recorder):
         >>> EvalContext(demo_record()).message_includes("A1049").result.message
         "the reply includes 'A1049'"
         """
-        return self.record_check(built(outcome.MessageIncludes, text))
+        return self._record(built(outcome.MessageIncludes, text))
 
     def output_equals(self, expected: Any) -> AssertionHandle:
         """The reply matches ``expected`` (a string or a matcher).
@@ -59,7 +59,7 @@ class OutcomeMethods(Recorder):
         >>> EvalContext(demo_record()).output_equals(M.regex("Refund issued.*")).result.passed
         True
         """
-        return self.record_check(built(outcome.OutputEquals, expected))
+        return self._record(built(outcome.OutputEquals, expected))
 
     def output_matches(self, pattern: str) -> AssertionHandle:
         """A regular expression is found in the reply.
@@ -69,7 +69,7 @@ class OutcomeMethods(Recorder):
         >>> EvalContext(demo_record()).output_matches(r"order A\\d+").result.status.value
         'pass'
         """
-        return self.record_check(built(outcome.OutputMatches, pattern))
+        return self._record(built(outcome.OutputMatches, pattern))
 
 
 __all__ = ["OutcomeMethods"]

@@ -33,5 +33,10 @@ class Recorder(abc.ABC):
         True
         """
 
+    def _record(self, check: Check) -> AssertionHandle:
+        """:meth:`record_check` with its defaults, the fluent methods' call (an implementation
+        may skip the argument checks of its public method here)."""
+        return self.record_check(check)
+
 
 __all__ = ["CountLike", "Recorder"]

@@ -38,7 +38,7 @@ class StateMethods(Recorder):
         >>> ctx.changed("/orders/A1049/status", before="paid", after="refunded").result.message
         "/orders/A1049/status changed: 'paid' -> 'refunded'"
         """
-        return self.record_check(built(state.Changed, path, before=before, after=after, op=op))
+        return self._record(built(state.Changed, path, before=before, after=after, op=op))
 
     def unchanged(self, path: str) -> AssertionHandle:
         """Nothing at or below ``path`` changed.
@@ -48,7 +48,7 @@ class StateMethods(Recorder):
         >>> EvalContext(demo_record()).unchanged("/orders/A1049/amount").result.message
         '/orders/A1049/amount did not change'
         """
-        return self.record_check(built(state.Unchanged, path))
+        return self._record(built(state.Unchanged, path))
 
     def only_changed(self, *paths: str) -> AssertionHandle:
         """Frame condition: every change lies at or below one of ``paths``.
@@ -58,7 +58,7 @@ class StateMethods(Recorder):
         >>> EvalContext(demo_record()).only_changed("/orders/A1049/amount").result.message
         "changed outside /orders/A1049/amount: changed /orders/A1049/status: 'paid' -> 'refunded'"
         """
-        return self.record_check(built(state.OnlyChanged, *paths))
+        return self._record(built(state.OnlyChanged, *paths))
 
 
 __all__ = ["StateMethods"]

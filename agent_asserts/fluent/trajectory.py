@@ -51,7 +51,7 @@ class TrajectoryMethods(Recorder):
             name, arguments, result, is_error, count,
             source=source, mcp_server=mcp_server, skill_id=skill_id, total=total,
         )  # fmt: skip
-        return self.record_check(check)
+        return self._record(check)
 
     def not_called_tool(
         self, name: str, arguments: Any = None, *, before: Selector | str | None = None
@@ -64,7 +64,7 @@ class TrajectoryMethods(Recorder):
         >>> ctx.not_called_tool("refunds_issue", before="refunds_lookup").result.message
         "no call matched on.tool('refunds_issue') before on.tool('refunds_lookup') at e1"
         """
-        return self.record_check(built(tools.NotCalledTool, name, arguments, before=before))
+        return self._record(built(tools.NotCalledTool, name, arguments, before=before))
 
     def tool_order(self, *names: str, contiguous: bool = False) -> AssertionHandle:
         """The names (``"a|b"`` alternatives) occur in this order among the tool calls.
@@ -74,7 +74,7 @@ class TrajectoryMethods(Recorder):
         >>> EvalContext(demo_record()).tool_order("refunds_lookup", "refunds_issue").result.message
         'found 2 steps in order: e1, e3'
         """
-        return self.record_check(built(sequencing.ToolOrder, *names, contiguous=contiguous))
+        return self._record(built(sequencing.ToolOrder, *names, contiguous=contiguous))
 
     def used_no_tools(self) -> AssertionHandle:
         """No tool was called.
@@ -84,7 +84,7 @@ class TrajectoryMethods(Recorder):
         >>> EvalContext(demo_record()).used_no_tools().result.message
         'made 2 tool calls, expected none'
         """
-        return self.record_check(built(tools.UsedNoTools))
+        return self._record(built(tools.UsedNoTools))
 
     def max_tool_calls(self, n: int) -> AssertionHandle:
         """At most ``n`` tool calls.
@@ -94,7 +94,7 @@ class TrajectoryMethods(Recorder):
         >>> EvalContext(demo_record()).max_tool_calls(1).result.message
         'made 2 tool calls, limit 1'
         """
-        return self.record_check(built(tools.MaxToolCalls, n))
+        return self._record(built(tools.MaxToolCalls, n))
 
     def no_failed_actions(self) -> AssertionHandle:
         """No tool call failed and the run recorded no errors.
@@ -104,7 +104,7 @@ class TrajectoryMethods(Recorder):
         >>> EvalContext(rec).no_failed_actions().result.message
         '1 failed tool call (e0)'
         """
-        return self.record_check(built(tools.NoFailedActions))
+        return self._record(built(tools.NoFailedActions))
 
     def last_tool(self, name: str, arguments: Any = None) -> AssertionHandle:
         """The last tool call is ``name`` (with matching arguments).
@@ -115,7 +115,7 @@ class TrajectoryMethods(Recorder):
         >>> ctx.last_tool("refunds_issue", {"orderId": "A1049"}).result.message
         "the last tool call was 'refunds_issue' at e3"
         """
-        return self.record_check(built(trajectory.LastTool, name, arguments))
+        return self._record(built(trajectory.LastTool, name, arguments))
 
     def every_call(self, name: str, arguments: Any = None, result: Any = None) -> AssertionHandle:
         """Every call of ``name`` matches (passes when it was never called).
@@ -126,7 +126,7 @@ class TrajectoryMethods(Recorder):
         >>> ctx.every_call("refunds_issue", {"amount": M.gt(0)}).result.passed
         True
         """
-        return self.record_check(built(trajectory.EveryCall, name, arguments, result))
+        return self._record(built(trajectory.EveryCall, name, arguments, result))
 
     def followed_by(
         self, name: str, next: Selector | str, *, arguments: Any = None
@@ -139,7 +139,7 @@ class TrajectoryMethods(Recorder):
         >>> ctx.followed_by("refunds_lookup", on.tool("refunds_issue")).result.message
         "all 1 call of 'refunds_lookup' followed by on.tool('refunds_issue')"
         """
-        return self.record_check(built(trajectory.FollowedBy, name, next, arguments=arguments))
+        return self._record(built(trajectory.FollowedBy, name, next, arguments=arguments))
 
     def terminal_tool(self, name: str) -> AssertionHandle:
         """``name`` ran at most once and no tool call came after it.
@@ -149,7 +149,7 @@ class TrajectoryMethods(Recorder):
         >>> EvalContext(demo_record()).terminal_tool("refunds_lookup").result.message
         "tool call e3 ('refunds_issue') came after 'refunds_lookup' at e1"
         """
-        return self.record_check(built(trajectory.TerminalTool, name))
+        return self._record(built(trajectory.TerminalTool, name))
 
     def ended_session(self, arguments: Any = None, *, tool: str = "end_session") -> AssertionHandle:
         """The last tool call is the session-ending tool, with matching arguments.
@@ -159,7 +159,7 @@ class TrajectoryMethods(Recorder):
         >>> EvalContext(rec).ended_session({"reason": "done"}).result.message
         "the last tool call was 'end_session' at e0"
         """
-        return self.record_check(built(trajectory.EndedSession, arguments, tool=tool))
+        return self._record(built(trajectory.EndedSession, arguments, tool=tool))
 
     def matches_trajectory(
         self,
@@ -186,7 +186,7 @@ class TrajectoryMethods(Recorder):
         check = trajectory_match.MatchesTrajectory(
             reference, order=order, arguments=arguments, tools=tools
         )
-        return self.record_check(check)
+        return self._record(check)
 
     def trace_parsed(self) -> AssertionHandle:
         """The record has no parse errors.
@@ -196,7 +196,7 @@ class TrajectoryMethods(Recorder):
         >>> EvalContext(demo_record()).trace_parsed().result.message
         'the trace parsed without errors'
         """
-        return self.record_check(built(trajectory.TraceParsed))
+        return self._record(built(trajectory.TraceParsed))
 
     def confirmation_requested(
         self, before_tool: str, pattern: str, within_last_n_turns: int = 4
@@ -209,7 +209,7 @@ class TrajectoryMethods(Recorder):
         "every call of 'refund' was confirmed: e2 after e0"
         """
         check = built(trajectory.ConfirmationRequested, before_tool, pattern, within_last_n_turns)
-        return self.record_check(check)
+        return self._record(check)
 
 
 __all__ = ["TrajectoryMethods"]
