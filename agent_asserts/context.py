@@ -313,16 +313,6 @@ class EvalContext(
         >>> EvalContext(demo_record()).record_check(MaxSteps(2), severity="soft").result.status
         <Status.FAIL: 'fail'>
         """
-        return self._evaluate_and_record(check, name, severity, threshold, label)
-
-    def _evaluate_and_record(
-        self,
-        check: Check,
-        name: str | None = None,
-        severity: Severity | str | None = None,
-        threshold: float | None = None,
-        label: str | None = None,
-    ) -> AssertionHandle:
         if self.deadline is not None:
             self.check_deadline()
         if severity is None and type(check).severity_for is not _PLAIN_SEVERITY:
@@ -333,9 +323,10 @@ class EvalContext(
         result = _result(check, outcome, name, severity, threshold, label)
         return self._add(result, outcome.force_gate)
 
-    # the fluent methods' call: straight to the body, past the argument checks of the public
-    # method (a subclass that overrides record_check gets it back, see __init_subclass__)
-    _record = _evaluate_and_record
+    # the fluent methods' call: this function itself, past the argument checks that guard()
+    # wraps the public name in (a subclass that overrides record_check gets it back, see
+    # __init_subclass__)
+    _record = record_check
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
