@@ -69,8 +69,8 @@ from agent_asserts.record._payload_decode import decode_payload
 from agent_asserts.record._payload_fields import Problems
 from agent_asserts.record.declared_tools import decode_tools
 from agent_asserts.record.turns import TurnTracker
+from agent_asserts.result_rows import ReportRow
 from agent_asserts.results import AssertionResult, CaseResult, EvaluatorInfo, LogEntry
-from agent_asserts.summary import ReportRow
 
 JSON_SCHEMA_VERSION: Final = 1
 """The ``schema_version`` of the JSON report, which its writer

@@ -22,8 +22,8 @@ import attrs
 
 from agent_asserts._reporting import report_layer
 from agent_asserts.record import TrialRecord
+from agent_asserts.result_rows import ReportRow, pass_rate, verdict_counts
 from agent_asserts.results import CaseResult, Verdict
-from agent_asserts.summary import ReportRow, pass_rate, verdict_counts
 from agent_asserts.trials import TrialsResult
 
 

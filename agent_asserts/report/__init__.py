@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from agent_asserts._atomic import write_atomic
 from agent_asserts.report._model import Renderer
-from agent_asserts.summary import (
+from agent_asserts.result_rows import (
     Cases,
     ReportRow,
     pass_rate,

@@ -11,7 +11,7 @@ import functools
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Protocol
 
-from agent_asserts.summary import Cases, ReportRow, rows_of
+from agent_asserts.result_rows import Cases, ReportRow, rows_of
 
 if TYPE_CHECKING:
     from agent_asserts.record import TrialRecord

@@ -28,17 +28,16 @@ from typing import TYPE_CHECKING, Any
 from agent_asserts._text import escape_controls
 from agent_asserts.matching import render
 from agent_asserts.report._timeline import citations, describe_event, evidence_key, shown_positions
-from agent_asserts.status import Verdict
-from agent_asserts.summary import (
+from agent_asserts.result_rows import (
     VERDICT_ORDER,
     Cases,
     ReportRow,
-    result_title,
     rows_of,
-    tally,
     tally_line,
     verdict_counts,
 )
+from agent_asserts.status import Verdict
+from agent_asserts.summary import result_title, tally
 
 if TYPE_CHECKING:
     from agent_asserts.record import TrialRecord

@@ -23,8 +23,9 @@ from typing import TYPE_CHECKING, Any
 
 from agent_asserts._version import __version__
 from agent_asserts.report._model import renders_rows
+from agent_asserts.result_rows import ReportRow, pass_rate, verdict_counts
 from agent_asserts.serialization import JSON_SCHEMA_VERSION, converter
-from agent_asserts.summary import ReportRow, mean_score, pass_rate, verdict_counts
+from agent_asserts.summary import mean_score
 
 if TYPE_CHECKING:
     pass

@@ -32,8 +32,8 @@ from typing import TYPE_CHECKING
 
 from agent_asserts._text import escape_controls
 from agent_asserts.report._model import renders_rows
+from agent_asserts.result_rows import ReportRow, verdict_counts
 from agent_asserts.status import Verdict
-from agent_asserts.summary import ReportRow, verdict_counts
 
 if TYPE_CHECKING:
     from agent_asserts.results import CaseResult

@@ -24,8 +24,9 @@ from typing import TYPE_CHECKING
 
 from agent_asserts._text import escape_controls
 from agent_asserts.report._model import renders_rows
+from agent_asserts.result_rows import VERDICT_ORDER, ReportRow, tally_line
 from agent_asserts.status import Verdict
-from agent_asserts.summary import VERDICT_ORDER, ReportRow, tally, tally_line
+from agent_asserts.summary import tally
 
 if TYPE_CHECKING:
     pass

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from agent_asserts._text import escape_controls
-from agent_asserts.summary import Cases, ReportRow, rows_of, tally_line
+from agent_asserts.result_rows import Cases, ReportRow, rows_of, tally_line
 
 if TYPE_CHECKING:
     from agent_asserts.record import TrialRecord
