@@ -25,6 +25,7 @@ import attrs
 from agent_asserts._kept import kept
 from agent_asserts._lazy import LazyText
 from agent_asserts.checks.base import Check, Outcome, missing_surface
+from agent_asserts.checks.index_plan import Plan, index_plan
 from agent_asserts.checks.registry import register
 from agent_asserts.checks.selection import (
     event_ids,
@@ -128,6 +129,31 @@ def find_in_order(
     return Subsequence(tuple(found), None)
 
 
+def found_in_order(
+    record: TrialRecord, steps: Sequence[Selector], plan: Plan
+) -> tuple[Subsequence, tuple[str, ...]]:
+    """:func:`find_in_order` and the ids of the events found; kept on the record's index
+    when ``plan`` (the steps' :func:`~agent_asserts.checks.index_plan.index_plan`) is not
+    empty: the steps then read nothing but the indexes, so the plan names the search.
+
+    >>> from agent_asserts.record import TrialRecord
+    >>> rec = TrialRecord.builder().tool("a").tool("b").build()
+    >>> steps = [ToolSelector("a"), ToolSelector("b")]
+    >>> found_in_order(rec, steps, index_plan(steps))
+    (Subsequence(positions=(0, 1), missing=None, parallel=None), ('e0', 'e1'))
+    """
+    if plan:
+        return record.index.derive(("in_order", plan), _search_with_ids, record, steps)
+    return _search_with_ids(record, steps)
+
+
+def _search_with_ids(
+    record: TrialRecord, steps: Sequence[Selector]
+) -> tuple[Subsequence, tuple[str, ...]]:
+    result = find_in_order(record, steps)
+    return result, event_ids(record, result.positions)
+
+
 def _parallel_match(
     record: TrialRecord, step: Selector, candidates: Sequence[int], found: list[int]
 ) -> int | None:
@@ -187,15 +213,18 @@ def order_outcome(
     *,
     contiguous: bool = False,
     observed: Any = None,
+    ids: tuple[str, ...] | None = None,
 ) -> Outcome:
-    """The outcome of an ordered search: the ids found, or which step was missing after what.
+    """The outcome of an ordered search: the ids found (``ids``, when the caller has them),
+    or which step was missing after what.
 
     >>> from agent_asserts.record import TrialRecord
     >>> rec = TrialRecord.builder().tool("a").build()
     >>> order_outcome(rec, ["'a'", "'b'"], Subsequence((0,), 1)).message
     "step 2 'b' was not found after e0 (step 1 'a')"
     """
-    ids = event_ids(record, result.positions)
+    if ids is None:
+        ids = event_ids(record, result.positions)
     if observed is None:
         observed = list(ids)
     if result.missing is None:
@@ -265,12 +294,17 @@ class ToolOrder(Check):
         invalid = missing_surface(record, "tool_call")
         if invalid is not None:
             return invalid
-        calls = record.positions_of_kind("tool_call")
-        lane = calls if self.contiguous else None
-        result = find_in_order(record, self._steps, lane=lane)
+        ids = None
+        if self.contiguous:
+            result = find_in_order(record, self._steps, lane=record.positions_of_kind("tool_call"))
+        else:
+            plan = kept(self, "_plan", index_plan, self._steps)
+            result, ids = found_in_order(record, self._steps, plan)
         labels = kept(self, "_labels", _labels, self.names)
         observed = list(tool_call_names(record))
-        return order_outcome(record, labels, result, contiguous=self.contiguous, observed=observed)
+        return order_outcome(
+            record, labels, result, contiguous=self.contiguous, observed=observed, ids=ids
+        )
 
 
 @register
@@ -309,9 +343,10 @@ class Sequencing(Check):
         invalid = selector_surface(record, *self._steps)
         if invalid is not None:
             return invalid
-        result = find_in_order(record, self._steps)
+        plan = kept(self, "_plan", index_plan, self._steps)
+        result, ids = found_in_order(record, self._steps, plan)
         labels = kept(self, "_labels", _labels, self.selectors)
-        return order_outcome(record, labels, result)
+        return order_outcome(record, labels, result, ids=ids)
 
 
 __all__ = [
@@ -319,6 +354,7 @@ __all__ = [
     "Subsequence",
     "ToolOrder",
     "find_in_order",
+    "found_in_order",
     "order_outcome",
     "step_label",
 ]

@@ -112,8 +112,22 @@ class CalledTool(Check):
         invalid = missing_surface(record, "tool_call")
         if invalid is not None:
             return invalid
-        matched = self._selector.select(record)
         count, expected = kept_count(self)
+        selector = self._selector
+        if not self.total and selector.takes_every_candidate():
+            # by name alone the per-name index is the answer, and its ids are kept on it
+            index = record.index
+            n = len(index.tools.get(selector.names[0], ()))
+            if count.matches(n):
+                return Outcome.of(
+                    True,
+                    message=f"matched {n} tool calls",
+                    evidence=index.tool_ids(selector.names[0]),
+                    expected=expected,
+                    observed=n,
+                    details={"selector": selector.describe()},
+                )
+        matched = selector.select(record)
         every = record.tool_positions(self.name)
         details = {"selector": self._selector.describe()}
         counted: Sequence[int] = every if self.total else matched

@@ -47,6 +47,9 @@ class TrajectoryMethods(Recorder):
         >>> ctx.called_tool("refunds_issue", arguments={"amount": 42}, count=1).result.message
         'matched 1 tool calls'
         """
+        if source is None and mcp_server is None and skill_id is None and total is False:
+            # the keywords at their defaults: the construction cache's positional key (0.5 µs)
+            return self._record(built(tools.CalledTool, name, arguments, result, is_error, count))
         check = built(tools.CalledTool,
             name, arguments, result, is_error, count,
             source=source, mcp_server=mcp_server, skill_id=skill_id, total=total,
@@ -74,6 +77,8 @@ class TrajectoryMethods(Recorder):
         >>> EvalContext(demo_record()).tool_order("refunds_lookup", "refunds_issue").result.message
         'found 2 steps in order: e1, e3'
         """
+        if contiguous is False:  # the construction cache's positional key (0.5 µs less)
+            return self._record(built(sequencing.ToolOrder, *names))
         return self._record(built(sequencing.ToolOrder, *names, contiguous=contiguous))
 
     def used_no_tools(self) -> AssertionHandle:

@@ -9,12 +9,35 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from typing import Any, TypeVar
 
 import attrs
 
 from agent_asserts.record.event import Event
 from agent_asserts.record.payloads import MemoryPayload, ToolCallPayload
+
+T = TypeVar("T")
+
+
+class Derived(dict[Hashable, Any]):
+    """What checks derive from a record and keep on its index (the record never changes).
+
+    A cache, not data: a pickled or copied index starts with an empty one.
+
+    >>> import pickle
+    >>> kept = Derived({("tool_ids", "a"): ("e0",)})
+    >>> pickle.loads(pickle.dumps(kept)), len(kept.copy())
+    ({}, 0)
+    """
+
+    __slots__ = ()
+
+    def __reduce__(self) -> tuple[type[Derived], tuple[()]]:
+        return (Derived, ())
+
+    def copy(self) -> Derived:
+        return Derived()
 
 
 @attrs.frozen
@@ -41,6 +64,46 @@ class RecordIndex:
     ids: Mapping[str, int]
     turns: tuple[int, ...]
     event_ids: tuple[str, ...] = ()
+    derived: Derived = attrs.field(factory=Derived, init=False, eq=False, repr=False)
+
+    def derive(self, key: Hashable, derive: Callable[..., T], *args: Any) -> T:
+        """The value kept under ``key``, computed with ``derive(*args)`` on first use.
+
+        ``key`` names everything the value depends on besides the record (its first item
+        names what is kept); ``derive`` must return the same value for the same key.
+
+        >>> idx = RecordIndex.build([])
+        >>> idx.derive(("twice", 2), lambda n: n * 2, 2), idx.derive(("twice", 2), str, 0)
+        (4, 4)
+        """
+        derived = self.derived
+        try:
+            return derived[key]  # type: ignore[no-any-return]
+        except KeyError:
+            value = derived[key] = derive(*args)
+            return value
+
+    def tool_ids(self, name: str) -> tuple[str, ...]:
+        """The event ids of the calls of tool ``name``, in order (kept once derived).
+
+        >>> from agent_asserts.record.payloads import ToolCallPayload
+        >>> events = [Event("tool_call", ToolCallPayload(n), f"e{i}") for i, n in enumerate("aba")]
+        >>> RecordIndex.build(events).tool_ids("a"), RecordIndex.build(events).tool_ids("c")
+        (('e0', 'e2'), ())
+        """
+        ids = self.derived.get(("tool_ids", name))
+        if ids is None:
+            ids = self.derived["tool_ids", name] = self.ids_at(self.tools.get(name, ()))
+        return ids
+
+    def ids_at(self, positions: Sequence[int]) -> tuple[str, ...]:
+        """The event ids at ``positions``, in the given order.
+
+        >>> RecordIndex.build([Event("step", {}, "s0"), Event("step", {}, "s1")]).ids_at([1, 0])
+        ('s1', 's0')
+        """
+        column = self.event_ids
+        return tuple([column[p] for p in positions])
 
     @classmethod
     def build(cls, events: Sequence[Event]) -> RecordIndex:

@@ -1,0 +1,133 @@
+"""What checks derive from a record's indexes and keep there equals what they compute afresh.
+
+Random records (tool calls of a few names, events of a few kinds, some in parallel groups);
+each kept or index-answered path is compared with the path that reads the events.
+"""
+
+from __future__ import annotations
+
+import pickle
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from agent_asserts import TrialRecord, on
+from agent_asserts.checks.index_plan import index_plan, planned_positions
+from agent_asserts.checks.selection import event_ids, tool_call_names
+from agent_asserts.checks.sequencing import (
+    Sequencing,
+    ToolOrder,
+    _labels,
+    find_in_order,
+    found_in_order,
+    order_outcome,
+)
+from agent_asserts.checks.tools import CalledTool
+from agent_asserts.selectors.calls import Selector, ToolSelector
+
+TOOLS = ("a", "b", "c")
+KINDS = ("audit", "mutation")
+GROUPS = st.sampled_from([None, None, "g1", "g2"])
+
+events = st.lists(
+    st.one_of(
+        st.tuples(st.just("tool"), st.sampled_from(TOOLS), GROUPS),
+        st.tuples(st.just("event"), st.sampled_from(KINDS), GROUPS),
+    ),
+    max_size=14,
+)
+
+
+def build(items: list[tuple[str, str, str | None]]) -> TrialRecord:
+    builder = TrialRecord.builder()
+    for what, name, group in items:
+        if what == "tool":
+            builder.tool(name, {"n": 1}, group_id=group)
+        else:
+            builder.event(name, group_id=group, operation_ref="op-7")
+    return builder.build()
+
+
+def reading(selector: ToolSelector) -> ToolSelector:
+    """The same selector, made to read every call (its index answer switched off)."""
+    copy = ToolSelector(selector.name)
+    copy.__dict__["_by_name_only"] = False
+    return copy
+
+
+step_names = st.lists(st.sampled_from(TOOLS), min_size=1, max_size=3)
+
+
+@settings(max_examples=150, deadline=None)
+@given(events, st.sampled_from((*TOOLS, "d")))
+def test_tool_ids_are_the_ids_of_the_per_name_positions(items: Any, name: str) -> None:
+    rec = build(items)
+    assert rec.index.tool_ids(name) == event_ids(rec, rec.tool_positions(name))
+    assert rec.index.tool_ids(name) is rec.index.tool_ids(name)  # kept
+
+
+@settings(max_examples=150, deadline=None)
+@given(events, st.sampled_from(TOOLS), st.one_of(st.none(), st.integers(0, 4)))
+def test_called_tool_by_name_answers_as_the_reading_path(
+    items: Any, name: str, count: int | None
+) -> None:
+    rec = build(items)
+    check = CalledTool(name, count=count)
+    read = CalledTool(name, count=count)
+    object.__setattr__(read, "_selector", reading(read._selector))
+    assert check.evaluate(rec) == read.evaluate(rec)
+    assert check.evaluate(rec).message == read.evaluate(rec).message
+
+
+@settings(max_examples=200, deadline=None)
+@given(events, st.lists(st.sampled_from((*TOOLS, *KINDS)), min_size=1, max_size=3))
+def test_an_ordered_search_kept_on_the_index_equals_a_fresh_one(
+    items: Any, names: list[str]
+) -> None:
+    rec = build(items)
+    steps: list[Selector] = [on.tool(n) if n in TOOLS else on.event(n) for n in names]
+    plan = index_plan(steps)
+    assert [planned_positions(rec.index, entry) for entry in plan] == [
+        tuple(s.select(rec)) for s in steps
+    ]
+    fresh = find_in_order(rec, steps)
+    assert found_in_order(rec, steps, plan) == (fresh, event_ids(rec, fresh.positions))
+    assert found_in_order(rec, steps, plan) == found_in_order(rec, steps, ())
+
+
+@settings(max_examples=150, deadline=None)
+@given(events, step_names)
+def test_tool_order_answers_as_a_fresh_search(items: Any, names: list[str]) -> None:
+    rec = build(items)
+    check = ToolOrder(*names)
+    steps = [ToolSelector(n) for n in names]
+    observed = list(tool_call_names(rec))
+    fresh = order_outcome(rec, _labels(tuple(names)), find_in_order(rec, steps), observed=observed)
+    for _ in range(2):  # computed, then kept
+        out = check.evaluate(rec)
+        assert out == fresh and out.message == fresh.message and out.details == fresh.details
+
+
+@settings(max_examples=100, deadline=None)
+@given(events, step_names)
+def test_sequencing_answers_as_a_fresh_search(items: Any, names: list[str]) -> None:
+    rec = build(items)
+    steps = [ToolSelector(n) for n in names]
+    fresh = order_outcome(rec, _labels(tuple(names)), find_in_order(rec, steps))
+    assert Sequencing(*names).evaluate(rec) == fresh
+
+
+def test_the_kept_values_are_not_pickled() -> None:
+    rec = build([("tool", "a", None)])
+    rec.index.tool_ids("a")
+    assert rec.index.derived
+    assert not pickle.loads(pickle.dumps(rec.index)).derived
+    assert pickle.loads(pickle.dumps(rec.index)) == rec.index
+
+
+def test_a_selector_that_reads_events_has_no_plan() -> None:
+    assert index_plan([on.tool("a"), on.tool("a", arguments={"x": 1})]) == ()
+    assert index_plan([on.event("audit", operation_ref="op-7")]) == ()
+    assert index_plan([on.tool("a|b")]) == ()
+    assert index_plan([on.memory_set("x")]) == ()
