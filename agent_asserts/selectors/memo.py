@@ -5,9 +5,12 @@ A fluent call builds a check (and often a selector, ``on.tool(...)``) and valida
 arguments. Called again with the same plain arguments (strings, integers, booleans, ``None``
 and the ``MISSING``/``ANY`` markers, in tuples) or the same selector object, :func:`built`
 returns the object built the first time: checks and selectors are frozen, so sharing one is
-safe, and nothing is validated twice. Any other argument (a dict, a float, a callable) builds
-a new object each time, exactly as a direct call does; an argument that fails validation
-raises every time, as before, and is never cached. (``checks.memo.built`` is this function.)
+safe, and nothing is validated twice. An expected value written inline — a dict, a list, an
+``M.*`` matcher — is keyed by its content (:mod:`agent_asserts.matching.content_key`) and the
+object is built from a private copy of it, so a dict changed after the call changes nothing.
+Any other argument (a float, a set, a callable, a value nested too deeply) builds a new object
+each time, exactly as a direct call does; an argument that fails validation raises every
+time, as before, and is never cached. (``checks.memo.built`` is this function.)
 
 >>> from agent_asserts.checks.cost import StepCount
 >>> built(StepCount, 3) is built(StepCount, 3), built(StepCount, 3) == StepCount(3)
@@ -25,12 +28,14 @@ from typing import Any, Final, TypeVar
 
 from agent_asserts._missing import MISSING
 from agent_asserts.errors import AgentAssertsError
+from agent_asserts.matching.content_key import NotKeyable, content_part, private_copy
 from agent_asserts.matching.namespace import ANY
 from agent_asserts.selectors.base import Selector
 
 C = TypeVar("C")
 
-_UNPLAIN: Final = frozenset({dict, list, set, float, bytes})
+_UNPLAIN: Final = frozenset({set, float, bytes})
+_COPIED: Final = frozenset({dict, list})  # keyed by content, built from a private copy
 # ANY's class has no fields: every instance is the same constraint
 _FLAT: Final = frozenset({str, int, bool, type(None), type(MISSING), type(ANY)})
 _selector_types: dict[type, bool] = {}
@@ -70,7 +75,8 @@ class _NotPlain(AgentAssertsError):
 
 def _part(value: Any) -> Any:
     """``value``'s part of a key: typed (``True == 1`` and hash alike, so the type is kept),
-    a selector by identity, a tuple part by part; ``_NotPlain`` for anything else."""
+    a selector by identity, a tuple part by part, a dict, a list or a matcher by its content;
+    ``_NotPlain`` for anything else."""
     kind = type(value)
     if kind in _FLAT or value is ANY:
         return (kind, value)
@@ -78,7 +84,10 @@ def _part(value: Any) -> Any:
         return tuple(map(_part, value))
     if _is_selector(value):
         return _Same(value)
-    raise _NotPlain
+    try:
+        return content_part(value)
+    except NotKeyable:
+        raise _NotPlain from None
 
 
 def built(cls: Callable[..., C], *args: Any, **kwargs: Any) -> C:
@@ -104,7 +113,13 @@ def built(cls: Callable[..., C], *args: Any, **kwargs: Any) -> C:
             key = (cls, parts, tuple([(k, _part(v)) for k, v in kwargs.items()]), "typed")
         except _NotPlain:
             return cls(*args, **kwargs)
-    else:  # a mapping, a list, a number with a fraction, a callable: built every time
+        if not _COPIED.isdisjoint(types):  # built from copies: the caller keeps the originals
+            check = _built.get(key)
+            if check is None:
+                copied = {name: private_copy(value) for name, value in kwargs.items()}
+                check = _keep(key, cls(*map(private_copy, args), **copied))
+            return check
+    else:  # a number with a fraction, a set, bytes: built every time
         return cls(*args, **kwargs)
     check = _built.get(key)
     return _keep(key, cls(*args, **kwargs)) if check is None else check
