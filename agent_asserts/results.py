@@ -106,8 +106,33 @@ def _score_validator(instance: object, attribute: attrs.Attribute[Any], value: A
     check_unit_interval(attribute.name, value)
 
 
+class _ResultSlots:
+    """:class:`AssertionResult`'s slots, declared on a plain base (attrs reuses them): the
+    fluent path fills a result through a mutable twin of this layout
+    (:func:`agent_asserts._fill.filler`), one attribute store per field."""
+
+    __slots__ = (
+        "__weakref__",
+        "_description",
+        "_message",
+        "closest",
+        "evaluator",
+        "evidence",
+        "expected",
+        "label",
+        "mismatches",
+        "name",
+        "observed",
+        "score",
+        "score_decides",
+        "severity",
+        "status",
+        "threshold",
+    )  # fmt: skip
+
+
 @attrs.frozen(repr=False)
-class AssertionResult:
+class AssertionResult(_ResultSlots):
     """One recorded check: status, score, severity and the evidence behind it.
 
     For evaluated results (``PASS``/``FAIL``) the status follows the score:

@@ -50,40 +50,27 @@ def _is_selector(value: Any) -> bool:
 
 
 _LIMIT: Final = 4096
-_built: dict[Any, Any] = {}
-
-
-class _Same:
-    """A key part that is one object, by identity (a frozen selector: the same object always
-    selects the same events); the key holds it, so its id is never reused meanwhile."""
-
-    __slots__ = ("value",)
-
-    def __init__(self, value: Any) -> None:
-        self.value = value
-
-    def __eq__(self, other: object) -> bool:
-        return type(other) is _Same and other.value is self.value
-
-    def __hash__(self) -> int:
-        return id(self.value)
+# key -> (the built object, the selectors its key names by identity: kept alive with it, so
+# their ids are not reused while the entry exists)
+_built: dict[Any, tuple[Any, tuple[Any, ...]]] = {}
 
 
 class _NotPlain(AgentAssertsError):
     """An argument that is not plain: the object is built without the cache."""
 
 
-def _part(value: Any) -> Any:
+def _part(value: Any, same: list[Any]) -> Any:
     """``value``'s part of a key: typed (``True == 1`` and hash alike, so the type is kept),
-    a selector by identity, a tuple part by part, a dict, a list or a matcher by its content;
-    ``_NotPlain`` for anything else."""
+    a selector by identity (its type and id; the object goes into ``same``), a tuple part by
+    part, a dict, a list or a matcher by its content; ``_NotPlain`` for anything else."""
     kind = type(value)
     if kind in _FLAT or value is ANY:
         return (kind, value)
     if kind is tuple:
-        return tuple(map(_part, value))
-    if _is_selector(value):
-        return _Same(value)
+        return tuple([_part(item, same) for item in value])
+    if _is_selector(value):  # a frozen selector: the same object always selects the same events
+        same.append(value)
+        return (kind, id(value))
     try:
         return content_part(value)
     except NotKeyable:
@@ -97,38 +84,60 @@ def built(cls: Callable[..., C], *args: Any, **kwargs: Any) -> C:
     >>> built(NotCalledTool, "refunds_cancel").describe()
     "not_called_tool('refunds_cancel')"
     """
-    if not kwargs:  # the common call: positional flat values only (a key of its own shape)
+    # Flat values only (the common call): a key of the values and their exact types, in one of
+    # three shapes that never compare equal to each other or to the typed key of _typed.
+    if kwargs:
+        values = (*args, *kwargs.values())
+        types = tuple(map(type, values))
+        if _FLAT.issuperset(types):
+            key: Any = (cls, tuple(kwargs), values, types)  # the names tell where args end
+            kept = _built.get(key)
+            return _keep(key, cls(*args, **kwargs), ()) if kept is None else kept[0]
+    elif len(args) == 1:  # one value: (cls, value, its type), no tuples built
+        kind = type(args[0])
+        if kind in _FLAT:
+            key = (cls, args[0], kind)
+            kept = _built.get(key)
+            return _keep(key, cls(*args), ()) if kept is None else kept[0]
+        types = (kind,)
+    else:
         types = tuple(map(type, args))
         if _FLAT.issuperset(types):
-            key: Any = (cls, args, types)
-            check = _built.get(key)
-            return _keep(key, cls(*args)) if check is None else check
-    types = (*map(type, args), *map(type, kwargs.values()))
-    if _FLAT.issuperset(types):
-        # flat plain values: the key carries each value's type (True == 1 and hash alike)
-        key = (cls, args, tuple(kwargs.items()), types)
-    elif _UNPLAIN.isdisjoint(types):
+            key = (cls, args, types)
+            kept = _built.get(key)
+            return _keep(key, cls(*args), ()) if kept is None else kept[0]
+    return _typed(cls, args, kwargs, types)
+
+
+def _typed(cls: Callable[..., C], args: Any, kwargs: dict[str, Any], types: Any) -> C:
+    """:func:`built` for arguments that are not all flat: a selector by identity, a tuple, a
+    dict, a list or a matcher by content; a number with a fraction, a set, bytes or a
+    callable builds a new object every time."""
+    same: list[Any] = []
+    plain = _UNPLAIN.isdisjoint(types)
+    if plain:
         try:
-            parts = tuple(map(_part, args))
-            key = (cls, parts, tuple([(k, _part(v)) for k, v in kwargs.items()]), "typed")
+            parts = tuple([_part(value, same) for value in args])
+            named = tuple([(name, _part(value, same)) for name, value in kwargs.items()])
         except _NotPlain:
-            return cls(*args, **kwargs)
-        if not _COPIED.isdisjoint(types):  # built from copies: the caller keeps the originals
-            check = _built.get(key)
-            if check is None:
-                copied = {name: private_copy(value) for name, value in kwargs.items()}
-                check = _keep(key, cls(*map(private_copy, args), **copied))
-            return check
-    else:  # a number with a fraction, a set, bytes: built every time
+            plain = False
+    if not plain:  # outside the handler: an error of cls(...) is raised without context
         return cls(*args, **kwargs)
-    check = _built.get(key)
-    return _keep(key, cls(*args, **kwargs)) if check is None else check
+    key = (cls, parts, named, "typed")
+    kept = _built.get(key)
+    if kept is not None:
+        return kept[0]  # type: ignore[no-any-return]
+    if _COPIED.isdisjoint(types):
+        return _keep(key, cls(*args, **kwargs), tuple(same))
+    # built from copies: the caller keeps the originals
+    copied = {name: private_copy(value) for name, value in kwargs.items()}
+    return _keep(key, cls(*map(private_copy, args), **copied), tuple(same))
 
 
-def _keep(key: Any, check: C) -> C:
+def _keep(key: Any, check: C, same: tuple[Any, ...]) -> C:
     if len(_built) >= _LIMIT:
         _built.clear()
-    _built[key] = check
+    _built[key] = (check, same)
     return check
 
 
