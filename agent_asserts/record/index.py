@@ -52,7 +52,8 @@ class RecordIndex:
         turns: Sorted turn numbers that have events.
         event_ids: The id of each event, by position (a check listing the ids of many events
             reads this column, not each event: on a large record the events lie far apart in
-            memory).
+            memory). The ids are equal copies laid out one after another (see
+            :func:`laid_together`).
 
     >>> RecordIndex.build([]).kinds
     {}
@@ -149,8 +150,24 @@ class RecordIndex:
             memory={name: tuple(p) for name, p in memory.items()},
             ids=ids,
             turns=tuple(sorted(turns)),
-            event_ids=tuple(event_ids),
+            event_ids=laid_together(event_ids),
         )
 
 
-__all__ = ["RecordIndex"]
+def laid_together(ids: list[str]) -> tuple[str, ...]:
+    r"""Equal copies of ``ids`` allocated one after another (``ids`` itself when one holds NUL).
+
+    A record's event ids lie among its events, one per few hundred bytes: on a large record a
+    check that lists every id (the evidence of ``matches_trajectory``) touches as many scattered
+    cache lines, twice (building its tuple and freeing it), and its time per id grows with the
+    record. Copies made by one ``split`` lie together, so that touches one run of memory.
+
+    >>> ids = laid_together(["e0", "e1"])
+    >>> ids, laid_together(["a\x00b", "c"]), laid_together([])
+    (('e0', 'e1'), ('a\x00b', 'c'), ())
+    """
+    parts = "\x00".join(ids).split("\x00")
+    return tuple(parts) if len(parts) == len(ids) else tuple(ids)
+
+
+__all__ = ["RecordIndex", "laid_together"]

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from agent_asserts.record import TrialRecord
-from agent_asserts.record.index import RecordIndex
+from agent_asserts.record.event import Event
+from agent_asserts.record.index import RecordIndex, laid_together
 
 
 @pytest.fixture
@@ -74,3 +77,23 @@ def test_index_scales_linearly() -> None:
     rec = TrialRecord.from_dict({"events": events})
     assert len(rec.tool_positions("t3")) == len(range(3, 20_000, 7))
     assert rec.position_of("e19999") == 19_999
+
+
+@given(st.lists(st.text(max_size=6), max_size=30))
+def test_event_id_column_equals_every_event_id(ids: list[str]) -> None:
+    # ids laid together by one split: any text, NUL and the empty id included, stays the same
+    events = [Event("audit", None, event_id) for event_id in ids]
+    index = RecordIndex.build(events)
+    assert index.event_ids == tuple(ids)
+    assert all(type(i) is str for i in index.event_ids)
+
+
+def test_event_id_column_holds_equal_copies() -> None:
+    rec = TrialRecord.builder()
+    for i in range(1_000):
+        rec = rec.tool(f"t{i % 7}", {"i": i})
+    record = rec.build()
+    ids = record.index.event_ids
+    assert ids == tuple(event.event_id for event in record.events)
+    assert [i for i, e in zip(ids, record.events, strict=True) if i is e.event_id] == []
+    assert laid_together(["a\x00b", "c"]) == ("a\x00b", "c")  # a NUL in an id: the ids as given
