@@ -23,14 +23,10 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from agent_asserts._boundary import guard
-from agent_asserts._fill import filler
-from agent_asserts._lazy import LazyText
-from agent_asserts._version import __version__
-from agent_asserts.checks.base import Check, Outcome
+from agent_asserts.checks.base import Check
 from agent_asserts.checks.contract import contract_checks
 from agent_asserts.checks.semantic import JudgeCheck
 from agent_asserts.checks.sources import LiteralValue, StatePath
-from agent_asserts.checks.unrecorded import decide_unrecorded
 from agent_asserts.errors import AgentAssertsError
 from agent_asserts.fluent import (
     ConversationMethods,
@@ -42,6 +38,13 @@ from agent_asserts.fluent import (
 )
 from agent_asserts.fluent.handles import AssertionHandle, ValueExpectation
 from agent_asserts.fluent.recorder import Recorder
+from agent_asserts.fluent.recording import (
+    build_result,
+    outcome_to_result,
+    plain_info,
+    run_check,
+    shared,
+)
 from agent_asserts.matching import Matcher
 from agent_asserts.record import Button, Event, TrialRecord
 from agent_asserts.results import (
@@ -58,59 +61,9 @@ from agent_asserts.results import (
 )
 from agent_asserts.selectors import Selector
 from agent_asserts.selectors.calls import ToolSelector
-from agent_asserts.status import EVALUATED_STATUSES
 
 if TYPE_CHECKING:
     from agent_asserts.judges import Judge
-
-
-_EVALUATOR_VERSION = f"agent_asserts {__version__}"
-_fill_result = filler(AssertionResult)
-_fill_info = filler(EvaluatorInfo)
-
-
-class _NoDetails(dict[str, Any]):
-    """The empty ``details`` of an evaluator that reports nothing: one ``EvaluatorInfo`` per
-    evaluator type is shared by all such results, so its details refuse changes (an empty
-    ``dict`` in every other respect: equal to ``{}``, JSON, pickling).
-
-    >>> _NoDetails() == {}, dict(_NoDetails())
-    (True, {})
-    >>> _NoDetails()["model"] = "m"
-    Traceback (most recent call last):
-    ...
-    TypeError: the details of a shared EvaluatorInfo are read-only
-    """
-
-    def _refuse(self, *args: Any, **kwargs: Any) -> Any:
-        raise TypeError("the details of a shared EvaluatorInfo are read-only")
-
-    __setitem__ = __delitem__ = update = setdefault = pop = popitem = clear = _refuse
-    __ior__ = _refuse
-
-
-_plain_infos: dict[str, EvaluatorInfo] = {}
-
-
-def plain_info(evaluator_type: str) -> EvaluatorInfo:
-    """The one ``EvaluatorInfo`` shared by the results of ``evaluator_type`` that report no
-    details (its ``details`` are read-only); batches rebuild such results with it too.
-
-    >>> plain_info("deterministic") is plain_info("deterministic"), plain_info("x").details
-    (True, {})
-    """
-    shared = _plain_infos.get(evaluator_type)
-    if shared is None:
-        shared = _plain_infos[evaluator_type] = _fill_info(
-            (evaluator_type, _EVALUATOR_VERSION, _NoDetails())
-        )
-    return shared
-
-
-# Check's own run / severity_for / own_threshold: a class that keeps them needs no call
-_PLAIN_RUN = Check.run
-_PLAIN_SEVERITY = Check.severity_for
-_PLAIN_THRESHOLD = Check.own_threshold
 
 
 def _hint_names() -> dict[str, Any]:
@@ -125,127 +78,6 @@ def _hint_names() -> dict[str, Any]:
 
 class CaseTimeout(AgentAssertsError):
     """The case passed its cooperative timeout (checked at every context call)."""
-
-
-def outcome_to_result(
-    check: Check,
-    outcome: Outcome,
-    *,
-    name: str | None = None,
-    severity: Severity | str | None = None,
-    threshold: float | None = None,
-    label: str | None = None,
-) -> AssertionResult:
-    """Turn one check's outcome into a recorded result (used by the context and the loaders).
-
-    >>> from agent_asserts.checks.cost import StepCount
-    >>> r = outcome_to_result(StepCount(1), Outcome.of(True, message="expected 1 step, got 1"))
-    >>> (r.name, r.status.value, r.severity.value)
-    ('step_count:1', 'pass', 'gate')
-    """
-    return _result(check, outcome, name, severity, threshold, label)
-
-
-def _shared(check: Check) -> tuple[str | LazyText, Severity, float | None, str]:
-    """What every result of ``check`` shares, worked out on its first recording and kept on the
-    (frozen) check: its description (one ``LazyText``, rendered when first read), default
-    severity, own threshold and evaluator type."""
-    kept = check.__dict__
-    shared = kept.get("_shared")
-    if shared is None:
-        described = kept.get("_described")
-        if described is None:
-            described = LazyText(check.describe)
-        own = None if type(check).own_threshold is _PLAIN_THRESHOLD else check.own_threshold()
-        shared = kept["_shared"] = (
-            described,
-            check.default_severity,
-            own,
-            check.evaluator_type,
-        )
-    return shared
-
-
-def _result(
-    check: Check,
-    outcome: Outcome,
-    name: str | None,
-    severity: Severity | str | None,
-    threshold: float | None,
-    label: str | None,
-) -> AssertionResult:
-    """:func:`outcome_to_result` with positional arguments (the fluent path's call)."""
-    shared = check.__dict__.get("_shared") or _shared(check)
-    described, default_severity, own_threshold, evaluator_type = shared
-    if outcome.details or outcome.evaluator or outcome.evaluator_type:
-        evaluator_type = outcome.evaluator_type or evaluator_type
-        info = _fill_info(
-            (evaluator_type, _EVALUATOR_VERSION, {**outcome.evaluator, **outcome.details})
-        )
-    else:  # the common case: nothing to merge, one shared (read-only) info per type
-        info = _plain_infos.get(evaluator_type) or plain_info(evaluator_type)
-    passed_by_judge = outcome.passed_by_judge
-    if outcome.force_gate:
-        severity = Severity.GATE
-    elif severity is None:
-        severity = default_severity
-    # A check that grades against its own threshold (a judge's `threshold=`) decided its status
-    # with it, so the result is built with it; a `threshold` given here replaces it afterwards.
-    if not name:  # a check built once and recorded many times keeps its name
-        name = check.__dict__.get("_default_name")
-        if name is None:
-            name = check.__dict__["_default_name"] = check.default_name()
-    status, score = outcome.status, outcome.score
-    values = (
-        name,
-        status,
-        score,
-        severity,
-        own_threshold,
-        label,
-        outcome._message,  # kept unrendered: rendered when read
-        outcome.expected,
-        outcome.observed,
-        outcome.mismatches,
-        outcome.closest,
-        outcome.evidence,
-        info,
-        described,  # rendered when read
-        not passed_by_judge,
-    )
-    if (
-        type(score) is float
-        and 0.0 <= score <= 1.0
-        and type(severity) is Severity
-        and own_threshold is None
-        and (passed_by_judge or (score >= 1.0) == (status is Status.PASS)
-             or status not in EVALUATED_STATUSES)
-    ):  # fmt: skip
-        # what AssertionResult's converters and validators would check holds: fill it directly
-        result = _fill_result(values)
-    else:
-        result = AssertionResult(*values)
-    return result if threshold is None else result.with_threshold(threshold)
-
-
-def run_check(check: Check, record: TrialRecord, *, judge: Judge | None = None) -> Outcome:
-    """Evaluate ``check``; an exception escaping it becomes an ``evaluator_error`` outcome.
-
-    >>> from agent_asserts.checks.cost import StepCount
-    >>> from agent_asserts.testing import demo_record
-    >>> run_check(StepCount(4), demo_record()).status.value
-    'pass'
-    """
-    try:
-        if type(check).run is _PLAIN_RUN:  # no services to pass: evaluate directly
-            outcome = check.evaluate(record)
-        else:
-            outcome = check.run(record, judge=judge)
-        if record.unrecorded_arguments:
-            return decide_unrecorded(check, record, outcome, judge)
-        return outcome
-    except Exception as exc:
-        return Outcome.error(f"check raised {type(exc).__name__}: {exc}")
 
 
 class EvalContext(
@@ -315,12 +147,13 @@ class EvalContext(
         """
         if self.deadline is not None:
             self.check_deadline()
-        if severity is None and type(check).severity_for is not _PLAIN_SEVERITY:
+        kept = check.__dict__.get("_shared") or shared(check)
+        if severity is None and not kept.plain:  # the check may decide its own severity
             severity = check.severity_for(self.judge_fn)
         self.running = (check, name)  # named by a time limit that stops the case here
         outcome = run_check(check, self.record, judge=self.judge_fn)
         self.running = None
-        result = _result(check, outcome, name, severity, threshold, label)
+        result = build_result(check, kept, outcome, name, severity, threshold, label)
         return self._add(result, outcome.force_gate)
 
     # the fluent methods' call: this function itself, past the argument checks that guard()

@@ -1,0 +1,225 @@
+"""From a check to its recorded result: the step every recorder shares (``EvalContext``'s
+``record_check`` and fluent methods, the runner, the loaders).
+
+:func:`run_check` evaluates a check (an exception escaping it becomes an ``evaluator_error``
+outcome); :func:`outcome_to_result` turns the outcome into an
+:class:`~agent_asserts.results.AssertionResult`. What every result of one check shares — its
+description (rendered when first read), default severity, own threshold, evaluator, default
+name — is worked out on its first recording and kept on the (frozen) check as a
+:class:`Shared`, so a check built once (``checks.memo.built``) and recorded many times pays
+for it once; a result whose values are already valid is filled without its validators
+(:func:`agent_asserts._fill.filler`).
+
+>>> from agent_asserts.checks.cost import StepCount
+>>> from agent_asserts.testing import demo_record
+>>> check = StepCount(4)
+>>> result = outcome_to_result(check, run_check(check, demo_record()))
+>>> result.name, result.status.value, result.description
+('step_count:4', 'pass', 'step_count(4)')
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from agent_asserts._fill import filler
+from agent_asserts._lazy import LazyText
+from agent_asserts._version import __version__
+from agent_asserts.checks.base import Check, Outcome
+from agent_asserts.checks.unrecorded import decide_unrecorded
+from agent_asserts.results import AssertionResult, EvaluatorInfo, Severity, Status
+from agent_asserts.status import EVALUATED_STATUSES
+
+if TYPE_CHECKING:
+    from agent_asserts.judges import Judge
+    from agent_asserts.record import TrialRecord
+
+_EVALUATOR_VERSION = f"agent_asserts {__version__}"
+_fill_result = filler(AssertionResult)
+_fill_info = filler(EvaluatorInfo)
+_PASS = Status.PASS
+# Check's own run / severity_for / own_threshold: a class that keeps them needs no call
+_PLAIN_RUN = Check.run
+_PLAIN_SEVERITY = Check.severity_for
+_PLAIN_THRESHOLD = Check.own_threshold
+
+
+class _NoDetails(dict[str, Any]):
+    """The empty ``details`` of an evaluator that reports nothing: one ``EvaluatorInfo`` per
+    evaluator type is shared by all such results, so its details refuse changes (an empty
+    ``dict`` in every other respect: equal to ``{}``, JSON, pickling).
+
+    >>> _NoDetails() == {}, dict(_NoDetails())
+    (True, {})
+    >>> _NoDetails()["model"] = "m"
+    Traceback (most recent call last):
+    ...
+    TypeError: the details of a shared EvaluatorInfo are read-only
+    """
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> Any:
+        raise TypeError("the details of a shared EvaluatorInfo are read-only")
+
+    __setitem__ = __delitem__ = update = setdefault = pop = popitem = clear = _refuse
+    __ior__ = _refuse
+
+
+_plain_infos: dict[str, EvaluatorInfo] = {}
+
+
+def plain_info(evaluator_type: str) -> EvaluatorInfo:
+    """The one ``EvaluatorInfo`` shared by the results of ``evaluator_type`` that report no
+    details (its ``details`` are read-only); batches rebuild such results with it too.
+
+    >>> plain_info("deterministic") is plain_info("deterministic"), plain_info("x").details
+    (True, {})
+    """
+    shared = _plain_infos.get(evaluator_type)
+    if shared is None:
+        shared = _plain_infos[evaluator_type] = _fill_info(
+            (evaluator_type, _EVALUATOR_VERSION, _NoDetails())
+        )
+    return shared
+
+
+class Shared:
+    """What every result of one check shares, kept on the check after its first recording.
+
+    ``plain`` says the check keeps ``Check.run`` and ``Check.severity_for`` (it needs no judge
+    and decides no severity); ``name`` is its default name, worked out when first needed.
+    """
+
+    __slots__ = ("described", "evaluator_type", "info", "name", "plain", "severity", "threshold")
+
+    def __init__(self, check: Check) -> None:
+        kind = type(check)
+        described = check.__dict__.get("_described")
+        self.described: str | LazyText = (
+            LazyText(check.describe) if described is None else described
+        )
+        self.severity: Severity = check.default_severity
+        self.threshold = None if kind.own_threshold is _PLAIN_THRESHOLD else check.own_threshold()
+        self.evaluator_type: str = check.evaluator_type
+        self.info = plain_info(self.evaluator_type)
+        self.plain = kind.run is _PLAIN_RUN and kind.severity_for is _PLAIN_SEVERITY
+        self.name: str | None = None
+
+
+def shared(check: Check) -> Shared:
+    """``check``'s :class:`Shared`, made on first use and kept on it.
+
+    >>> from agent_asserts.checks.cost import StepCount
+    >>> check = StepCount(2)
+    >>> shared(check) is shared(check), shared(check).plain
+    (True, True)
+    """
+    kept: Shared | None = check.__dict__.get("_shared")
+    if kept is None:
+        kept = check.__dict__["_shared"] = Shared(check)
+    return kept
+
+
+def run_check(check: Check, record: TrialRecord, *, judge: Judge | None = None) -> Outcome:
+    """Evaluate ``check``; an exception escaping it becomes an ``evaluator_error`` outcome.
+
+    >>> from agent_asserts.checks.cost import StepCount
+    >>> from agent_asserts.testing import demo_record
+    >>> run_check(StepCount(4), demo_record()).status.value
+    'pass'
+    """
+    try:
+        if type(check).run is _PLAIN_RUN:  # no services to pass: evaluate directly
+            outcome = check.evaluate(record)
+        else:
+            outcome = check.run(record, judge=judge)
+        if record.unrecorded_arguments:
+            return decide_unrecorded(check, record, outcome, judge)
+        return outcome
+    except Exception as exc:
+        return Outcome.error(f"check raised {type(exc).__name__}: {exc}")
+
+
+def outcome_to_result(
+    check: Check,
+    outcome: Outcome,
+    *,
+    name: str | None = None,
+    severity: Severity | str | None = None,
+    threshold: float | None = None,
+    label: str | None = None,
+) -> AssertionResult:
+    """Turn one check's outcome into a recorded result (used by the context and the loaders).
+
+    >>> from agent_asserts.checks.cost import StepCount
+    >>> r = outcome_to_result(StepCount(1), Outcome.of(True, message="expected 1 step, got 1"))
+    >>> (r.name, r.status.value, r.severity.value)
+    ('step_count:1', 'pass', 'gate')
+    """
+    kept = check.__dict__.get("_shared") or shared(check)
+    return build_result(check, kept, outcome, name, severity, threshold, label)
+
+
+def build_result(
+    check: Check,
+    kept: Shared,
+    outcome: Outcome,
+    name: str | None,
+    severity: Severity | str | None,
+    threshold: float | None,
+    label: str | None,
+) -> AssertionResult:
+    """:func:`outcome_to_result` with positional arguments and the check's :class:`Shared`
+    (the recorder's call)."""
+    if outcome.details or outcome.evaluator or outcome.evaluator_type:
+        evaluator_type = outcome.evaluator_type or kept.evaluator_type
+        info = _fill_info(
+            (evaluator_type, _EVALUATOR_VERSION, {**outcome.evaluator, **outcome.details})
+        )
+    else:  # the common case: nothing to merge, one shared (read-only) info per type
+        info = kept.info
+    passed_by_judge = outcome.passed_by_judge
+    if outcome.force_gate:
+        severity = Severity.GATE
+    elif severity is None:
+        severity = kept.severity
+    # A check that grades against its own threshold (a judge's `threshold=`) decided its status
+    # with it, so the result is built with it; a `threshold` given here replaces it afterwards.
+    own_threshold = kept.threshold
+    if not name:  # a check built once and recorded many times keeps its name
+        name = kept.name
+        if name is None:
+            name = kept.name = check.default_name()
+    status, score = outcome.status, outcome.score
+    values = (
+        name,
+        status,
+        score,
+        severity,
+        own_threshold,
+        label,
+        outcome._message,  # kept unrendered: rendered when read
+        outcome.expected,
+        outcome.observed,
+        outcome.mismatches,
+        outcome.closest,
+        outcome.evidence,
+        info,
+        kept.described,  # rendered when read
+        not passed_by_judge,
+    )
+    if (
+        type(score) is float
+        and 0.0 <= score <= 1.0
+        and type(severity) is Severity
+        and own_threshold is None
+        and (passed_by_judge or (score >= 1.0) == (status is _PASS)
+             or status not in EVALUATED_STATUSES)
+    ):  # fmt: skip
+        # what AssertionResult's converters and validators would check holds: fill it directly
+        result = _fill_result(values)
+    else:
+        result = AssertionResult(*values)
+    return result if threshold is None else result.with_threshold(threshold)
+
+
+__all__ = ["Shared", "build_result", "outcome_to_result", "plain_info", "run_check", "shared"]
