@@ -18,9 +18,12 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
+from agent_asserts._kept import kept
 from agent_asserts._lazy import LazyText
 from agent_asserts._missing import MISSING
 from agent_asserts.checks.base import Check, Outcome, missing_surface
+from agent_asserts.checks.index_plan import index_plan
+from agent_asserts.checks.index_plan import selected as selected_ids
 from agent_asserts.checks.registry import register
 from agent_asserts.checks.selection import (
     closest_fields,
@@ -184,6 +187,14 @@ class EventCheck(_KindSelectorCheck):
         invalid = selector_surface(record, self._selector)
         if invalid is not None:
             return invalid
+        plan = kept(self, "_plan", index_plan, (self._selector,))
+        if plan and self.predicate is None:  # the selection and its ids kept on the index
+            matched_at, ids = selected_ids(record, self._selector, plan[0])
+            count, expected = kept_count(self)
+            n = len(matched_at)
+            if count.matches(n):
+                lazy = LazyText(_events_text, n, self._selector.describe(), expected)
+                return Outcome.of(True, lazy, expected, n, ids)
         selected = self._selector.select(record)
         matched = selected
         rejected: list[int] = []

@@ -1,11 +1,13 @@
-"""Selectors answered by a record's indexes alone: a tool name, an event kind.
+"""Selectors whose selection a record's indexes can keep: a tool name, an event kind.
 
 ``on.tool("refund")`` selects exactly the record's per-name index of ``refund`` calls, and
-``on.event("audit")`` its per-kind index of ``audit`` events: no event needs reading. A check
-whose selectors are all of that sort describes them by an *index plan* — one ``(table, key)``
-per selector, ``("tools", name)`` or ``("kinds", kind)`` — which is hashable, so what the check
-derives from the positions can be kept on the record's index (:meth:`RecordIndex.derive`) under
-a key that names the plan: the record never changes, and the plan is all the check reads.
+``on.event("audit")`` its per-kind index of ``audit`` events: no event needs reading;
+``on.event("audit", operation_ref="op-7")`` reads only the ``audit`` events, comparing plain
+strings. A check whose selectors are all of these sorts describes them by an *index plan* —
+one hashable entry per selector, naming what it selects (``("tools", name)``,
+``("kinds", kind)``, ``("events", kind, event_type, filters)``) — so what the check derives
+from their positions can be kept on the record's index (:meth:`RecordIndex.derive`) under a
+key that names the plan: the record never changes, and the plan is all the check reads.
 
 >>> from agent_asserts.record import TrialRecord
 >>> from agent_asserts.selectors import on
@@ -14,38 +16,46 @@ a key that names the plan: the record never changes, and the plan is all the che
 >>> index_plan([on.tool("lookup", arguments={"id": 1})])
 ()
 >>> rec = TrialRecord.builder().tool("lookup").event("audit").tool("lookup").build()
->>> planned_positions(rec.index, ("tools", "lookup"))
-(0, 2)
+>>> selected(rec, on.tool("lookup"), ("tools", "lookup"))
+((0, 2), ('e0', 'e2'))
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from agent_asserts.selectors.calls import EventSelector, Selector, ToolSelector
 
 if TYPE_CHECKING:
-    from agent_asserts.record.index import RecordIndex
+    from agent_asserts.record import TrialRecord
 
-Plan = tuple[tuple[str, str], ...]
-"""One ``(table, key)`` per selector: ``("tools", name)`` or ``("kinds", kind)``."""
+Plan = tuple[tuple[Any, ...], ...]
+"""One :func:`plan_entry` per selector."""
 
 
-def plan_entry(selector: Selector) -> tuple[str, str] | None:
-    """``(table, key)`` when ``selector`` selects exactly one index's positions, else None.
+def plan_entry(selector: Selector) -> tuple[Any, ...] | None:
+    """What ``selector`` selects, as a hashable entry; None when it reads more than plain
+    strings of the events, or every event (no kind: nothing an index would keep).
 
-    Only the two selector classes themselves (a subclass may select otherwise), and only
-    when the selector says it takes every candidate (no field to read on the events).
+    Only the two selector classes themselves (a subclass may select otherwise).
 
     >>> plan_entry(ToolSelector("a")), plan_entry(ToolSelector("a|b")), plan_entry(EventSelector())
     (('tools', 'a'), None, None)
+    >>> plan_entry(EventSelector("audit", filters={"operation_ref": "op-7"}))
+    ('events', 'audit', None, (('operation_ref', 'op-7'),))
     """
     kind = type(selector)
     if kind is ToolSelector and selector.takes_every_candidate():
         return ("tools", cast(ToolSelector, selector).names[0])
-    if kind is EventSelector and selector.takes_every_candidate():
-        return ("kinds", cast(str, cast(EventSelector, selector).kind))
+    if kind is EventSelector:
+        events = cast(EventSelector, selector)
+        if events.kind is None:
+            return None
+        if events.takes_every_candidate():
+            return ("kinds", events.kind)
+        if events._quick is not None:  # plain strings on envelope fields, compared strictly
+            return ("events", events.kind, events.event_type, tuple(events.filters.items()))
     return None
 
 
@@ -64,15 +74,23 @@ def index_plan(selectors: Sequence[Selector]) -> Plan:
     return tuple(plan)
 
 
-def planned_positions(index: RecordIndex, entry: tuple[str, str]) -> tuple[int, ...]:
-    """The positions the plan entry ``entry`` selects: one index lookup.
+def selected(
+    record: TrialRecord, selector: Selector, entry: tuple[Any, ...]
+) -> tuple[tuple[int, ...], tuple[str, ...]]:
+    """The positions ``selector`` selects and their event ids, kept on the record's index
+    under its plan ``entry``.
 
     >>> from agent_asserts.record import TrialRecord
-    >>> planned_positions(TrialRecord.builder().user("hi").build().index, ("kinds", "message"))
-    (0,)
+    >>> rec = TrialRecord.builder().user("hi").event("audit").build()
+    >>> selected(rec, EventSelector("audit"), ("kinds", "audit"))
+    ((1,), ('e1',))
     """
-    table, key = entry
-    return (index.tools if table == "tools" else index.kinds).get(key, ())
+    return record.index.derive(("selected", entry), _selected, record, selector)
 
 
-__all__ = ["Plan", "index_plan", "plan_entry", "planned_positions"]
+def _selected(record: TrialRecord, selector: Selector) -> tuple[tuple[int, ...], tuple[str, ...]]:
+    positions = tuple(selector.select(record))
+    return positions, record.index.ids_at(positions)
+
+
+__all__ = ["Plan", "index_plan", "plan_entry", "selected"]

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 import attrs
 
+from agent_asserts._kept import kept
 from agent_asserts._lazy import LazyText
 from agent_asserts._missing import MISSING
 from agent_asserts.checks.base import Check, Outcome
@@ -31,6 +32,7 @@ from agent_asserts.checks.registry import register
 from agent_asserts.matching import ANY, Mismatch, explain, render
 from agent_asserts.matching.values import plural
 from agent_asserts.record.delta import DeltaEntry, json_equal
+from agent_asserts.record.index import Derived
 from agent_asserts.record.pointer import parse_pointer, resolve
 
 if TYPE_CHECKING:
@@ -86,6 +88,26 @@ def _at_path(record: TrialRecord, path: str) -> Outcome | tuple[list[DeltaEntry]
     return _related(delta, path), before, after
 
 
+_Change = tuple[tuple[DeltaEntry, ...], Any, Any, DeltaEntry | None]
+
+
+def _change_at(record: TrialRecord, path: str) -> Outcome | _Change:
+    """:func:`_at_path` with the change it makes (None when the values are equal), kept on
+    the record per path (its states never change); an ``invalid`` outcome is not kept."""
+    changes = kept(record, "_changes_at", Derived)
+    change = changes.get(path)
+    if change is None:
+        found = _at_path(record, path)
+        if isinstance(found, Outcome):
+            return found
+        entries, before, after = found
+        moved = None
+        if not json_equal(before, after):
+            moved = DeltaEntry(path, _op_of(before, after), before, after)
+        change = changes[path] = (tuple(entries), before, after, moved)
+    return change
+
+
 def _op_of(before: Any, after: Any) -> Literal["added", "removed", "changed"]:
     if before is MISSING:
         return "added"
@@ -134,17 +156,17 @@ class Changed(Check):
             raise ValueError(f"'op' must be one of 'added', 'removed', 'changed' (got {self.op!r})")
 
     def evaluate(self, record: TrialRecord) -> Outcome:
-        found = _at_path(record, self.path)
+        found = _change_at(record, self.path)
         if isinstance(found, Outcome):
             return found
-        entries, before, after = found
-        related = tuple(e.to_dict() for e in entries)
-        if json_equal(before, after):
+        entries, before, after, change = found
+        related = tuple([e.to_dict() for e in entries])
+        if change is None:
             return Outcome.of(
                 False, message=f"{self.path} did not change", observed=None, evidence=related
             )
-        op = _op_of(before, after)
-        observed = DeltaEntry(self.path, op, before, after).to_dict()
+        op = change.op
+        observed = change.to_dict()
         text: str | LazyText = LazyText(_describe_change, self.path, before, after)
         problems = []
         if self.op is not None and op != self.op:
@@ -153,6 +175,8 @@ class Changed(Check):
             *_explain(self.before, before, "$.before"),
             *_explain(self.after, after, "$.after"),
         ]
+        if not problems and not mismatches:  # the common pass: no mismatches to convert
+            return Outcome.of(True, message=text, observed=observed, evidence=related)
         problems += [str(m) for m in mismatches]
         if problems:
             text = f"{text}, {'; '.join(problems)}"

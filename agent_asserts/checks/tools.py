@@ -17,8 +17,10 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
+from agent_asserts._kept import kept
 from agent_asserts.checks.base import Check, Outcome, missing_surface
 from agent_asserts.checks.cost import non_negative_int
+from agent_asserts.checks.index_plan import index_plan
 from agent_asserts.checks.registry import register
 from agent_asserts.checks.selection import (
     bool_validator,
@@ -203,26 +205,26 @@ class NotCalledTool(Check):
         invalid = selector_surface(record, *selectors)
         if invalid is not None:
             return invalid
-        calls = self._selector.select(record)
         calls_text = self._selector.describe()
         if self._marker is None:
+            calls = self._selector.select(record)
             ids = event_ids(record, calls)
             if not calls:
                 return Outcome.of(True, message=f"no call matched {calls_text}", observed=0)
             text = f"{plural(len(calls), 'call')} matched {calls_text}: {id_list(ids)}"
             return Outcome.of(False, message=text, evidence=ids, observed=len(calls))
-        marker_hits = self._marker.select(record)
-        marker = marker_hits[0] if marker_hits else None
-        groups = record.groups
-        early = [p for p in calls if marker is None or not groups.precedes(marker, p)]
+        plan = kept(self, "_plan", index_plan, selectors)
+        if plan:  # by tool names / kinds alone: what precedes the marker is kept on the index
+            found = record.index.derive(("before", plan), _before, record, *selectors)
+        else:
+            found = _before(record, *selectors)
+        marker, early, evidence = found
         marker_text = self._marker.describe()
         if not early:
             if marker is None:
                 text = f"no call matched {calls_text} (and {marker_text} never occurred)"
                 return Outcome.of(True, message=text, observed=0)
-            marker_id = record.events[marker].event_id
-            text = f"no call matched {calls_text} before {marker_text} at {marker_id}"
-            evidence = (marker_id, *event_ids(record, calls))
+            text = f"no call matched {calls_text} before {marker_text} at {evidence[0]}"
             return Outcome.of(True, message=text, evidence=evidence, observed=0)
         ids = event_ids(record, early)
         head = f"{plural(len(early), 'call')} matched {calls_text} ({id_list(ids)})"
@@ -231,10 +233,27 @@ class NotCalledTool(Check):
             return Outcome.of(False, message=text, evidence=ids, observed=len(early))
         marker_id = record.events[marker].event_id
         text = f"{head} before {marker_text} at {marker_id}"
+        groups = record.groups
         beside = [p for p in early if groups.parallel(marker, p)]
         if beside:
             text += parallel_note(record, beside[0], marker)
         return Outcome.of(False, message=text, evidence=(*ids, marker_id), observed=len(early))
+
+
+def _before(
+    record: TrialRecord, calls: Selector, marker: Selector
+) -> tuple[int | None, tuple[int, ...], tuple[str, ...]]:
+    """The position of the first event ``marker`` selects (None when there is none), the
+    positions of the ``calls`` that do not come after it, and the evidence of a pass (the
+    marker's id, then the ids of every call)."""
+    positions = calls.select(record)
+    hits = marker.select(record)
+    if not hits:
+        return None, tuple(positions), ()
+    first = hits[0]
+    groups = record.groups
+    early = tuple(p for p in positions if not groups.precedes(first, p))
+    return first, early, (record.events[first].event_id, *event_ids(record, positions))
 
 
 @register

@@ -21,9 +21,11 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
+from agent_asserts._kept import kept
 from agent_asserts._lazy import LazyText
 from agent_asserts.checks.base import Check, Outcome, missing_surface
 from agent_asserts.checks.confirmation import ConfirmationRequested
+from agent_asserts.checks.index_plan import index_plan
 from agent_asserts.checks.registry import register
 from agent_asserts.checks.selection import (
     event_ids,
@@ -241,41 +243,22 @@ class FollowedBy(Check):
         invalid = selector_surface(record, self._selector, self._next)
         if invalid is not None:
             return invalid
-        calls = self._selector.select(record)
-        if not calls:
+        plan = kept(self, "_plan", index_plan, (self._selector, self._next))
+        if plan:  # by tool names / kinds alone: the pairing is kept on the record's index
+            found = record.index.derive(("followed_by", plan), _follow, record, self)
+        else:
+            found = _follow(record, self)
+        if found is None:
             never = f"{self.name!r} was never called"
             if self.arguments is not None:
                 never = f"{self.name!r} was never called with {render(self.arguments)}"
             return Outcome.of(True, message=never, observed=0)
-        followers = self._next.select(record)
-        pairs: dict[str, str] = {}
-        alone: list[int] = []
-        groups = record.groups
-        events = record.events
-        n_calls = len(calls)
-        if not groups.group_of:  # no parallel groups: "after" is a plain position comparison
-            found = len(followers)
-            for p in calls:
-                i = bisect.bisect_right(followers, p)
-                if i < found:
-                    pairs[events[p].event_id] = events[followers[i]].event_id
-                else:
-                    alone.append(p)
-            calls = []  # decided
-        for p in calls:
-            end = groups.end(p)
-            i = bisect.bisect_right(followers, end)
-            while i < len(followers) and groups.start(followers[i]) <= end:
-                i += 1  # in a group that began before this call's group ended: not after it
-            if i < len(followers):
-                pairs[record.events[p].event_id] = record.events[followers[i]].event_id
-            else:
-                alone.append(p)
+        n_calls, pairs, alone, followers, evidence = found
         nxt = self._next.describe()
         if not alone:
-            evidence = tuple(dict.fromkeys(itertools.chain.from_iterable(pairs.items())))
             text = LazyText(_all_followed_text, n_calls, self.name, nxt)
-            return Outcome.of(True, message=text, evidence=evidence, details={"pairs": pairs})
+            return Outcome.of(True, message=text, evidence=evidence, details={"pairs": dict(pairs)})
+        groups = record.groups
         total = plural(n_calls, "call")
         ids = event_ids(record, alone)
         note = ""
@@ -290,8 +273,47 @@ class FollowedBy(Check):
             f"{id_list(ids)}{note}",
             evidence=ids,
             observed=len(alone),
-            details={"pairs": pairs},
+            details={"pairs": dict(pairs)},
         )
+
+
+_Followed = tuple[
+    int, tuple[tuple[str, str], ...], tuple[int, ...], tuple[int, ...], tuple[str, ...]
+]
+
+
+def _follow(record: TrialRecord, check: FollowedBy) -> _Followed | None:
+    """(calls, the (call id, follower id) pairs, the calls not followed, the followers, the
+    pass evidence) of ``check`` on ``record``; None when ``name`` was never called."""
+    calls = check._selector.select(record)
+    if not calls:
+        return None
+    followers = check._next.select(record)
+    pairs: dict[str, str] = {}
+    alone: list[int] = []
+    groups = record.groups
+    events = record.events
+    n_calls = len(calls)
+    if not groups.group_of:  # no parallel groups: "after" is a plain position comparison
+        found = len(followers)
+        for p in calls:
+            i = bisect.bisect_right(followers, p)
+            if i < found:
+                pairs[events[p].event_id] = events[followers[i]].event_id
+            else:
+                alone.append(p)
+        calls = []  # decided
+    for p in calls:
+        end = groups.end(p)
+        i = bisect.bisect_right(followers, end)
+        while i < len(followers) and groups.start(followers[i]) <= end:
+            i += 1  # in a group that began before this call's group ended: not after it
+        if i < len(followers):
+            pairs[record.events[p].event_id] = record.events[followers[i]].event_id
+        else:
+            alone.append(p)
+    evidence = tuple(dict.fromkeys(itertools.chain.from_iterable(pairs.items())))
+    return n_calls, tuple(pairs.items()), tuple(alone), tuple(followers), evidence
 
 
 def _all_followed_text(calls: int, name: str, nxt: str) -> str:

@@ -9,11 +9,14 @@ from __future__ import annotations
 import pickle
 from typing import Any
 
+import attrs
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agent_asserts import TrialRecord, on
-from agent_asserts.checks.index_plan import index_plan, planned_positions
+from agent_asserts import ANY, TrialRecord, on
+from agent_asserts.checks.base import Outcome
+from agent_asserts.checks.events import EventCheck
+from agent_asserts.checks.index_plan import index_plan, selected
 from agent_asserts.checks.selection import event_ids, tool_call_names
 from agent_asserts.checks.sequencing import (
     Sequencing,
@@ -23,7 +26,10 @@ from agent_asserts.checks.sequencing import (
     found_in_order,
     order_outcome,
 )
-from agent_asserts.checks.tools import CalledTool
+from agent_asserts.checks.state import Changed, _at_path, _change_at
+from agent_asserts.checks.tools import CalledTool, NotCalledTool
+from agent_asserts.checks.trajectory import FollowedBy
+from agent_asserts.record.delta import json_equal
 from agent_asserts.selectors.calls import Selector, ToolSelector
 
 TOOLS = ("a", "b", "c")
@@ -88,8 +94,8 @@ def test_an_ordered_search_kept_on_the_index_equals_a_fresh_one(
     rec = build(items)
     steps: list[Selector] = [on.tool(n) if n in TOOLS else on.event(n) for n in names]
     plan = index_plan(steps)
-    assert [planned_positions(rec.index, entry) for entry in plan] == [
-        tuple(s.select(rec)) for s in steps
+    assert [selected(rec, s, entry) for s, entry in zip(steps, plan, strict=True)] == [
+        (tuple(s.select(rec)), event_ids(rec, s.select(rec))) for s in steps
     ]
     fresh = find_in_order(rec, steps)
     assert found_in_order(rec, steps, plan) == (fresh, event_ids(rec, fresh.positions))
@@ -126,8 +132,111 @@ def test_the_kept_values_are_not_pickled() -> None:
     assert pickle.loads(pickle.dumps(rec.index)) == rec.index
 
 
-def test_a_selector_that_reads_events_has_no_plan() -> None:
+def test_a_selector_that_reads_more_than_plain_strings_has_no_plan() -> None:
     assert index_plan([on.tool("a"), on.tool("a", arguments={"x": 1})]) == ()
-    assert index_plan([on.event("audit", operation_ref="op-7")]) == ()
+    assert index_plan([on.event("audit", payload={"x": 1})]) == ()
+    assert index_plan([on.event(operation_ref="op-7")]) == ()  # every event: no index
+    assert index_plan([on.event("audit", operation_ref="op-7")]) == (
+        ("events", "audit", None, (("operation_ref", "op-7"),)),
+    )
     assert index_plan([on.tool("a|b")]) == ()
     assert index_plan([on.memory_set("x")]) == ()
+
+
+def fresh(check: Any) -> Any:
+    """A copy of ``check`` without an index plan: it computes everything from the events."""
+    copy = attrs.evolve(check)
+    copy.__dict__["_plan"] = ()
+    return copy
+
+
+selectors = st.one_of(
+    st.sampled_from(TOOLS), st.sampled_from(KINDS).map(lambda kind: on.event(kind))
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(events, st.sampled_from(TOOLS), selectors)
+def test_followed_by_kept_on_the_index_answers_as_a_fresh_pairing(
+    items: Any, name: str, nxt: Any
+) -> None:
+    rec = build(items)
+    check = FollowedBy(name, nxt)
+    assert check.evaluate(rec) == fresh(check).evaluate(rec)
+    kept = check.evaluate(rec)  # read from the index this time
+    again = fresh(check).evaluate(rec)
+    assert (kept.message, kept.evidence, kept.details) == (
+        again.message,
+        again.evidence,
+        again.details,
+    )
+    assert kept.details is not again.details
+
+
+@settings(max_examples=200, deadline=None)
+@given(events, st.sampled_from(TOOLS), selectors)
+def test_not_called_before_kept_on_the_index_answers_as_a_fresh_search(
+    items: Any, name: str, marker: Any
+) -> None:
+    rec = build(items)
+    check = NotCalledTool(name, before=marker)
+    for _ in range(2):  # computed, then kept
+        out, again = check.evaluate(rec), fresh(check).evaluate(rec)
+        assert out == again and out.message == again.message
+
+
+def test_a_fresh_copy_really_has_no_plan() -> None:
+    rec = build([("tool", "a", None), ("tool", "b", None)])
+    fresh(FollowedBy("a", "b")).evaluate(rec)
+    fresh(NotCalledTool("a", before="b")).evaluate(rec)
+    assert not rec.index.derived
+
+
+envelope_selectors = st.builds(
+    lambda kind, ref, typed: on.event(kind, **({"event_type": "x"} if typed else {}), **ref),
+    st.sampled_from(KINDS),
+    st.sampled_from([{}, {"operation_ref": "op-7"}, {"operation_ref": "op-8"}]),
+    st.booleans(),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(events, envelope_selectors, st.one_of(st.none(), st.integers(0, 3)))
+def test_event_kept_on_the_index_answers_as_a_fresh_selection(
+    items: Any, selector: Any, count: int | None
+) -> None:
+    rec = build(items)
+    check = EventCheck(selector, count=count)
+    for _ in range(2):  # computed, then kept
+        out, again = check.evaluate(rec), fresh(check).evaluate(rec)
+        assert out == again and out.message == again.message
+
+
+states = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(-2, 2), st.sampled_from(["x", "y"])),
+    lambda inner: st.dictionaries(st.sampled_from("ab"), inner, max_size=2),
+    max_leaves=6,
+)
+paths = st.lists(st.sampled_from("ab"), max_size=3).map(lambda keys: "".join("/" + k for k in keys))
+wanted = st.sampled_from([ANY, "x", 1, True, None])
+
+
+@settings(max_examples=300, deadline=None)
+@given(states, states, paths, wanted, wanted)
+def test_changed_kept_per_path_answers_as_a_fresh_record(
+    initial: Any, final: Any, path: str, before: Any, after: Any
+) -> None:
+    data = {"events": [], "initial_state": {"s": initial}, "final_state": {"s": final}}
+    rec = TrialRecord.from_dict(data)
+    check = Changed("/s" + path, before=before, after=after)
+    first = check.evaluate(rec)
+    assert check.evaluate(rec) == first  # kept on the record now
+    assert check.evaluate(TrialRecord.from_dict(data)) == first  # a record computing afresh
+    found = _change_at(rec, check.path)
+    if not isinstance(found, Outcome):
+        entries, was, now, change = found
+        assert (list(entries), was, now) == _at_path(rec, check.path)
+        assert (change is None) == json_equal(was, now)
+        assert first.evidence == tuple(e.to_dict() for e in entries)
+        if entries:  # fresh dicts for every result: one result's evidence never changes another's
+            assert first.evidence[0] is not check.evaluate(rec).evidence[0]
