@@ -96,14 +96,16 @@ def remaining() -> float | None:
     return None if armed is None else max(armed[0] - time.monotonic(), 0.0)
 
 
-def signal_armed() -> bool:
-    """Whether the innermost armed limit interrupts by a signal (so ``re`` is stopped too).
+def re_interruptible() -> bool:
+    """Whether a pattern may run on ``re`` directly now: no limit is armed, or the innermost
+    one interrupts by a signal (which stops ``re`` itself). Under a limit armed in another
+    thread, a search needs the time left (:func:`remaining`) instead.
 
-    >>> signal_armed()
-    False
+    >>> re_interruptible()
+    True
     """
     armed = _DEADLINE.get()
-    return armed is not None and armed[2]
+    return armed is None or armed[2]
 
 
 def expired() -> TimeLimitExceeded:
@@ -215,6 +217,7 @@ __all__ = [
     "check_limit",
     "expired",
     "format_seconds",
+    "re_interruptible",
     "remaining",
     "time_limit",
 ]

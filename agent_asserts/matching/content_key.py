@@ -44,6 +44,7 @@ _LEAVES: Final = frozenset({int, bool, type(None), type(MISSING)})
 _MODULE: Final = "agent_asserts.matching."
 # per matcher type: the names of the fields it is built from, or None when it is not keyed
 _fields_of: dict[type, tuple[str, ...] | None] = {}
+_UNSEEN: Final = ("<a type not seen yet>",)
 
 
 class NotKeyable(AgentAssertsError):
@@ -52,8 +53,6 @@ class NotKeyable(AgentAssertsError):
 
 def _matcher_fields(kind: type) -> tuple[str, ...] | None:
     """The init fields of one of the library's own frozen matchers (or ``Count``), else None."""
-    if kind in _fields_of:
-        return _fields_of[kind]
     ours = (
         kind.__module__.startswith(_MODULE)
         and (issubclass(kind, Matcher) or kind is Count)
@@ -65,7 +64,7 @@ def _matcher_fields(kind: type) -> tuple[str, ...] | None:
     return fields
 
 
-def content_part(value: Any, depth: int = 0, *, shared: bool = False) -> Any:
+def content_part(value: Any, depth: int = 0, shared: bool = False) -> Any:
     """The content key of an expected value (see the module docstring).
 
     A string is its own key; every other part is a tuple that starts with a type, so no two
@@ -88,20 +87,28 @@ def content_part(value: Any, depth: int = 0, *, shared: bool = False) -> Any:
     if depth >= KEY_DEPTH:
         raise NotKeyable
     depth += 1
+    parts: list[Any] = [kind]
+    add = parts.append
     if kind is dict and not shared:
-        parts: list[Any] = [dict]
         for key, item in value.items():
             if type(key) is not str:
                 raise NotKeyable
-            parts.append(key)
-            parts.append(content_part(item, depth))
+            add(key)
+            add(item if type(item) is str else content_part(item, depth))
         return tuple(parts)
     if kind is tuple or (kind is list and not shared):
-        return (kind, *[content_part(item, depth, shared=shared) for item in value])
-    fields = _matcher_fields(kind)
+        for item in value:
+            add(content_part(item, depth, shared))
+        return tuple(parts)
+    fields = _fields_of.get(kind, _UNSEEN)
+    if fields is _UNSEEN:
+        fields = _matcher_fields(kind)
     if fields is None:
         raise NotKeyable
-    return (kind, *[content_part(getattr(value, name), depth, shared=True) for name in fields])
+    for name in fields:
+        item = getattr(value, name)
+        add(item if type(item) is str else content_part(item, depth, True))
+    return tuple(parts)
 
 
 def private_copy(value: Any) -> Any:

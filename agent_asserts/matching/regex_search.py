@@ -19,7 +19,7 @@ import functools
 import re
 from typing import Any
 
-from agent_asserts._deadline import expired, remaining, signal_armed
+from agent_asserts._deadline import expired, re_interruptible, remaining
 
 
 @functools.lru_cache(maxsize=256)
@@ -40,14 +40,13 @@ def search(compiled: re.Pattern[str], text: str) -> Any:
     Returns the match object (``re.Match`` or ``regex.Match``, same ``group``/``span``) or
     None.
     """
-    left = remaining()
-    if left is None or signal_armed() or compiled.flags & ~re.UNICODE:
+    if re_interruptible() or compiled.flags & ~re.UNICODE:
         return compiled.search(text)
     engine = _timed_engine(compiled.pattern)
     if engine is None:
         return compiled.search(text)
     try:
-        return engine.search(text, timeout=max(left, 1e-3))
+        return engine.search(text, timeout=max(remaining() or 0.0, 1e-3))
     except TimeoutError:
         raise expired() from None
 

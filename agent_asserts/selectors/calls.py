@@ -16,9 +16,11 @@ from typing import Any, ClassVar, cast
 
 import attrs
 
+from agent_asserts._deadline import re_interruptible
 from agent_asserts._kept import kept
 from agent_asserts._missing import MISSING
 from agent_asserts.matching import M, Matcher, Mismatch, render, value_to_data
+from agent_asserts.matching.compiled import compile_test
 from agent_asserts.record import (
     Button,
     Event,
@@ -146,6 +148,17 @@ class ToolSelector(Selector):
         # and the result are read
         events = record.events
         arguments, result = self._arguments, self._result
+        # the arguments alone, by one compiled test (patterns searched by ``re`` directly when
+        # no limit needs the timed engine); a call without recorded arguments does not match
+        compiled = result is None and arguments is not None
+        if compiled and re_interruptible() and not unrecorded_match():
+            test = kept(self, "_arguments_test", compile_test, arguments)
+            return [
+                i
+                for i in record.tool_positions(self.names[0])
+                if (a := events[i].payload.arguments) is not MISSING  # type: ignore[union-attr]
+                and test(a)
+            ]
         out = []
         for i in record.tool_positions(self.names[0]):
             p = cast(ToolCallPayload, events[i].payload)  # the per-name index holds tool calls
