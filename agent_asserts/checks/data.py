@@ -23,28 +23,18 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, TypeVar
 
-from agent_asserts._suggest import choice_list, did_you_mean, unknown_key_message
+from agent_asserts._suggest import did_you_mean, unknown_key_message
 from agent_asserts.checks.base import Check
-from agent_asserts.checks.expectations import VALUE_CHECKS
+from agent_asserts.checks.expect_reader import read_expectation
+from agent_asserts.checks.field_reader import read_value
+from agent_asserts.checks.located import DataReading, Problems, problems_of
 from agent_asserts.checks.registry import all_checks
 from agent_asserts.checks.serialize import argument_to_data
-from agent_asserts.checks.signatures import Signature, TypeSpec, signature
-from agent_asserts.checks.sources import LiteralValue, source_for
+from agent_asserts.checks.signatures import Signature, TypeSpec, build_check, signature
 from agent_asserts.errors import AgentAssertsError, Problem
-from agent_asserts.matching import Count, from_data
-from agent_asserts.record._validators import (
-    child,
-    got,
-    must_be_bool,
-    must_be_int,
-    must_be_number,
-    must_be_str,
-)
-from agent_asserts.selectors.data import selector_from_data
+from agent_asserts.record._validators import child, got
 
 C = TypeVar("C", bound=Check)
-Problems = list[tuple[str, str]]
-_SOURCE_KEYS = ("value", "initial", "literal")
 
 
 class CheckDataError(AgentAssertsError, ValueError):
@@ -77,25 +67,6 @@ written as data: its field 'fn' holds a Python callable (<built-in function len>
             f"{type(check).__name__} ({check.method}) cannot be written as data: "
             f"its field {field!r} {what}"
         )
-
-
-def build_check(sig: Signature, kwargs: Mapping[str, Any]) -> Any:
-    """The check of ``sig`` from keyword arguments: a class with ``varargs`` takes its
-    positional fields and the varargs positionally (``ToolOrder(*names, contiguous=False)``).
-
-    Raises:
-        TypeError, ValueError: What the class's constructor raises for bad arguments.
-
-    >>> from agent_asserts.checks.sequencing import ToolOrder
-    >>> build_check(signature(ToolOrder), {"names": ("a", "b"), "contiguous": True})
-    ToolOrder(names=('a', 'b'), contiguous=True)
-    """
-    rest = dict(kwargs)
-    args: list[Any] = []
-    if sig.varargs is not None:
-        args = [rest.pop(name) for name in sig.positional if name in rest]
-        args += list(rest.pop(sig.varargs, ()))
-    return sig.cls(*args, **rest)
 
 
 def check_to_data(check: Check) -> Any:
@@ -184,7 +155,7 @@ def _check(data: Any, problems: Problems) -> Any:
         problems.append(("$", f"must be a check's data form, {form} (got {got(data)})"))
         return None
     if method == "expect":
-        return _expectation(args, child("$", method), problems)
+        return read_expectation((args, child("$", method)), DataReading(problems))[0]
     checks = all_checks()
     if method not in checks:
         known = [*checks, "expect"]
@@ -223,53 +194,10 @@ def _built(sig: Signature, kwargs: dict[str, Any], path: str, problems: Problems
         return None
 
 
-def _expectation(args: Any, path: str, problems: Problems) -> Any:
-    """A value expectation: its source keys and one ``VALUE_CHECKS`` key, as ``to_data`` wrote."""
-    if not isinstance(args, Mapping):
-        problems.append((path, f"must be a mapping (got {got(args)})"))
-        return None
-    methods = [key for key in args if key in VALUE_CHECKS]
-    if len(methods) != 1:
-        names = choice_list(list(VALUE_CHECKS))
-        problems.append((path, f"must name one expectation, {names} (got {len(methods)})"))
-        return None
-    sig = signature(VALUE_CHECKS[methods[0]])
-    kwargs: dict[str, Any] = {"source": _source(args, path, problems)}
-    allowed = [*_SOURCE_KEYS, methods[0]]
-    for param in sig.params:
-        key = methods[0] if param.name == "expected" else param.name
-        if param.name != "source" and key in args:
-            allowed.append(key)
-            kwargs[param.name] = value_from_data(args[key], param.spec, child(path, key), problems)
-    for key in args:
-        if key not in allowed:
-            problems.append((path, unknown_key_message(str(key), allowed)))
-    return _built(sig, kwargs, path, problems)
-
-
-def _source(args: Mapping[str, Any], path: str, problems: Problems) -> Any:
-    if "literal" in args:
-        literal = value_from_data(args["literal"], TypeSpec("any", True), path, problems)
-        return LiteralValue(literal)
-    if "value" not in args:
-        problems.append((path, "required key 'value' missing"))
-        return None
-    name, initial = args["value"], args.get("initial", False)
-    for key, message in (("value", must_be_str(name)), ("initial", must_be_bool(initial))):
-        if message is not None:
-            problems.append((child(path, key), message))
-    if not isinstance(name, str) or not isinstance(initial, bool):
-        return None
-    try:
-        return source_for(name, initial=initial)
-    except ValueError as exc:
-        problems.append((path, str(exc)))
-        return None
-
-
 def value_from_data(value: Any, spec: TypeSpec, path: str, problems: Problems) -> Any:
     """The field value written as ``value``, read as ``spec`` says; a problem (and None) when
-    it does not fit. Counts, selectors and ``$``-operator matchers come back as objects.
+    it does not fit: :func:`~agent_asserts.checks.field_reader.read_value` over plain data at
+    the JSON path ``path``. Counts, selectors and ``$``-operator matchers come back as objects.
 
     >>> value_from_data({"between": [1, 3]}, TypeSpec("count"), "$.count", [])
     Count.between(1, 3)
@@ -279,87 +207,7 @@ def value_from_data(value: Any, spec: TypeSpec, path: str, problems: Problems) -
     >>> problems
     [('$.names[0]', 'must be a string (got 1)')]
     """
-    if value is None and (spec.nullable or spec.kind in ("any", "data")):
-        return None
-    kind = spec.kind
-    message: str | None = None
-    if value is None:
-        message = "is required (got null)"
-    elif kind in _SCALARS:
-        message = _SCALARS[kind](value)
-        if message is None:
-            return float(value) if kind == "float" else value
-    elif kind == "choice":
-        if value in spec.choices:
-            return value
-        message = f"must be {choice_list(list(spec.choices))} (got {got(value)})"
-    elif kind == "list":
-        if isinstance(value, list | tuple):
-            item = spec.item or TypeSpec("any")
-            return tuple(
-                value_from_data(v, item, child(path, i), problems) for i, v in enumerate(value)
-            )
-        message = f"must be a list (got {got(value)})"
-    elif kind == "union":
-        options = [o for o in spec.options if o.fits(value)] or list(spec.options[:1])
-        return value_from_data(value, options[0], path, problems) if options else value
-    elif kind == "callable":
-        message = "takes a Python callable, which has no data form"
-    elif kind == "data":
-        return value
-    else:
-        return _decoded(value, kind, path, problems)
-    problems.append((path, message))
-    return None
-
-
-def _decoded(value: Any, kind: str, path: str, problems: Problems) -> Any:
-    """A count, a selector or an ``any`` value (``$``-operators become matchers)."""
-    try:
-        if kind == "count":
-            plain = isinstance(value, int) and not isinstance(value, bool) and value >= 0
-            return value if plain else Count.from_data(value)
-        if kind == "selector":
-            if isinstance(value, str):
-                return value
-            if not isinstance(value, Mapping):
-                problems.append((path, f"must be a name or a selector mapping (got {got(value)})"))
-                return None
-            return selector_from_data(from_data(value))
-        return from_data(value)
-    except (TypeError, ValueError) as exc:
-        problems.extend(problems_of(exc, path))
-        return None
-
-
-def problems_of(exc: Exception, path: str) -> Problems:
-    """``exc`` as problems under ``path``: an error listing its own problems at relative key
-    paths (``OperatorError``, ``ContractError``) gives one each, at its JSON path.
-
-    >>> from agent_asserts.matching import OperatorError
-    >>> problems_of(OperatorError("unknown operator '$regx'", ("id", "$regx")), "$.x.arguments")
-    [("$.x.arguments.id['$regx']", "unknown operator '$regx'")]
-    >>> problems_of(ValueError("bad"), "$.x")
-    [('$.x', 'bad')]
-    """
-    found = getattr(exc, "problems", None)
-    if not isinstance(found, tuple | list) or not found:
-        return [(path, str(exc))]
-    out: Problems = []
-    for item in found:
-        where = path
-        for part in getattr(item, "parts", ()):
-            where = child(where, part)
-        out.append((where, str(getattr(item, "message", item))))
-    return out
-
-
-_SCALARS = {
-    "str": must_be_str,
-    "int": lambda value: must_be_int(value, minimum=None),
-    "float": must_be_number,
-    "bool": must_be_bool,
-}
+    return read_value((value, path), spec, DataReading(problems))
 
 
 __all__ = [

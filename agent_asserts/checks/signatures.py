@@ -29,6 +29,7 @@ import sys
 import types
 import typing
 from collections import ChainMap
+from collections.abc import Mapping
 from typing import Any
 
 import attrs
@@ -274,4 +275,23 @@ def signature(cls: type) -> Signature:
     )
 
 
-__all__ = ["Param", "Signature", "TypeSpec", "signature", "type_spec"]
+def build_check(sig: Signature, kwargs: Mapping[str, Any]) -> Any:
+    """The check of ``sig`` from keyword arguments: a class with ``varargs`` takes its
+    positional fields and the varargs positionally (``ToolOrder(*names, contiguous=False)``).
+
+    Raises:
+        TypeError, ValueError: What the class's constructor raises for bad arguments.
+
+    >>> from agent_asserts.checks.sequencing import ToolOrder
+    >>> build_check(signature(ToolOrder), {"names": ("a", "b"), "contiguous": True})
+    ToolOrder(names=('a', 'b'), contiguous=True)
+    """
+    rest = dict(kwargs)
+    args: list[Any] = []
+    if sig.varargs is not None:
+        args = [rest.pop(name) for name in sig.positional if name in rest]
+        args += list(rest.pop(sig.varargs, ()))
+    return sig.cls(*args, **rest)
+
+
+__all__ = ["Param", "Signature", "TypeSpec", "build_check", "signature", "type_spec"]

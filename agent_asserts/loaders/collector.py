@@ -32,6 +32,7 @@ from typing import Any
 from agent_asserts.errors import Collector
 from agent_asserts.loaders import operators
 from agent_asserts.loaders.errors import LoadError, LoadProblem, choice_list, unknown_key_message
+from agent_asserts.loaders.node_reading import NodeReading
 from agent_asserts.loaders.nodes import (
     INVALID,
     MappingNode,
@@ -44,8 +45,10 @@ from agent_asserts.loaders.nodes import (
 )
 
 
-class ProblemCollector(Collector):
-    """The problems found so far in one file, and typed accessors that add to them.
+class ProblemCollector(Collector, NodeReading):
+    """The problems found so far in one file, and typed accessors that add to them; also how
+    the check readers (:mod:`agent_asserts.checks.field_reader`) see the file's nodes
+    (:class:`~agent_asserts.loaders.node_reading.NodeReading`).
 
     >>> p = ProblemCollector("a.yml")
     >>> p.add_at(3, 5, "checks", "must not be empty")

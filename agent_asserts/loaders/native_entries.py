@@ -24,8 +24,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from agent_asserts.checks.field_reader import read_value
 from agent_asserts.checks.signatures import Signature
-from agent_asserts.loaders.arguments import convert
 from agent_asserts.loaders.collector import ProblemCollector
 from agent_asserts.loaders.errors import suggest, unknown_key_message
 from agent_asserts.loaders.native_expect import build_expect
@@ -196,7 +196,7 @@ def _convert_all(
     for name, node in given.items():
         param = sig.param(name)
         if param is not None:
-            out[name] = convert(node, param.spec, problems)
+            out[name] = read_value(node, param.spec, problems)
     return out
 
 

@@ -17,17 +17,16 @@ import functools
 from typing import Any
 
 from agent_asserts.checks.data import build_check
+from agent_asserts.checks.expect_reader import EXPECT_SOURCES, expect_signatures
 from agent_asserts.checks.expectations import VALUE_CHECKS
 from agent_asserts.checks.registry import all_checks, registry_version
 from agent_asserts.checks.signatures import Signature, signature
 from agent_asserts.loaders.collector import ProblemCollector
-from agent_asserts.loaders.nodes import INVALID, MappingNode, Node, ScalarNode, SequenceNode
+from agent_asserts.loaders.nodes import MappingNode, Node, has_invalid
 from agent_asserts.loaders.operators import report_exception
 
 SIBLINGS = ("severity", "at_least", "label", "name")
 """Keys beside a check method (inside ``expect:`` for value expectations)."""
-EXPECT_SOURCES = ("value", "initial", "literal")
-"""The keys of an ``expect:`` mapping that name its value (a record field, or a literal)."""
 
 
 def check_signatures() -> dict[str, Signature]:
@@ -51,29 +50,6 @@ def python_only_methods() -> frozenset[str]:
 def _python_only_methods(version: int) -> frozenset[str]:
     every = {**all_checks(), **VALUE_CHECKS}
     return frozenset(name for name, cls in every.items() if not signature(cls).yaml_ok)
-
-
-@functools.cache
-def expect_signatures() -> dict[str, Signature]:
-    """The value expectations usable under ``expect:`` (``includes``, ``similarity``…)."""
-    sigs = {name: signature(cls) for name, cls in VALUE_CHECKS.items()}
-    return {name: sig for name, sig in sigs.items() if sig.yaml_ok}
-
-
-def has_invalid(node: Node | None) -> bool:
-    """True when a value below ``node`` could not be read (its problem is already reported).
-
-    >>> from agent_asserts.loaders.nodes import INVALID, from_plain
-    >>> has_invalid(from_plain({"a": [1, INVALID]})), has_invalid(from_plain({"a": 1}))
-    (True, False)
-    """
-    if isinstance(node, ScalarNode):
-        return node.value is INVALID
-    if isinstance(node, MappingNode):
-        return any(has_invalid(child) for child in node.items.values())
-    if isinstance(node, SequenceNode):
-        return any(has_invalid(child) for child in node.items)
-    return False
 
 
 def read_siblings(entry: MappingNode, problems: ProblemCollector) -> dict[str, Any]:

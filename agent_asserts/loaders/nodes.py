@@ -171,6 +171,21 @@ def _child(node: Node, part: PathPart) -> Node | None:
     return None
 
 
+def has_invalid(node: Node | None) -> bool:
+    """True when a value below ``node`` could not be read (its problem is already reported).
+
+    >>> has_invalid(from_plain({"a": [1, INVALID]})), has_invalid(from_plain({"a": 1}))
+    (True, False)
+    """
+    if isinstance(node, ScalarNode):
+        return node.value is INVALID
+    if isinstance(node, MappingNode):
+        return any(has_invalid(child) for child in node.items.values())
+    if isinstance(node, SequenceNode):
+        return any(has_invalid(child) for child in node.items)
+    return False
+
+
 def describe_value(node: Node) -> str:
     """A short rendering of a node's value for ``(got …)`` in messages.
 
@@ -204,5 +219,6 @@ __all__ = [
     "describe_value",
     "format_path",
     "from_plain",
+    "has_invalid",
     "to_plain",
 ]
