@@ -151,3 +151,33 @@ def test_fluent_results_equal_their_constructed_form() -> None:
         observed=4, evaluator=EvaluatorInfo(), description="step_count(4)",
     )  # fmt: skip
     assert type(result) is AssertionResult
+
+
+def test_selectors_among_flat_values_are_keyed_by_identity() -> None:
+    from agent_asserts.checks import events
+
+    audit = on.event("audit", operation_ref="op-7")
+    check = built(events.EventCheck, audit, None, None)
+    assert built(events.EventCheck, audit, None, None) is check
+    assert built(events.EventCheck, audit, None, 1) is not check
+    assert built(events.EventCheck, on.event("audit", entity_ref="x"), None, None) is not check
+    with pytest.raises(TypeError):
+        built(events.EventCheck, audit, None, True)  # the types are part of the key
+    alone = built(events.NotEvent, audit)
+    assert built(events.NotEvent, audit) is alone
+    lookup = on.tool("refunds_lookup")
+    named = built(tools.NotCalledTool, "refunds_issue", before=lookup)
+    assert built(tools.NotCalledTool, "refunds_issue", before=lookup) is named
+    assert built(tools.NotCalledTool, "refunds_issue", before=on.tool("x")) is not named
+
+
+def test_outcome_of_with_extra_fields_equals_its_constructed_form() -> None:
+    from agent_asserts.checks.base import Outcome
+
+    fast = Outcome.of(False, message="m", observed=1, mismatches=["x"], closest="e1")
+    slow = Outcome(Status.FAIL, 0.0, message="m", observed=1, mismatches=("x",), closest="e1")
+    assert fast == slow and fast.mismatches == ("x",) and repr(fast) == repr(slow)
+    judged = Outcome.of(True, evaluator={"model": "m"}, force_gate=True, passed_by_judge=True)
+    assert judged.evaluator == {"model": "m"} and judged.force_gate and judged.passed_by_judge
+    with pytest.raises(TypeError, match="unexpected keyword argument 'nope'"):
+        Outcome.of(True, nope=1)

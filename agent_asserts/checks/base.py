@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import abc
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, ClassVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Final, cast
 
 import attrs
 
@@ -92,7 +92,7 @@ class Outcome:
         >>> Outcome.of(True).score
         1.0
         """
-        if fields or cls is not Outcome:
+        if cls is not Outcome or (fields and not _SET_DIRECTLY.issuperset(fields)):
             if details is not MISSING:
                 fields["details"] = details
             return cls(
@@ -107,15 +107,17 @@ class Outcome:
         # the common case: do what the converters and factories would, and set only the
         # fields that differ from their (class-level) defaults
         outcome = _new(Outcome)
-        fields = outcome.__dict__
-        fields["status"] = _PASS if passed else _FAIL
-        fields["score"] = 1.0 if passed else 0.0
-        fields["_message"] = message
-        fields["expected"] = expected
-        fields["observed"] = observed
-        fields["evidence"] = evidence if type(evidence) is tuple else tuple(evidence)
-        fields["details"] = {} if details is MISSING else details
-        fields["evaluator"] = {}
+        values = outcome.__dict__
+        values["status"] = _PASS if passed else _FAIL
+        values["score"] = 1.0 if passed else 0.0
+        values["_message"] = message
+        values["expected"] = expected
+        values["observed"] = observed
+        values["evidence"] = evidence if type(evidence) is tuple else tuple(evidence)
+        values["details"] = {} if details is MISSING else details
+        values["evaluator"] = {}
+        if fields:
+            _set_fields(values, fields)
         return outcome
 
     def replace(self, **changes: Any) -> Outcome:
@@ -128,12 +130,7 @@ class Outcome:
         outcome = _new(Outcome)
         fields = outcome.__dict__
         fields.update(self.__dict__)
-        for key, value in changes.items():
-            if key in ("evidence", "mismatches"):
-                value = value if type(value) is tuple else tuple(value)
-            elif key == "status":
-                value = as_status(value)
-            fields[_OUTCOME_NAMES[key]] = value  # a KeyError names an unknown field
+        _set_fields(fields, changes)
         return outcome
 
     @classmethod
@@ -187,6 +184,24 @@ _PASS, _FAIL = Status.PASS, Status.FAIL
 for _field in attrs.fields(Outcome):  # the class-level defaults unset fields read
     if _field.default is not attrs.NOTHING and not isinstance(_field.default, attrs.Factory):  # type: ignore[arg-type]
         setattr(Outcome, _field.name, _field.default)
+
+
+# the fields Outcome.of sets itself (with no validator to run): given among its **fields, they
+# keep the fast path; any other name goes through __init__ (which names an unknown one)
+_SET_DIRECTLY: Final = frozenset(
+    {"mismatches", "closest", "evaluator", "evaluator_type", "force_gate", "passed_by_judge"}
+)
+
+
+def _set_fields(fields: dict[str, Any], changes: Mapping[str, Any]) -> None:
+    """Store ``changes`` (by public name) into an outcome's ``__dict__``, converted as
+    ``__init__`` would convert them (a ``KeyError`` names an unknown field)."""
+    for key, value in changes.items():
+        if key in ("evidence", "mismatches"):
+            value = value if type(value) is tuple else tuple(value)
+        elif key == "status":
+            value = as_status(value)
+        fields[_OUTCOME_NAMES[key]] = value
 
 
 def _bare(status: Status, message: str | LazyText) -> Outcome:

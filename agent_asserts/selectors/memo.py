@@ -50,6 +50,8 @@ def _is_selector(value: Any) -> bool:
 
 
 _LIMIT: Final = 4096
+# the types _typed keys directly: the flat ones, and every selector type seen (by its id)
+_BY_ID: set[Any] = set(_FLAT)
 # key -> (the built object, the selectors its key names by identity: kept alive with it, so
 # their ids are not reused while the entry exists)
 _built: dict[Any, tuple[Any, tuple[Any, ...]]] = {}
@@ -85,7 +87,7 @@ def built(cls: Callable[..., C], *args: Any, **kwargs: Any) -> C:
     "not_called_tool('refunds_cancel')"
     """
     # Flat values only (the common call): a key of the values and their exact types, in one of
-    # three shapes that never compare equal to each other or to the typed key of _typed.
+    # three shapes that never compare equal to each other or to the keys of _typed.
     if kwargs:
         values = (*args, *kwargs.values())
         types = tuple(map(type, values))
@@ -113,6 +115,44 @@ def _typed(cls: Callable[..., C], args: Any, kwargs: dict[str, Any], types: Any)
     """:func:`built` for arguments that are not all flat: a selector by identity, a tuple, a
     dict, a list or a matcher by content; a number with a fraction, a set, bytes or a
     callable builds a new object every time."""
+    if _BY_ID.issuperset(types) or _learn(types):
+        # flat values and selectors only (the common call with a selector): first by the
+        # identity of every value (the entry keeps them alive, and all of them are immutable),
+        # then by the values with each selector by its id and every type (a selector type
+        # among them keeps that key apart from the flat keys of built())
+        values = (*args, *kwargs.values())
+        names = tuple(kwargs)
+        same_key = (cls, names, tuple(map(id, values)), "same")
+        kept = _built.get(same_key)
+        if kept is not None:
+            return kept[0]  # type: ignore[no-any-return]
+        pairs = zip(values, types, strict=True)
+        key: Any = (cls, names, tuple([v if t in _FLAT else id(v) for v, t in pairs]), types)
+        kept = _built.get(key)
+        if kept is None:
+            selectors = tuple([value for value in values if type(value) not in _FLAT])
+            check = _keep(key, cls(*args, **kwargs), selectors)
+        else:
+            check = kept[0]
+        return _keep(same_key, check, values)
+    return _by_parts(cls, args, kwargs, types)
+
+
+def _learn(types: tuple[type, ...]) -> bool:
+    """Add the selector types among ``types`` to ``_BY_ID``; True when all of them are in it."""
+    for kind in types:
+        if kind not in _BY_ID:
+            known = _selector_types.get(kind)
+            if known is None:  # an ABC subclass check once per type
+                known = _selector_types[kind] = issubclass(kind, Selector)
+            if known:
+                _BY_ID.add(kind)
+    return _BY_ID.issuperset(types)
+
+
+def _by_parts(cls: Callable[..., C], args: Any, kwargs: dict[str, Any], types: Any) -> C:
+    """:func:`_typed` for a tuple, a dict, a list or a matcher among the arguments: a key of
+    typed parts (a dict, a list or a matcher by content)."""
     same: list[Any] = []
     plain = _UNPLAIN.isdisjoint(types)
     if plain:
