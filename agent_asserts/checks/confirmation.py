@@ -12,6 +12,7 @@ it reads both the tool calls and the agent's messages.
 from __future__ import annotations
 
 import bisect
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
@@ -72,46 +73,58 @@ class ConfirmationRequested(Check):
         calls = self._selector.candidates(record)
         if not calls:
             return Outcome.not_applicable(f"{self.before_tool!r} never ran")
-        events = record.events
-        agent = AGENT_MESSAGES.select(record)
-        confirmed: dict[str, str] = {}
-        failures: list[str] = []
-        evidence: list[str] = []
-        for call in calls:
-            turn = events[call].turn or 0
-            low = max(turn - self.within_last_n_turns + 1, 0)
-            window = [
-                p
-                for p in agent[: bisect.bisect_left(agent, call)]
-                if low <= (events[p].turn or 0) <= turn
-            ]
-            hit = next((p for p in reversed(window) if self._confirmation.matches(events[p])), None)
-            call_id = events[call].event_id
-            if hit is not None:
-                confirmed[call_id] = events[hit].event_id
-                evidence += [events[hit].event_id, call_id]
-                continue
-            looked = ", ".join(
-                f"{render(_text(events[p].payload))} ({events[p].event_id})" for p in window
-            )
-            failures.append(
-                f"call {call_id} (turn {turn}) has no agent message matching "
-                f"{render(self.pattern)} in turns {low}..{turn} before it; "
-                f"looked at: {looked or 'no agent messages'}"
-            )
-            evidence += [call_id, *(events[p].event_id for p in window)]
-        evidence_ids = tuple(dict.fromkeys(evidence))
+        key = ("confirmation", self.before_tool, self.pattern, self.within_last_n_turns)
+        confirmed, failures, evidence_ids = record.index.derive(key, _confirm, record, self, calls)
         if failures:
             return Outcome.of(
                 False,
                 message="; ".join(failures),
                 evidence=evidence_ids,
-                details={"confirmed": confirmed},
+                details={"confirmed": dict(confirmed)},
             )
-        text = LazyText(_confirmed_text, self.before_tool, confirmed)
+        text = LazyText(_confirmed_text, self.before_tool, dict(confirmed))
         return Outcome.of(
-            True, message=text, evidence=evidence_ids, details={"confirmed": confirmed}
+            True, message=text, evidence=evidence_ids, details={"confirmed": dict(confirmed)}
         )
+
+
+_Confirmation = tuple[tuple[tuple[str, str], ...], tuple[str, ...], tuple[str, ...]]
+
+
+def _confirm(
+    record: TrialRecord, check: ConfirmationRequested, calls: Sequence[int]
+) -> _Confirmation:
+    """(the (call id, confirming message id) pairs, the failures in words, the evidence) of
+    ``check`` on ``record`` (kept on its index: it depends on the check's fields alone)."""
+    events = record.events
+    agent = AGENT_MESSAGES.select(record)
+    confirmed: dict[str, str] = {}
+    failures: list[str] = []
+    evidence: list[str] = []
+    for call in calls:
+        turn = events[call].turn or 0
+        low = max(turn - check.within_last_n_turns + 1, 0)
+        window = [
+            p
+            for p in agent[: bisect.bisect_left(agent, call)]
+            if low <= (events[p].turn or 0) <= turn
+        ]
+        hit = next((p for p in reversed(window) if check._confirmation.matches(events[p])), None)
+        call_id = events[call].event_id
+        if hit is not None:
+            confirmed[call_id] = events[hit].event_id
+            evidence += [events[hit].event_id, call_id]
+            continue
+        looked = ", ".join(
+            f"{render(_text(events[p].payload))} ({events[p].event_id})" for p in window
+        )
+        failures.append(
+            f"call {call_id} (turn {turn}) has no agent message matching "
+            f"{render(check.pattern)} in turns {low}..{turn} before it; "
+            f"looked at: {looked or 'no agent messages'}"
+        )
+        evidence += [call_id, *(events[p].event_id for p in window)]
+    return tuple(confirmed.items()), tuple(failures), tuple(dict.fromkeys(evidence))
 
 
 def _confirmed_text(tool: str, confirmed: dict[str, str]) -> str:

@@ -137,9 +137,14 @@ class CalledSubagent(Check):
             return invalid
         count, expected = kept_count(self)
         selector = self._selector
-        matched = selector.select(record)
+        plan = kept(self, "_plan", index_plan, (selector,))  # plain: kept on the index
+        matched, ids = (
+            selected_ids(record, selector, plan[0]) if plan else (selector.select(record), None)
+        )
         text = LazyText(_delegations_text, len(matched), self.name, expected)
-        outcome = count_outcome(record, selector, count, matched, message=text, expected=expected)
+        outcome = count_outcome(
+            record, selector, count, matched, ids=ids, message=text, expected=expected
+        )
         if outcome.status is not Status.FAIL:
             return outcome
         # A delegation to this sub-agent with another outcome is the closest candidate.

@@ -25,7 +25,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
 
-from agent_asserts.selectors.calls import EventSelector, Selector, ToolSelector
+import attrs
+
+from agent_asserts._missing import MISSING
+from agent_asserts.selectors.calls import (
+    BlockSelector,
+    EventSelector,
+    MemoryClearedSelector,
+    MemorySetSelector,
+    MessageSelector,
+    Selector,
+    SkillSelector,
+    SubagentSelector,
+    ToolSelector,
+)
 
 if TYPE_CHECKING:
     from agent_asserts.record import TrialRecord
@@ -35,19 +48,23 @@ Plan = tuple[tuple[Any, ...], ...]
 
 
 def plan_entry(selector: Selector) -> tuple[Any, ...] | None:
-    """What ``selector`` selects, as a hashable entry; None when it reads more than plain
-    strings of the events, or every event (no kind: nothing an index would keep).
+    """What ``selector`` selects, as a hashable entry; None when a field holds more than
+    plain values (a matcher, a mapping), or when it reads every event (nothing an index
+    would keep: no kind).
 
-    Only the two selector classes themselves (a subclass may select otherwise).
+    Only this package's selector classes themselves (a subclass may select otherwise): a
+    tool name alone is ``("tools", name)``, a kind alone ``("kinds", kind)``, plain-string
+    envelope filters ``("events", kind, event_type, filters)``, any other selector its class
+    and field values.
 
-    >>> plan_entry(ToolSelector("a")), plan_entry(ToolSelector("a|b")), plan_entry(EventSelector())
-    (('tools', 'a'), None, None)
+    >>> plan_entry(ToolSelector("a")), plan_entry(EventSelector())
+    (('tools', 'a'), None)
     >>> plan_entry(EventSelector("audit", filters={"operation_ref": "op-7"}))
     ('events', 'audit', None, (('operation_ref', 'op-7'),))
+    >>> plan_entry(ToolSelector("a", arguments={"x": 1})) is None
+    True
     """
     kind = type(selector)
-    if kind is ToolSelector and selector.takes_every_candidate():
-        return ("tools", cast(ToolSelector, selector).names[0])
     if kind is EventSelector:
         events = cast(EventSelector, selector)
         if events.kind is None:
@@ -56,13 +73,48 @@ def plan_entry(selector: Selector) -> tuple[Any, ...] | None:
             return ("kinds", events.kind)
         if events._quick is not None:  # plain strings on envelope fields, compared strictly
             return ("events", events.kind, events.event_type, tuple(events.filters.items()))
+        return None
+    names = _FIELDS.get(kind)
+    if names is None:
+        return None
+    if kind is ToolSelector and selector.takes_every_candidate():
+        return ("tools", cast(ToolSelector, selector).names[0])
+    values = tuple([_typed(getattr(selector, name)) for name in names])
+    return None if None in values else ("fields", kind, values)
+
+
+def _typed(value: Any) -> tuple[Any, ...] | None:
+    """``(type, value)`` for a plain value (``True == 1`` and hash alike, so the type is
+    kept), a tuple item by item; None for anything else."""
+    kind = type(value)
+    if kind in _PLAIN:
+        return (kind, value)
+    if kind is tuple:
+        items = tuple(map(_typed, value))
+        return None if None in items else (tuple, items)
     return None
 
 
-def index_plan(selectors: Sequence[Selector]) -> Plan:
-    """The plan of ``selectors``; ``()`` when one of them reads the events.
+_PLAIN = frozenset({str, int, bool, type(None), type(MISSING)})
+# the selectors whose selection depends on their init fields alone, and those fields
+_FIELDS: dict[type, tuple[str, ...]] = {
+    kind: tuple(field.name for field in attrs.fields(kind) if field.init)
+    for kind in (
+        ToolSelector,
+        MessageSelector,
+        MemorySetSelector,
+        MemoryClearedSelector,
+        SkillSelector,
+        BlockSelector,
+        SubagentSelector,
+    )
+}
 
-    >>> index_plan([ToolSelector("a"), ToolSelector("a", is_error=True)])
+
+def index_plan(selectors: Sequence[Selector]) -> Plan:
+    """The plan of ``selectors``; ``()`` when one of them has no entry.
+
+    >>> index_plan([ToolSelector("a"), ToolSelector("a", arguments={"x": 1})])
     ()
     """
     plan = []

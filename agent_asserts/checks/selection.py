@@ -202,6 +202,8 @@ def count_outcome(
     selector: Selector,
     count: Count,
     matched: Sequence[int] | None = None,
+    *,
+    ids: tuple[str, ...] | None = None,
     **fields: Any,
 ) -> Outcome:
     """Pass when the number of events ``selector`` picks satisfies ``count``.
@@ -215,6 +217,7 @@ def count_outcome(
         selector: Which events count.
         count: How many there must be.
         matched: The positions ``selector`` picks, when the caller has them already.
+        ids: Their event ids, when the caller has them already.
         **fields: More ``Outcome`` fields (``message``, ``details``).
 
     Returns:
@@ -231,7 +234,9 @@ def count_outcome(
         fields["expected"] = count.describe()
     fields.setdefault("observed", len(matched))
     if count.matches(len(matched)):
-        return Outcome.of(True, evidence=event_ids(record, matched), **fields)
+        return Outcome.of(
+            True, evidence=event_ids(record, matched) if ids is None else ids, **fields
+        )
     evidence = event_ids(record, matched or selector.candidates(record))
     closest = closest_miss(record, selector, matched)
     return Outcome.of(False, evidence=evidence, **closest_fields(closest), **fields)

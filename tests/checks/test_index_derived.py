@@ -13,10 +13,13 @@ import attrs
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agent_asserts import ANY, TrialRecord, on
+from agent_asserts import ANY, M, TrialRecord, on
+from agent_asserts._missing import MISSING
 from agent_asserts.checks.base import Outcome
-from agent_asserts.checks.events import EventCheck
-from agent_asserts.checks.index_plan import index_plan, selected
+from agent_asserts.checks.confirmation import ConfirmationRequested
+from agent_asserts.checks.events import CalledSubagent, EventCheck
+from agent_asserts.checks.index_plan import index_plan, plan_entry, selected
+from agent_asserts.checks.lifecycle import BlockEntered, SkillActivated
 from agent_asserts.checks.selection import event_ids, tool_call_names
 from agent_asserts.checks.sequencing import (
     Sequencing,
@@ -132,15 +135,24 @@ def test_the_kept_values_are_not_pickled() -> None:
     assert pickle.loads(pickle.dumps(rec.index)) == rec.index
 
 
-def test_a_selector_that_reads_more_than_plain_strings_has_no_plan() -> None:
+def test_a_selector_with_more_than_plain_values_has_no_plan() -> None:
     assert index_plan([on.tool("a"), on.tool("a", arguments={"x": 1})]) == ()
     assert index_plan([on.event("audit", payload={"x": 1})]) == ()
     assert index_plan([on.event(operation_ref="op-7")]) == ()  # every event: no index
+    assert index_plan([on.memory_set("x", M.regex("a"))]) == ()
+    assert index_plan([on.message(text=M.regex("a"))]) == ()
+
+
+def test_plain_selectors_are_planned_by_their_typed_values() -> None:
     assert index_plan([on.event("audit", operation_ref="op-7")]) == (
         ("events", "audit", None, (("operation_ref", "op-7"),)),
     )
-    assert index_plan([on.tool("a|b")]) == ()
-    assert index_plan([on.memory_set("x")]) == ()
+    assert index_plan([on.tool("a")]) == (("tools", "a"),)
+    (entry,) = index_plan([on.tool("a|b")])
+    assert entry[:2] == ("fields", ToolSelector)
+    # True == 1, but they select differently: the entries differ
+    assert index_plan([on.memory_set("x", True)]) != index_plan([on.memory_set("x", 1)])
+    assert index_plan([on.subagent("r", status=["completed", "failed"])]) != ()
 
 
 def fresh(check: Any) -> Any:
@@ -240,3 +252,93 @@ def test_changed_kept_per_path_answers_as_a_fresh_record(
         assert first.evidence == tuple(e.to_dict() for e in entries)
         if entries:  # fresh dicts for every result: one result's evidence never changes another's
             assert first.evidence[0] is not check.evaluate(rec).evidence[0]
+
+
+def rich(items: list[tuple[Any, ...]]) -> TrialRecord:
+    builder = TrialRecord.builder()
+    for item in items:
+        getattr(builder, item[0])(*item[1:])
+    return builder.build()
+
+
+rich_events = st.lists(
+    st.one_of(
+        st.tuples(
+            st.just("tool"),
+            st.sampled_from(["a", "b"]),
+            st.just({}),
+            st.none(),
+            st.sampled_from([None, True, False]),
+        ),
+        st.tuples(
+            st.just("memory_set"), st.sampled_from(["x", "y"]), st.sampled_from([1, True, "1"])
+        ),
+        st.tuples(st.just("memory_clear"), st.sampled_from(["x", "y"])),
+        st.tuples(st.just("skill"), st.sampled_from(["activated", "completed"]), st.just("s")),
+        st.tuples(st.just("block"), st.just("entered"), st.just("s"), st.sampled_from(["m", "n"])),
+        st.tuples(st.just("subagent"), st.just("r"), st.sampled_from(["completed", "failed"])),
+        st.tuples(st.just("agent"), st.sampled_from(["hi", "Shall I?"])),
+    ),
+    max_size=12,
+)
+plain_selectors = st.one_of(
+    st.builds(on.tool, st.sampled_from(["a", "b", "a|b"]), is_error=st.sampled_from([None, True])),
+    st.builds(on.memory_set, st.sampled_from(["x", "y"]), st.sampled_from([MISSING, 1, True, "1"])),
+    st.builds(on.memory_cleared, st.sampled_from(["x", "y"])),
+    st.builds(on.skill, st.sampled_from(["activated", "completed"]), st.just("s")),
+    st.builds(on.block, st.just("entered"), st.just("s"), st.sampled_from(["m", "n"])),
+    st.builds(
+        on.subagent,
+        st.just("r"),
+        status=st.sampled_from([None, "failed", ("completed", "transferred")]),
+    ),
+    st.builds(on.message, text=st.sampled_from([None, "hi"])),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(rich_events, plain_selectors, plain_selectors)
+def test_selectors_with_one_plan_entry_select_the_same_events(
+    items: Any, first: Any, second: Any
+) -> None:
+    rec = rich(items)
+    entry = plan_entry(first)
+    assert entry is not None
+    assert selected(rec, first, entry) == (
+        tuple(first.select(rec)),
+        event_ids(rec, first.select(rec)),
+    )
+    if plan_entry(second) == entry:
+        assert second.select(rec) == first.select(rec)
+
+
+lifecycle_checks = st.one_of(
+    st.builds(SkillActivated, st.sampled_from(["s", "t"])),
+    st.builds(BlockEntered, st.just("s"), st.sampled_from(["m", "n"])),
+    st.builds(CalledSubagent, st.sampled_from(["r", "q"]), st.sampled_from([None, 1, 2])),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(rich_events, lifecycle_checks)
+def test_lifecycle_and_subagent_checks_kept_on_the_index_answer_as_fresh_ones(
+    items: Any, check: Any
+) -> None:
+    rec = rich(items)
+    for _ in range(2):  # computed, then kept
+        out, again = check.evaluate(rec), fresh(check).evaluate(rec)
+        assert out == again and out.message == again.message and out.details == again.details
+
+
+@settings(max_examples=200, deadline=None)
+@given(rich_events, st.sampled_from(["a", "b", "a|b"]), st.sampled_from(["(?i)shall", "hi"]))
+def test_confirmation_kept_on_the_index_answers_as_on_a_fresh_record(
+    items: Any, tool: str, pattern: str
+) -> None:
+    check = ConfirmationRequested(tool, pattern, 2)
+    rec = rich(items)
+    first = check.evaluate(rec)
+    kept = check.evaluate(rec)
+    again = check.evaluate(rich(items))
+    assert first == kept == again and first.message == kept.message == again.message
+    assert first.details == kept.details and first.details is not kept.details
