@@ -16,12 +16,11 @@ from typing import Any, Final
 from agent_asserts._depth import MAX_DEPTH, too_deep
 from agent_asserts._missing import MISSING
 from agent_asserts.errors import AgentAssertsError
-from agent_asserts.record._fast import fast_event_unchecked
+from agent_asserts.record._fast import Copy, copied, fast_build, fast_valid
 from agent_asserts.record._links import parent_problems
 from agent_asserts.record._payload_decode import decode_payload
 from agent_asserts.record._payload_fields import Problems
 from agent_asserts.record._validators import (
-    NotJSON,
     child,
     must_be_duration,
     must_be_int,
@@ -214,6 +213,107 @@ def decode_event(
     )
 
 
+Plan = list[int | Event | None]
+"""What :func:`check_events` found for each event, by position: its turn (an event the fast
+path checked, to build with :func:`build_events`), its ``Event`` (decoded thoroughly), or None
+(invalid: its problems were reported)."""
+
+
+def _assigned(count: int) -> dict[str, int]:
+    """The ids of the first ``count`` events when each was assigned by position."""
+    return {f"e{position}": position for position in range(count)}
+
+
+def check_events(raw: Any, problems: Problems, copy: Copy | None = None) -> Plan:
+    """Check the ``events`` list — ids assigned, turns derived, every problem collected —
+    building only the events the fast path leaves to the thorough decoder (or, given
+    ``copy``, every event at once).
+
+    Args:
+        raw: The value of ``events``.
+        problems: Where problems are appended as ``(path, message)``.
+        copy: None to leave the events the fast path accepts unbuilt (their turns in the
+            plan), else how :func:`~agent_asserts.record._fast.fast_build` builds them now.
+
+    Returns:
+        The plan of the events (see :data:`Plan`); empty when ``raw`` is not a list.
+
+    Raises:
+        EventTooDeep: An event nested past the depth limit (the fast path checks the depth
+            of what it accepts; an event it leaves to the thorough decoder is measured first).
+
+    >>> plan = check_events([{"kind": "step"}, {"kind": "audit", "entity_refs": ("a",)}], [])
+    >>> [type(step).__name__ for step in plan]
+    ['int', 'Event']
+    """
+    if (message := must_be_list(raw)) is not None:
+        problems.append(("$.events", message))
+        return []
+    tracker = TurnTracker()
+    # the ids seen so far with their positions; None while every event so far took the fast
+    # path with its id assigned by position (e0, e1…: unique, so no need to keep them yet)
+    seen: dict[str, int] | None = None
+    plan: Plan = []
+    links: list[tuple[int, str, str]] = []
+    append = plan.append
+    valid = fast_valid
+    build = fast_build
+    with paused_gc():
+        for position, item in enumerate(raw):
+            before = tracker.current
+            found = valid(item, position, tracker)
+            if found is not False:
+                if found is True and seen is None:
+                    event_id, unique = None, True
+                else:
+                    if seen is None:
+                        seen = _assigned(position)
+                    event_id = f"e{position}" if found is True else found
+                    unique = seen.setdefault(event_id, position) == position
+                if unique:
+                    turn = tracker.current
+                    append(turn if copy is None else build(item, position, turn, copy))
+                    if "parent_id" in item and (parent_id := item["parent_id"]) is not None:
+                        links.append((position, event_id or f"e{position}", parent_id))
+                    continue
+                tracker.current = before  # a duplicate id: the thorough decoder reports it
+            if seen is None:
+                seen = _assigned(position)
+            if too_deep(item, _EVENT_LEVELS) is not None:
+                raise EventTooDeep
+            event = decode_event(item, position, problems, tracker, seen)
+            append(event)
+            if event is not None and event.parent_id is not None:
+                links.append((position, event.event_id, event.parent_id))
+    if links:
+        problems.extend(parent_problems(links, _assigned(len(plan)) if seen is None else seen))
+    return plan
+
+
+def build_events(raw: Any, plan: Plan, copy: Copy) -> tuple[Event, ...]:
+    """The events of a checked ``events`` list (the invalid ones left out).
+
+    Args:
+        raw: The value of ``events``, as :func:`check_events` checked it.
+        plan: What it returned.
+        copy: :func:`~agent_asserts.record._fast.copied` when the caller keeps ``raw``,
+            :func:`~agent_asserts.record._fast.kept` when nothing else holds it.
+
+    >>> raw = [{"kind": "step"}]
+    >>> build_events(raw, check_events(raw, []), copied)[0].event_id
+    'e0'
+    """
+    build = fast_build
+    with paused_gc():
+        events: list[Any] = [
+            build(item, position, step, copy) if type(step) is int else step
+            for position, (item, step) in enumerate(zip(raw, plan, strict=True))
+        ]
+    if None in events:
+        return tuple(event for event in events if event is not None)
+    return tuple(events)
+
+
 def decode_events(raw: Any, problems: Problems) -> tuple[Event, ...]:
     """Decode the ``events`` list: ids assigned, turns derived, every problem collected.
 
@@ -225,39 +325,25 @@ def decode_events(raw: Any, problems: Problems) -> tuple[Event, ...]:
         The events (incomplete when problems were found).
 
     Raises:
-        EventTooDeep: An event nested past the depth limit (the fast path bounds its copies;
-            an event it leaves to the thorough decoder is measured first).
+        EventTooDeep: See :func:`check_events`.
 
     >>> raw = [{"kind": "message", "actor_ref": "user", "payload": {"text": "hi"}}]
     >>> events = decode_events(raw, [])
     >>> events[0].event_id, events[0].turn
     ('e0', 1)
     """
-    if (message := must_be_list(raw)) is not None:
-        problems.append(("$.events", message))
-        return ()
-    tracker = TurnTracker()
-    seen: dict[str, int] = {}
-    out: list[Event] = []
-    append = out.append
-    fast = fast_event_unchecked
-    with paused_gc():
-        for position, item in enumerate(raw):
-            try:
-                event = fast(item, position, tracker, seen)
-            except NotJSON:
-                event = None
-            if event is None:
-                if too_deep(item, _EVENT_LEVELS) is not None:
-                    raise EventTooDeep
-                event = decode_event(item, position, problems, tracker, seen)
-                if event is None:
-                    continue
-            append(event)
-    links = [(seen[e.event_id], e.event_id, e.parent_id) for e in out if e.parent_id is not None]
-    if links:
-        problems.extend(parent_problems(links, seen))
-    return tuple(out)
+    events: list[Any] = check_events(raw, problems, copied)  # Events, None for invalid ones
+    if None in events:
+        return tuple(event for event in events if event is not None)
+    return tuple(events)
 
 
-__all__ = ["EventTooDeep", "decode_event", "decode_events", "unknown_keys"]
+__all__ = [
+    "EventTooDeep",
+    "Plan",
+    "build_events",
+    "check_events",
+    "decode_event",
+    "decode_events",
+    "unknown_keys",
+]

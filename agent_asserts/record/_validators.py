@@ -239,6 +239,30 @@ def fast_copy(value: Any, levels: int = MAX_DEPTH) -> Any:
     raise NotJSON
 
 
+def fits(value: Any, levels: int = MAX_DEPTH) -> bool:
+    """Whether :func:`fast_copy` would copy ``value`` (JSON data nested at most ``levels``
+    deep), found without copying anything.
+
+    >>> fits({"a": [1, {"b": None}]}), fits({"a": [1, {"b": None}]}, levels=2), fits({1: 2})
+    (True, False, False)
+    """
+    kind = type(value)
+    if kind is dict:
+        if levels < 1:
+            return False
+        levels -= 1
+        for key, item in value.items():
+            if type(key) is not str or (type(item) not in _SCALARS and not fits(item, levels)):
+                return False
+        return True
+    if kind is list:
+        if levels < 1:
+            return False
+        levels -= 1
+        return all(type(item) in _SCALARS or fits(item, levels) for item in value)
+    return kind in _SCALARS
+
+
 def json_copy(value: Any, path: str, problems: list[tuple[str, str]]) -> Any:
     """A copy of ``value`` as plain JSON data (dicts, lists, scalars); tuples become lists.
 
@@ -284,6 +308,7 @@ __all__ = [
     "NotJSON",
     "child",
     "fast_copy",
+    "fits",
     "got",
     "json_copy",
     "must_be_bool",

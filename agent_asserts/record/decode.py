@@ -19,7 +19,14 @@ from typing import Any, Final
 
 from agent_asserts._depth import MAX_DEPTH, depth_message, json_path, too_deep
 from agent_asserts._missing import MISSING
-from agent_asserts.record._event_decode import EventTooDeep, decode_events, unknown_keys
+from agent_asserts.record._event_decode import (
+    EventTooDeep,
+    check_events,
+    decode_events,
+    unknown_keys,
+)
+from agent_asserts.record._fast import copied
+from agent_asserts.record._lazy_events import PendingEvents
 from agent_asserts.record._model_payload_decode import decode_usage
 from agent_asserts.record._payload_fields import Problems
 from agent_asserts.record._validators import (
@@ -121,12 +128,16 @@ def _too_deep(data: Mapping[str, Any], source: str | None) -> RecordError:
     return RecordError([Problem(json_path(deep), depth_message(), source)])
 
 
-def decode_record(data: Any, source: str | None = None) -> dict[str, Any]:
+def decode_record(data: Any, source: str | None = None, *, lazy: bool = False) -> dict[str, Any]:
     """Validate a record's dict form and decode it into ``TrialRecord`` keyword arguments.
 
     Args:
         data: The parsed JSON document.
         source: The file it came from (named in every problem), or None.
+        lazy: Check the events but leave them unbuilt: ``events`` is then a
+            :class:`~agent_asserts.record._lazy_events.PendingEvents` sharing the objects of
+            ``data`` (which the caller must hand over: it parsed them and keeps no other
+            reference), or ``()`` when there are none.
 
     Returns:
         The keyword arguments of ``TrialRecord``.
@@ -160,8 +171,9 @@ def decode_record(data: Any, source: str | None = None) -> dict[str, Any]:
     surfaces = None
     if surfaces_raw is not None:
         surfaces = frozenset(_string_list(surfaces_raw, "$.surfaces", problems))
+    raw_events = data.get("events", ())
     try:
-        events = decode_events(data.get("events", ()), problems)
+        plan = check_events(raw_events, problems, None if lazy else copied)
     except EventTooDeep:
         raise _too_deep(data, source) from None
     tools_raw = data.get("tools")
@@ -174,6 +186,9 @@ def decode_record(data: Any, source: str | None = None) -> dict[str, Any]:
     metadata = json_copy(metadata, "$.metadata", problems)
     if problems:
         raise RecordError(Problem(p, m, source) for p, m in problems)
+    events: Any = ()
+    if plan:
+        events = PendingEvents(raw_events, plan) if lazy else tuple(plan)
     return {
         "events": events,
         "initial_state": initial_state,

@@ -33,6 +33,7 @@ from agent_asserts.record.adapters._registry import (
     get_format,
     matching_formats,
 )
+from agent_asserts.record.adapters.native import parsed_records
 from agent_asserts.record.decode import TOP_LEVEL_KEYS
 from agent_asserts.record.errors import Problem, RecordError
 from agent_asserts.record.trial import TrialRecord
@@ -80,6 +81,14 @@ def records_of(
 ) -> Iterator[TrialRecord]:
     """The records of parsed data in the named (or detected) format."""
     yield from _format_of(data, format, source).to_records(data, source=source)
+
+
+def _parsed_records(spec: TraceFormat, data: Any, source: str) -> Iterator[TrialRecord]:
+    """The records of data parsed here from a file, which nothing else holds: a native record
+    keeps its checked events unbuilt until read (:mod:`agent_asserts.record._lazy_events`)."""
+    if spec.name == "native":
+        return parsed_records(data, source=source)
+    return spec.to_records(data, source=source)
 
 
 def _with_state(records: Iterator[TrialRecord], initial: Any, final: Any) -> Iterator[TrialRecord]:
@@ -153,7 +162,7 @@ def _file_records(path: Path, format: str) -> Iterator[TrialRecord]:
         if spec.read_records is not None:
             yield from spec.read_records(path, source=name)
         else:
-            yield from spec.to_records(data, source=name)
+            yield from _parsed_records(spec, data, name)
 
 
 def _is_lines(path: Path) -> bool:
@@ -189,7 +198,7 @@ def _line_records(path: Path, name: str, format: str) -> Iterator[TrialRecord]:
             if spec.read_records is not None:  # a file of events (Mantle): one run
                 yield from spec.read_records(path, source=name)
                 return
-            yield from spec.to_records(data, source=where)
+            yield from _parsed_records(spec, data, where)
 
 
 def _streamed_records(path: Path, name: str, format: str) -> Iterator[TrialRecord]:
@@ -211,7 +220,7 @@ def _streamed_records(path: Path, name: str, format: str) -> Iterator[TrialRecor
     with path.open(encoding="utf-8-sig") as handle:
         for where, item in iter_runs(handle, key, source=name):
             container: Any = {**context, key: [item]} if key else [item]
-            yield from spec.to_records(container, source=f"{name}: {where}")
+            yield from _parsed_records(spec, container, f"{name}: {where}")
 
 
 def _read_whole(path: Path, name: str, format: str) -> Iterator[TrialRecord] | None:
@@ -229,7 +238,7 @@ def _read_whole(path: Path, name: str, format: str) -> Iterator[TrialRecord] | N
     spec = _format_of(shape, format, name)
     if spec.read_records is not None:
         return spec.read_records(path, source=name)
-    return records_of(data, "auto", source=name)
+    return _parsed_records(_format_of(data, "auto", name), data, name)
 
 
 def _runs_key(spec: TraceFormat, shape: Any) -> str | None:
@@ -243,7 +252,7 @@ def _runs_key(spec: TraceFormat, shape: Any) -> str | None:
 
 def _whole(path: Path, *, source: str) -> Iterator[TrialRecord]:
     _, data = load_json(path)
-    yield from records_of(data, "auto", source=source)
+    yield from _parsed_records(_format_of(data, "auto", source), data, source)
 
 
 def load_one(

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from agent_asserts._missing import MISSING
+from agent_asserts.record._lazy_events import PendingEvents, built_events, defer, pending_of
 from agent_asserts.record._validators import paused_gc
 from agent_asserts.record.declared_tools import DeclaredTool
 from agent_asserts.record.decode import decode_record
@@ -132,6 +133,35 @@ class TrialRecord:
         return cls(**decode_record(data, source))
 
     @classmethod
+    def _from_parsed(cls, data: Any, *, source: str | None = None) -> TrialRecord:
+        """:meth:`from_dict` of data this library parsed itself and hands over (nothing else
+        holds it): the events are checked now, built on first read of ``events`` (see
+        :mod:`agent_asserts.record._lazy_events`).
+
+        >>> rec = TrialRecord._from_parsed({"events": [{"kind": "step"}]})
+        >>> rec == TrialRecord.from_dict({"events": [{"kind": "step"}]})
+        True
+        """
+        fields = decode_record(data, source, lazy=True)
+        pending = fields["events"]
+        if not isinstance(pending, PendingEvents):
+            return cls(**fields)
+        fields["events"] = ()
+        record = cls(**fields)
+        defer(record.__dict__, pending)
+        return record
+
+    if not TYPE_CHECKING:  # mypy keeps checking every other attribute of a record
+
+        def __getattr__(self, name: str) -> Any:
+            # only called while ``events`` is absent from __dict__: a lazily loaded record
+            if name == "events" and (events := built_events(self.__dict__)) is not None:
+                return events
+            raise AttributeError(
+                f"'{type(self).__name__}' object has no attribute '{name}'", name=name, obj=self
+            )
+
+    @classmethod
     def load(
         cls,
         path: str | os.PathLike[str],
@@ -203,7 +233,12 @@ class TrialRecord:
             changes["initial_state"] = state_value(initial_state, "initial_state")
         if final_state is not MISSING:
             changes["final_state"] = state_value(final_state, "final_state")
-        return attrs.evolve(self, **changes)
+        pending = pending_of(self)
+        if pending is None:
+            return attrs.evolve(self, **changes)
+        record = attrs.evolve(self, events=(), **changes)  # still lazy: the same pending events
+        defer(record.__dict__, pending)
+        return record
 
     @staticmethod
     def builder(initial_state: Any = None) -> RecordBuilder:
