@@ -1,14 +1,21 @@
 """``matches_trajectory`` benchmark: linear in the exact argument modes.
 
 For each size (1,000 to 100,000 tool calls over 20 tool names, every call with its own
-arguments) and each order mode, it times ``MatchesTrajectory(reference, order=…,
-arguments=…).evaluate(record)`` with the run itself as the reference (a full match, the case a
-passing test pays) and with the last call swapped to the front of the reference (a failing
-strict/in-order comparison that must still align everything). Each figure is the best of 3
-rounds of CPU time with the garbage collector paused during the timed call, as ``timeit``
-does (a full collection scans the whole heap, record included, so its cost is not the
-check's). The growth exponent of a mode is the slope of log(time) against log(size)
-between the smallest and the largest size: 1.0 is linear, 2.0 quadratic.
+arguments, the same generator at every size) and each order mode, it times
+``MatchesTrajectory(reference, order=…, arguments=…).evaluate(record)`` with the run itself as
+the reference (a full match, the case a passing test pays) and with the last call swapped to
+the front of the reference (a failing strict/in-order comparison that must still align
+everything). The sizes of a mode are interleaved: each of 5 rounds times every size once, so
+a change of load on the (shared) machine hits the small and the large size alike; each figure
+is the median of its rounds, in CPU time. A sample is one untimed evaluation (so every size
+starts from the caches its own evaluation leaves, not from the last size's) and then as many
+timed evaluations as make 10,000 calls (10 at 1,000 calls, one from 10,000 on), per
+evaluation. The garbage collector is paused while timing, at every size, as ``timeit`` does (a
+full collection scans the whole heap, record included, so its cost is not the check's); it
+collects between modes. The growth exponent of a mode is the slope of log(time) against
+log(size) between the smallest and the largest size: 1.0 is linear, 2.0 quadratic. The
+exponent of the best round of each size (the statistic of the first version of this script,
+which timed the sizes one after the other) is printed beside it.
 
 Target: growth exponent ≤ 1.1 for every order mode in the ``exact`` and ``ignore`` argument
 modes.
@@ -50,6 +57,8 @@ ORDERS = ("strict", "in_order", "unordered", "subset", "superset")
 ARGUMENT_MODES = ("exact", "ignore")
 SIZES = (1_000, 10_000, 100_000)
 TARGET_EXPONENT = 1.1
+ROUNDS = 5
+BATCH_CALLS = 10_000  # a sample times at least this many calls' worth of evaluations
 AGENTEVALS_MODES = ("unordered", "subset", "superset")
 TARGET_SPEEDUP = 50.0
 
@@ -83,24 +92,54 @@ def _best(fn: Any, rounds: int = 3) -> float:
     return best
 
 
-def measure(sizes: tuple[int, ...] = SIZES) -> dict[tuple[str, str, str], dict[int, float]]:
-    """Seconds per evaluation, by (order, arguments, case) and size; case is ``match`` or
-    ``moved`` (the last call moved to the front of the reference)."""
-    out: dict[tuple[str, str, str], dict[int, float]] = {}
-    for n in sizes:
-        record, reference = build(n)
-        moved = [reference[-1], *reference[:-1]]
-        for order in ORDERS:
-            for arguments in ARGUMENT_MODES:
-                for case, ref in (("match", reference), ("moved", moved)):
+def _sample(fn: Any, repeat: int) -> float:
+    """CPU seconds per call of ``fn`` over ``repeat`` calls, after one untimed call."""
+    fn()
+    t0 = time.process_time()
+    for _ in range(repeat):
+        fn()
+    return (time.process_time() - t0) / repeat
+
+
+def samples(
+    sizes: tuple[int, ...] = SIZES, rounds: int = ROUNDS
+) -> dict[tuple[str, str, str], dict[int, list[float]]]:
+    """Seconds per evaluation of every round, by (order, arguments, case) and size; case is
+    ``match`` or ``moved`` (the last call moved to the front of the reference). The sizes of
+    a mode are interleaved round by round; the collector is paused while timing."""
+    built = {n: build(n) for n in sizes}
+    out: dict[tuple[str, str, str], dict[int, list[float]]] = {}
+    for order in ORDERS:
+        for arguments in ARGUMENT_MODES:
+            for case in ("match", "moved"):
+                runs = []
+                for n in sizes:
+                    record, reference = built[n]
+                    ref = reference if case == "match" else [reference[-1], *reference[:-1]]
                     check = MatchesTrajectory(ref, order=order, arguments=arguments)
-                    expected = "pass" if case == "match" or order not in ("strict",) else "fail"
-                    status = check.evaluate(record).status.value
-                    if case == "match" and status != expected:
-                        raise SystemExit(f"{order}/{arguments}/{case}: expected {expected}")
-                    seconds = _best(lambda check=check, record=record: check.evaluate(record))
-                    out.setdefault((order, arguments, case), {})[n] = seconds
+                    if case == "match" and check.evaluate(record).status.value != "pass":
+                        raise SystemExit(f"{order}/{arguments}/{case}: expected a pass")
+                    runs.append((n, lambda c=check, r=record: c.evaluate(r)))
+                by_size: dict[int, list[float]] = {n: [] for n in sizes}
+                gc.collect()
+                gc.disable()  # as timeit does, at every size
+                try:
+                    for _ in range(rounds):
+                        for n, run in runs:
+                            by_size[n].append(_sample(run, max(1, BATCH_CALLS // n)))
+                finally:
+                    gc.enable()
+                out[(order, arguments, case)] = by_size
     return out
+
+
+def measure(sizes: tuple[int, ...] = SIZES) -> dict[tuple[str, str, str], dict[int, float]]:
+    """Seconds per evaluation (the median of the rounds of :func:`samples`), by (order,
+    arguments, case) and size."""
+    return {
+        key: {n: statistics.median(times) for n, times in by_size.items()}
+        for key, by_size in samples(sizes).items()
+    }
 
 
 def exponent(figures: dict[int, float]) -> float:
@@ -150,14 +189,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-agentevals", action="store_true")
     args = parser.parse_args(argv)
     sizes = tuple(int(s) for s in args.sizes.split(","))
-    figures = measure(sizes)
+    rounds = samples(sizes)
+    figures = {
+        key: {n: statistics.median(times) for n, times in by_size.items()}
+        for key, by_size in rounds.items()
+    }
     targets = Targets()
     header = " | ".join(f"{n:,}" for n in sizes)
-    print(f"| order | arguments | case | {header} | exponent |")
-    print("| --- | --- | --- |" + " --- |" * len(sizes) + " --- |")
+    print(f"CPU time per evaluation, median of {ROUNDS} interleaved rounds")
+    print(f"| order | arguments | case | {header} | exponent | (of the best) |")
+    print("| --- | --- | --- |" + " --- |" * len(sizes) + " --- | --- |")
     for (order, arguments, case), by_size in figures.items():
         cells = " | ".join(fmt(by_size[n]) for n in sizes)
-        print(f"| {order} | {arguments} | {case} | {cells} | {exponent(by_size):.2f} |")
+        best = exponent({n: min(times) for n, times in rounds[(order, arguments, case)].items()})
+        slopes = f"{exponent(by_size):.2f} | {best:.2f}"
+        print(f"| {order} | {arguments} | {case} | {cells} | {slopes} |")
     print()
     for (order, arguments, case), by_size in figures.items():
         value = exponent(by_size)

@@ -19,7 +19,7 @@ takes the only partner of a later strict one.
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
+from bisect import bisect_right
 from collections.abc import Sequence
 from typing import Any
 
@@ -126,7 +126,58 @@ def ordered_pairs(references: References, actual: Calls) -> list[int]:
     >>> ordered_pairs(refs, Calls.of([Call("a", {}, 0), Call("b", {}, 0)]))
     [1, 0]
     """
+    if actual.single_blocks:
+        return _pairs_after_last(references, actual)
     return _Aligner(references, actual).run()
+
+
+def _pairs_after_last(references: References, actual: Calls) -> list[int]:
+    """:func:`ordered_pairs` when every block is one call (no parallel group in the run): a
+    reference call pairs with the first compatible call after the last paired one, so no
+    block, no "used" mark and no re-pairing is needed. Each name keeps a pointer to its first
+    call after the last pair (moved past a call when it is paired, by binary search only when
+    a pair of another name went past it), and the calls of a key are chained only for a name
+    whose next call has another key. Same pairs as the general :class:`_Aligner`.
+
+    >>> from agent_asserts.checks.trajectory_calls import Call
+    >>> from agent_asserts.checks.trajectory_reference import CallSpec
+    >>> refs = References([CallSpec.build({"name": "a", "arguments": {"x": x}}, "exact", i)
+    ...                    for i, x in enumerate([2, 1, 2])])
+    >>> run = Calls.of([Call("a", {"x": x}, j) for j, x in enumerate([1, 2, 1])])
+    >>> _pairs_after_last(refs, run)
+    [1, 2, -1]
+    """
+    pairs = [-1] * len(references)
+    by_name, keys = actual.by_name, actual.keys
+    pointer: dict[str, int] = {}  # per name: the first of its calls after the last pair
+    chains: dict[str, tuple[dict[Any, int], list[int]]] = {}
+    last = -1
+    for i, (name, key) in enumerate(zip(references.names, references.keys, strict=True)):
+        acts = by_name.get(name, ())
+        p = pointer.get(name, 0)
+        if p < len(acts) and acts[p] <= last:
+            p = bisect_right(acts, last, p + 1)
+        if p == len(acts):
+            pointer[name] = p
+            continue
+        k = p
+        if key is None:  # a predicate mode: the first compatible call after the last pair
+            spec, argument = references.specs[i], actual.argument
+            k = next((k for k in range(p, len(acts)) if spec.compatible(argument(acts[k]))), -1)
+        elif key is not ANY_ARGUMENTS and keys[acts[p]] != key:
+            chain = chains.get(name)
+            if chain is None:
+                chain = chains[name] = _chains(keys, acts)
+            head, following = chain
+            k = head.get(key, -1)
+            while k >= 0 and acts[k] <= last:
+                k = following[k]
+            head[key] = k
+        if k >= 0:
+            pairs[i] = last = acts[k]
+            p = k + 1
+        pointer[name] = p
+    return pairs
 
 
 class _Aligner:
@@ -141,6 +192,7 @@ class _Aligner:
         self.pointer: dict[str, int] = {}
         self.chains: dict[str, tuple[dict[Any, int], list[int]]] = {}
         self.positions = actual.positions
+        self.starts = actual.block_starts
         self.block = -1
         self.block_refs: list[int] = []
 
@@ -173,12 +225,10 @@ class _Aligner:
 
     def _reassign(self, i: int) -> bool:
         """Fit reference ``i`` into the current block by re-pairing the block's references."""
-        block_of = self.blocks.__getitem__
-        start = bisect_left(self.positions, self.block, key=block_of)
-        end = bisect_right(self.positions, self.block, start, key=block_of)
-        members = list(self.positions[start:end])
-        if len(members) < 2:
+        start, end = self.starts[self.block], self.starts[self.block + 1]
+        if end - start < 2:  # a block of one call (every block, without parallel groups)
             return False
+        members = list(self.positions[start:end])
         refs = [*self.block_refs, i]
         adjacency = [
             [k for k, j in enumerate(members) if self._fits(r, j)] for r in refs

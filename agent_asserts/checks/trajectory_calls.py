@@ -44,7 +44,6 @@ class _Payload(NamedTuple):
 
 class _Event(NamedTuple):
     event_id: str
-    group_id: str | None
     payload: _Payload
 
 
@@ -53,9 +52,11 @@ class Calls:
     :func:`read_calls`; :meth:`of` builds one from a list of :class:`Call`).
 
     ``by_name`` holds the positions of each tool name (the record's own index: nothing is read
-    per call to build it); ``blocks`` (by position) is read only for the ordered modes, and
-    ``keys`` and the arguments only for the names some reference call compares. The rest is
-    read from the events when a message needs it.
+    per call to build it); ``blocks`` (the block of each call, by position) and
+    ``block_starts`` (where each block starts in ``positions``, and where the last ends) are
+    made only for the ordered modes (``blocks`` only when some event has a parallel group),
+    and ``keys`` and the arguments only for the names some reference call compares. The rest
+    is read from the events when a message needs it.
     """
 
     __slots__ = (
@@ -63,6 +64,7 @@ class Calls:
         "_events",
         "_ids",
         "_names",
+        "block_starts",
         "blocks",
         "by_name",
         "keys",
@@ -75,12 +77,13 @@ class Calls:
         ids: Sequence[str],
         positions: Sequence[int],
         by_name: Mapping[str, Sequence[int]],
-        blocks: list[int] | None,
+        blocks: tuple[list[int], Sequence[int]] | None,
         arguments: list[Any] | None,
         keys: list[Any] | None,
     ) -> None:
         self._events, self._ids, self.positions, self.by_name = events, ids, positions, by_name
-        self.blocks: list[int] = blocks if blocks is not None else []
+        self.blocks: list[int] = blocks[0] if blocks is not None else []
+        self.block_starts: Sequence[int] = blocks[1] if blocks is not None else ()
         self._arguments = arguments
         self.keys: list[Any] = keys if keys is not None else []
 
@@ -92,16 +95,14 @@ class Calls:
         >>> Calls.of([Call("a", {"x": 1}, 0)]).keys
         ['{"x":1}']
         """
-        events = [
-            _Event(f"e{j}", f"b{c.block}", _Payload(c.name, c.arguments))
-            for j, c in enumerate(calls)
-        ]
+        events = [_Event(f"e{j}", _Payload(c.name, c.arguments)) for j, c in enumerate(calls)]
+        group_of = {j: f"b{c.block}" for j, c in enumerate(calls)}
         by_name: dict[str, list[int]] = {}
         for j, call in enumerate(calls):
             by_name.setdefault(call.name, []).append(j)
         names = set(by_name)
         ids = [event.event_id for event in events]
-        out = read_calls(events, ids, range(len(calls)), by_name, names, names,
+        out = read_calls(events, ids, range(len(calls)), by_name, group_of, names, names,
                          ordered=True, tool_payload=_Payload)  # fmt: skip
         if isinstance(out, int):
             raise ValueError(f"call {out} has no arguments")
@@ -109,6 +110,18 @@ class Calls:
 
     def __len__(self) -> int:
         return len(self.positions)
+
+    @property
+    def single_blocks(self) -> bool:
+        """Whether every block is one call (no two calls in one parallel group), which the
+        ordered alignment can use: "the same block or later" is then "after the last pair".
+
+        >>> Calls.of([Call("a", {}, 0), Call("b", {}, 1)]).single_blocks
+        True
+        >>> Calls.of([Call("a", {}, 0), Call("b", {}, 0)]).single_blocks
+        False
+        """
+        return len(self.block_starts) == len(self.positions) + 1
 
     @property
     def size(self) -> int:
@@ -153,6 +166,7 @@ def read_calls(
     ids: Sequence[str],
     positions: Sequence[int],
     by_name: Mapping[str, Sequence[int]],
+    group_of: Mapping[int, str],
     compared: set[str],
     keyed: set[str],
     *,
@@ -162,31 +176,24 @@ def read_calls(
     """The tool calls of a record; the position of the first call of a ``compared`` name whose
     arguments were not recorded, instead, when there is one.
 
-    Only what the modes need is read: the blocks (one pass over the calls) for the ordered
-    modes, the arguments and their keys for the ``compared`` names (one pass over their
-    calls). On a large run each event lies far from the previous one in memory; the pairing
-    itself reads lists.
+    Only what the modes need is read: the blocks for the ordered modes (from the parallel
+    groups, no event read; without a group every call is a block of its own), the arguments
+    and their keys for the ``compared`` names (one pass over their calls). On a large run each
+    event lies far from the previous one in memory; the pairing itself reads lists.
 
     Args:
         events: The record's events.
         ids: Their event ids, by position (the record's index).
         positions: The positions of its tool calls, in order.
         by_name: The positions of the calls of each tool name (the record's index).
+        group_of: The parallel group of each event that has one, by position (the record's
+            ``groups``: the blocks are found without reading the events).
         compared: The names whose arguments some reference call compares.
         keyed: The names whose arguments get a hash key.
         ordered: Whether to read the blocks (parallel groups) the ordered modes need.
         tool_payload: The tool-call payload type.
     """
-    blocks: list[int] | None = None
-    if ordered:
-        blocks = [0] * len(events)
-        block, previous = -1, None
-        for position in positions:
-            group = events[position].group_id
-            if group is None or group != previous:
-                block += 1
-            previous = group
-            blocks[position] = block
+    blocks = _blocks(len(events), positions, group_of) if ordered else None
     arguments: list[Any] | None = None
     keys: list[Any] | None = None
     if compared:
@@ -205,6 +212,33 @@ def read_calls(
             if payload.name in keyed:
                 keys[position] = actual_key(value)
     return Calls(events, ids, positions, by_name, blocks, arguments, keys)
+
+
+def _blocks(
+    size: int, positions: Sequence[int], group_of: Mapping[int, str]
+) -> tuple[list[int], Sequence[int]]:
+    """The block of each call (by position) and where each block starts in ``positions``
+    (one more entry: the end). Consecutive calls of one group share a block. Without any
+    group, no block list is made (:attr:`Calls.single_blocks` says every block is one call).
+
+    >>> _blocks(4, [0, 1, 3], {1: "g", 3: "g"})
+    ([0, 1, 0, 1], [0, 1, 3])
+    >>> _blocks(3, [0, 2], {})
+    ([], range(0, 3))
+    """
+    if not group_of:  # no parallel group: every call is a block of its own
+        return [], range(len(positions) + 1)
+    blocks = [0] * size
+    starts: list[int] = []
+    previous = None
+    for k, position in enumerate(positions):
+        group = group_of.get(position)
+        if group is None or group != previous:
+            starts.append(k)
+        previous = group
+        blocks[position] = len(starts) - 1
+    starts.append(len(positions))
+    return blocks, starts
 
 
 def _unrecorded(payload: Any, tool_payload: type[Any]) -> bool:
@@ -259,7 +293,11 @@ class References:
         return self
 
     def _index(self, names: list[str], keys: list[Any]) -> None:
-        self.names, self.keys = names, keys
+        # one string object per tool name (the first of its calls'): the ordered alignment
+        # reads a name per reference call, and the calls' own strings lie far apart in memory
+        first: dict[str, str] = {}
+        self.names = [first.setdefault(name, name) for name in names]
+        self.keys = keys
         self.by_name: dict[str, list[int]] = {}
         self.any_ids: dict[str, list[int]] = {}
         self.keyed_ids: dict[str, list[int]] = {}

@@ -133,7 +133,8 @@ class MatchesTrajectory(Check):
         # one pass over the calls: on a large run each event is far from the last in memory
         ordered = self.order in ("strict", "in_order")
         index = record.index
-        actual = read_calls(record.events, index.event_ids, positions, index.tools,
+        group_of = record.groups.group_of if ordered else {}
+        actual = read_calls(record.events, index.event_ids, positions, index.tools, group_of,
                             references.compared, set(references.keyed_ids), ordered=ordered,
                             tool_payload=ToolCallPayload)  # fmt: skip
         if isinstance(actual, int):

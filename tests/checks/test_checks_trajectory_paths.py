@@ -1,0 +1,120 @@
+"""``matches_trajectory``'s fast paths give the general path's results on random trajectories.
+
+Without a parallel group every block is one call, and the ordered modes pair through
+``_pairs_after_last`` instead of the general ``_Aligner`` (blocks, used marks, re-pairing
+inside a group). These properties run both on the same random runs and references — exact
+keys, calls taking any arguments, predicate modes, repeated names and keys — and require the
+same pairs; then whole outcomes (status, score, message, details, evidence) on records with
+no group against the same records with a group on a non-tool event (so the blocks are made)
+aligned by the general path.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+import pytest
+
+from agent_asserts import M, TrialRecord
+from agent_asserts.checks.trajectory_align import _Aligner, _pairs_after_last, ordered_pairs
+from agent_asserts.checks.trajectory_calls import Call, Calls, References
+from agent_asserts.checks.trajectory_match import MatchesTrajectory
+from agent_asserts.checks.trajectory_reference import CallSpec
+
+NAMES = ("a", "b", "c")
+MODES = ("exact", "ignore", "superset", "subset")
+ORDERS = ("strict", "in_order", "unordered", "subset", "superset")
+
+
+def _arguments(rng: random.Random) -> dict[str, Any]:
+    return {key: rng.randint(0, 2) for key in rng.sample(["x", "y"], rng.randint(0, 2))}
+
+
+def _reference(rng: random.Random, run: list[tuple[str, dict[str, Any]]]) -> list[dict[str, Any]]:
+    reference: list[dict[str, Any]] = []
+    for name, arguments in run:
+        if rng.random() < 0.2:
+            continue
+        item: dict[str, Any] = {"name": rng.choice(NAMES) if rng.random() < 0.2 else name}
+        if rng.random() < 0.85:
+            item["arguments"] = dict(arguments) if rng.random() < 0.7 else _arguments(rng)
+        reference.append(item)
+    if rng.random() < 0.3:
+        rng.shuffle(reference)
+    if rng.random() < 0.2:
+        matcher = {"name": rng.choice(NAMES), "arguments": {"x": M.anything()}}
+        reference.insert(rng.randrange(len(reference) + 1), matcher)
+    return reference
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_pairs_after_last_equal_the_general_alignment(seed: int) -> None:
+    rng = random.Random(seed)
+    for _ in range(1_500):
+        run = [(rng.choice(NAMES), _arguments(rng)) for _ in range(rng.randint(0, 10))]
+        actual = Calls.of([Call(name, arguments, j) for j, (name, arguments) in enumerate(run)])
+        assert actual.single_blocks
+        reference = _reference(rng, run)
+        for mode in MODES:
+            tools = {rng.choice(NAMES): rng.choice(MODES)} if rng.random() < 0.3 else {}
+            specs = [
+                CallSpec.build(item, tools.get(item["name"], mode), i)
+                for i, item in enumerate(reference)
+            ]
+            references = References(specs)
+            general = _Aligner(references, actual).run()
+            assert _pairs_after_last(references, actual) == general, (run, reference, mode)
+            assert ordered_pairs(references, actual) == general
+
+
+def _record(run: list[tuple[str, dict[str, Any] | None]], group: bool) -> TrialRecord:
+    builder = TrialRecord.builder()
+    if group:  # a parallel group on another event: the blocks are made (all of one call)
+        builder.event("note", payload={"text": "t"}, group_id="g")
+    for name, arguments in run:
+        if arguments is None:
+            builder.tool(name)
+        else:
+            builder.tool(name, arguments=arguments)
+    return builder.build()
+
+
+def _outcome(check: MatchesTrajectory, record: TrialRecord) -> tuple[Any, ...]:
+    out = check.evaluate(record)
+    # the note shifts every event id by one: name the calls by their place among the calls
+    ids = {e.event_id: f"call{n}" for n, e in enumerate(record.tool_calls)}
+    details = dict(out.details)
+    details["unexpected"] = [ids[i] for i in details.get("unexpected", [])]
+    return (
+        out.status,
+        out.score,
+        re.sub(r"\be\d+\b", lambda m: ids[m.group()], out.message),
+        details,
+        tuple(ids[i] for i in out.evidence),
+        out.expected,
+        out.observed,
+    )
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_outcomes_without_groups_equal_the_general_path(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rng = random.Random(100 + seed)
+    for _ in range(300):
+        run: list[tuple[str, dict[str, Any] | None]] = [
+            (rng.choice(NAMES), None if rng.random() < 0.05 else _arguments(rng))
+            for _ in range(rng.randint(0, 8))
+        ]
+        plain, grouped = _record(run, group=False), _record(run, group=True)
+        recorded = [(name, arguments or {}) for name, arguments in run]
+        reference = _reference(rng, recorded)
+        for order in ORDERS:
+            for mode in MODES:
+                check = MatchesTrajectory(reference, order=order, arguments=mode)
+                fast = _outcome(check, plain)
+                with monkeypatch.context() as patch:  # the general alignment, by force
+                    patch.setattr(Calls, "single_blocks", property(lambda self: False))
+                    assert _outcome(check, grouped) == fast, (order, mode)
