@@ -128,6 +128,23 @@ def _judge_items(relating: Relating, judge_each: Verdicts, description: str) -> 
     return outcome
 
 
+def assertion_details(assertion: ContractAssertion) -> dict[str, Any]:
+    """What every outcome of ``assertion`` carries in its details: the contract ``severity``
+    word, the ``op`` and the quantifier (when given; ``count_at_most`` has none).
+
+    >>> from agent_asserts.contract.model import Contract
+    >>> assertion_details(Contract.from_dict({
+    ...     "bind": {"n": {"from": "trace", "extract": "count"}},
+    ...     "require": {"op": "equals", "left": "n", "right": 0}}).assertions[0])
+    {'severity': 'high', 'op': 'equals'}
+    """
+    req = assertion.require
+    details: dict[str, Any] = {"severity": assertion.severity, "op": req.op}
+    if req.op != "count_at_most" and req.quantifier is not None:
+        details["quantifier"] = req.quantifier
+    return details
+
+
 def evaluate_assertion(
     assertion: ContractAssertion, record: TrialRecord, judge: Judge | None = None
 ) -> Outcome:
@@ -138,9 +155,7 @@ def evaluate_assertion(
     (``custom`` when its custom matcher raised), which the result's ``evaluator.type`` takes.
     """
     req = assertion.require
-    details: dict[str, Any] = {"severity": assertion.severity, "op": req.op}
-    if req.op != "count_at_most" and req.quantifier is not None:
-        details["quantifier"] = req.quantifier
+    details = assertion_details(assertion)
     before: tuple[Any, ...] = ()
     if assertion.when is not None:
         inner = scope(assertion.bind, assertion.when.bind)
@@ -172,4 +187,4 @@ def evaluate_assertion(
     )
 
 
-__all__ = ["evaluate_assertion", "evaluate_requirement"]
+__all__ = ["assertion_details", "evaluate_assertion", "evaluate_requirement"]

@@ -32,7 +32,7 @@ from agent_asserts.contract.relations import (
     schema_tester,
 )
 from agent_asserts.contract.verdicts import ItemVerdict
-from agent_asserts.matching import M, as_matcher, render
+from agent_asserts.matching import M, Matcher, as_matcher, render
 
 if TYPE_CHECKING:
     from agent_asserts.contract.model import Requirement
@@ -87,6 +87,9 @@ class Operator:
     evaluator_type: str = "deterministic"
     needs_right: bool = True
     """False when ``right`` may be left out (a custom matcher may need no expected value)."""
+    matcher: Callable[[Any], Matcher] | None = None
+    """For a value relation a matcher decides: the matcher of ``right`` every item is tested
+    with (its ``verdicts`` explain each item with it)."""
 
     def expected(self, req: Requirement, right: Any, description: str) -> Any:
         """The outcome's ``expected``: the value of ``right``, the count, or (for a relation
@@ -114,6 +117,21 @@ def each_item(tester: Callable[[Requirement, Any], Tester]) -> Verdicts:
     return verdicts
 
 
+def matched_by(
+    describe: Callable[[Requirement, Any], str], matcher: Callable[[Any], Matcher]
+) -> Operator:
+    """The row of a value relation decided by ``matcher(right)`` for every item of ``left``.
+
+    >>> from agent_asserts.contract.model import Requirement
+    >>> row = matched_by(lambda req, right: f"equals {right!r}", M.exact)
+    >>> row.matcher("A1").matches("A1"), row.describe(Requirement("equals", "m", "A1"), "A1")
+    (True, "equals 'A1'")
+    """
+    return Operator(
+        describe, each_item(lambda req, right: matcher_tester(matcher(right))), matcher=matcher
+    )
+
+
 def _judged(r: Relating) -> list[ItemVerdict]:
     grounding = {name: r.bound[name] for name in r.req.grounding}
     verdicts, info = judged_verdicts(r.req, r.left, grounding, r.judge)
@@ -135,13 +153,9 @@ def _on(req: Requirement) -> str:
 
 MATCHER_OPERATORS: Final[Mapping[str, Operator]] = MappingProxyType(
     {
-        "exact": Operator(
-            lambda req, right: f"matches {render(right)} (exact)",
-            each_item(lambda req, right: matcher_tester(M.exact(right))),
-        ),
-        "structural": Operator(
-            lambda req, right: f"matches {render(right)} (structural)",
-            each_item(lambda req, right: matcher_tester(as_matcher(right))),
+        "exact": matched_by(lambda req, right: f"matches {render(right)} (exact)", M.exact),
+        "structural": matched_by(
+            lambda req, right: f"matches {render(right)} (structural)", as_matcher
         ),
         "semantic": Operator(
             lambda req, right: f"satisfies {right!r} (judged, semantic)",
@@ -168,14 +182,8 @@ matchers), the judged ones, and a custom matcher registered with ``register_matc
 
 OPERATORS: Final[Mapping[str, Operator]] = MappingProxyType(
     {
-        "equals": Operator(
-            lambda req, right: f"equals {render(right)}",
-            each_item(lambda req, right: matcher_tester(M.exact(right))),
-        ),
-        "contains": Operator(
-            lambda req, right: f"contains {render(right)}",
-            each_item(lambda req, right: matcher_tester(M.contains(right))),
-        ),
+        "equals": matched_by(lambda req, right: f"equals {render(right)}", M.exact),
+        "contains": matched_by(lambda req, right: f"contains {render(right)}", M.contains),
         "matches_schema": Operator(
             lambda req, right: "matches the schema",
             each_item(lambda req, right: schema_tester(right)),
@@ -248,6 +256,7 @@ __all__ = [
     "RightKind",
     "Verdicts",
     "each_item",
+    "matched_by",
     "operator_of",
     "row_of",
 ]
