@@ -66,6 +66,9 @@ if TYPE_CHECKING:
     from agent_asserts.judges import Judge
 
 
+_new = object.__new__
+
+
 def _hint_names() -> dict[str, Any]:
     """The names the fluent methods' type hints use that their modules import only for type
     checking (the argument checks of :mod:`agent_asserts._boundary` resolve them)."""
@@ -208,7 +211,10 @@ class EvalContext(
         index = len(self._results) - 1
         if forced_gate:
             self._forced_gates.add(index)
-        return AssertionHandle(self, index)
+        handle = _new(AssertionHandle)  # its __init__'s two stores, without the call
+        handle._ctx = self
+        handle._index = index
+        return handle
 
     def _replace(self, index: int, change: Callable[[AssertionResult], AssertionResult]) -> None:
         self._results[index] = change(self._results[index])

@@ -13,6 +13,7 @@ import pytest
 from agent_asserts import EvalContext, on
 from agent_asserts._fill import filler, twin_of
 from agent_asserts.checks import sequencing, tools
+from agent_asserts.checks.base import Outcome
 from agent_asserts.checks.cost import StepCount
 from agent_asserts.checks.memo import built
 from agent_asserts.matching.namespace import ANY
@@ -172,8 +173,6 @@ def test_selectors_among_flat_values_are_keyed_by_identity() -> None:
 
 
 def test_outcome_of_with_extra_fields_equals_its_constructed_form() -> None:
-    from agent_asserts.checks.base import Outcome
-
     fast = Outcome.of(False, message="m", observed=1, mismatches=["x"], closest="e1")
     slow = Outcome(Status.FAIL, 0.0, message="m", observed=1, mismatches=("x",), closest="e1")
     assert fast == slow and fast.mismatches == ("x",) and repr(fast) == repr(slow)
@@ -181,3 +180,29 @@ def test_outcome_of_with_extra_fields_equals_its_constructed_form() -> None:
     assert judged.evaluator == {"model": "m"} and judged.force_gate and judged.passed_by_judge
     with pytest.raises(TypeError, match="unexpected keyword argument 'nope'"):
         Outcome.of(True, nope=1)
+
+
+@pytest.mark.parametrize(
+    ("outcome_of", "severity", "details", "score_decides"),
+    [
+        (lambda: Outcome.of(True), Severity.SOFT, {}, True),
+        (lambda: Outcome.of(True).replace(force_gate=True), Severity.GATE, {}, True),
+        (lambda: Outcome.of(True, details={"a": 1}), Severity.SOFT, {"a": 1}, True),
+        (lambda: Outcome.of(True, evaluator={"model": "m"}), Severity.SOFT, {"model": "m"}, True),
+        (lambda: Outcome.of(False).replace(passed_by_judge=True), Severity.SOFT, {}, False),
+        (lambda: Outcome.invalid("x").replace(details={"b": 2}), Severity.SOFT, {"b": 2}, True),
+        (lambda: Outcome(Status.PASS, 1.0, force_gate=True), Severity.GATE, {}, True),
+    ],
+)
+def test_the_recorder_reads_every_special_field_an_outcome_sets(
+    outcome_of: object, severity: Severity, details: dict[str, object], score_decides: bool
+) -> None:
+    """Outcomes from the fast constructors skip the reads of details, evaluator, forced gate
+    and judge verdict; any of them set (given, replaced or constructed) is still recorded."""
+    from agent_asserts.fluent.recording import outcome_to_result
+
+    outcome = outcome_of()  # type: ignore[operator]
+    result = outcome_to_result(StepCount(1), outcome, severity="soft")
+    assert result.severity is severity
+    assert dict(result.evaluator.details) == details
+    assert result.score_decides is score_decides

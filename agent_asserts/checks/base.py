@@ -63,6 +63,9 @@ class Outcome:
     evaluator_type: str | None = None
     force_gate: bool = False
     passed_by_judge: bool = False
+    # True on an outcome made by the fast constructors without details, evaluator, evaluator
+    # type, forced gate or judge verdict: the recorder then reads none of them
+    _plain: ClassVar[bool] = False
 
     @property
     def message(self) -> str:
@@ -116,6 +119,7 @@ class Outcome:
         values["evidence"] = evidence if type(evidence) is tuple else tuple(evidence)
         values["details"] = {} if details is MISSING else details
         values["evaluator"] = {}
+        values["_plain"] = details is MISSING
         if fields:
             _set_fields(values, fields)
         return outcome
@@ -193,6 +197,11 @@ _SET_DIRECTLY: Final = frozenset(
 )
 
 
+_NOT_PLAIN: Final = frozenset(
+    {"details", "evaluator", "evaluator_type", "force_gate", "passed_by_judge"}
+)
+
+
 def _set_fields(fields: dict[str, Any], changes: Mapping[str, Any]) -> None:
     """Store ``changes`` (by public name) into an outcome's ``__dict__``, converted as
     ``__init__`` would convert them (a ``KeyError`` names an unknown field)."""
@@ -201,6 +210,8 @@ def _set_fields(fields: dict[str, Any], changes: Mapping[str, Any]) -> None:
             value = value if type(value) is tuple else tuple(value)
         elif key == "status":
             value = as_status(value)
+        elif key in _NOT_PLAIN:
+            fields.pop("_plain", None)
         fields[_OUTCOME_NAMES[key]] = value
 
 
@@ -213,6 +224,7 @@ def _bare(status: Status, message: str | LazyText) -> Outcome:
     fields["_message"] = message
     fields["details"] = {}
     fields["evaluator"] = {}
+    fields["_plain"] = True
     return outcome
 
 

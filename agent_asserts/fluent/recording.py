@@ -170,18 +170,24 @@ def build_result(
 ) -> AssertionResult:
     """:func:`outcome_to_result` with positional arguments and the check's :class:`Shared`
     (the recorder's call)."""
-    if outcome.details or outcome.evaluator or outcome.evaluator_type:
-        evaluator_type = outcome.evaluator_type or kept.evaluator_type
-        info = _fill_info(
-            (evaluator_type, _EVALUATOR_VERSION, {**outcome.evaluator, **outcome.details})
-        )
-    else:  # the common case: nothing to merge, one shared (read-only) info per type
-        info = kept.info
-    passed_by_judge = outcome.passed_by_judge
-    if outcome.force_gate:
-        severity = Severity.GATE
-    elif severity is None:
-        severity = kept.severity
+    if outcome._plain:  # nothing to merge, no forced gate, no judge verdict
+        info = kept.info  # the one shared (read-only) info of its type
+        if severity is None:
+            severity = kept.severity
+        passed_by_judge = False
+    else:
+        if outcome.details or outcome.evaluator or outcome.evaluator_type:
+            evaluator_type = outcome.evaluator_type or kept.evaluator_type
+            info = _fill_info(
+                (evaluator_type, _EVALUATOR_VERSION, {**outcome.evaluator, **outcome.details})
+            )
+        else:
+            info = kept.info
+        passed_by_judge = outcome.passed_by_judge
+        if outcome.force_gate:
+            severity = Severity.GATE
+        elif severity is None:
+            severity = kept.severity
     # A check that grades against its own threshold (a judge's `threshold=`) decided its status
     # with it, so the result is built with it; a `threshold` given here replaces it afterwards.
     own_threshold = kept.threshold
