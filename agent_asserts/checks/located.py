@@ -141,7 +141,15 @@ class Reading(Generic[L]):
 
     def wrong_type(self, at: L, kind: str, what: str) -> None:
         """Report that the value is not ``what``: ``is required (got null)`` for a null, nothing
-        more for an unreadable value, else :meth:`must_be`."""
+        more for an unreadable value, else :meth:`must_be`.
+
+        >>> problems: list[tuple[str, str]] = []
+        >>> data = DataReading(problems)
+        >>> data.wrong_type((None, "$.a"), "str", "a string")
+        >>> data.wrong_type(("yes", "$.b"), "bool", data.words("boolean"))
+        >>> problems
+        [('$.a', 'is required (got null)'), ('$.b', "must be a boolean (got 'yes')")]
+        """
         value = self.peek(at)
         if value is UNREADABLE:
             return
