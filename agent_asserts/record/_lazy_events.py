@@ -28,6 +28,7 @@ True
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Sequence
 from typing import Any, Final, NamedTuple
@@ -39,7 +40,16 @@ from agent_asserts.record.event import Event
 PENDING: Final = "_pending_events"
 """The key of a lazily loaded record's :class:`PendingEvents` in its ``__dict__``."""
 
-_BUILDING: Final = threading.Lock()
+_BUILDING = threading.Lock()
+
+
+def _new_lock() -> None:
+    """A fresh lock in a forked child (a thread of the parent may have held it at the fork)."""
+    global _BUILDING
+    _BUILDING = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_new_lock)
 
 
 class PendingEvents(NamedTuple):

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import pickle
+import signal
 import threading
 import time
 from pathlib import Path
@@ -290,3 +292,21 @@ def test_ids_assigned_by_position_and_explicit_ones_are_checked_as_before(
 def test_a_parent_named_by_its_assigned_id_is_found() -> None:
     rec = TrialRecord._from_parsed({"events": [{"kind": "a"}, {"kind": "a", "parent_id": "e0"}]})
     assert [(e.event_id, e.parent_id) for e in rec.events] == [("e0", None), ("e1", "e0")]
+
+
+def test_a_forked_child_builds_even_if_a_parent_thread_was_building(path: Path) -> None:
+    from agent_asserts.record import _lazy_events
+
+    rec = TrialRecord.load(path)
+    with _lazy_events._BUILDING:  # as if another thread of the parent were building at the fork
+        pid = os.fork()
+        if pid == 0:  # the child: a fresh lock, so reading the events does not wait forever
+            os._exit(0 if len(rec.events) == 6 else 1)
+    deadline = time.monotonic() + 10
+    while (done := os.waitpid(pid, os.WNOHANG)) == (0, 0) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    if done == (0, 0):
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+    assert done != (0, 0), "the child waited for the parent's lock"
+    assert os.waitstatus_to_exitcode(done[1]) == 0
