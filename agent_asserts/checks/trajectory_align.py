@@ -50,41 +50,63 @@ def unordered_pairs(references: References, actual: Calls) -> list[int]:
     [-1]
     """
     pairs = [-1] * len(references)
+    taken = _pair_by_key(references, actual, pairs)
     for name, ref_ids in references.by_name.items():
         acts = actual.by_name.get(name, ())
         if not acts:
             continue
-        if name in references.all_keyed:
-            keyed = references.keyed_ids.get(name, [])
-            _pair_by_key(references.keys, actual, keyed, references.any_ids.get(name, []), acts,
-                         pairs)  # fmt: skip
-        else:
+        if name not in references.all_keyed:
             _pair_by_matching(references.specs, actual, ref_ids, acts, pairs)
+            continue
+        any_ids = references.any_ids.get(name)
+        if any_ids:  # the calls left, in order, to the calls that take any arguments
+            free = [j for j in acts if not taken[j]] if name in references.keyed_ids else acts
+            for i, j in zip(any_ids, free, strict=False):
+                pairs[i] = j
     return pairs
 
 
-def _pair_by_key(
-    keys: list[Any],
-    actual: Calls,
-    keyed: list[int],
-    any_ids: list[int],
-    acts: Sequence[int],
-    pairs: list[int],
-) -> None:
-    free = acts
-    if keyed:
-        taken = bytearray(len(acts))
-        head, following = _chains(actual.keys, acts)
-        for i in keyed:
-            key = keys[i]
+def _pair_by_key(references: References, actual: Calls, pairs: list[int]) -> bytearray:
+    """Pair each reference call that has a key (of a name whose calls all have one) with the
+    first untaken call of its name and key; the calls taken, by position.
+
+    The reference calls are taken in their order (on a match, the run's: the keys on both
+    sides are read as they lie in memory). The first untaken call of the name is tried first
+    (on a match it is the one); else the calls of equal key are chained, for that name only.
+    """
+    taken = bytearray(actual.size)
+    if not references.keyed_ids:
+        return taken
+    all_keyed, by_name, actual_keys = references.all_keyed, actual.by_name, actual.keys
+    first: dict[str, int] = {}  # per name: its first untaken call (an index into its calls)
+    chains: dict[str, tuple[dict[Any, int], list[int]]] = {}
+    for i, (name, key) in enumerate(zip(references.names, references.keys, strict=True)):
+        if key is None or key is ANY_ARGUMENTS or name not in all_keyed:
+            continue
+        acts = by_name.get(name, ())
+        f = first.get(name, 0)
+        while f < len(acts) and taken[acts[f]]:
+            f += 1
+        first[name] = f
+        if f == len(acts):
+            continue
+        if actual_keys[acts[f]] == key:
+            k = f
+        else:
+            chain = chains.get(name)
+            if chain is None:
+                chain = chains[name] = _chains(actual_keys, acts)
+            head, following = chain
             k = head.get(key, -1)
-            if k >= 0:
-                head[key] = following[k]
-                pairs[i] = acts[k]
-                taken[k] = 1
-        free = [j for j, t in zip(acts, taken, strict=True) if not t]
-    for i, j in zip(any_ids, free, strict=False):  # the calls left, in order, to "any" calls
-        pairs[i] = j
+            while k >= 0 and taken[acts[k]]:  # taken as a first untaken call
+                k = following[k]
+            if k < 0:
+                head[key] = -1
+                continue
+            head[key] = following[k]
+        j = pairs[i] = acts[k]
+        taken[j] = 1
+    return taken
 
 
 def _pair_by_matching(

@@ -6,7 +6,9 @@ inside a group). These properties run both on the same random runs and reference
 keys, calls taking any arguments, predicate modes, repeated names and keys — and require the
 same pairs; then whole outcomes (status, score, message, details, evidence) on records with
 no group against the same records with a group on a non-tool event (so the blocks are made)
-aligned by the general path.
+aligned by the general path. The unordered pairing of keyed calls tries the first untaken
+call of a name before the chains of equal keys: its pairs are checked against the pairing's
+definition, scanned call by call.
 """
 
 from __future__ import annotations
@@ -18,7 +20,12 @@ from typing import Any
 import pytest
 
 from agent_asserts import M, TrialRecord
-from agent_asserts.checks.trajectory_align import _Aligner, _pairs_after_last, ordered_pairs
+from agent_asserts.checks.trajectory_align import (
+    _Aligner,
+    _pairs_after_last,
+    ordered_pairs,
+    unordered_pairs,
+)
 from agent_asserts.checks.trajectory_calls import Call, Calls, References
 from agent_asserts.checks.trajectory_match import MatchesTrajectory
 from agent_asserts.checks.trajectory_reference import CallSpec
@@ -118,3 +125,52 @@ def test_outcomes_without_groups_equal_the_general_path(
                 with monkeypatch.context() as patch:  # the general alignment, by force
                     patch.setattr(Calls, "single_blocks", property(lambda self: False))
                     assert _outcome(check, grouped) == fast, (order, mode)
+
+
+def _first_untaken_of_equal_key(references: References, actual: Calls) -> list[int]:
+    """The unordered pairing of keyed names by its definition, one scan per reference call:
+    each keyed reference call, in order, takes the first untaken call of its name and key;
+    then the calls left, in order, go to the calls that take any arguments."""
+    pairs = [-1] * len(references)
+    taken: set[int] = set()
+    for i, (name, key) in enumerate(zip(references.names, references.keys, strict=True)):
+        if name in references.all_keyed and i in references.keyed_ids.get(name, []):
+            for j in actual.by_name.get(name, ()):
+                if j not in taken and actual.keys[j] == key:
+                    pairs[i] = j
+                    taken.add(j)
+                    break
+    for name, any_ids in references.any_ids.items():
+        if name in references.all_keyed:
+            free = [j for j in actual.by_name.get(name, ()) if j not in taken]
+            for i, j in zip(any_ids, free, strict=False):
+                pairs[i] = j
+    return pairs
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_unordered_keyed_pairs_are_the_first_untaken_call_of_equal_key(seed: int) -> None:
+    # the first untaken call of the name is tried before the chains of equal keys
+    rng = random.Random(200 + seed)
+    for _ in range(1_500):
+        run = [(rng.choice(NAMES), _arguments(rng)) for _ in range(rng.randint(0, 10))]
+        actual = Calls.of([Call(name, arguments, 0) for name, arguments in run])
+        reference = [item for item in _reference(rng, run) if not _has_matcher(item)]
+        for mode in ("exact", "ignore"):
+            tools = {rng.choice(NAMES): rng.choice(MODES)} if rng.random() < 0.3 else {}
+            specs = [
+                CallSpec.build(item, tools.get(item["name"], mode), i)
+                for i, item in enumerate(reference)
+            ]
+            references = References(specs)
+            expected = _first_untaken_of_equal_key(references, actual)
+            got = unordered_pairs(references, actual)
+            keyed = [i for ids in references.keyed_ids.values() for i in ids]
+            keyed += [i for ids in references.any_ids.values() for i in ids]
+            for i in keyed:
+                if references.names[i] in references.all_keyed:
+                    assert got[i] == expected[i], (run, reference, mode, tools)
+
+
+def _has_matcher(item: dict[str, Any]) -> bool:
+    return any(not isinstance(v, int) for v in item.get("arguments", {}).values())
