@@ -159,7 +159,8 @@ def test_selectors_among_flat_values_are_keyed_by_identity() -> None:
 
     audit = on.event("audit", operation_ref="op-7")
     check = built(events.EventCheck, audit, None, None)
-    assert built(events.EventCheck, audit, None, None) is check
+    assert built(events.EventCheck, audit, None, None) is check  # by value (selector's id)
+    assert built(events.EventCheck, audit, None, None) is check  # by identity from now on
     assert built(events.EventCheck, audit, None, 1) is not check
     assert built(events.EventCheck, on.event("audit", entity_ref="x"), None, None) is not check
     with pytest.raises(TypeError):
@@ -169,6 +170,8 @@ def test_selectors_among_flat_values_are_keyed_by_identity() -> None:
     lookup = on.tool("refunds_lookup")
     named = built(tools.NotCalledTool, "refunds_issue", before=lookup)
     assert built(tools.NotCalledTool, "refunds_issue", before=lookup) is named
+    computed = "".join(["refunds_", "issue"])  # equal to the literal, another object
+    assert built(tools.NotCalledTool, computed, before=lookup) is named  # found by value
     assert built(tools.NotCalledTool, "refunds_issue", before=on.tool("x")) is not named
 
 

@@ -116,10 +116,10 @@ def _typed(cls: Callable[..., C], args: Any, kwargs: dict[str, Any], types: Any)
     dict, a list or a matcher by content; a number with a fraction, a set, bytes or a
     callable builds a new object every time."""
     if _BY_ID.issuperset(types) or _learn(types):
-        # flat values and selectors only (the common call with a selector): first by the
-        # identity of every value (the entry keeps them alive, and all of them are immutable),
-        # then by the values with each selector by its id and every type (a selector type
-        # among them keeps that key apart from the flat keys of built())
+        # flat values and selectors only (the common call with a selector): by the identity of
+        # every value once seen twice (the entry keeps them alive, and all of them are
+        # immutable), else by the values with each selector by its id and every type (a
+        # selector type among them keeps that key apart from the flat keys of built())
         values = (*args, *kwargs.values())
         names = tuple(kwargs)
         same_key = (cls, names, tuple(map(id, values)), "same")
@@ -129,12 +129,12 @@ def _typed(cls: Callable[..., C], args: Any, kwargs: dict[str, Any], types: Any)
         pairs = zip(values, types, strict=True)
         key: Any = (cls, names, tuple([v if t in _FLAT else id(v) for v, t in pairs]), types)
         kept = _built.get(key)
-        if kept is None:
+        if kept is None:  # first seen: by value only (a selector made anew for every call
+            # never comes back, so its identity key would only fill the cache)
             selectors = tuple([value for value in values if type(value) not in _FLAT])
-            check = _keep(key, cls(*args, **kwargs), selectors)
-        else:
-            check = kept[0]
-        return _keep(same_key, check, values)
+            return _keep(key, cls(*args, **kwargs), selectors)
+        check: C = kept[0]
+        return _keep(same_key, check, values)  # seen again: by identity from now on
     return _by_parts(cls, args, kwargs, types)
 
 
