@@ -21,6 +21,7 @@ from agent_asserts._missing import MISSING
 from agent_asserts.checks import lifecycle, memory, messages, sequencing, turns
 from agent_asserts.checks.memo import built
 from agent_asserts.fluent.recorder import Recorder
+from agent_asserts.selectors.value_key import built_by_steps
 
 if TYPE_CHECKING:
     from agent_asserts.fluent.handles import AssertionHandle
@@ -309,7 +310,7 @@ class ConversationMethods(Recorder):
         >>> EvalContext(demo_record()).sequencing(*steps).result.message
         'found 3 steps in order: e1, e2, e3'
         """
-        return self._record(built(sequencing.Sequencing, *selectors))
+        return self._record(built_by_steps(sequencing.Sequencing, selectors))
 
 
 __all__ = ["ConversationMethods"]
