@@ -53,7 +53,7 @@ class RecordIndex:
         event_ids: The id of each event, by position (a check listing the ids of many events
             reads this column, not each event: on a large record the events lie far apart in
             memory). The ids are equal copies laid out one after another (see
-            :func:`laid_together`).
+            :func:`_laid_together`).
 
     >>> RecordIndex.build([]).kinds
     {}
@@ -150,11 +150,11 @@ class RecordIndex:
             memory={name: tuple(p) for name, p in memory.items()},
             ids=ids,
             turns=tuple(sorted(turns)),
-            event_ids=laid_together(event_ids),
+            event_ids=_laid_together(event_ids),
         )
 
 
-def laid_together(ids: list[str]) -> tuple[str, ...]:
+def _laid_together(ids: list[str]) -> tuple[str, ...]:
     r"""Equal copies of ``ids`` allocated one after another (``ids`` itself when one holds NUL).
 
     A record's event ids lie among its events, one per few hundred bytes: on a large record a
@@ -162,12 +162,12 @@ def laid_together(ids: list[str]) -> tuple[str, ...]:
     cache lines, twice (building its tuple and freeing it), and its time per id grows with the
     record. Copies made by one ``split`` lie together, so that touches one run of memory.
 
-    >>> ids = laid_together(["e0", "e1"])
-    >>> ids, laid_together(["a\x00b", "c"]), laid_together([])
+    >>> ids = _laid_together(["e0", "e1"])
+    >>> ids, _laid_together(["a\x00b", "c"]), _laid_together([])
     (('e0', 'e1'), ('a\x00b', 'c'), ())
     """
     parts = "\x00".join(ids).split("\x00")
     return tuple(parts) if len(parts) == len(ids) else tuple(ids)
 
 
-__all__ = ["RecordIndex", "laid_together"]
+__all__ = ["RecordIndex"]

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from agent_asserts.record import TrialRecord
 from agent_asserts.record.event import Event
-from agent_asserts.record.index import RecordIndex, laid_together
+from agent_asserts.record.index import RecordIndex, _laid_together
 
 
 @pytest.fixture
@@ -96,4 +96,4 @@ def test_event_id_column_holds_equal_copies() -> None:
     ids = record.index.event_ids
     assert ids == tuple(event.event_id for event in record.events)
     assert [i for i, e in zip(ids, record.events, strict=True) if i is e.event_id] == []
-    assert laid_together(["a\x00b", "c"]) == ("a\x00b", "c")  # a NUL in an id: the ids as given
+    assert _laid_together(["a\x00b", "c"]) == ("a\x00b", "c")  # a NUL in an id: the ids as given
