@@ -208,7 +208,7 @@ def step_label(step: Selector | str) -> str:
 
 def order_outcome(
     record: TrialRecord,
-    labels: Sequence[str],
+    steps: Sequence[Selector | str],
     result: Subsequence,
     *,
     contiguous: bool = False,
@@ -216,11 +216,11 @@ def order_outcome(
     ids: tuple[str, ...] | None = None,
 ) -> Outcome:
     """The outcome of an ordered search: the ids found (``ids``, when the caller has them),
-    or which step was missing after what.
+    or which step was missing after what (the steps named by :func:`step_label`, only then).
 
     >>> from agent_asserts.record import TrialRecord
     >>> rec = TrialRecord.builder().tool("a").build()
-    >>> order_outcome(rec, ["'a'", "'b'"], Subsequence((0,), 1)).message
+    >>> order_outcome(rec, ["a", "b"], Subsequence((0,), 1)).message
     "step 2 'b' was not found after e0 (step 1 'a')"
     """
     if ids is None:
@@ -228,8 +228,9 @@ def order_outcome(
     if observed is None:
         observed = list(ids)
     if result.missing is None:
-        found = LazyText(_found_text, len(labels), ids)
+        found = LazyText(_found_text, len(steps), ids)
         return Outcome.of(True, message=found, evidence=ids, observed=observed)
+    labels = [step_label(s) for s in steps]
     k = result.missing
     if k == 0:
         text = f"step 1 {labels[0]} was not found"
@@ -242,10 +243,6 @@ def order_outcome(
             text += parallel_note(record, result.parallel, result.positions[-1])
     details = {"missing_step": k + 1}
     return Outcome.of(False, message=text, evidence=ids, observed=observed, details=details)
-
-
-def _labels(steps: tuple[Selector | str, ...]) -> list[str]:
-    return [step_label(s) for s in steps]
 
 
 def _found_text(steps: int, ids: tuple[str, ...]) -> str:
@@ -300,10 +297,9 @@ class ToolOrder(Check):
         else:
             plan = kept(self, "_plan", index_plan, self._steps)
             result, ids = found_in_order(record, self._steps, plan)
-        labels = kept(self, "_labels", _labels, self.names)
         observed = list(tool_call_names(record))
         return order_outcome(
-            record, labels, result, contiguous=self.contiguous, observed=observed, ids=ids
+            record, self.names, result, contiguous=self.contiguous, observed=observed, ids=ids
         )
 
 
@@ -345,8 +341,7 @@ class Sequencing(Check):
             return invalid
         plan = kept(self, "_plan", index_plan, self._steps)
         result, ids = found_in_order(record, self._steps, plan)
-        labels = kept(self, "_labels", _labels, self.selectors)
-        return order_outcome(record, labels, result, ids=ids)
+        return order_outcome(record, self.selectors, result, ids=ids)
 
 
 __all__ = [

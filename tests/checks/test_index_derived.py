@@ -24,7 +24,6 @@ from agent_asserts.checks.selection import event_ids, tool_call_names
 from agent_asserts.checks.sequencing import (
     Sequencing,
     ToolOrder,
-    _labels,
     find_in_order,
     found_in_order,
     order_outcome,
@@ -112,7 +111,7 @@ def test_tool_order_answers_as_a_fresh_search(items: Any, names: list[str]) -> N
     check = ToolOrder(*names)
     steps = [ToolSelector(n) for n in names]
     observed = list(tool_call_names(rec))
-    fresh = order_outcome(rec, _labels(tuple(names)), find_in_order(rec, steps), observed=observed)
+    fresh = order_outcome(rec, names, find_in_order(rec, steps), observed=observed)
     for _ in range(2):  # computed, then kept
         out = check.evaluate(rec)
         assert out == fresh and out.message == fresh.message and out.details == fresh.details
@@ -123,7 +122,7 @@ def test_tool_order_answers_as_a_fresh_search(items: Any, names: list[str]) -> N
 def test_sequencing_answers_as_a_fresh_search(items: Any, names: list[str]) -> None:
     rec = build(items)
     steps = [ToolSelector(n) for n in names]
-    fresh = order_outcome(rec, _labels(tuple(names)), find_in_order(rec, steps))
+    fresh = order_outcome(rec, names, find_in_order(rec, steps))
     assert Sequencing(*names).evaluate(rec) == fresh
 
 
