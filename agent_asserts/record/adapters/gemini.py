@@ -366,6 +366,16 @@ def _response(reader: _Reader, where: str, response: Mapping[str, Any]) -> None:
     reader.content(f"{where}.candidates[0].content", candidate["content"], **info)
 
 
+def _listed(reader: _Reader, where: str, data: Mapping[str, Any]) -> list[Any]:
+    """The list at ``where`` (its last key read from ``data``); none for a missing or empty
+    value, and a record error naming ``where`` for anything else (an int, a string)."""
+    value = get(data, where.rsplit(".", 1)[-1])
+    if not value or isinstance(value, list):
+        return value or []
+    reader.b.error(where, "expected a list", value)
+    return []
+
+
 def _invocation(reader: _Reader, where: str, invocation: Any) -> None:
     if not isinstance(invocation, Mapping):
         reader.b.error(where, "an invocation must be an object", invocation)
@@ -382,11 +392,11 @@ def _invocation(reader: _Reader, where: str, invocation: Any) -> None:
         if isinstance(events, list):
             for index, event in enumerate(events):
                 reader.event(f"{at}.invocation_events[{index}]", event)
-        for index, call in enumerate(get(data, "tool_uses") or []):
+        for index, call in enumerate(_listed(reader, f"{at}.tool_uses", data)):
             reader.call(f"{at}.tool_uses[{index}]", call, None, {"wall_time": wall_time})
-        for index, response in enumerate(get(data, "tool_responses") or []):
+        for index, response in enumerate(_listed(reader, f"{at}.tool_responses", data)):
             reader.result(f"{at}.tool_responses[{index}]", response)
-        for index, entry in enumerate(get(data, "intermediate_responses") or []):
+        for index, entry in enumerate(_listed(reader, f"{at}.intermediate_responses", data)):
             here = f"{at}.intermediate_responses[{index}]"
             if not (isinstance(entry, list) and len(entry) == 2 and isinstance(entry[1], list)):
                 reader.b.error(here, "expected [author, parts]", entry)

@@ -94,6 +94,28 @@ def test_unreadable_items_are_parse_errors_with_where() -> None:
     ]
 
 
+def test_an_intermediate_list_of_another_type_is_a_parse_error_with_where() -> None:
+    case = {
+        "eval_id": "c1",
+        "conversation": [
+            {
+                "intermediate_data": {
+                    "tool_uses": 7,
+                    "tool_responses": "ab",
+                    "intermediate_responses": {"a": 1},
+                }
+            }
+        ],
+    }
+    (record,) = iter_records({"eval_set_id": "s", "eval_cases": [case]})
+    at = "$.eval_cases[0].conversation[0].intermediate_data"
+    assert [(p.position, p.reason) for p in record.parse_errors] == [
+        (f"{at}.tool_uses", "expected a list"),
+        (f"{at}.tool_responses", "expected a list"),
+        (f"{at}.intermediate_responses", "expected a list"),
+    ]
+
+
 def test_pairing_by_name_and_order_without_ids() -> None:
     record = gemini.to_record(
         [
