@@ -261,22 +261,22 @@ def check_events(raw: Any, problems: Problems, copy: Copy | None = None) -> Plan
     with paused_gc():
         for position, item in enumerate(raw):
             before = tracker.current
-            found = valid(item, position, tracker)
+            found = valid(item, position, tracker)  # False, True (id by position) or the id
+            if found is not False and (found is not True or seen is not None):
+                if seen is None:  # the first explicit id: keep the ids from now on
+                    seen = _assigned(position)
+                if (
+                    seen.setdefault(f"e{position}" if found is True else found, position)
+                    != position
+                ):
+                    tracker.current = before  # a duplicate: the thorough decoder reports it
+                    found = False
             if found is not False:
-                if found is True and seen is None:
-                    event_id, unique = None, True
-                else:
-                    if seen is None:
-                        seen = _assigned(position)
-                    event_id = f"e{position}" if found is True else found
-                    unique = seen.setdefault(event_id, position) == position
-                if unique:
-                    turn = tracker.current
-                    append(turn if copy is None else build(item, position, turn, copy))
-                    if "parent_id" in item and (parent_id := item["parent_id"]) is not None:
-                        links.append((position, event_id or f"e{position}", parent_id))
-                    continue
-                tracker.current = before  # a duplicate id: the thorough decoder reports it
+                turn = tracker.current
+                append(turn if copy is None else build(item, position, turn, copy))
+                if "parent_id" in item and (parent_id := item["parent_id"]) is not None:
+                    links.append((position, f"e{position}" if found is True else found, parent_id))
+                continue
             if seen is None:
                 seen = _assigned(position)
             if too_deep(item, _EVENT_LEVELS) is not None:

@@ -267,7 +267,9 @@ def fast_valid(raw: Any, position: int, tracker: TurnTracker) -> bool | str:
     get = raw.get
     kind = get("kind")
     keys = raw.keys()
-    if type(kind) is not str or not kind or not keys <= _ENVELOPE_SET:
+    # an event as to_dict writes the plainest ones: every other envelope field None
+    plain = keys <= _PLAIN_SET
+    if type(kind) is not str or not kind or not (plain or keys <= _ENVELOPE_SET):
         return False
     event_type = get("event_type")
     if event_type is None:
@@ -275,8 +277,6 @@ def fast_valid(raw: Any, position: int, tracker: TurnTracker) -> bool | str:
             return False
     elif type(event_type) is not str or event_type not in KIND_EVENT_TYPES.get(kind, (event_type,)):
         return False
-    # an event as to_dict writes the plainest ones: every other envelope field None
-    plain = keys <= _PLAIN_SET
     if not plain:
         for name, value in raw.items():
             if value is not None and type(value) is not str and name in _STR_SET:
