@@ -32,7 +32,8 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterator, Mapping, Sequence
-from itertools import repeat
+from itertools import compress, islice, repeat
+from operator import eq
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 import attrs
@@ -194,7 +195,7 @@ class MatchesTrajectory(Check):
             f"the run does not match the reference {modes}: {', '.join(problems)}; "
             f"matched {matched} of {total} reference calls"
         )
-        rows = _Diff(record, references.specs, actual, pairs).rows(missing, unexpected)
+        rows = _Diff(record, references.specs, actual, pairs).rows(missing, unexpected, matched)
         message = "\n".join([head, *rows])
         return Outcome(
             Status.FAIL,
@@ -208,20 +209,31 @@ class MatchesTrajectory(Check):
 
 
 def _positions_of(items: list[int] | bytearray, value: int) -> list[int]:
-    """The positions of ``value`` in ``items``, found by the C search of ``index``/``find``.
+    """The positions of ``value`` in ``items``: by the C search of ``index``/``find``, one
+    call per position found, when there are few; in one C pass (``compress``) when there are
+    many (every call of a badly failing run), where a call per position would cost more.
 
     >>> _positions_of([3, -1, 2, -1], -1), _positions_of(bytearray(b"\\x01\\x00"), 0)
     ([1, 3], [1])
     """
-    found: list[int] = []
     if isinstance(items, bytearray):
         position = items.find(value)
+        hits = items.count(value) if position >= 0 else 0  # counts in C, memchr-fast
+    else:
+        try:
+            position = items.index(value)
+        except ValueError:
+            return []
+        hits = items.count(value)
+    if hits * 3 > len(items):
+        return list(compress(range(len(items)), map(eq, items, repeat(value))))
+    found: list[int] = []
+    if isinstance(items, bytearray):
         while position >= 0:
             found.append(position)
             position = items.find(value, position + 1)
         return found
     try:
-        position = items.index(value)
         while True:
             found.append(position)
             position = items.index(value, position + 1)
@@ -246,26 +258,23 @@ class _Diff:
         arguments = self.actual.argument(j)
         return f"{self.actual.event_id(j)} {self.actual.name(j)}({render(arguments)})"
 
-    def rows(self, missing: list[int], unexpected: list[int]) -> list[str]:
+    def rows(self, missing: list[int], unexpected: list[int], matched: int) -> list[str]:
         """The aligned diff: ``=`` matched, ``-`` missing, ``+`` unexpected, in run order
-        (every row when they fit in :data:`SHOWN_ROWS`, else the first differences)."""
-        shown: list[tuple[str, int]] = []
-        differences: list[tuple[str, int]] = []
-        count = different = 0
-        for row in self._aligned(bool(missing), unexpected):
-            count += 1
-            if count <= SHOWN_ROWS:
-                shown.append(row)
-            if row[0] != "=":
-                different += 1
-                if different <= SHOWN_ROWS:
-                    differences.append(row)
-        rows = shown if count <= SHOWN_ROWS else differences
-        extra = 0 if count <= SHOWN_ROWS else different - len(differences)
-        self.owner = [-1] * self.actual.size
-        for i, j in enumerate(self.pairs):
-            if j >= 0:
-                self.owner[j] = i
+        (every row when they fit in :data:`SHOWN_ROWS`, else the first differences).
+
+        Only the rows shown are made: the counts are known (``matched`` pairs, and when
+        ``missing`` is given every unpaired reference call is in it).
+        """
+        different = len(missing) + len(unexpected)
+        aligned = self._aligned(bool(missing), unexpected)
+        if matched + different <= SHOWN_ROWS:
+            rows = list(aligned)
+        else:
+            rows = list(islice((row for row in aligned if row[0] != "="), SHOWN_ROWS))
+        extra = different - sum(1 for sign, _ in rows if sign != "=")
+        if any(sign == "-" for sign, _ in rows):  # the owner of a call paired elsewhere
+            self.owner = [-1] * (self.actual.size + 1)  # unpaired (-1) entries land on the last
+            deque(map(self.owner.__setitem__, self.pairs, range(len(self.pairs))), maxlen=0)
         self.by_name = self.actual.by_name
         lines = [line for row in rows for line in self._row(*row)]
         if extra:

@@ -358,6 +358,22 @@ def test_long_diff_is_capped() -> None:
     assert len(lines) == 1 + 20 * 2 + 1
 
 
+def test_long_diff_shows_the_first_differences_after_many_matched_rows() -> None:
+    # 30 matched calls, then 12 missing and 15 unexpected: the first 20 differences in run
+    # order (the unpaired reference calls come where the run was), the 7 others counted
+    run = [(f"t{i}", {}) for i in range(30)] + [("x", {"n": n}) for n in range(15)]
+    reference = [(f"t{i}", {}) for i in range(30)] + [("y", {"n": n}) for n in range(12)]
+    out = MatchesTrajectory(reference).evaluate(rec(*run))
+    lines = out.message.splitlines()
+    assert lines[0].endswith(": 12 missing, 15 unexpected; matched 30 of 42 reference calls")
+    assert lines[1:3] == ["  - ref[30] y({'n': 0}) missing", "      no call of 'y' in the run"]
+    assert lines[23:25] == ["  - ref[41] y({'n': 11}) missing", "      no call of 'y' in the run"]
+    assert lines[25] == "  + e30 x({'n': 0}) unexpected"
+    assert lines[32] == "  + e37 x({'n': 7}) unexpected"
+    assert lines[-1] == "  … and 7 more differences"
+    assert len(lines) == 1 + 12 * 2 + 8 + 1
+
+
 def grouped(*calls: tuple[str, dict[str, Any], str | None]) -> TrialRecord:
     b = TrialRecord.builder()
     for name, arguments, group in calls:

@@ -8,7 +8,8 @@ same pairs; then whole outcomes (status, score, message, details, evidence) on r
 no group against the same records with a group on a non-tool event (so the blocks are made)
 aligned by the general path. The unordered pairing of keyed calls tries the first untaken
 call of a name before the chains of equal keys: its pairs are checked against the pairing's
-definition, scanned call by call.
+definition, scanned call by call; the positions of the unpaired calls, found by one search per
+position or in one pass, against their definition.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from agent_asserts.checks.trajectory_align import (
     unordered_pairs,
 )
 from agent_asserts.checks.trajectory_calls import Call, Calls, References
-from agent_asserts.checks.trajectory_match import MatchesTrajectory
+from agent_asserts.checks.trajectory_match import MatchesTrajectory, _positions_of
 from agent_asserts.checks.trajectory_reference import CallSpec
 
 NAMES = ("a", "b", "c")
@@ -174,3 +175,17 @@ def test_unordered_keyed_pairs_are_the_first_untaken_call_of_equal_key(seed: int
 
 def _has_matcher(item: dict[str, Any]) -> bool:
     return any(not isinstance(v, int) for v in item.get("arguments", {}).values())
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_positions_of_by_search_or_in_one_pass_are_the_positions(seed: int) -> None:
+    # few hits: one C search per position; many (a third or more): one compress pass
+    rng = random.Random(300 + seed)
+    for _ in range(2_000):
+        density = rng.random()
+        size = rng.randint(0, 60)
+        pairs = [-1 if rng.random() < density else rng.randint(0, 99) for _ in range(size)]
+        assert _positions_of(pairs, -1) == [i for i, j in enumerate(pairs) if j == -1]
+        marks = bytearray(1 if rng.random() < density else 0 for _ in range(size))
+        for value in (0, 1):
+            assert _positions_of(marks, value) == [i for i, m in enumerate(marks) if m == value]
