@@ -197,10 +197,10 @@ class EveryCall(Check):
         if len(matched) < len(positions):
             taken = set(matched)
             bad = [(p, selector.explain(events[p])) for p in positions if p not in taken]
-        total = plural(len(positions), "call")
         if not bad:
-            text = f"all {total} of {self.name!r} match {self._selector.describe()}"
+            text = LazyText(_all_match_text, len(positions), self.name, selector)
             return Outcome.of(True, message=text, evidence=event_ids(record, positions))
+        total = plural(len(positions), "call")
         closest, mismatches = min(bad, key=lambda item: len(item[1]))
         ids = event_ids(record, (p for p, _ in bad))
         return Outcome.of(
@@ -314,6 +314,10 @@ def _follow(record: TrialRecord, check: FollowedBy) -> _Followed | None:
             alone.append(p)
     evidence = tuple(dict.fromkeys(itertools.chain.from_iterable(pairs.items())))
     return n_calls, tuple(pairs.items()), tuple(alone), tuple(followers), evidence
+
+
+def _all_match_text(calls: int, name: str, selector: Selector) -> str:
+    return f"all {plural(calls, 'call')} of {name!r} match {selector.describe()}"
 
 
 def _all_followed_text(calls: int, name: str, nxt: str) -> str:

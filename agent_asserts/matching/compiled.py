@@ -10,7 +10,8 @@ do); an actual value that is not a ``dict`` goes through the general rules.
 A pattern inside a compiled mapping is searched with ``re`` directly, without reading the
 armed time limit: use a compiled test only where :func:`~agent_asserts._deadline.re_interruptible`
 holds (no limit armed, or one armed by a signal, which interrupts ``re`` itself). A selector
-reads it once per selection and otherwise uses the matcher.
+reads it once per selection and otherwise uses the matcher. :func:`compile_filter` generates the
+whole selection loop over a sequence of items (no call per item).
 
 >>> from agent_asserts.matching import M
 >>> test = compile_test({"orderId": M.regex("^A"), "amount": 42})
@@ -23,7 +24,7 @@ reads it once per selection and otherwise uses the matcher.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 from agent_asserts._missing import MISSING
@@ -37,6 +38,7 @@ _MAX_KEYS: Final = 64  # a larger mapping is tested by the general rules (one ge
 _MAX_NESTING: Final = 8  # mappings nested deeper are tested by the general rules
 
 Test = Callable[[Any], Any]
+Filter = Callable[[Sequence[int], Sequence[Any]], list[int]]
 
 
 def compile_test(expected: Any, nesting: int = 0) -> Test:
@@ -49,52 +51,85 @@ def compile_test(expected: Any, nesting: int = 0) -> Test:
     if kind is PartialMatcher and type(expected.value) is dict:
         return compile_test(expected.value, nesting)
     if kind is dict and len(expected) <= _MAX_KEYS and nesting < _MAX_NESTING:
-        return _compile_mapping(expected, nesting)
+        return _generated(expected, nesting, None)  # type: ignore[no-any-return]
     if kind is not dict and isinstance(expected, Matcher):
         return expected.matches
     return functools.partial(match_value, expected)
 
 
-def _compile_mapping(expected: dict[Any, Any], nesting: int) -> Test:
+def compile_filter(expected: Any, subject: str) -> Filter | None:
+    """For a mapping (or ``M.partial`` of one): a function ``(positions, items)`` returning the
+    positions whose actual value — the expression ``subject`` of ``items[i]`` — matches, in
+    one generated loop; None for any other expected value (use :func:`compile_test`).
+
+    >>> from agent_asserts.matching import M
+    >>> keep = compile_filter({"id": M.regex("^A")}, "items[i]")
+    >>> keep([0, 1, 2, 3], [{"id": "A1"}, {"id": "B2"}, "A3", {"id": "A4", "n": 1}])
+    [0, 3]
+    """
+    if type(expected) is PartialMatcher:
+        expected = expected.value
+    if type(expected) is not dict or len(expected) > _MAX_KEYS:
+        return None
+    return _generated(expected, 0, subject)  # type: ignore[no-any-return]
+
+
+def _generated(expected: dict[Any, Any], nesting: int, subject: str | None) -> Any:
+    """The test of ``expected`` (``subject`` None), or the loop over ``subject`` values."""
     env: dict[str, Any] = {
         "MISSING": MISSING,
         "strict_equal": strict_equal,
         "general": functools.partial(match_value, expected),
     }
-    lines = [
-        "def test(actual):",
-        "    if type(actual) is not dict:",
-        "        return general(actual)",
-        "    get = actual.get",
-    ]
+    if subject is None:
+        fail, pad = "return False", "    "
+        lines = [
+            "def test(actual):",
+            "    if type(actual) is not dict:",
+            "        return general(actual)",
+        ]
+    else:
+        fail, pad = "continue", "        "
+        lines = [
+            "def keep(positions, items):",
+            "    out = []",
+            "    add = out.append",
+            "    for i in positions:",
+            f"        actual = {subject}",
+            "        if type(actual) is not dict:",
+            "            if general(actual):",
+            "                add(i)",
+            "            continue",
+        ]
+    lines.append(f"{pad}get = actual.get")
     for i, (key, value) in enumerate(expected.items()):
         env[f"k{i}"] = key
-        lines.append(f"    got = get(k{i}, MISSING)")
+        lines.append(f"{pad}got = get(k{i}, MISSING)")
         kind = type(value)
         if kind in _PLAIN:  # the general rules' own fast path: same type, else strict_equal
             env[f"t{i}"], env[f"v{i}"] = kind, value
             lines += [
-                f"    if type(got) is t{i}:",
-                f"        if got != v{i}:",
-                "            return False",
-                f"    elif not strict_equal(v{i}, got):",
-                "        return False",
+                f"{pad}if type(got) is t{i}:",
+                f"{pad}    if got != v{i}:",
+                f"{pad}        {fail}",
+                f"{pad}elif not strict_equal(v{i}, got):",
+                f"{pad}    {fail}",
             ]
         elif kind is RegexMatcher:  # a string is searched directly; anything else by M.regex
             env[f"s{i}"], env[f"m{i}"] = value.compiled.search, value.matches
             lines += [
-                "    if type(got) is str:",
-                f"        if s{i}(got) is None:",
-                "            return False",
-                f"    elif not m{i}(got):",
-                "        return False",
+                f"{pad}if type(got) is str:",
+                f"{pad}    if s{i}(got) is None:",
+                f"{pad}        {fail}",
+                f"{pad}elif not m{i}(got):",
+                f"{pad}    {fail}",
             ]
         else:
             env[f"m{i}"] = compile_test(value, nesting + 1)
-            lines += [f"    if not m{i}(got):", "        return False"]
-    lines.append("    return True")
+            lines += [f"{pad}if not m{i}(got):", f"{pad}    {fail}"]
+    lines += ["    return True"] if subject is None else ["        add(i)", "    return out"]
     exec(compile("\n".join(lines), "<compiled partial mapping>", "exec"), env)
-    return env["test"]  # type: ignore[no-any-return]
+    return env["test" if subject is None else "keep"]
 
 
-__all__ = ["Test", "compile_test"]
+__all__ = ["Filter", "Test", "compile_filter", "compile_test"]

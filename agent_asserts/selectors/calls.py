@@ -20,7 +20,7 @@ from agent_asserts._deadline import re_interruptible
 from agent_asserts._kept import kept
 from agent_asserts._missing import MISSING
 from agent_asserts.matching import M, Matcher, Mismatch, render, value_to_data
-from agent_asserts.matching.compiled import compile_test
+from agent_asserts.matching.compiled import compile_filter, compile_test
 from agent_asserts.record import (
     Button,
     Event,
@@ -140,6 +140,15 @@ class ToolSelector(Selector):
         return kept(self, "_by_name_only", self._by_name_only)
 
     def select(self, record: TrialRecord) -> list[int]:
+        # by name and an expected mapping of arguments: one generated loop over the per-name
+        # index (patterns searched by ``re`` directly when no limit needs the timed engine; a
+        # call without recorded arguments never matches a mapping)
+        keep = self.__dict__.get("_arguments_filter")
+        if keep is None:
+            keep = self.__dict__["_arguments_filter"] = self._arguments_filter()
+        if keep is not _NO_FILTER and re_interruptible() and not unrecorded_match():
+            selected: list[int] = keep(record.tool_positions(self.names[0]), record.events)
+            return selected
         if self.takes_every_candidate():
             return list(self.candidates(record))
         if not kept(self, "_by_name_and_values", self._by_name_and_values):
@@ -148,10 +157,8 @@ class ToolSelector(Selector):
         # and the result are read
         events = record.events
         arguments, result = self._arguments, self._result
-        # the arguments alone, by one compiled test (patterns searched by ``re`` directly when
-        # no limit needs the timed engine); a call without recorded arguments does not match
-        compiled = result is None and arguments is not None
-        if compiled and re_interruptible() and not unrecorded_match():
+        plain = result is None and arguments is not None and not unrecorded_match()
+        if plain and re_interruptible():  # the arguments alone, by one compiled test
             test = kept(self, "_arguments_test", compile_test, arguments)
             return [
                 i
@@ -171,6 +178,11 @@ class ToolSelector(Selector):
             if result is None or result.matches(p.result):
                 out.append(i)
         return out
+
+    def _arguments_filter(self) -> Any:
+        if self._result is not None or self._arguments is None or not self._by_name_and_values():
+            return _NO_FILTER
+        return compile_filter(self._arguments, "items[i].payload.arguments") or _NO_FILTER
 
     def _by_name_and_values(self) -> bool:
         return len(self.names) == 1 and all(
@@ -234,6 +246,9 @@ class ToolSelector(Selector):
             if value is not None:
                 out[field] = value_to_data(value)
         return out
+
+
+_NO_FILTER: Any = ()  # kept when the selection is not by name and an expected mapping
 
 
 _TOOL_KEYWORDS = (

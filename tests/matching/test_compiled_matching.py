@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from agent_asserts import M, TrialRecord
 from agent_asserts._deadline import re_interruptible, time_limit
 from agent_asserts._missing import MISSING
-from agent_asserts.matching.compiled import compile_test
+from agent_asserts.matching.compiled import compile_filter, compile_test
 from agent_asserts.matching.structural import match_value
 from agent_asserts.selectors.calls import ToolSelector
 from agent_asserts.selectors.unrecorded import unrecorded_as_matching
@@ -122,3 +122,15 @@ def test_a_limit_armed_in_another_thread_selects_through_the_timed_search() -> N
     worker.join()
     assert seen == [(False, [0])]
     assert selector.select(record) == [0]
+
+
+@given(st.dictionaries(keys, expected_values, max_size=4), st.lists(actual_values, max_size=6))
+def test_a_compiled_filter_keeps_what_the_default_rules_match(
+    expected: Any, items: list[Any]
+) -> None:
+    keep = compile_filter(expected, "items[i]")
+    assert keep is not None
+    positions = list(range(len(items)))
+    assert keep(positions, items) == [i for i in positions if match_value(expected, items[i])]
+    assert compile_filter(M.partial(expected), "items[i]") is not None
+    assert compile_filter(M.gt(1), "items[i]") is None
