@@ -80,22 +80,23 @@ class ConfirmationRequested(Check):
                 False,
                 message="; ".join(failures),
                 evidence=evidence_ids,
-                details={"confirmed": dict(confirmed)},
+                details={"confirmed": confirmed.copy()},
             )
-        text = LazyText(_confirmed_text, self.before_tool, dict(confirmed))
+        text = LazyText(_confirmed_text, self.before_tool, confirmed)  # it only reads them
         return Outcome.of(
-            True, message=text, evidence=evidence_ids, details={"confirmed": dict(confirmed)}
+            True, message=text, evidence=evidence_ids, details={"confirmed": confirmed.copy()}
         )
 
 
-_Confirmation = tuple[tuple[tuple[str, str], ...], tuple[str, ...], tuple[str, ...]]
+_Confirmation = tuple[dict[str, str], tuple[str, ...], tuple[str, ...]]
 
 
 def _confirm(
     record: TrialRecord, check: ConfirmationRequested, calls: Sequence[int]
 ) -> _Confirmation:
-    """(the (call id, confirming message id) pairs, the failures in words, the evidence) of
-    ``check`` on ``record`` (kept on its index: it depends on the check's fields alone)."""
+    """(the call id → confirming message id pairs, the failures in words, the evidence) of
+    ``check`` on ``record`` (kept on its index: it depends on the check's fields alone; each
+    result gets a copy of the pairs)."""
     events = record.events
     agent = AGENT_MESSAGES.select(record)
     confirmed: dict[str, str] = {}
@@ -124,7 +125,7 @@ def _confirm(
             f"looked at: {looked or 'no agent messages'}"
         )
         evidence += [call_id, *(events[p].event_id for p in window)]
-    return tuple(confirmed.items()), tuple(failures), tuple(dict.fromkeys(evidence))
+    return confirmed, tuple(failures), tuple(dict.fromkeys(evidence))
 
 
 def _confirmed_text(tool: str, confirmed: dict[str, str]) -> str:

@@ -257,7 +257,8 @@ class FollowedBy(Check):
         nxt = self._next.describe()
         if not alone:
             text = LazyText(_all_followed_text, n_calls, self.name, nxt)
-            return Outcome.of(True, message=text, evidence=evidence, details={"pairs": dict(pairs)})
+            details = {"pairs": pairs.copy()}  # the kept pairs are never handed out
+            return Outcome.of(True, message=text, evidence=evidence, details=details)
         groups = record.groups
         total = plural(n_calls, "call")
         ids = event_ids(record, alone)
@@ -273,18 +274,17 @@ class FollowedBy(Check):
             f"{id_list(ids)}{note}",
             evidence=ids,
             observed=len(alone),
-            details={"pairs": dict(pairs)},
+            details={"pairs": pairs.copy()},
         )
 
 
-_Followed = tuple[
-    int, tuple[tuple[str, str], ...], tuple[int, ...], tuple[int, ...], tuple[str, ...]
-]
+_Followed = tuple[int, dict[str, str], tuple[int, ...], tuple[int, ...], tuple[str, ...]]
 
 
 def _follow(record: TrialRecord, check: FollowedBy) -> _Followed | None:
-    """(calls, the (call id, follower id) pairs, the calls not followed, the followers, the
-    pass evidence) of ``check`` on ``record``; None when ``name`` was never called."""
+    """(calls, the call id → follower id pairs, the calls not followed, the followers, the
+    pass evidence) of ``check`` on ``record``; None when ``name`` was never called. The pairs
+    are kept: each result gets a copy."""
     calls = check._selector.select(record)
     if not calls:
         return None
@@ -313,7 +313,7 @@ def _follow(record: TrialRecord, check: FollowedBy) -> _Followed | None:
         else:
             alone.append(p)
     evidence = tuple(dict.fromkeys(itertools.chain.from_iterable(pairs.items())))
-    return n_calls, tuple(pairs.items()), tuple(alone), tuple(followers), evidence
+    return n_calls, pairs, tuple(alone), tuple(followers), evidence
 
 
 def _all_match_text(calls: int, name: str, selector: Selector) -> str:

@@ -182,6 +182,8 @@ def test_followed_by_kept_on_the_index_answers_as_a_fresh_pairing(
         again.details,
     )
     assert kept.details is not again.details
+    if "pairs" in kept.details:  # the kept pairs are copied into each result
+        assert kept.details["pairs"] is not check.evaluate(rec).details["pairs"]
 
 
 @settings(max_examples=200, deadline=None)
@@ -341,3 +343,5 @@ def test_confirmation_kept_on_the_index_answers_as_on_a_fresh_record(
     again = check.evaluate(rich(items))
     assert first == kept == again and first.message == kept.message == again.message
     assert first.details == kept.details and first.details is not kept.details
+    if "confirmed" in first.details:  # the kept pairs are copied into each result
+        assert first.details["confirmed"] is not kept.details["confirmed"]
