@@ -155,7 +155,8 @@ class RecordIndex:
 
 
 def _laid_together(ids: list[str]) -> tuple[str, ...]:
-    r"""Equal copies of ``ids`` allocated one after another (``ids`` itself when one holds NUL).
+    r"""Equal copies of ``ids`` allocated one after another (``ids`` as given when one holds
+    NUL or is not a string).
 
     A record's event ids lie among its events, one per few hundred bytes: on a large record a
     check that lists every id (the evidence of ``matches_trajectory``) touches as many scattered
@@ -166,7 +167,10 @@ def _laid_together(ids: list[str]) -> tuple[str, ...]:
     >>> ids, _laid_together(["a\x00b", "c"]), _laid_together([])
     (('e0', 'e1'), ('a\x00b', 'c'), ())
     """
-    parts = "\x00".join(ids).split("\x00")
+    try:
+        parts = "\x00".join(ids).split("\x00")
+    except TypeError:  # an id that is not a string (an Event made by hand): the ids as given
+        return tuple(ids)
     return tuple(parts) if len(parts) == len(ids) else tuple(ids)
 
 

@@ -97,3 +97,9 @@ def test_event_id_column_holds_equal_copies() -> None:
     assert ids == tuple(event.event_id for event in record.events)
     assert [i for i, e in zip(ids, record.events, strict=True) if i is e.event_id] == []
     assert _laid_together(["a\x00b", "c"]) == ("a\x00b", "c")  # a NUL in an id: the ids as given
+
+
+def test_event_id_column_of_an_id_that_is_not_a_string() -> None:
+    # an Event made by hand with another type of id: the index keeps it as given
+    record = TrialRecord(events=[Event("audit", None, 7), Event("audit", None, "e1")])  # type: ignore[arg-type]
+    assert record.index.event_ids == (7, "e1")
