@@ -1,14 +1,15 @@
 """The fast path of event decoding, for events that are valid as written: a check, then a build.
 
 :func:`fast_valid` checks the common, valid event without creating anything (it only advances
-the turn tracker, and says which id the event has; whether that id is unique is the caller's
-check) and says False as soon as anything needs a closer look; :func:`agent_asserts.record.decode` then runs the thorough decoder on that event, which
-reports the problems (or decodes the unusual but valid event). :func:`fast_build` makes the
-``Event`` of a checked event — at once for ``TrialRecord.from_dict`` (copying the payload's
-values, which the caller owns), or on first read of ``events`` for a record loaded from a file
-(sharing them with the parsed data, which nothing else holds; see
-:mod:`agent_asserts.record._lazy_events`). Both paths must produce events equal to the thorough
-decoder's for valid input (property tests check it).
+the turn tracker, and says which id the event has: whether that id is unique is the caller's
+check) and says False as soon as anything needs a closer look;
+:func:`agent_asserts.record.decode` then runs the thorough decoder on that event, which reports
+the problems (or decodes the unusual but valid event). :func:`fast_build` makes the ``Event``
+of a checked event — at once for ``TrialRecord.from_dict`` (copying the payload's values, which
+the caller owns), or on first read of ``events`` for a record loaded from a file (sharing them
+with the parsed data, which nothing else holds; see :mod:`agent_asserts.record._lazy_events`).
+Both paths must produce events equal to the thorough decoder's for valid input (property tests
+check it).
 
 >>> from agent_asserts.record.turns import TurnTracker
 >>> raw = {"kind": "tool_call", "payload": {"name": "search", "arguments": {"q": "x"}}}
