@@ -143,3 +143,17 @@ def test_data_made_by_the_openai_sdk() -> None:
 def test_no_message_list_is_a_record_error(bad: object) -> None:
     with pytest.raises(ValueError, match="expected a list of OpenAI Chat messages"):
         openai_chat.to_record(bad)
+
+
+@pytest.mark.parametrize("choices", [True, {"0": {}}, [], ["text"]])
+def test_a_final_response_with_malformed_choices_is_a_parse_error_not_a_crash(
+    choices: object,
+) -> None:
+    data = {
+        "messages": [{"role": "user", "content": "hi"}],
+        "response": {"object": "chat.completion", "choices": choices},
+    }
+    rec = TrialRecord.from_trace(data, "openai-chat")
+    assert [(e.position, e.reason) for e in rec.parse_errors] == [
+        ("$.response.choices", "a completion without a message")
+    ]
