@@ -269,8 +269,9 @@ def _final_response(reader: _Reader, response: Mapping[str, Any]) -> dict[str, A
     last = next((e for e in reversed(events) if e["kind"] == "message"), None)
     model = next((e for e in reversed(events) if e["kind"] == "model_call"), None)
     choices = response.get("choices")
-    choice = choices[0] if isinstance(choices, list) and choices else None
-    message = choice.get("message") if isinstance(choice, Mapping) else None
+    first = choices[0] if isinstance(choices, list) and choices else None
+    choice: Mapping[str, Any] = first if isinstance(first, Mapping) else {}
+    message = choice.get("message")
     said = content_text(message.get("content") if isinstance(message, Mapping) else None)
     if last is None or model is None or last.get("actor_ref") != "agent":
         reader.completion("$.response", response)
