@@ -115,7 +115,7 @@ def _typed(cls: Callable[..., C], args: Any, kwargs: dict[str, Any], types: Any)
     """:func:`built` for arguments that are not all flat: a selector by identity, a tuple, a
     dict, a list or a matcher by content; a number with a fraction, a set, bytes or a
     callable builds a new object every time."""
-    if _BY_ID.issuperset(types) or _learn(types):
+    if _COPIED.isdisjoint(types) and (_BY_ID.issuperset(types) or _learn(types)):
         # flat values and selectors only (the common call with a selector): by the identity of
         # every value once seen twice (the entry keeps them alive, and all of them are
         # immutable), else by the values with each selector by its id and every type (a
@@ -157,13 +157,15 @@ def _by_parts(cls: Callable[..., C], args: Any, kwargs: dict[str, Any], types: A
     plain = _UNPLAIN.isdisjoint(types)
     if plain:
         try:
-            parts = tuple([_part(value, same) for value in args])
+            # a flat value as itself (``types`` keeps its type), any other by its typed part
+            pairs = zip(args, types, strict=False)  # types: the args', then the keywords'
+            parts = tuple([v if t in _FLAT else _part(v, same) for v, t in pairs])
             named = tuple([(name, _part(value, same)) for name, value in kwargs.items()])
         except _NotPlain:
             plain = False
     if not plain:  # outside the handler: an error of cls(...) is raised without context
         return cls(*args, **kwargs)
-    key = (cls, parts, named, "typed")
+    key = (cls, parts, named, types, "typed")  # five items: no other key has that shape
     kept = _built.get(key)
     if kept is not None:
         return kept[0]  # type: ignore[no-any-return]
