@@ -75,59 +75,61 @@ def compile_filter(expected: Any, subject: str) -> Filter | None:
 
 
 def _generated(expected: dict[Any, Any], nesting: int, subject: str | None) -> Any:
-    """The test of ``expected`` (``subject`` None), or the loop over ``subject`` values."""
+    """The test of ``expected`` (``subject`` None: one statement per key, returning at the first
+    key that does not match), or the selection over ``subject`` values (one comprehension
+    whose condition is the keys' tests joined by ``and``: the same tests, in the same order,
+    stopping at the same key)."""
     env: dict[str, Any] = {
         "MISSING": MISSING,
         "strict_equal": strict_equal,
         "general": functools.partial(match_value, expected),
     }
-    if subject is None:
-        fail, pad = "return False", "    "
-        lines = [
-            "def test(actual):",
-            "    if type(actual) is not dict:",
-            "        return general(actual)",
-        ]
-    else:
-        fail, pad = "continue", "        "
-        lines = [
-            "def keep(positions, items):",
-            "    out = []",
-            "    add = out.append",
-            "    for i in positions:",
-            f"        actual = {subject}",
-            "        if type(actual) is not dict:",
-            "            if general(actual):",
-            "                add(i)",
-            "            continue",
-        ]
-    lines.append(f"{pad}get = actual.get")
+    lines = [
+        "def test(actual):",
+        "    if type(actual) is not dict:",
+        "        return general(actual)",
+    ]
+    lines.append("    get = actual.get")
+    tests = []  # one expression per key, for the comprehension (``a``: the actual mapping)
     for i, (key, value) in enumerate(expected.items()):
         env[f"k{i}"] = key
-        lines.append(f"{pad}got = get(k{i}, MISSING)")
+        got = f"(g := a.get(k{i}, MISSING))"
+        lines.append(f"    got = get(k{i}, MISSING)")
         kind = type(value)
         if kind in _PLAIN:  # the general rules' own fast path: same type, else strict_equal
             env[f"t{i}"], env[f"v{i}"] = kind, value
             lines += [
-                f"{pad}if type(got) is t{i}:",
-                f"{pad}    if got != v{i}:",
-                f"{pad}        {fail}",
-                f"{pad}elif not strict_equal(v{i}, got):",
-                f"{pad}    {fail}",
+                f"    if type(got) is t{i}:",
+                f"        if got != v{i}:",
+                "            return False",
+                f"    elif not strict_equal(v{i}, got):",
+                "        return False",
             ]
+            tests.append(f"(g == v{i} if type{got} is t{i} else strict_equal(v{i}, g))")
         elif kind is RegexMatcher:  # a string is searched directly; anything else by M.regex
             env[f"s{i}"], env[f"m{i}"] = value.compiled.search, value.matches
             lines += [
-                f"{pad}if type(got) is str:",
-                f"{pad}    if s{i}(got) is None:",
-                f"{pad}        {fail}",
-                f"{pad}elif not m{i}(got):",
-                f"{pad}    {fail}",
+                "    if type(got) is str:",
+                f"        if s{i}(got) is None:",
+                "            return False",
+                f"    elif not m{i}(got):",
+                "        return False",
             ]
+            tests.append(f"(s{i}(g) is not None if type{got} is str else m{i}(g))")
         else:
             env[f"m{i}"] = compile_test(value, nesting + 1)
-            lines += [f"{pad}if not m{i}(got):", f"{pad}    {fail}"]
-    lines += ["    return True"] if subject is None else ["        add(i)", "    return out"]
+            lines += [f"    if not m{i}(got):", "        return False"]
+            tests.append(f"m{i}(a.get(k{i}, MISSING))")
+    lines.append("    return True")
+    if subject is not None:
+        condition = " and ".join(tests) or "True"
+        lines = [
+            "def keep(positions, items):",
+            "    return [",
+            "        i for i in positions",
+            f"        if (({condition}) if type(a := {subject}) is dict else general(a))",
+            "    ]",
+        ]
     exec(compile("\n".join(lines), "<compiled partial mapping>", "exec"), env)
     return env["test" if subject is None else "keep"]
 
