@@ -151,3 +151,13 @@ def test_private_copy_is_equal_and_shares_no_container(value: Any) -> None:
     assert repr(copied) == repr(value)
     if isinstance(value, dict | list) and not isinstance(value, Matcher):
         assert copied is not value
+
+
+def test_m_regex_is_one_matcher_per_pattern_and_a_bad_pattern_raises_every_time() -> None:
+    assert M.regex("^A") is M.regex("^A")
+    assert M.regex("^A") == M.regex("^A") and M.regex("^A") is not M.regex("^B")
+    for _ in range(2):
+        with pytest.raises(ValueError, match="invalid regular expression"):
+            M.regex("(")
+        with pytest.raises(TypeError, match="'pattern' must be str"):
+            M.regex(3)  # type: ignore[arg-type]
