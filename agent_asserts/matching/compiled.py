@@ -75,54 +75,35 @@ def compile_filter(expected: Any, subject: str) -> Filter | None:
 
 
 def _generated(expected: dict[Any, Any], nesting: int, subject: str | None) -> Any:
-    """The test of ``expected`` (``subject`` None: one statement per key, returning at the first
-    key that does not match), or the selection over ``subject`` values (one comprehension
-    whose condition is the keys' tests joined by ``and``: the same tests, in the same order,
-    stopping at the same key)."""
+    """The keys' tests as one condition (joined by ``and``: in the mapping's order, stopping at
+    the first key that does not match), generated as the test of one actual mapping
+    (``subject`` None) or as the selection over ``subject`` values (one comprehension)."""
     env: dict[str, Any] = {
         "MISSING": MISSING,
         "strict_equal": strict_equal,
         "general": functools.partial(match_value, expected),
     }
-    lines = [
-        "def test(actual):",
-        "    if type(actual) is not dict:",
-        "        return general(actual)",
-    ]
-    lines.append("    get = actual.get")
-    tests = []  # one expression per key, for the comprehension (``a``: the actual mapping)
+    tests = []  # one expression per key (``a``: the actual mapping)
     for i, (key, value) in enumerate(expected.items()):
         env[f"k{i}"] = key
         got = f"(g := a.get(k{i}, MISSING))"
-        lines.append(f"    got = get(k{i}, MISSING)")
         kind = type(value)
         if kind in _PLAIN:  # the general rules' own fast path: same type, else strict_equal
             env[f"t{i}"], env[f"v{i}"] = kind, value
-            lines += [
-                f"    if type(got) is t{i}:",
-                f"        if got != v{i}:",
-                "            return False",
-                f"    elif not strict_equal(v{i}, got):",
-                "        return False",
-            ]
             tests.append(f"(g == v{i} if type{got} is t{i} else strict_equal(v{i}, g))")
         elif kind is RegexMatcher:  # a string is searched directly; anything else by M.regex
             env[f"s{i}"], env[f"m{i}"] = value.compiled.search, value.matches
-            lines += [
-                "    if type(got) is str:",
-                f"        if s{i}(got) is None:",
-                "            return False",
-                f"    elif not m{i}(got):",
-                "        return False",
-            ]
             tests.append(f"(s{i}(g) is not None if type{got} is str else m{i}(g))")
         else:
             env[f"m{i}"] = compile_test(value, nesting + 1)
-            lines += [f"    if not m{i}(got):", "        return False"]
             tests.append(f"m{i}(a.get(k{i}, MISSING))")
-    lines.append("    return True")
-    if subject is not None:
-        condition = " and ".join(tests) or "True"
+    condition = " and ".join(tests) or "True"
+    if subject is None:
+        lines = [
+            "def test(actual):",
+            f"    return ({condition}) if type(a := actual) is dict else general(a)",
+        ]
+    else:
         lines = [
             "def keep(positions, items):",
             "    return [",
