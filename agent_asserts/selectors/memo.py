@@ -41,10 +41,9 @@ _FLAT: Final = frozenset({str, int, bool, type(None), type(MISSING), type(ANY)})
 _selector_types: dict[type, bool] = {}
 
 
-def _is_selector(value: Any) -> bool:
-    kind = type(value)
+def _is_selector_type(kind: type) -> bool:
     known = _selector_types.get(kind)
-    if known is None:  # an ABC isinstance check once per type
+    if known is None:  # an ABC subclass check once per type
         known = _selector_types[kind] = issubclass(kind, Selector)
     return known
 
@@ -70,7 +69,7 @@ def _part(value: Any, same: list[Any]) -> Any:
         return (kind, value)
     if kind is tuple:
         return tuple([_part(item, same) for item in value])
-    if _is_selector(value):  # a frozen selector: the same object always selects the same events
+    if _is_selector_type(kind):  # a frozen selector: the same object always selects the same events
         same.append(value)
         return (kind, id(value))
     try:
@@ -141,12 +140,8 @@ def _typed(cls: Callable[..., C], args: Any, kwargs: dict[str, Any], types: Any)
 def _learn(types: tuple[type, ...]) -> bool:
     """Add the selector types among ``types`` to ``_BY_ID``; True when all of them are in it."""
     for kind in types:
-        if kind not in _BY_ID:
-            known = _selector_types.get(kind)
-            if known is None:  # an ABC subclass check once per type
-                known = _selector_types[kind] = issubclass(kind, Selector)
-            if known:
-                _BY_ID.add(kind)
+        if kind not in _BY_ID and _is_selector_type(kind):
+            _BY_ID.add(kind)
     return _BY_ID.issuperset(types)
 
 
