@@ -51,16 +51,30 @@ class NotKeyable(AgentAssertsError):
     """A value that has no content key: the object is built without the cache."""
 
 
-def _matcher_fields(kind: type) -> tuple[str, ...] | None:
-    """The init fields of one of the library's own frozen matchers (or ``Count``), else None."""
+def frozen_fields(
+    kind: type, package: str, base: type | tuple[type, ...]
+) -> tuple[str, ...] | None:
+    """The init fields of ``kind`` when it is one of this library's own frozen attrs classes of
+    ``base`` defined under ``package`` (what it is built from is all it holds); else None.
+
+    >>> from agent_asserts.matching.scalar import RegexMatcher
+    >>> frozen_fields(RegexMatcher, "agent_asserts.matching.", Matcher)
+    ('pattern',)
+    >>> frozen_fields(dict, "agent_asserts.matching.", Matcher) is None
+    True
+    """
     ours = (
-        kind.__module__.startswith(_MODULE)
-        and (issubclass(kind, Matcher) or kind is Count)
+        kind.__module__.startswith(package)
+        and issubclass(kind, base)
         and attrs.has(kind)
         and getattr(kind.__setattr__, "__name__", "") == "_frozen_setattrs"
     )
-    fields = tuple(f.name for f in attrs.fields(kind) if f.init) if ours else None
-    _fields_of[kind] = fields
+    return tuple(f.name for f in attrs.fields(kind) if f.init) if ours else None
+
+
+def _matcher_fields(kind: type) -> tuple[str, ...] | None:
+    """The init fields of one of the library's own frozen matchers (or ``Count``), else None."""
+    fields = _fields_of[kind] = frozen_fields(kind, _MODULE, (Matcher, Count))
     return fields
 
 
@@ -129,4 +143,4 @@ def private_copy(value: Any) -> Any:
     return value
 
 
-__all__ = ["KEY_DEPTH", "NotKeyable", "content_part", "private_copy"]
+__all__ = ["KEY_DEPTH", "NotKeyable", "content_part", "frozen_fields", "private_copy"]

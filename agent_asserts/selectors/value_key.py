@@ -23,9 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Final, TypeVar
 
-import attrs
-
-from agent_asserts.matching.content_key import NotKeyable, content_part
+from agent_asserts.matching.content_key import NotKeyable, content_part, frozen_fields
 from agent_asserts.selectors.base import Selector
 from agent_asserts.selectors.memo import built
 
@@ -40,9 +38,7 @@ _by_steps: dict[Any, Any] = {}
 
 
 def _fields(kind: type) -> tuple[str, ...] | None:
-    ours = kind.__module__.startswith(_PACKAGE) and issubclass(kind, Selector) and attrs.has(kind)
-    fields = tuple(f.name for f in attrs.fields(kind) if f.init) if ours else None
-    _fields_of[kind] = fields
+    fields = _fields_of[kind] = frozen_fields(kind, _PACKAGE, Selector)
     return fields
 
 
