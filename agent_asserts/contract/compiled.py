@@ -36,6 +36,7 @@ from agent_asserts.checks.base import Outcome
 from agent_asserts.contract.evaluate import assertion_details
 from agent_asserts.contract.grammar import BindRef
 from agent_asserts.contract.operators import Operator, operator_of
+from agent_asserts.contract.verdicts import single_pass_text
 from agent_asserts.record import resolve
 
 if TYPE_CHECKING:
@@ -51,7 +52,7 @@ def _general(record: TrialRecord) -> None:
 
 
 def _passed_text(name: str, label: str, operator: Operator, req: Requirement, right: Any) -> str:
-    return f"{name!r} ({label}) {operator.describe(req, right)}"
+    return single_pass_text(name, label, operator.describe(req, right))
 
 
 def compile_assertion(assertion: ContractAssertion) -> Passing:

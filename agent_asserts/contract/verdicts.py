@@ -42,6 +42,15 @@ _PLURAL_VERBS = {
 }
 
 
+def single_pass_text(name: str, label: str, description: str) -> str:
+    """The message of a passing single-valued binding.
+
+    >>> single_pass_text("s", "final_state#/status", "equals 'refunded'")
+    "'s' (final_state#/status) equals 'refunded'"
+    """
+    return f"{name!r} ({label}) {description}"
+
+
 def _mismatches(value: Iterable[Mismatch]) -> tuple[Mismatch, ...]:
     return tuple(value)
 
@@ -171,7 +180,7 @@ def quantify(
     if left.single:
         verdict = verdicts[0]
         if verdict.ok:
-            return Outcome.of(True, message=f"{name!r} ({verdict.label}) {description}")
+            return Outcome.of(True, message=single_pass_text(name, verdict.label, description))
         return Outcome.of(
             False,
             message=f"{name!r} ({verdict.label}) fails ({description}): {verdict.reason}",
@@ -223,4 +232,5 @@ __all__ = [
     "listing",
     "quantify",
     "shortened",
+    "single_pass_text",
 ]
