@@ -1,0 +1,162 @@
+"""The one registry behind every extension point.
+
+``register_check``, ``register_format``, ``register_dialect``, ``register_renderer`` and
+``register_matcher`` each keep their public signature and messages, and each files its entries
+in a :class:`Registry`: a table of named entries in registration order, filled with the
+built-in entries on first read (``load``), with a version number that changes on every
+change (what is derived from a table is cached under it) and one wording for an unknown name.
+
+>>> colours: Registry[int] = Registry("colour")
+>>> colours.add("red", 1)
+1
+>>> colours.add("blue", 2)
+2
+>>> colours.names(), colours.get("red"), "green" in colours
+(('red', 'blue'), 1, False)
+>>> colours.unknown("rde")
+"unknown colour 'rde' (did you mean 'red'?); known: red, blue"
+>>> colours.remove("blue"), colours.names()
+(2, ('red',))
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator
+from typing import Generic, TypeVar
+
+from agent_asserts._suggest import did_you_mean
+
+V = TypeVar("V")
+
+
+class Registry(Generic[V]):
+    """Named entries of one kind (``kind`` names them in messages), in registration order.
+
+    Args:
+        kind: What an entry is, for messages ("check class", "trace format", ...).
+        load: Called once, before the first read, to register the built-in entries (it
+            imports the modules that register themselves). Reentrant: a read during the load
+            itself sees what is registered so far.
+
+    >>> loaded = []
+    >>> table: Registry[str] = Registry("thing", load=lambda: loaded.append(1))
+    >>> table.names(), loaded
+    ((), [1])
+    >>> table.names(), loaded
+    ((), [1])
+    """
+
+    def __init__(self, kind: str, *, load: Callable[[], object] | None = None) -> None:
+        self.kind = kind
+        self._load = load
+        self._entries: dict[str, V] = {}
+        self._version = 0
+        self._loaded = load is None
+        self._lock = threading.RLock()
+
+    def _ensure_loaded(self) -> None:
+        if self._loaded:
+            return
+        with self._lock:
+            if self._loaded:
+                return
+            self._loaded = True  # set first: the modules being imported read the table too
+            assert self._load is not None
+            try:
+                self._load()
+            except BaseException:
+                self._loaded = False
+                raise
+
+    @property
+    def version(self) -> int:
+        """A number that changes whenever an entry is added or removed.
+
+        >>> table: Registry[int] = Registry("thing")
+        >>> before = table.version
+        >>> _ = table.add("a", 1)
+        >>> table.version > before
+        True
+        """
+        return self._version
+
+    def add(self, name: str, value: V) -> V:
+        """File ``value`` under ``name`` (replacing an entry of that name) and return it.
+
+        The public ``register_*`` functions decide first whether a taken name is an error.
+        """
+        self._ensure_loaded()
+        with self._lock:
+            self._entries[name] = value
+            self._version += 1
+        return value
+
+    def add_builtin(self, name: str, value: V) -> V:
+        """File a built-in entry without loading the table first (``load`` itself calls it)."""
+        with self._lock:
+            self._entries[name] = value
+            self._version += 1
+        return value
+
+    def remove(self, name: str) -> V:
+        """Remove the entry ``name`` and return it.
+
+        Raises:
+            KeyError: Nothing is filed under ``name`` (the bare name, as ``dict`` raises it;
+                the public ``unregister_*`` functions word their own).
+        """
+        self._ensure_loaded()
+        with self._lock:
+            value = self._entries.pop(name)
+            self._version += 1
+        return value
+
+    def get(self, name: str) -> V | None:
+        """The entry ``name``, or None."""
+        self._ensure_loaded()
+        return self._entries.get(name)
+
+    def __contains__(self, name: object) -> bool:
+        self._ensure_loaded()
+        return name in self._entries
+
+    def __iter__(self) -> Iterator[str]:
+        self._ensure_loaded()
+        return iter(tuple(self._entries))
+
+    def __len__(self) -> int:
+        self._ensure_loaded()
+        return len(self._entries)
+
+    def names(self) -> tuple[str, ...]:
+        """Every name, in registration order."""
+        self._ensure_loaded()
+        return tuple(self._entries)
+
+    def values(self) -> tuple[V, ...]:
+        """Every entry, in registration order."""
+        self._ensure_loaded()
+        return tuple(self._entries.values())
+
+    def items(self) -> tuple[tuple[str, V], ...]:
+        """Every (name, entry) pair, in registration order."""
+        self._ensure_loaded()
+        return tuple(self._entries.items())
+
+    def unknown(self, name: str, *, known: str = "known") -> str:
+        """The message for a name nothing is filed under: a suggestion and the known names.
+
+        >>> Registry[int]("report format").unknown("x", known="known formats")
+        "unknown report format 'x'; known formats: "
+        """
+        names = self.names()
+        return f"unknown {self.kind} {name!r}{did_you_mean(name, names)}; {known}: " + ", ".join(
+            names
+        )
+
+    def __repr__(self) -> str:
+        return f"Registry({self.kind!r}, {len(self._entries)} entries)"
+
+
+__all__ = ["Registry"]
