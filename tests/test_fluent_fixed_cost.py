@@ -13,10 +13,10 @@ import pytest
 from agent_asserts import EvalContext, on
 from agent_asserts._fill import filler, twin_of
 from agent_asserts.checks import sequencing, tools
-from agent_asserts.checks.base import Outcome
 from agent_asserts.checks.cost import StepCount
 from agent_asserts.checks.memo import built
 from agent_asserts.matching.namespace import ANY
+from agent_asserts.outcome import Outcome
 from agent_asserts.results import AssertionResult, EvaluatorInfo, Severity, Status
 from agent_asserts.testing import demo_record
 

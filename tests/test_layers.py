@@ -46,6 +46,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "agent_asserts"
 LAYERS: dict[str, int] = {
     "errors": 1,
     "status": 1,
+    "outcome": 4,
     "record": 2,
     "matching": 3,
     "selectors": 4,

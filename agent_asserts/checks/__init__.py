@@ -7,7 +7,8 @@ values, memory, lifecycle, messages, turns, semantic, contract). The fluent meth
 extension point, see :mod:`agent_asserts.checks.registry`).
 """
 
-from agent_asserts.checks.base import Check, Outcome
+from agent_asserts.checks.base import Check
 from agent_asserts.checks.registry import all_checks, register_check, unregister_check
+from agent_asserts.outcome import Outcome
 
 __all__ = ["Check", "Outcome", "all_checks", "register_check", "unregister_check"]

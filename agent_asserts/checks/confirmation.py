@@ -18,12 +18,13 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import attrs
 
 from agent_asserts._lazy import LazyText
-from agent_asserts.checks.base import Check, Outcome, missing_surface
+from agent_asserts.checks.base import Check
 from agent_asserts.checks.cost import int_at_least
 from agent_asserts.checks.outcome import regex_validator
 from agent_asserts.checks.registry import register
 from agent_asserts.checks.selection import AGENT_MESSAGES
 from agent_asserts.matching import M, render
+from agent_asserts.outcome import Outcome, missing_surface
 from agent_asserts.record import MessagePayload
 from agent_asserts.selectors.calls import MessageSelector, ToolSelector
 

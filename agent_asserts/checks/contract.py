@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 import attrs
 
 from agent_asserts._kept import kept
-from agent_asserts.checks.base import Check, Outcome
+from agent_asserts.checks.base import Check
 from agent_asserts.checks.registry import register
 from agent_asserts.contract.api import SPEC_KINDS, as_contract, spec_type_error
 from agent_asserts.contract.compiled import compile_assertion
@@ -33,6 +33,7 @@ from agent_asserts.contract.evaluate import evaluate_assertion
 from agent_asserts.contract.model import Contract, ContractAssertion
 from agent_asserts.contract.parse import parse_assertion
 from agent_asserts.contract.problems import Problems
+from agent_asserts.outcome import Outcome
 from agent_asserts.status import Severity
 
 if TYPE_CHECKING:

@@ -16,9 +16,10 @@ from typing import TYPE_CHECKING, ClassVar
 
 import attrs
 
-from agent_asserts.checks.base import Check, Outcome
+from agent_asserts.checks.base import Check
 from agent_asserts.checks.registry import register
 from agent_asserts.matching.values import plural
+from agent_asserts.outcome import Outcome
 
 if TYPE_CHECKING:
     from agent_asserts.record import TrialRecord

@@ -21,7 +21,7 @@ import attrs
 from agent_asserts._kept import kept
 from agent_asserts._lazy import LazyText
 from agent_asserts._missing import MISSING
-from agent_asserts.checks.base import Check, Outcome, missing_surface
+from agent_asserts.checks.base import Check
 from agent_asserts.checks.index_plan import index_plan
 from agent_asserts.checks.index_plan import selected as selected_ids
 from agent_asserts.checks.registry import register
@@ -40,6 +40,7 @@ from agent_asserts.checks.sequencing import Sequencing
 from agent_asserts.checks.suggest_names import held_hint
 from agent_asserts.matching import Count, Mismatch
 from agent_asserts.matching.values import plural
+from agent_asserts.outcome import Outcome, missing_surface
 from agent_asserts.selectors import as_selector
 from agent_asserts.selectors.calls import EventSelector, Selector, SubagentSelector
 from agent_asserts.status import Status

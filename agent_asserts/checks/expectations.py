@@ -19,11 +19,12 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import attrs
 
 from agent_asserts._missing import MISSING
-from agent_asserts.checks.base import Check, Outcome
+from agent_asserts.checks.base import Check
 from agent_asserts.checks.serialize import argument_to_data
 from agent_asserts.checks.sources import ValueSource
 from agent_asserts.errors import RecordLacks
 from agent_asserts.matching import M, Matcher, as_matcher, render, similarity
+from agent_asserts.outcome import Outcome
 from agent_asserts.status import Severity
 
 if TYPE_CHECKING:

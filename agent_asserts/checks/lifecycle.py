@@ -33,12 +33,13 @@ import attrs
 
 from agent_asserts._kept import kept
 from agent_asserts._lazy import LazyText
-from agent_asserts.checks.base import Check, Outcome, missing_surface
+from agent_asserts.checks.base import Check
 from agent_asserts.checks.index_plan import index_plan, selected
 from agent_asserts.checks.registry import register
 from agent_asserts.checks.selection import closest_fields, event_ids, id_list
 from agent_asserts.checks.suggest_names import held_hint, record_names
 from agent_asserts.matching.values import plural
+from agent_asserts.outcome import Outcome, missing_surface
 from agent_asserts.selectors.calls import BlockSelector, Selector, SkillSelector
 
 if TYPE_CHECKING:

@@ -33,11 +33,12 @@ import attrs
 from agent_asserts._lazy import LazyText
 from agent_asserts._missing import MISSING
 from agent_asserts._suggest import did_you_mean
-from agent_asserts.checks.base import Check, Outcome, missing_surface
+from agent_asserts.checks.base import Check
 from agent_asserts.checks.registry import register
 from agent_asserts.checks.selection import closest_fields, event_ids, id_list
 from agent_asserts.checks.suggest_names import held_hint
 from agent_asserts.matching import Matcher, render
+from agent_asserts.outcome import Outcome, missing_surface
 from agent_asserts.record import MemoryPayload
 from agent_asserts.selectors.calls import MemoryClearedSelector, MemorySetSelector
 

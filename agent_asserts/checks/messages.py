@@ -24,12 +24,13 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
-from agent_asserts.checks.base import Check, Outcome, missing_surface
+from agent_asserts.checks.base import Check
 from agent_asserts.checks.registry import register
 from agent_asserts.checks.selection import AGENT_MESSAGES, closest_fields, event_ids, id_list
 from agent_asserts.matching import Matcher
 from agent_asserts.matching.scalar import compile_regex
 from agent_asserts.matching.values import plural
+from agent_asserts.outcome import Outcome, missing_surface
 from agent_asserts.record import Button
 from agent_asserts.selectors.calls import MessageSelector
 

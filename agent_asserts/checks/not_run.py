@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
-from agent_asserts.checks.base import Check, Outcome
+from agent_asserts.checks.base import Check
+from agent_asserts.outcome import Outcome
 
 if TYPE_CHECKING:
     from agent_asserts.record import TrialRecord

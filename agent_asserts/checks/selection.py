@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from agent_asserts._kept import kept
-from agent_asserts.checks.base import Outcome, missing_surface
 from agent_asserts.matching import Count
+from agent_asserts.outcome import Outcome, missing_surface
 from agent_asserts.record import ToolCallPayload
 from agent_asserts.selectors import as_selector
 from agent_asserts.selectors.calls import MessageSelector, Selector

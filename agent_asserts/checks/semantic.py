@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import attrs
 
 from agent_asserts._convert import unit_interval
-from agent_asserts.checks.base import Check, Outcome
+from agent_asserts.checks.base import Check
 from agent_asserts.checks.registry import register
 from agent_asserts.judges.prompt import (
     Evidence,
@@ -38,6 +38,7 @@ from agent_asserts.judges.protocol import (
     JudgeResponseError,
     call_judge,
 )
+from agent_asserts.outcome import Outcome
 from agent_asserts.status import Severity, Status
 
 if TYPE_CHECKING:

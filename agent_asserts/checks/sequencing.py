@@ -24,7 +24,7 @@ import attrs
 
 from agent_asserts._kept import kept
 from agent_asserts._lazy import LazyText
-from agent_asserts.checks.base import Check, Outcome, missing_surface
+from agent_asserts.checks.base import Check
 from agent_asserts.checks.index_plan import Plan, index_plan
 from agent_asserts.checks.registry import register
 from agent_asserts.checks.selection import (
@@ -34,6 +34,7 @@ from agent_asserts.checks.selection import (
     tool_call_names,
 )
 from agent_asserts.matching.values import plural
+from agent_asserts.outcome import Outcome, missing_surface
 from agent_asserts.selectors import as_selector
 from agent_asserts.selectors.calls import Selector, ToolSelector
 

@@ -27,10 +27,11 @@ import attrs
 from agent_asserts._kept import kept
 from agent_asserts._lazy import LazyText
 from agent_asserts._missing import MISSING
-from agent_asserts.checks.base import Check, Outcome
+from agent_asserts.checks.base import Check
 from agent_asserts.checks.registry import register
 from agent_asserts.matching import ANY, Mismatch, explain, render
 from agent_asserts.matching.values import plural
+from agent_asserts.outcome import Outcome
 from agent_asserts.record.delta import DeltaEntry, json_equal
 from agent_asserts.record.index import Derived
 from agent_asserts.record.pointer import parse_pointer, resolve

@@ -16,11 +16,12 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import attrs
 
 from agent_asserts._missing import MISSING
-from agent_asserts.checks.base import Check, Outcome, missing_surface
+from agent_asserts.checks.base import Check
 from agent_asserts.checks.registry import register
 from agent_asserts.checks.selection import event_ids
 from agent_asserts.matching import Mismatch
 from agent_asserts.matching.values import plural
+from agent_asserts.outcome import Outcome, missing_surface
 from agent_asserts.record import ToolCallPayload
 
 if TYPE_CHECKING:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import attrs
 
 from agent_asserts._kept import kept
-from agent_asserts.checks.base import Check, Outcome, missing_surface
+from agent_asserts.checks.base import Check
 from agent_asserts.checks.cost import non_negative_int
 from agent_asserts.checks.index_plan import index_plan
 from agent_asserts.checks.registry import register
@@ -37,6 +37,7 @@ from agent_asserts.checks.selection import (
 from agent_asserts.checks.suggest_names import alias_hint, held_hint
 from agent_asserts.matching import Count
 from agent_asserts.matching.values import plural
+from agent_asserts.outcome import Outcome, missing_surface
 from agent_asserts.record import ToolCallPayload
 from agent_asserts.selectors import as_selector
 from agent_asserts.selectors.calls import Selector, ToolSelector, check_arguments

@@ -20,11 +20,12 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
-from agent_asserts.checks.base import Check, Outcome, missing_surface
+from agent_asserts.checks.base import Check
 from agent_asserts.checks.cost import non_negative_int
 from agent_asserts.checks.registry import register
 from agent_asserts.checks.selection import event_ids, id_list, selector_surface, selector_validator
 from agent_asserts.matching.values import plural
+from agent_asserts.outcome import Outcome, missing_surface
 from agent_asserts.selectors import as_selector
 from agent_asserts.selectors.calls import Selector
 

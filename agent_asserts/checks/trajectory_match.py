@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 import attrs
 
 from agent_asserts._missing import MISSING
-from agent_asserts.checks.base import Check, Outcome, missing_surface
+from agent_asserts.checks.base import Check
 from agent_asserts.checks.registry import register
 from agent_asserts.checks.suggest_names import alias_hint
 from agent_asserts.checks.trajectory_align import ordered_pairs, unordered_pairs
@@ -52,6 +52,7 @@ from agent_asserts.checks.trajectory_reference import (
     normalize_reference,
 )
 from agent_asserts.matching import MatcherError, render
+from agent_asserts.outcome import Outcome, missing_surface
 from agent_asserts.record import ToolCallPayload
 from agent_asserts.status import Status
 

@@ -30,11 +30,12 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
-from agent_asserts.checks.base import Check, Outcome, missing_surface
+from agent_asserts.checks.base import Check
 from agent_asserts.checks.registry import register
 from agent_asserts.checks.selection import event_ids, id_list, tool_name
 from agent_asserts.checks.sequencing import find_in_order, step_label
 from agent_asserts.matching.bipartite import maximum_matching
+from agent_asserts.outcome import Outcome, missing_surface
 from agent_asserts.selectors import as_selector
 from agent_asserts.selectors.calls import Selector, ToolSelector
 

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from agent_asserts.checks.base import Check, Outcome
+from agent_asserts.checks.base import Check
 from agent_asserts.checks.suggest_names import alias_hint
+from agent_asserts.outcome import Outcome
 from agent_asserts.selectors.unrecorded import unrecorded_as_matching
 from agent_asserts.status import Status
 

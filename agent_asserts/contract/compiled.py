@@ -32,11 +32,11 @@ from typing import TYPE_CHECKING, Any
 
 from agent_asserts._lazy import LazyText
 from agent_asserts._missing import MISSING
-from agent_asserts.checks.base import Outcome
 from agent_asserts.contract.evaluate import assertion_details
 from agent_asserts.contract.grammar import BindRef
 from agent_asserts.contract.operators import Operator, operator_of
 from agent_asserts.contract.verdicts import single_pass_text
+from agent_asserts.outcome import Outcome
 from agent_asserts.record import resolve
 
 if TYPE_CHECKING:

@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from agent_asserts._missing import MISSING
-from agent_asserts.checks.base import Outcome
 from agent_asserts.contract.bindings import Bound, resolve_binding
 from agent_asserts.contract.grammar import BindRef
 from agent_asserts.contract.model import scope
@@ -28,6 +27,7 @@ from agent_asserts.contract.operators import Relating, Verdicts, operator_of
 from agent_asserts.contract.relations import EvaluatorFailed
 from agent_asserts.contract.verdicts import ItemVerdict, empty_outcome, items, listing, quantify
 from agent_asserts.errors import RecordLacks
+from agent_asserts.outcome import Outcome
 from agent_asserts.status import Status
 
 if TYPE_CHECKING:

@@ -22,9 +22,9 @@ from typing import Any
 
 import attrs
 
-from agent_asserts.checks.base import Outcome
 from agent_asserts.contract.bindings import Bound
 from agent_asserts.matching import Mismatch
+from agent_asserts.outcome import Outcome
 
 LISTED = 10
 """How many violating items a message names (the result's ``observed`` lists all)."""

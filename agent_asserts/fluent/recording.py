@@ -25,8 +25,9 @@ from typing import TYPE_CHECKING, Any
 from agent_asserts._fill import filler
 from agent_asserts._lazy import LazyText
 from agent_asserts._version import __version__
-from agent_asserts.checks.base import Check, Outcome
+from agent_asserts.checks.base import Check
 from agent_asserts.checks.unrecorded import decide_unrecorded
+from agent_asserts.outcome import Outcome
 from agent_asserts.results import AssertionResult, EvaluatorInfo, Severity, Status
 from agent_asserts.status import EVALUATED_STATUSES
 

@@ -12,9 +12,10 @@ from typing import Any, ClassVar
 import attrs
 import pytest
 
-from agent_asserts.checks.base import Check, Outcome
+from agent_asserts.checks.base import Check
 from agent_asserts.live import EvaluatingSpanProcessor, LiveStats
 from agent_asserts.loaders import loads
+from agent_asserts.outcome import Outcome
 from agent_asserts.results import CaseResult
 
 SUITE = loads(
