@@ -1,4 +1,5 @@
-"""The layer order of ``docs/design/internals.md`` (and ARCHITECTURE.md), enforced.
+"""The layer order of ``docs/design/architecture.md``, enforced; the document and this test
+share one layer table, and the document names every module.
 
 Every module's imports are read with :mod:`ast`: module-level ones, the ones inside functions
 and the ones under ``if TYPE_CHECKING:``. Three rules:
@@ -26,6 +27,8 @@ module fails here until the layout documents it.
 from __future__ import annotations
 
 import ast
+import functools
+import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -35,7 +38,8 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "agent_asserts"
 
-# The layer of each top-level module or package of agent_asserts (ARCHITECTURE.md, "Layers").
+# The layer of each top-level module or package of agent_asserts (docs/design/architecture.md,
+# "Layers": test_the_layer_table_is_the_architecture_documents keeps the two in step).
 # A module may import from its own layer or from a lower number. Private helpers (``_*.py``)
 # are layer 1. The edges are split in two: ``loaders`` and the ``report`` renderers (9) are
 # imported by the outermost edges (10); nothing below imports them. ``CaseResult._repr_html_``
@@ -142,27 +146,33 @@ def _is_type_checking(test: ast.expr) -> bool:
 
 
 def _import_nodes(tree: ast.Module) -> Iterator[tuple[ast.Import | ast.ImportFrom, bool, bool]]:
-    """Yield each import node with (inside a function, under TYPE_CHECKING)."""
+    """Yield each import node with (inside a function, under TYPE_CHECKING).
+
+    Imports are statements, so only statement bodies are walked (never expressions).
+    """
 
     def walk(
-        node: ast.AST, in_function: bool, type_checking: bool
+        body: list[ast.stmt], in_function: bool, type_checking: bool
     ) -> Iterator[tuple[ast.Import | ast.ImportFrom, bool, bool]]:
-        if isinstance(node, ast.Import | ast.ImportFrom):
-            yield node, in_function, type_checking
-            return
-        if isinstance(node, ast.If) and _is_type_checking(node.test):
-            for child in node.body:
-                yield from walk(child, in_function, True)
-            for child in node.orelse:
-                yield from walk(child, in_function, type_checking)
-            return
-        nested = in_function or isinstance(
-            node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
-        )
-        for child in ast.iter_child_nodes(node):
-            yield from walk(child, nested, type_checking)
+        for node in body:
+            if isinstance(node, ast.Import | ast.ImportFrom):
+                yield node, in_function, type_checking
+            elif isinstance(node, ast.If) and _is_type_checking(node.test):
+                yield from walk(node.body, in_function, True)
+                yield from walk(node.orelse, in_function, type_checking)
+            elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                yield from walk(node.body, True, type_checking)
+            else:
+                for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+                    children = getattr(node, field, None)
+                    if isinstance(children, list):
+                        stmts = [c for c in children if isinstance(c, ast.stmt)]
+                        for child in children:
+                            if isinstance(child, ast.ExceptHandler | ast.match_case):
+                                stmts += child.body
+                        yield from walk(stmts, in_function, type_checking)
 
-    yield from walk(tree, False, False)
+    yield from walk(tree.body, False, False)
 
 
 def _targets(
@@ -185,16 +195,19 @@ def _targets(
     ]
 
 
+@functools.cache
 def read_imports(root: Path) -> list[Import]:
-    """Every import of a module of the package at ``root`` into that same package."""
+    """Every import of a module of the package at ``root`` into that same package (read once
+    per session and root)."""
     modules = module_names(root)
+    known = set(modules)
     package = root.name
     found: list[Import] = []
     for module, path in modules.items():
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
         is_package = path.name == "__init__.py"
         for node, in_function, type_checking in _import_nodes(tree):
-            for target in _targets(module, is_package, node, set(modules)):
+            for target in _targets(module, is_package, node, known):
                 if target != package and not target.startswith(package + "."):
                     continue
                 while target not in modules and "." in target:
@@ -257,18 +270,20 @@ def _cycles(edges: dict[str, set[str]]) -> list[list[str]]:
 def layer_problems(root: Path) -> list[str]:
     """Every breach of the three rules in the package at ``root``, one line each."""
     imports = read_imports(root)
+    modules = module_names(root)
     rel = root.parent
     problems: list[str] = []
-    for module in module_names(root):
+    for module in modules:
         try:
             layer_of(module)
         except KeyError:
             problems.append(
-                f"{module}: not placed in a layer (add it to ARCHITECTURE.md and LAYERS)"
+                f"{module}: not placed in a layer "
+                "(add it to docs/design/architecture.md and LAYERS)"
             )
     runtime: dict[str, set[str]] = {}
     for imp in imports:
-        where = f"{module_names(root)[imp.source].relative_to(rel)}:{imp.line}"
+        where = f"{modules[imp.source].relative_to(rel)}:{imp.line}"
         try:
             upward = layer_of(imp.target) > layer_of(imp.source)
         except KeyError:
@@ -397,10 +412,78 @@ def test_a_cycle_inside_one_layer_fails(tmp_path: Path) -> None:
 def test_a_module_the_layout_does_not_place_fails(tmp_path: Path) -> None:
     root = _package(tmp_path, {"helpers.py": ""})
     assert layer_problems(root) == [
-        "agent_asserts.helpers: not placed in a layer (add it to ARCHITECTURE.md and LAYERS)",
+        "agent_asserts.helpers: not placed in a layer "
+        "(add it to docs/design/architecture.md and LAYERS)",
     ]
 
 
 @pytest.mark.parametrize("module", ["agent_asserts._missing", "agent_asserts.record.trial"])
 def test_layer_of_known_modules(module: str) -> None:
     assert layer_of(module) in (1, 2)
+
+
+# -- the architecture document shares the layer table and names every module ------------------
+
+ROOT = PACKAGE.parent
+ARCHITECTURE = ROOT / "docs" / "design" / "architecture.md"
+
+
+def _section(text: str, heading: str) -> str:
+    """The body of the ``## heading`` section of a markdown page."""
+    start = text.index(f"\n## {heading}\n")
+    end = text.find("\n## ", start + 1)
+    return text[start : end if end != -1 else len(text)]
+
+
+def documented_layers(text: str) -> dict[str, int]:
+    """The layer table of the architecture document: ``| N | `name`, `name` | … |`` rows."""
+    layers: dict[str, int] = {}
+    for line in _section(text, "Layers").splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if len(cells) < 2 or not cells[0].isdigit():
+            continue
+        for name in re.findall(r"`([\w.]+)`", cells[1]):
+            layers[name] = int(cells[0])
+    return layers
+
+
+def documented_modules(text: str) -> set[str]:
+    """Every module file the "Rooms" section names (``agent_asserts/…/name.py``)."""
+    return set(re.findall(r"`(agent_asserts/[\w/]+\.py)`", _section(text, "Rooms")))
+
+
+def test_the_layer_table_is_the_architecture_documents() -> None:
+    layers = documented_layers(ARCHITECTURE.read_text(encoding="utf-8"))
+    assert layers.pop("__init__") == FACADE_LAYER
+    assert layers.pop("_*") == 1
+    assert layers == LAYERS
+
+
+def test_the_architecture_document_names_every_module_and_no_other() -> None:
+    named = documented_modules(ARCHITECTURE.read_text(encoding="utf-8"))
+    on_disk = {str(path.relative_to(ROOT)) for path in PACKAGE.rglob("*.py")}
+    assert sorted(on_disk - named) == [], "modules the architecture document leaves out"
+    assert sorted(named - on_disk) == [], "modules the architecture document names in vain"
+
+
+# The design guidance outside the repository (the lead's notes) is never cited: a clone of this
+# repository does not contain it.
+OUTSIDE_DOCUMENTS = re.compile(r"\b(ARCHITECTURE|API|STYLE)\.md\b|\.\./shared/")
+
+
+def test_no_file_cites_a_document_outside_the_repository() -> None:
+    cited = []
+    for folder in ("agent_asserts", "tests", "docs", "benchmarks", ".ci"):
+        for path in sorted((ROOT / folder).rglob("*")):
+            if path.suffix not in {".py", ".md", ".yml", ".yaml", ".toml", ""} or path.is_dir():
+                continue
+            if path == Path(__file__):
+                continue
+            text = path.read_text(encoding="utf-8", errors="replace")
+            cited += [
+                f"{path.relative_to(ROOT)}: {m.group(0)}" for m in OUTSIDE_DOCUMENTS.finditer(text)
+            ]
+    for name in ("README.md", "CHANGELOG.md", "pyproject.toml"):
+        text = (ROOT / name).read_text(encoding="utf-8")
+        cited += [f"{name}: {m.group(0)}" for m in OUTSIDE_DOCUMENTS.finditer(text)]
+    assert cited == []
