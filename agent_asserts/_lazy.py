@@ -61,15 +61,16 @@ def text_of(value: Any) -> Any:
 
 
 def settle(instance: object, field: str) -> str:
-    """Read a text field that may hold a :class:`LazyText`, storing the rendered text back.
+    """The text of a field that may hold a :class:`LazyText` (the field is left as it is: the
+    :class:`LazyText` keeps its own rendered text).
 
-    Used by the properties of frozen attrs classes (``object.__setattr__`` as attrs does).
+    >>> class Holder:
+    ...     def __init__(self) -> None:
+    ...         self.note = LazyText(str.upper, "ok")
+    >>> settle(Holder(), "note")
+    'OK'
     """
-    value = getattr(instance, field)
-    if type(value) is LazyText:
-        value = str(value)
-        object.__setattr__(instance, field, value)
-    return value  # type: ignore[no-any-return]
+    return text_of(getattr(instance, field))  # type: ignore[no-any-return]
 
 
 def alias_repr(instance: Any) -> str:
