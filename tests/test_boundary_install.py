@@ -97,4 +97,3 @@ def test_the_checks_do_not_depend_on_which_method_is_called_first() -> None:
         "gt M.gt(): 'bound' must be int or float, got str ('3')",
         "on on.tool(): 'is_error' must be bool or None, got str ('yes')",
     ]
-
