@@ -18,10 +18,9 @@ from typing import Any
 
 import attrs
 
-from agent_asserts._convert import as_severity, as_status, as_tuple, check_unit_interval
-from agent_asserts._jsonable import to_jsonable
-from agent_asserts._lazy import LazyText, alias_repr, settle, text_of
 from agent_asserts._reporting import report_layer
+from agent_asserts._text import LazyText, alias_repr, settle, text_of
+from agent_asserts._values import as_severity, as_status, as_tuple, check_unit_interval, to_jsonable
 from agent_asserts._version import __version__
 from agent_asserts.errors import AgentAssertsError
 from agent_asserts.matching import render
@@ -114,7 +113,7 @@ class AssertionResult:
     ``score >= (threshold if threshold is not None else 1.0)``. ``with_threshold`` keeps that
     true, so ``.at_least(0.0)`` always passes.
 
-    ``message`` and ``description`` may be given as :class:`~agent_asserts._lazy.LazyText`
+    ``message`` and ``description`` may be given as :class:`~agent_asserts._text.LazyText`
     (what the fluent path does): the text renders itself the first time it is read, so a
     result nobody reads never formats its text. Reading, comparing, pickling and ``to_dict()``
     see plain strings.

@@ -401,6 +401,6 @@ def test_a_module_the_layout_does_not_place_fails(tmp_path: Path) -> None:
     ]
 
 
-@pytest.mark.parametrize("module", ["agent_asserts._missing", "agent_asserts.record.trial"])
+@pytest.mark.parametrize("module", ["agent_asserts._values", "agent_asserts.record.trial"])
 def test_layer_of_known_modules(module: str) -> None:
     assert layer_of(module) in (1, 2)

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from agent_asserts._missing import MISSING
+from agent_asserts._values import MISSING
 from agent_asserts.batch import load_record
 from agent_asserts.context import EvalContext
 from agent_asserts.pytest_plugin import CONTEXTS

@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from agent_asserts._atomic import write_atomic
+from agent_asserts._files import write_atomic
 from agent_asserts.report._model import Renderer
 from agent_asserts.result_rows import (
     Cases,
