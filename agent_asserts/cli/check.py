@@ -1,4 +1,6 @@
-"""``agent-asserts check``: run suites on records and report.
+"""``agent-asserts check``: run suites on records and report, and stop cleanly on Ctrl-C.
+
+``agent-asserts check``: run suites on records and report.
 
 Every suite runs on every record given with ``--record``; without ``--record``, each case
 runs on the record its suite file names. Whatever can be loaded is evaluated and reported.
@@ -6,27 +8,37 @@ Whatever cannot (a suite file, a record, a line of a ``.jsonl`` file, a ``--reco
 matches nothing or reads no record) is printed on stderr, makes the exit code 2, and is in the
 report too: as ``FAILED`` cases whose ``error`` says why and whose source names the input,
 built as :func:`~agent_asserts.batch.evaluate_many` builds them for unloadable records.
+
+Ctrl-C during ``agent-asserts check``: stop cleanly, report what finished, exit 130.
+
+The cases that finished before the interrupt are reported as usual (``--output`` written
+atomically, or the report on stdout) under the title :data:`INTERRUPTED_TITLE`, one line goes
+to stderr, and the exit code is :data:`EXIT_INTERRUPTED` (128 + SIGINT, the shell's
+convention). A second Ctrl-C while the report is being written is ignored.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-from collections.abc import Iterable
+import signal
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, Final
 
 import attrs
 
 from agent_asserts._text import escape_controls
 from agent_asserts.batch import load_error_text, load_record, unloadable_cases
-from agent_asserts.cli.interrupt import report_interrupted
-from agent_asserts.cli.limits import judge_of, limit_keywords
-from agent_asserts.cli.record_dir import as_suite_input, scan_records
 from agent_asserts.cli.support import (
     Progress,
+    as_suite_input,
     iter_record_inputs,
+    judge_of,
+    limit_keywords,
     record_files,
+    scan_records,
     use_color,
 )
 from agent_asserts.loaders import load
@@ -39,6 +51,9 @@ if TYPE_CHECKING:
     from agent_asserts.loaders import Suite
     from agent_asserts.record import TrialRecord
     from agent_asserts.report import ReportRow
+
+
+# -- check -------------------------------------------------------------------------------------
 
 EXIT_OK, EXIT_FAILED, EXIT_INPUT = 0, 1, 2
 
@@ -261,13 +276,69 @@ def run_check(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     return code
 
 
+# -- interrupt ---------------------------------------------------------------------------------
+
+EXIT_INTERRUPTED: Final = 130
+
+
+INTERRUPTED_TITLE: Final = "interrupted (Ctrl-C): only the cases that finished are reported"
+
+
+@contextmanager
+def sigint_ignored() -> Iterator[None]:
+    """Ignore SIGINT inside the block (main thread only; elsewhere a no-op)."""
+    try:
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:  # not the main thread
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def report_interrupted(
+    args: argparse.Namespace,
+    fmt: str,
+    rows: list[ReportRow],
+    out: IO[str],
+    err: IO[str],
+    problems: Problems,
+) -> int:
+    """Report the finished ``rows`` as interrupted; print one line; return 130."""
+    with sigint_ignored():
+        if problems.progress is not None:
+            problems.progress.close()
+            problems.progress = None
+        where = ""
+        if args.output:
+            try:
+                write_report(args.output, rows, fmt=fmt, title=INTERRUPTED_TITLE)
+                where = f", report written to {args.output}"
+            except OSError as exc:
+                where = f", the report could not be written: {exc.strerror or exc}"
+        else:
+            options: dict[str, Any] = {"title": INTERRUPTED_TITLE}
+            text = render(rows, fmt, **options)
+            out.write(text if text.endswith("\n") else text + "\n")
+        n = len(rows)
+        err.write(f"interrupted: {n} case{'s' if n != 1 else ''} finished{where}\n")
+        err.flush()
+    return EXIT_INTERRUPTED
+
+
 __all__ = [
     "EXIT_FAILED",
     "EXIT_INPUT",
+    "EXIT_INTERRUPTED",
     "EXIT_OK",
+    "INTERRUPTED_TITLE",
     "Problems",
     "exit_code",
     "exit_rule",
     "load_suites",
+    "report_interrupted",
     "run_check",
+    "sigint_ignored",
 ]

@@ -14,7 +14,7 @@ records: one line on standard error, exit code 130, everything written so far in
 ``--max-polls N`` stops after N polls (for scripts and tests).
 
 Each case runs under the same limits as ``agent-asserts check`` (the options of
-:mod:`agent_asserts.cli.limits`): ``--timeout SECONDS`` (default 60; 0: none), past which the
+:mod:`agent_asserts.cli.support`): ``--timeout SECONDS`` (default 60; 0: none), past which the
 case is ``FAILED`` naming the check that was running and the limit, and the watch goes on to
 the next case and record; ``--judge MODULE:CALLABLE`` for judged checks, each call bounded by
 ``--judge-timeout SECONDS``.
@@ -49,7 +49,7 @@ import attrs
 
 from agent_asserts._text import escape_controls
 from agent_asserts.batch import load_error_text, unloadable_cases
-from agent_asserts.cli.limits import add_judge_option, add_time_limits, judge_of, limit_keywords
+from agent_asserts.cli.support import add_judge_option, add_time_limits, judge_of, limit_keywords
 from agent_asserts.loaders import Suite, load
 from agent_asserts.record import RecordError, TrialRecord
 from agent_asserts.record._json import load_json, strict_loads
