@@ -1,24 +1,13 @@
-"""What the subcommands share: record inputs and folders, the evaluation options, colour, progress.
-
-Helpers of the command line: record inputs, the judge option, colour, the progress bar.
+"""What the subcommands share: record inputs and folders, the judge, colour, the progress bar.
 
 >>> import io
 >>> use_color(io.StringIO(), environ={})
 False
 
-The evaluation options that ``agent-asserts check`` and ``watch`` share: the time limits
-(``--timeout``, ``--judge-timeout``) and the judge (``--judge``).
-
-Both subcommands add them with :func:`add_time_limits` and :func:`add_judge_option` and pass
-:func:`limit_keywords` to ``Suite.evaluate``/``Case.evaluate`` (so ``run_case`` enforces them).
-
->>> import argparse
->>> parser = argparse.ArgumentParser(); add_time_limits(parser)
->>> args = parser.parse_args([])
->>> args.timeout, args.judge_timeout
-(60.0, None)
->>> parser.parse_args(["--timeout", "0"]).timeout is None
-True
+The evaluation options that ``check`` and ``watch`` share (``--timeout``, ``--judge-timeout``,
+``--judge``) are added by :mod:`agent_asserts.cli.main` (the parser); :func:`judge_of` and
+:func:`limit_keywords` read them for ``Suite.evaluate``/``Case.evaluate`` (so ``run_case``
+enforces them).
 
 What a ``--record`` folder holds besides records: suite files and dangling symlinks.
 
@@ -50,7 +39,6 @@ from typing import IO, Any, Final, NamedTuple, cast
 
 import attrs
 
-from agent_asserts._deadline import DEFAULT_CASE_TIMEOUT
 from agent_asserts.batch import SourcedRecord, iter_jsonl
 from agent_asserts.record.adapters import get_format, matching_formats
 from agent_asserts.record.reading import iter_records
@@ -254,45 +242,6 @@ class Progress:
 
 # -- limits ------------------------------------------------------------------------------------
 
-DEFAULT_TIMEOUT: Final = DEFAULT_CASE_TIMEOUT
-
-
-def seconds(text: str) -> float | None:
-    """A number of seconds >= 0; 0 means no limit.
-
-    >>> seconds("2.5"), seconds("0")
-    (2.5, None)
-    """
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
-    if not value >= 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"must be a number of seconds >= 0 (got {text!r})")
-    return value or None
-
-
-def add_time_limits(parser: argparse.ArgumentParser) -> None:
-    """Add ``--timeout`` (default 60) and ``--judge-timeout`` (default none) to ``parser``."""
-    parser.add_argument(
-        "--timeout", type=seconds, default=DEFAULT_TIMEOUT, metavar="SECONDS",
-        help="hard time limit of each case (default 60; 0: none); a case past it is FAILED",
-    )  # fmt: skip
-    parser.add_argument(
-        "--judge-timeout", type=seconds, default=None, metavar="SECONDS",
-        help="time limit of each judge call (past it the judged check is an evaluator_error)",
-    )  # fmt: skip
-
-
-def add_judge_option(parser: argparse.ArgumentParser) -> None:
-    """Add ``--judge MODULE:CALLABLE`` (read with ``cli.support.import_judge``) to ``parser``.
-
-    >>> parser = argparse.ArgumentParser(); add_judge_option(parser)
-    >>> parser.parse_args(["--judge", "my_judges:polite"]).judge
-    'my_judges:polite'
-    """
-    parser.add_argument("--judge", metavar="MODULE:CALLABLE", help="the judge for semantic checks")
-
 
 def judge_of(args: argparse.Namespace) -> Any:
     """The judge ``--judge`` names (None without it).
@@ -402,13 +351,10 @@ def scan_records(
 
 __all__ = [
     "CLEAR_LINE",
-    "DEFAULT_TIMEOUT",
     "HANDFUL",
     "SUITE_KEYS",
     "Progress",
     "RecordScan",
-    "add_judge_option",
-    "add_time_limits",
     "as_suite_input",
     "import_judge",
     "is_suite_file",
@@ -418,6 +364,5 @@ __all__ = [
     "limit_keywords",
     "record_files",
     "scan_records",
-    "seconds",
     "use_color",
 ]
