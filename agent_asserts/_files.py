@@ -46,7 +46,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Final
 
-# -- files ------------------------------------------------------------------------------------
+# -- reading input files ---------------------------------------------------------------------------
 
 MAX_FILE_BYTES_ENV: Final = "AGENT_ASSERTS_MAX_FILE_BYTES"
 """The environment variable that sets the size limit of suite and record files (bytes)."""
@@ -141,7 +141,7 @@ def read_bytes(path: str | os.PathLike[str], fail: Callable[[str], Exception]) -
         return data
 
 
-# -- atomic -----------------------------------------------------------------------------------
+# -- writing files atomically ----------------------------------------------------------------------
 
 
 def write_atomic(path: str | os.PathLike[str], text: str, *, encoding: str = "utf-8") -> Path:

@@ -67,7 +67,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Final
 
-# -- text -------------------------------------------------------------------------------------
+# -- safe text -------------------------------------------------------------------------------------
 
 _CONTROL_CLASS: Final = (
     "\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
@@ -146,7 +146,7 @@ def safe_str(value: Any) -> str:
         return f"<{type(value).__name__} object (str failed: {type(exc).__name__})>"
 
 
-# -- distance ---------------------------------------------------------------------------------
+# -- edit distance ---------------------------------------------------------------------------------
 
 
 def edit_distance(a: str, b: str) -> int:
@@ -157,7 +157,7 @@ def edit_distance(a: str, b: str) -> int:
     return distance
 
 
-# -- suggest ----------------------------------------------------------------------------------
+# -- suggestions for misspelt names ----------------------------------------------------------------
 
 CUTOFF = 0.6
 """How alike a word and a suggestion must be (``difflib``'s ratio), unless a caller says."""
@@ -236,7 +236,7 @@ def unknown_key_message(
     return f"unknown {what} {key!r}"
 
 
-# -- lazy -------------------------------------------------------------------------------------
+# -- text rendered on first read -------------------------------------------------------------------
 
 
 class LazyText:

@@ -43,7 +43,7 @@ import attrs
 from agent_asserts._text import safe_repr
 from agent_asserts.status import Severity, Status
 
-# -- missing ----------------------------------------------------------------------------------
+# -- the missing marker ----------------------------------------------------------------------------
 
 
 class _Missing:
@@ -76,7 +76,7 @@ MISSING: Final = _Missing()
 """An absent value: a missing key, a memory clear, a state path that does not exist."""
 
 
-# -- paths ------------------------------------------------------------------------------------
+# -- key paths -------------------------------------------------------------------------------------
 
 PathPart = str | int
 """One step of a key path: a mapping key or a list index."""
@@ -112,7 +112,7 @@ def format_path(path: Sequence[PathPart]) -> str:
     return "".join(out)
 
 
-# -- jsonable ---------------------------------------------------------------------------------
+# -- the JSON form of a value ----------------------------------------------------------------------
 
 
 def to_jsonable(value: Any) -> Any:
@@ -153,7 +153,7 @@ def to_jsonable(value: Any) -> Any:
     return safe_repr(value)
 
 
-# -- convert ----------------------------------------------------------------------------------
+# -- attrs converters ------------------------------------------------------------------------------
 
 
 def as_tuple(items: Iterable[Any]) -> tuple[Any, ...]:

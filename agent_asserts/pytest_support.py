@@ -66,7 +66,7 @@ if TYPE_CHECKING:
     from agent_asserts.record import TrialRecord
 
 
-# -- fixture -----------------------------------------------------------------------------------
+# -- the agent_eval fixture ------------------------------------------------------------------------
 
 
 def coerce_record(
@@ -149,7 +149,7 @@ class EvalFactory:
         return f"<agent_eval for {self._node.nodeid}>"
 
 
-# -- outcome -----------------------------------------------------------------------------------
+# -- case verdicts as test outcomes ----------------------------------------------------------------
 
 _OWN = (RequirementFailed, Skipped, CaseFailed, CaseSkipped)
 
@@ -236,7 +236,7 @@ def payload(item: pytest.Item, cases: list[CaseEntry]) -> list[dict[str, Any]]:
     ]
 
 
-# -- suites ------------------------------------------------------------------------------------
+# -- suite files as test items ---------------------------------------------------------------------
 
 _MATCHED = pytest.StashKey[frozenset[Path]]()
 
@@ -350,7 +350,7 @@ def fail_unloadable(item: pytest.Item, error: str, source: str | None) -> None:
     pytest.fail(error, pytrace=False)
 
 
-# -- session -----------------------------------------------------------------------------------
+# -- the session's summary and report file ---------------------------------------------------------
 
 LISTED = 20
 """Cases listed in the summary without ``-v``."""

@@ -78,7 +78,7 @@ if TYPE_CHECKING:
     from agent_asserts.report import ReportRow
 
 
-# -- check -------------------------------------------------------------------------------------
+# -- check -----------------------------------------------------------------------------------------
 
 
 class Problems:
@@ -299,7 +299,7 @@ def run_check(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     return code
 
 
-# -- interrupt ---------------------------------------------------------------------------------
+# -- Ctrl-C during check ---------------------------------------------------------------------------
 
 
 INTERRUPTED_TITLE: Final = "interrupted (Ctrl-C): only the cases that finished are reported"

@@ -44,7 +44,7 @@ from agent_asserts.record.adapters import get_format, matching_formats
 from agent_asserts.record.reading import iter_records
 from agent_asserts.results import CaseResult
 
-# -- support -----------------------------------------------------------------------------------
+# -- record inputs, the judge, colour, progress ----------------------------------------------------
 
 HANDFUL = 5
 """Above this many records, a terminal gets a progress bar."""
@@ -240,7 +240,7 @@ class Progress:
             self.stream.flush()
 
 
-# -- limits ------------------------------------------------------------------------------------
+# -- the evaluation options, read ------------------------------------------------------------------
 
 
 def judge_of(args: argparse.Namespace) -> Any:
@@ -277,7 +277,7 @@ def limit_keywords(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
-# -- record_dir --------------------------------------------------------------------------------
+# -- what a --record folder holds ------------------------------------------------------------------
 
 SUITE_KEYS: Final = frozenset(
     {"checks", "cases", "scenario", "goals", "assertions", "evals", "tool_expectations"}

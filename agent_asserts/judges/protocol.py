@@ -44,7 +44,7 @@ import attrs
 from agent_asserts._deadline import check_limit, format_seconds
 from agent_asserts.errors import AgentAssertsError
 
-# -- protocol ----------------------------------------------------------------------------------
+# -- the protocol ----------------------------------------------------------------------------------
 
 TEMPLATE_VERSION = "judge-prompt/2"
 """The version of the prompt template and evidence rendering (see :mod:`.prompt`)."""
@@ -221,7 +221,7 @@ def call_judge(judge: Judge, request: JudgeRequest) -> JudgeResponse:
     return check_response(value)
 
 
-# -- timeout -----------------------------------------------------------------------------------
+# -- a time limit on each judge call ---------------------------------------------------------------
 
 
 class JudgeTimeout(JudgeError):

@@ -51,7 +51,7 @@ if TYPE_CHECKING:
     from agent_asserts.record import TrialRecord
 
 
-# -- text --------------------------------------------------------------------------------------
+# -- the text report -------------------------------------------------------------------------------
 
 _COLORS = {
     "PASSED": "32",  # green
@@ -114,7 +114,7 @@ def render_text(
     return colorize(text) if color else text
 
 
-# -- markdown ----------------------------------------------------------------------------------
+# -- the Markdown report ---------------------------------------------------------------------------
 
 ICONS = {
     Verdict.PASSED: "✅",
