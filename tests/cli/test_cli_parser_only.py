@@ -40,6 +40,7 @@ def test_help_imports_no_subcommand_and_no_check() -> None:
 def test_every_subcommand_of_the_parser_has_its_function() -> None:
     parser = build_parser()
     (commands,) = [a for a in parser._actions if a.dest == "command"]
+    assert commands.choices is not None
     assert set(commands.choices) == set(COMMANDS)
     for module, name in COMMANDS.values():
         assert callable(getattr(importlib.import_module(module), name))
