@@ -19,7 +19,7 @@ from agent_asserts import _reporting
 from agent_asserts._version import __version__
 
 if TYPE_CHECKING:
-    from agent_asserts._missing import MISSING
+    from agent_asserts._values import MISSING
     from agent_asserts.batch import BatchResult, evaluate_many
     from agent_asserts.context import EvalContext
     from agent_asserts.contract import register_matcher
@@ -61,7 +61,7 @@ if TYPE_CHECKING:
     from agent_asserts.trials import TrialsResult, run_trials
 
 _EXPORTS: dict[str, str] = {
-    "MISSING": "agent_asserts._missing",
+    "MISSING": "agent_asserts._values",
     "AgentAssertsError": "agent_asserts.errors",
     "RecordWarning": "agent_asserts.errors",
     "EvalContext": "agent_asserts.context",

@@ -25,7 +25,7 @@ import threading
 from collections.abc import Callable, Iterator
 from typing import Generic, TypeVar
 
-from agent_asserts._suggest import did_you_mean
+from agent_asserts._text import did_you_mean
 
 V = TypeVar("V")
 

@@ -21,7 +21,7 @@ from typing import ClassVar
 
 import attrs
 
-from agent_asserts._paths import PathPart, format_path
+from agent_asserts._values import PathPart, format_path
 
 
 class AgentAssertsError(Exception):

@@ -15,9 +15,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 import attrs
 
-from agent_asserts._convert import as_status, as_tuple
-from agent_asserts._lazy import LazyText, alias_repr, settle, text_of
-from agent_asserts._missing import MISSING
+from agent_asserts._text import LazyText, alias_repr, settle, text_of
+from agent_asserts._values import MISSING, as_status, as_tuple
 from agent_asserts.status import Status
 
 if TYPE_CHECKING:
@@ -29,7 +28,7 @@ if TYPE_CHECKING:
 class Outcome:
     """What one evaluation of a check found: status, score, message and evidence.
 
-    ``message`` may be a :class:`~agent_asserts._lazy.LazyText`, rendered when first read (the
+    ``message`` may be a :class:`~agent_asserts._text.LazyText`, rendered when first read (the
     recorded result keeps it unrendered until then). The recorded result's ``evaluator`` takes
     ``evaluator`` (what the evaluator reports of itself: a judge's model, its verdict) and
     ``details`` (anything else) as its details, and ``evaluator_type`` as its type when set

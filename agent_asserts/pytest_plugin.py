@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 if TYPE_CHECKING:
-    from agent_asserts.pytest_support.fixture import EvalFactory
+    from agent_asserts.pytest_support import EvalFactory
 
 CONTEXTS = pytest.StashKey[list[tuple[Any, Any]]]()
 """The ``(EvalContext, TrialRecord)`` pairs the ``agent_eval`` fixture made for an item."""
@@ -80,7 +80,7 @@ def pytest_configure(config: pytest.Config) -> None:
         except ValueError as exc:
             raise pytest.UsageError(f"--agent-asserts-report: {exc}") from None
     if config.getini("agent_asserts_suites"):  # a bad time limit is a usage error up front
-        from agent_asserts.pytest_support.suites import case_timeout
+        from agent_asserts.pytest_support import case_timeout
 
         case_timeout(config)
     config.pluginmanager.register(SessionHooks(config), "agent_asserts-session")
@@ -101,7 +101,7 @@ def pytest_runtest_call(item: pytest.Item) -> Generator[None, object, object]:
         error = exc
     # Outside the except block, so an outcome raised by conclude() chains to nothing.
     if _involved(item, error):
-        from agent_asserts.pytest_support.outcome import conclude
+        from agent_asserts.pytest_support import conclude
 
         conclude(item, error)
     if error is not None:
@@ -115,7 +115,7 @@ def pytest_runtest_makereport(
 ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
     report = yield
     if call.when == "call" and item.stash.get(RESULTS, None):
-        from agent_asserts.pytest_support.outcome import payload
+        from agent_asserts.pytest_support import payload
 
         setattr(report, REPORT_ATTRIBUTE, payload(item, item.stash[RESULTS]))
     return report
@@ -125,7 +125,7 @@ def pytest_runtest_makereport(
 def agent_eval(request: pytest.FixtureRequest) -> EvalFactory:
     """``agent_eval(record, *, judge=None, name=None) -> EvalContext``; the test's verdict
     follows the case's (see docs/pytest.md)."""
-    from agent_asserts.pytest_support.fixture import EvalFactory
+    from agent_asserts.pytest_support import EvalFactory
 
     return EvalFactory(request.node)
 
@@ -134,7 +134,7 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
     patterns = parent.config.getini("agent_asserts_suites")
     if not patterns:
         return None
-    from agent_asserts.pytest_support.suites import collect_suite_file
+    from agent_asserts.pytest_support import collect_suite_file
 
     return collect_suite_file(file_path, parent, patterns)
 
@@ -155,12 +155,12 @@ class SessionHooks:
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         path = self.config.getoption("agent_asserts_report", None)
         if path and not hasattr(self.config, "workerinput"):
-            from agent_asserts.pytest_support.session import write_session_report
+            from agent_asserts.pytest_support import write_session_report
 
             write_session_report(self.config, self.payloads, path)
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         if self.payloads or self.config.getoption("agent_asserts_report", None):
-            from agent_asserts.pytest_support.session import terminal_summary
+            from agent_asserts.pytest_support import terminal_summary
 
             terminal_summary(terminalreporter, self.config, self.payloads)

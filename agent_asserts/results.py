@@ -18,10 +18,9 @@ from typing import Any
 
 import attrs
 
-from agent_asserts._convert import as_severity, as_status, as_tuple, check_unit_interval
-from agent_asserts._jsonable import to_jsonable
-from agent_asserts._lazy import LazyText, alias_repr, settle, text_of
 from agent_asserts._reporting import report_layer
+from agent_asserts._text import LazyText, alias_repr, settle, text_of
+from agent_asserts._values import as_severity, as_status, as_tuple, check_unit_interval, to_jsonable
 from agent_asserts._version import __version__
 from agent_asserts.errors import AgentAssertsError
 from agent_asserts.matching import render
@@ -106,43 +105,18 @@ def _score_validator(instance: object, attribute: attrs.Attribute[Any], value: A
     check_unit_interval(attribute.name, value)
 
 
-class _ResultSlots:
-    """:class:`AssertionResult`'s slots, declared on a plain base (attrs reuses them): the
-    fluent path fills a result through a mutable twin of this layout
-    (:func:`agent_asserts._fill.filler`), one attribute store per field."""
-
-    __slots__ = (
-        "__weakref__",
-        "_description",
-        "_message",
-        "closest",
-        "evaluator",
-        "evidence",
-        "expected",
-        "label",
-        "mismatches",
-        "name",
-        "observed",
-        "score",
-        "score_decides",
-        "severity",
-        "status",
-        "threshold",
-    )  # fmt: skip
-
-
 @attrs.frozen(repr=False)
-class AssertionResult(_ResultSlots):
+class AssertionResult:
     """One recorded check: status, score, severity and the evidence behind it.
 
     For evaluated results (``PASS``/``FAIL``) the status follows the score:
     ``score >= (threshold if threshold is not None else 1.0)``. ``with_threshold`` keeps that
     true, so ``.at_least(0.0)`` always passes.
 
-    ``message`` and ``description`` may be given as :class:`~agent_asserts._lazy.LazyText`
-    (what the fluent path does): they are rendered the first time they are read, so a result
-    nobody reads never formats its text. Reading, comparing, pickling and ``to_dict()`` see
-    plain strings.
+    ``message`` and ``description`` may be given as :class:`~agent_asserts._text.LazyText`
+    (what the fluent path does): the text renders itself the first time it is read, so a
+    result nobody reads never formats its text. Reading, comparing, pickling and ``to_dict()``
+    see plain strings.
 
     >>> r = AssertionResult(name="similarity", status=Status.FAIL, score=0.92)
     >>> r.passed, r.with_threshold(0.9).passed
@@ -167,7 +141,7 @@ class AssertionResult(_ResultSlots):
 
     @property
     def message(self) -> str:
-        """What the check found, in words (rendered on first read).
+        """What the check found, in words (a lazy text renders on first read).
 
         >>> AssertionResult(name="x", status="pass", score=1.0, message="ok").message
         'ok'
@@ -176,7 +150,7 @@ class AssertionResult(_ResultSlots):
 
     @property
     def description(self) -> str:
-        """The call that built the check, e.g. ``step_count(3)`` (rendered on first read).
+        """The call that built the check, e.g. ``step_count(3)``.
 
         >>> AssertionResult(name="x", status="pass", score=1.0, description="x()").description
         'x()'

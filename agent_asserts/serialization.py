@@ -36,7 +36,7 @@ from typing import Any, Final
 import attrs
 import cattrs
 
-from agent_asserts._jsonable import to_jsonable
+from agent_asserts._values import to_jsonable
 from agent_asserts.checks import Check
 from agent_asserts.checks.data import (
     CheckDataError,

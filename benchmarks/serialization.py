@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _harness import Targets, fmt, side_by_side
 
-from agent_asserts._jsonable import to_jsonable
+from agent_asserts._values import to_jsonable
 from agent_asserts.matching import Mismatch
 from agent_asserts.results import AssertionResult, CaseResult, EvaluatorInfo, LogEntry
 from agent_asserts.serialization import converter

@@ -1,7 +1,9 @@
-"""The argument-type wrapper is installed on first call without undoing a later patch.
+"""The argument checks are installed once, when the guarded class is imported: a method
+patched on the class afterwards keeps its patch, and the checks do not depend on which method
+is called first.
 
-Each test runs in a fresh interpreter, so the guarded methods are still their first-call
-stubs when the test patches them (within the suite, another test may have called them).
+Each test runs in a fresh interpreter, so nothing another test of the suite called or patched
+can hide an order dependence.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ def _run(code: str) -> str:
     return done.stdout.strip()
 
 
-def test_a_spy_patched_before_the_first_call_stays_in_place() -> None:
+def test_a_spy_patched_before_any_call_stays_in_place() -> None:
     out = _run(
         """
         from agent_asserts import EvalContext
@@ -45,16 +47,16 @@ def test_a_spy_patched_before_the_first_call_stays_in_place() -> None:
     assert out == "3 True"
 
 
-def test_the_stub_still_installs_the_checked_wrapper_and_checks_types() -> None:
+def test_a_method_is_the_same_checked_function_before_and_after_its_first_call() -> None:
     out = _run(
         """
         from agent_asserts import EvalContext
         from agent_asserts.testing import demo_record
 
-        stub = EvalContext.called_tool
+        before = EvalContext.called_tool
         ctx = EvalContext(demo_record())
         ctx.called_tool("refunds_lookup")
-        print(EvalContext.called_tool is not stub)
+        print(EvalContext.called_tool is before)
         try:
             ctx.called_tool(3)
         except TypeError as error:
@@ -64,4 +66,34 @@ def test_the_stub_still_installs_the_checked_wrapper_and_checks_types() -> None:
     assert out.splitlines() == [
         "True",
         "EvalContext.called_tool(): 'name' must be str, got int (3)",
+    ]
+
+
+def test_the_checks_do_not_depend_on_which_method_is_called_first() -> None:
+    code = """
+        from agent_asserts import EvalContext, M, on
+        from agent_asserts.testing import demo_record
+
+        ctx = EvalContext(demo_record())
+        calls = {{
+            "tool": lambda: ctx.called_tool(3),
+            "order": lambda: ctx.tool_order("refunds_lookup", 3),
+            "gt": lambda: M.gt("3"),
+            "on": lambda: on.tool("x", is_error="yes"),
+        }}
+        for name in {order!r}:
+            try:
+                calls[name]()
+            except TypeError as error:
+                print(name, error)
+        """
+    names = ["tool", "order", "gt", "on"]
+    forward = _run(code.format(order=names)).splitlines()
+    backward = _run(code.format(order=names[::-1])).splitlines()
+    assert forward == backward[::-1]
+    assert forward == [
+        "tool EvalContext.called_tool(): 'name' must be str, got int (3)",
+        "order EvalContext.tool_order(): 'names[1]' must be str, got int (3)",
+        "gt M.gt(): 'bound' must be int or float, got str ('3')",
+        "on on.tool(): 'is_error' must be bool or None, got str ('yes')",
     ]

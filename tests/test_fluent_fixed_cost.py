@@ -98,16 +98,6 @@ def test_any_and_tuples_are_cached() -> None:
 # -- filling results directly -----------------------------------------------------------------
 
 
-def test_assertion_result_slots_live_on_its_plain_base() -> None:
-    """The base's ``__slots__`` list and the attrs fields must name the same attributes (a
-    field added to one only falls back to the slower filling; this keeps it honest)."""
-    base = AssertionResult.__mro__[1]
-    declared = [n for n in base.__dict__["__slots__"] if n != "__weakref__"]
-    assert sorted(declared) == sorted(f.name for f in attrs.fields(AssertionResult))
-    assert twin_of(AssertionResult) is not None
-    assert AssertionResult.__slots__ == ()  # type: ignore[attr-defined]
-
-
 def _values() -> tuple[object, ...]:
     """The field values of one result, in field order."""
     return (

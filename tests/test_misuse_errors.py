@@ -102,7 +102,7 @@ def test_agent_eval_resolves_relative_paths_against_the_test_folder(
 def test_agent_eval_paths_try_the_test_folder_first_then_the_current_folder(
     tmp_path: Path,
 ) -> None:
-    from agent_asserts.pytest_support.fixture import resolve_relative
+    from agent_asserts.pytest_support import resolve_relative
 
     tests, cwd = tmp_path / "tests", tmp_path / "cwd"
     tests.mkdir()

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 import attrs
 
-from agent_asserts._missing import MISSING
+from agent_asserts._values import MISSING
 from agent_asserts.checks.serialize import arguments_to_data
 from agent_asserts.matching import render
 from agent_asserts.outcome import Outcome

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
-from agent_asserts._lazy import LazyText
+from agent_asserts._text import LazyText
 from agent_asserts.checks.base import Check
 from agent_asserts.checks.cost import int_at_least
 from agent_asserts.checks.outcome import regex_validator

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, TypeVar
 
-from agent_asserts._suggest import did_you_mean, unknown_key_message
+from agent_asserts._text import did_you_mean, unknown_key_message
 from agent_asserts.checks.base import Check
 from agent_asserts.checks.expect_reader import read_expectation
 from agent_asserts.checks.field_reader import read_value

@@ -25,7 +25,7 @@ import functools
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-from agent_asserts._suggest import unknown_key_message
+from agent_asserts._text import unknown_key_message
 from agent_asserts.checks.expectations import VALUE_CHECKS
 from agent_asserts.checks.field_reader import read_value
 from agent_asserts.checks.located import IS_MAPPING, Reading

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
-from agent_asserts._missing import MISSING
+from agent_asserts._values import MISSING
 from agent_asserts.checks.base import Check
 from agent_asserts.checks.serialize import argument_to_data
 from agent_asserts.checks.sources import ValueSource

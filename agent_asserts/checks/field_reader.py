@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from agent_asserts._suggest import choice_list, unknown_key_message
+from agent_asserts._text import choice_list, unknown_key_message
 from agent_asserts.checks.located import IS_LIST, IS_MAPPING, UNREADABLE, Reading
 from agent_asserts.checks.signatures import TypeSpec
 from agent_asserts.matching import Count, OperatorError, from_data

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import attrs
 
-from agent_asserts._missing import MISSING
+from agent_asserts._values import MISSING
 from agent_asserts.selectors.calls import (
     BlockSelector,
     EventSelector,

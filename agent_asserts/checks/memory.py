@@ -30,9 +30,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
-from agent_asserts._lazy import LazyText
-from agent_asserts._missing import MISSING
-from agent_asserts._suggest import did_you_mean
+from agent_asserts._text import LazyText, did_you_mean
+from agent_asserts._values import MISSING
 from agent_asserts.checks.base import Check
 from agent_asserts.checks.registry import register
 from agent_asserts.checks.selection import closest_fields, event_ids, id_list

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
-from agent_asserts._convert import unit_interval
+from agent_asserts._values import unit_interval
 from agent_asserts.checks.base import Check
 from agent_asserts.checks.registry import register
 from agent_asserts.judges.prompt import (

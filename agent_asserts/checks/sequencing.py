@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import attrs
 
 from agent_asserts._kept import kept
-from agent_asserts._lazy import LazyText
+from agent_asserts._text import LazyText
 from agent_asserts.checks.base import Check
 from agent_asserts.checks.index_plan import Plan, index_plan
 from agent_asserts.checks.registry import register

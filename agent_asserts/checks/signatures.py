@@ -34,7 +34,7 @@ from typing import Any
 
 import attrs
 
-from agent_asserts._missing import MISSING
+from agent_asserts._values import MISSING
 from agent_asserts.matching import Count, Matcher
 from agent_asserts.selectors.calls import Selector
 

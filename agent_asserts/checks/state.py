@@ -25,8 +25,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 import attrs
 
 from agent_asserts._kept import kept
-from agent_asserts._lazy import LazyText
-from agent_asserts._missing import MISSING
+from agent_asserts._text import LazyText
+from agent_asserts._values import MISSING
 from agent_asserts.checks.base import Check
 from agent_asserts.checks.registry import register
 from agent_asserts.matching import ANY, Mismatch, explain, render

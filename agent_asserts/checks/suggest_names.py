@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Final
 
-from agent_asserts._distance import edit_distance
+from agent_asserts._text import edit_distance
 from agent_asserts.record import DelegationPayload, SkillPayload
 from agent_asserts.record.aliases import alias_of
 

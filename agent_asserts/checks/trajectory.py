@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import attrs
 
 from agent_asserts._kept import kept
-from agent_asserts._lazy import LazyText
+from agent_asserts._text import LazyText
 from agent_asserts.checks.base import Check
 from agent_asserts.checks.confirmation import ConfirmationRequested
 from agent_asserts.checks.index_plan import index_plan

@@ -28,8 +28,8 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any, Final
 
-from agent_asserts._missing import MISSING
-from agent_asserts._suggest import unknown_key_message
+from agent_asserts._text import unknown_key_message
+from agent_asserts._values import MISSING
 from agent_asserts.matching import Matcher, MatcherError, Mismatch, render
 from agent_asserts.matching.structural import (
     ExactMatcher,

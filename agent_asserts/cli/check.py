@@ -1,4 +1,7 @@
-"""``agent-asserts check``: run suites on records and report.
+"""The subcommands that read suites and records: ``check`` (and a clean stop on Ctrl-C),
+``validate``, ``schema``, ``convert`` and ``record``.
+
+``agent-asserts check``: run suites on records and report.
 
 Every suite runs on every record given with ``--record``; without ``--record``, each case
 runs on the record its suite file names. Whatever can be loaded is evaluated and reported.
@@ -6,32 +9,66 @@ Whatever cannot (a suite file, a record, a line of a ``.jsonl`` file, a ``--reco
 matches nothing or reads no record) is printed on stderr, makes the exit code 2, and is in the
 report too: as ``FAILED`` cases whose ``error`` says why and whose source names the input,
 built as :func:`~agent_asserts.batch.evaluate_many` builds them for unloadable records.
+
+Ctrl-C during ``agent-asserts check``: stop cleanly, report what finished, exit 130.
+
+The cases that finished before the interrupt are reported as usual (``--output`` written
+atomically, or the report on stdout) under the title :data:`INTERRUPTED_TITLE`, one line goes
+to stderr, and the exit code is :data:`EXIT_INTERRUPTED` (128 + SIGINT, the shell's
+convention). A second Ctrl-C while the report is being written is ignored.
+
+``agent-asserts record PATH [--format NAME] [--json]``: show a trace as the checks see it.
+
+Every run of ``PATH`` (a file or folder in any registered format) is read as ``check`` would
+read it, then printed: a table of its events (id, kind, agent, turn, name, outcome, duration)
+and its parse errors, or with ``--json`` the canonical record (a JSON array when there are
+several runs). Exit 0 when everything was read, 2 when the input cannot be read or holds
+no run.
+
+>>> import json, pathlib, tempfile
+>>> path = pathlib.Path(tempfile.mkdtemp()) / "run.json"
+>>> _ = path.write_text(json.dumps({"detailed_trace": ["User Query: hi", "Agent Text: hello"]}))
+>>> main_record([str(path)])  # doctest: +ELLIPSIS +NORMALIZE_WHITESPACE
+run.json: 2 events, status -, reply 'hello'
+id  kind     agent  turn  name   outcome  duration
+e0  message  -      1     hi     -        -
+e1  message  -      1     hello  -        -
+0
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
+import json
 import os
-from collections.abc import Iterable
+import signal
+import sys
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, Final
 
 import attrs
 
 from agent_asserts._text import escape_controls
 from agent_asserts.batch import load_error_text, load_record, unloadable_cases
-from agent_asserts.cli.interrupt import report_interrupted
-from agent_asserts.cli.limits import judge_of, limit_keywords
-from agent_asserts.cli.record_dir import as_suite_input, scan_records
+from agent_asserts.cli.main import EXIT_FAILED, EXIT_INPUT, EXIT_INTERRUPTED, EXIT_OK, build_parser
 from agent_asserts.cli.support import (
     Progress,
+    as_suite_input,
     iter_record_inputs,
+    judge_of,
+    limit_keywords,
     record_files,
+    scan_records,
     use_color,
 )
-from agent_asserts.loaders import load
-from agent_asserts.record import RecordError
+from agent_asserts.loaders import load, schema
+from agent_asserts.record import RecordError, TrialRecord
 from agent_asserts.record.adapters import get_format
+from agent_asserts.record.event import Event
+from agent_asserts.record.reading import iter_records
 from agent_asserts.report import ReportRow, format_for_path, render, tally_line, write_report
 from agent_asserts.results import Verdict
 
@@ -40,7 +77,8 @@ if TYPE_CHECKING:
     from agent_asserts.record import TrialRecord
     from agent_asserts.report import ReportRow
 
-EXIT_OK, EXIT_FAILED, EXIT_INPUT = 0, 1, 2
+
+# -- check -----------------------------------------------------------------------------------------
 
 
 class Problems:
@@ -261,13 +299,239 @@ def run_check(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     return code
 
 
+# -- Ctrl-C during check ---------------------------------------------------------------------------
+
+
+INTERRUPTED_TITLE: Final = "interrupted (Ctrl-C): only the cases that finished are reported"
+
+
+@contextmanager
+def sigint_ignored() -> Iterator[None]:
+    """Ignore SIGINT inside the block (main thread only; elsewhere a no-op)."""
+    try:
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:  # not the main thread
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def report_interrupted(
+    args: argparse.Namespace,
+    fmt: str,
+    rows: list[ReportRow],
+    out: IO[str],
+    err: IO[str],
+    problems: Problems,
+) -> int:
+    """Report the finished ``rows`` as interrupted; print one line; return 130."""
+    with sigint_ignored():
+        if problems.progress is not None:
+            problems.progress.close()
+            problems.progress = None
+        where = ""
+        if args.output:
+            try:
+                write_report(args.output, rows, fmt=fmt, title=INTERRUPTED_TITLE)
+                where = f", report written to {args.output}"
+            except OSError as exc:
+                where = f", the report could not be written: {exc.strerror or exc}"
+        else:
+            options: dict[str, Any] = {"title": INTERRUPTED_TITLE}
+            text = render(rows, fmt, **options)
+            out.write(text if text.endswith("\n") else text + "\n")
+        n = len(rows)
+        err.write(f"interrupted: {n} case{'s' if n != 1 else ''} finished{where}\n")
+        err.flush()
+    return EXIT_INTERRUPTED
+
+
+# -- validate, schema, convert ----------------------------------------------------------------
+
+
+def run_validate(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
+    """``validate``: load every file; print ``ok`` or every problem of each; exit 2 when one is
+    invalid."""
+    paths: list[str] = args.suites
+    bad = Problems(out)
+    for path in paths:
+        before = bad.count
+        suites = load_suites([path], None, bad)
+        if bad.count == before:
+            suite = suites[0]
+            n = len(suite.cases)
+            out.write(f"ok: {path} ({suite.dialect}, {n} case{'s' if n != 1 else ''})\n")
+    valid = len(paths) - bad.count
+    out.write(
+        f"{len(paths)} file{'s' if len(paths) != 1 else ''}: {valid} valid, {bad.count} invalid\n"
+    )
+    return EXIT_INPUT if bad.count else EXIT_OK
+
+
+def run_schema(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
+    """``schema``: print the native JSON Schema (the shipped file, else generated)."""
+    if schema.SCHEMA_PATH.is_file():
+        out.write(schema.SCHEMA_PATH.read_text(encoding="utf-8"))
+    else:
+        out.write(schema.schema_text())
+    return EXIT_OK
+
+
+def run_convert(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
+    """``convert``: print the suite in the native dialect: YAML when PyYAML is installed, else
+    JSON."""
+    problems = Problems(err)
+    suites = load_suites([args.suite], None, problems)
+    if not suites:
+        return EXIT_INPUT
+    data = suites[0].to_dict()
+    try:
+        import yaml
+    except ImportError:
+        out.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    else:
+        out.write(yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
+    return EXIT_OK
+
+
+# -- record ------------------------------------------------------------------------------------
+
+COLUMNS = ("id", "kind", "agent", "turn", "name", "outcome", "duration")
+
+
+NAME_WIDTH = 40
+
+
+def _short(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= NAME_WIDTH else text[: NAME_WIDTH - 1] + "…"
+
+
+def event_name(event: Event) -> str:
+    """What the table shows as an event's name: the tool, the text, the model, the sub-agent.
+
+    >>> event_name(TrialRecord.builder().tool("refund").build().events[0])
+    'refund'
+    """
+    payload = event.payload
+    for attribute in ("name", "subagent", "model", "skill_id", "text", "summary"):
+        value = getattr(payload, attribute, None)
+        if value is None and isinstance(payload, dict):
+            value = payload.get(attribute)
+        if isinstance(value, str) and value:
+            return _short(value)
+    return event.event_type or "-"
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, float):
+        return f"{value:.3f}s"
+    return str(value)
+
+
+def event_row(event: Event) -> tuple[str, ...]:
+    """One table row: id, kind, agent, turn, name, outcome, duration."""
+    outcome = getattr(event.payload, "outcome", None)
+    if outcome is None and event.kind == "delegation":
+        outcome = event.event_type
+    duration = getattr(event, "duration", None)
+    return (
+        event.event_id,
+        event.kind,
+        _cell(getattr(event, "agent", None)),
+        _cell(event.turn),
+        event_name(event),
+        _cell(outcome),
+        _cell(float(duration) if duration is not None else None),
+    )
+
+
+def table(record: TrialRecord) -> str:
+    """The events of a record as aligned columns, then its parse errors."""
+    rows = [COLUMNS, *(event_row(e) for e in record.events)]
+    widths = [max(len(row[i]) for row in rows) for i in range(len(COLUMNS))]
+    lines = [
+        "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() for row in rows
+    ]
+    if record.parse_errors:
+        lines.append(f"parse errors ({len(record.parse_errors)}):")
+        lines.extend(f"  {error}" for error in record.parse_errors)
+    return "\n".join(lines)
+
+
+def _header(label: str, record: TrialRecord) -> str:
+    reply = record.reply
+    shown = repr(_short(reply)) if reply is not None else "-"
+    return f"{label}: {len(record.events)} events, status {record.status or '-'}, reply {shown}"
+
+
+def run_record(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
+    """The ``record`` subcommand: 0 when every run was read, 2 when the input could not be."""
+    path = Path(args.path)
+    if not path.exists():
+        err.write(f"agent-asserts record: {args.path}: no such file or folder\n")
+        return EXIT_INPUT
+    count = 0
+    several = False
+    try:
+        records = iter_records(path, args.format)
+        ahead = [r for r in (next(records, None), next(records, None)) if r is not None]
+        several = len(ahead) > 1
+        for count, record in enumerate(itertools.chain(ahead, records), 1):
+            if args.json:
+                text = json.dumps(record.to_dict(), indent=2, ensure_ascii=False)
+                if several:
+                    text = ("[\n" if count == 1 else ",\n") + text
+                out.write(text if several else text + "\n")
+            else:
+                label = f"{path.name}#{count}" if several else path.name
+                out.write(("" if count == 1 else "\n") + _header(label, record) + "\n")
+                out.write(table(record) + "\n")
+    except (ValueError, OSError) as exc:
+        if args.json and several:
+            out.write("\n]\n")
+        err.write(f"agent-asserts record: cannot read {args.path}: {exc}\n")
+        return EXIT_INPUT
+    if not count:
+        err.write(f"agent-asserts record: {args.path}: no run was read\n")
+        return EXIT_INPUT
+    if args.json and several:
+        out.write("\n]\n")
+    return EXIT_OK
+
+
+def main_record(argv: Sequence[str]) -> int:
+    """Run ``agent-asserts record`` with ``argv`` (for tests and doctests)."""
+    args = build_parser().parse_args(["record", *argv])
+    return run_record(args, sys.stdout, sys.stderr)
+
+
 __all__ = [
+    "COLUMNS",
     "EXIT_FAILED",
     "EXIT_INPUT",
+    "EXIT_INTERRUPTED",
     "EXIT_OK",
+    "INTERRUPTED_TITLE",
+    "NAME_WIDTH",
     "Problems",
+    "event_name",
+    "event_row",
     "exit_code",
     "exit_rule",
     "load_suites",
+    "main_record",
+    "report_interrupted",
     "run_check",
+    "run_convert",
+    "run_record",
+    "run_schema",
+    "run_validate",
+    "sigint_ignored",
+    "table",
 ]

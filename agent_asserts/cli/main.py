@@ -1,4 +1,4 @@
-"""The ``agent-asserts`` command (also ``python -m agent_asserts``).
+"""The ``agent-asserts`` command (also ``python -m agent_asserts``): its parser and dispatch.
 
 Subcommands: ``check`` (run suites on records and report), ``record`` (print a trace file as
 the checks see it), ``validate`` (load suite files and report every problem of every file),
@@ -15,24 +15,51 @@ docs/cli.md.
   "$schema": "https://json-schema.org/draft/2020-12/schema",
 ...
 True
+
+>>> import argparse
+>>> parser = argparse.ArgumentParser(); add_time_limits(parser)
+>>> args = parser.parse_args([])
+>>> args.timeout, args.judge_timeout
+(60.0, None)
+>>> parser.parse_args(["--timeout", "0"]).timeout is None
+True
+
+This module holds only the parser: ``--help`` and a usage error import no more than the
+report format names. The subcommand that runs is imported then, from :data:`COMMANDS`.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
+import importlib
 import sys
-from collections.abc import Sequence
-from typing import IO
+from collections.abc import Callable, Sequence
+from typing import IO, Any, Final
 
+from agent_asserts._deadline import DEFAULT_CASE_TIMEOUT
 from agent_asserts._version import __version__
-from agent_asserts.cli import watch
-from agent_asserts.cli.check import EXIT_INPUT, EXIT_OK, Problems, load_suites, run_check
-from agent_asserts.cli.interrupt import EXIT_INTERRUPTED
-from agent_asserts.cli.limits import add_judge_option, add_time_limits
-from agent_asserts.cli.record import add_record_parser, run_record
-from agent_asserts.loaders import schema
 from agent_asserts.report import formats
+
+EXIT_OK: Final = 0
+"""Everything passed (``SCORED`` counts as passing unless ``--fail-on scored``)."""
+EXIT_FAILED: Final = 1
+"""A case failed."""
+EXIT_INPUT: Final = 2
+"""An input could not be loaded, or the report could not be written (also a usage error)."""
+EXIT_INTERRUPTED: Final = 130
+"""Stopped by Ctrl-C (128 + SIGINT, the shell's convention)."""
+
+COMMANDS: Final[dict[str, tuple[str, str]]] = {
+    "check": ("agent_asserts.cli.check", "run_check"),
+    "record": ("agent_asserts.cli.check", "run_record"),
+    "validate": ("agent_asserts.cli.check", "run_validate"),
+    "schema": ("agent_asserts.cli.check", "run_schema"),
+    "convert": ("agent_asserts.cli.check", "run_convert"),
+    "watch": ("agent_asserts.cli.watch", "run_watch"),
+}
+"""Subcommand → (module, function ``(args, out, err) -> exit code``), imported when it runs."""
+
+# -- the parser ------------------------------------------------------------------------------
 
 FORMAT_CHOICES = ("text", "json", "junit", "html", "markdown")
 """The built-in report formats, in the order ``--help`` lists them."""
@@ -75,7 +102,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--record-format", default="auto", metavar="NAME",
         help="the trace format of --record files (default: auto, detected from the data)",
     )  # fmt: skip
-    add_record_parser(commands)
+    _add_record_parser(commands)
     add_time_limits(check)
     validate = commands.add_parser("validate", help="load suite files and report every problem")
     validate.add_argument("suites", nargs="+", metavar="SUITE")
@@ -83,50 +110,8 @@ def build_parser() -> argparse.ArgumentParser:
     convert = commands.add_parser("convert", help="print a suite in another dialect")
     convert.add_argument("suite", metavar="SUITE")
     convert.add_argument("--to", choices=("native",), default="native", help="target dialect")
-    watch.add_parser(commands)
+    _add_watch_parser(commands)
     return parser
-
-
-def run_validate(paths: list[str], out: IO[str]) -> int:
-    """Load every file; print ``ok`` or every problem of each; exit 2 when one is invalid."""
-    bad = Problems(out)
-    for path in paths:
-        before = bad.count
-        suites = load_suites([path], None, bad)
-        if bad.count == before:
-            suite = suites[0]
-            n = len(suite.cases)
-            out.write(f"ok: {path} ({suite.dialect}, {n} case{'s' if n != 1 else ''})\n")
-    valid = len(paths) - bad.count
-    out.write(
-        f"{len(paths)} file{'s' if len(paths) != 1 else ''}: {valid} valid, {bad.count} invalid\n"
-    )
-    return EXIT_INPUT if bad.count else EXIT_OK
-
-
-def run_schema(out: IO[str]) -> int:
-    """Print the native JSON Schema (the shipped file, or generated when it is absent)."""
-    if schema.SCHEMA_PATH.is_file():
-        out.write(schema.SCHEMA_PATH.read_text(encoding="utf-8"))
-    else:
-        out.write(schema.schema_text())
-    return EXIT_OK
-
-
-def run_convert(path: str, out: IO[str], err: IO[str]) -> int:
-    """Print the suite in the native dialect: YAML when PyYAML is installed, else JSON."""
-    problems = Problems(err)
-    suites = load_suites([path], None, problems)
-    if not suites:
-        return EXIT_INPUT
-    data = suites[0].to_dict()
-    try:
-        import yaml
-    except ImportError:
-        out.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
-    else:
-        out.write(yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
-    return EXIT_OK
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -144,17 +129,93 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
-    if args.command == "check":
-        return run_check(args, out, err)
-    if args.command == "record":
-        return run_record(args, out, err)
-    if args.command == "validate":
-        return run_validate(args.suites, out)
-    if args.command == "schema":
-        return run_schema(out)
-    if args.command == "watch":
-        return watch.run_watch(args, out, err)
-    return run_convert(args.suite, out, err)
+    module, name = COMMANDS[args.command]
+    command: Callable[[argparse.Namespace, IO[str], IO[str]], int]
+    command = getattr(importlib.import_module(module), name)
+    return command(args, out, err)
 
 
-__all__ = ["FORMAT_CHOICES", "build_parser", "main", "run_convert", "run_schema", "run_validate"]
+def _add_record_parser(commands: Any) -> None:
+    """Add the ``record`` subcommand to the command's subparsers."""
+    record = commands.add_parser("record", help="print a trace file as the checks see it")
+    record.add_argument("path", metavar="PATH", help="a trace file or a folder of them")
+    record.add_argument(
+        "--format", default="auto", metavar="NAME",
+        help="the trace format (default: auto, detected from the data)",
+    )  # fmt: skip
+    record.add_argument("--json", action="store_true", help="print the canonical record(s)")
+
+
+def _add_watch_parser(commands: Any) -> None:
+    """Add the ``watch`` subcommand to the command's subparsers."""
+    watch = commands.add_parser("watch", help="evaluate record files as they appear")
+    watch.add_argument("suite", metavar="SUITE", help="the suite file")
+    watch.add_argument("--record-dir", required=True, metavar="DIR", help="the folder to watch")
+    watch.add_argument("--format", default="auto", metavar="NAME",
+                       help="the record format (default: detected per document)")  # fmt: skip
+    watch.add_argument("--output", metavar="FILE.jsonl",
+                       help="append results here (default: standard output)")  # fmt: skip
+    watch.add_argument("--interval", type=float, default=1.0, metavar="SECONDS",
+                       help="seconds between polls (default 1)")  # fmt: skip
+    watch.add_argument("--max-polls", type=int, default=None, metavar="N",
+                       help="stop after N polls (default: until Ctrl-C)")  # fmt: skip
+    add_judge_option(watch)
+    add_time_limits(watch)
+
+
+# -- the options check and watch share ------------------------------------------------------
+
+DEFAULT_TIMEOUT: Final = DEFAULT_CASE_TIMEOUT
+
+
+def seconds(text: str) -> float | None:
+    """A number of seconds >= 0; 0 means no limit.
+
+    >>> seconds("2.5"), seconds("0")
+    (2.5, None)
+    """
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not value >= 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a number of seconds >= 0 (got {text!r})")
+    return value or None
+
+
+def add_time_limits(parser: argparse.ArgumentParser) -> None:
+    """Add ``--timeout`` (default 60) and ``--judge-timeout`` (default none) to ``parser``."""
+    parser.add_argument(
+        "--timeout", type=seconds, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+        help="hard time limit of each case (default 60; 0: none); a case past it is FAILED",
+    )  # fmt: skip
+    parser.add_argument(
+        "--judge-timeout", type=seconds, default=None, metavar="SECONDS",
+        help="time limit of each judge call (past it the judged check is an evaluator_error)",
+    )  # fmt: skip
+
+
+def add_judge_option(parser: argparse.ArgumentParser) -> None:
+    """Add ``--judge MODULE:CALLABLE`` (read with ``cli.support.import_judge``) to ``parser``.
+
+    >>> parser = argparse.ArgumentParser(); add_judge_option(parser)
+    >>> parser.parse_args(["--judge", "my_judges:polite"]).judge
+    'my_judges:polite'
+    """
+    parser.add_argument("--judge", metavar="MODULE:CALLABLE", help="the judge for semantic checks")
+
+
+__all__ = [
+    "COMMANDS",
+    "DEFAULT_TIMEOUT",
+    "EXIT_FAILED",
+    "EXIT_INPUT",
+    "EXIT_INTERRUPTED",
+    "EXIT_OK",
+    "FORMAT_CHOICES",
+    "add_judge_option",
+    "add_time_limits",
+    "build_parser",
+    "main",
+    "seconds",
+]

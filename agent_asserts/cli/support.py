@@ -1,29 +1,58 @@
-"""Helpers of the command line: record inputs, the judge option, colour, the progress bar.
+"""What the subcommands share: record inputs and folders, the judge, colour, the progress bar.
 
 >>> import io
 >>> use_color(io.StringIO(), environ={})
 False
+
+The evaluation options that ``check`` and ``watch`` share (``--timeout``, ``--judge-timeout``,
+``--judge``) are added by :mod:`agent_asserts.cli.main` (the parser); :func:`judge_of` and
+:func:`limit_keywords` read them for ``Suite.evaluate``/``Case.evaluate`` (so ``run_case``
+enforces them).
+
+What a ``--record`` folder holds besides records: suite files and dangling symlinks.
+
+A suite file kept beside the runs (``runs/suite.json``) is not a record: it is skipped, with a
+note on stderr. A symlink whose target is gone is reported as a problem (exit 2), never
+skipped silently.
+
+>>> import json, pathlib, tempfile
+>>> tmp = pathlib.Path(tempfile.mkdtemp())
+>>> _ = (tmp / "suite.json").write_text(json.dumps({"checks": ["succeeded"]}))
+>>> _ = (tmp / "run.json").write_text(json.dumps({"events": []}))
+>>> (tmp / "gone.json").symlink_to(tmp / "missing.json")
+>>> scan = scan_records([tmp / "run.json", tmp / "suite.json"], [str(tmp)])
+>>> [p.name for p in scan.records], [p.name for p in scan.suites], [p.name for p in scan.dangling]
+(['run.json'], ['suite.json'], ['gone.json'])
 """
 
 from __future__ import annotations
 
+import argparse
 import glob
 import importlib
+import json
 import os
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import IO, Any, cast
+from typing import IO, Any, Final, NamedTuple, cast
 
 import attrs
 
 from agent_asserts.batch import SourcedRecord, iter_jsonl
 from agent_asserts.record.adapters import get_format, matching_formats
 from agent_asserts.record.reading import iter_records
+from agent_asserts.results import CaseResult
+
+# -- record inputs, the judge, colour, progress ----------------------------------------------------
 
 HANDFUL = 5
 """Above this many records, a terminal gets a progress bar."""
+
+
 RECORD_SUFFIXES = (".json", ".jsonl")
+
+
 CLEAR_LINE = "\r\x1b[2K"
 """Back to the start of the line, and erase it (the progress bar's line)."""
 
@@ -211,13 +240,129 @@ class Progress:
             self.stream.flush()
 
 
+# -- the evaluation options, read ------------------------------------------------------------------
+
+
+def judge_of(args: argparse.Namespace) -> Any:
+    """The judge ``--judge`` names (None without it).
+
+    Raises:
+        ValueError: it cannot be imported (``--judge SPEC: reason``, whatever the module raised).
+
+    >>> judge_of(argparse.Namespace(judge=None)) is None
+    True
+    >>> judge_of(argparse.Namespace(judge="os:sep"))
+    Traceback (most recent call last):
+    ...
+    ValueError: --judge os:sep: 'sep' of os is not callable (got str)
+    """
+    spec = getattr(args, "judge", None)
+    if not spec:
+        return None
+    try:
+        return import_judge(spec)
+    except Exception as exc:  # whatever the module raised: reported, never a traceback
+        raise ValueError(f"--judge {spec}: {exc}") from exc
+
+
+def limit_keywords(args: argparse.Namespace) -> dict[str, Any]:
+    """The ``timeout``/``judge_timeout`` keywords given on the command line.
+
+    >>> limit_keywords(argparse.Namespace(timeout=2.0, judge_timeout=None))
+    {'timeout': 2.0, 'judge_timeout': None}
+    """
+    return {
+        "timeout": getattr(args, "timeout", None),
+        "judge_timeout": getattr(args, "judge_timeout", None),
+    }
+
+
+# -- what a --record folder holds ------------------------------------------------------------------
+
+SUITE_KEYS: Final = frozenset(
+    {"checks", "cases", "scenario", "goals", "assertions", "evals", "tool_expectations"}
+)
+"""Top-level keys of a suite document (native, Mantle, cxas); a record has ``events``."""
+
+
+SNIFF_LIMIT: Final = 1_000_000
+"""Files larger than this (bytes) are taken for records without reading them."""
+
+
+class RecordScan(NamedTuple):
+    """The record files, the suite files skipped and the dangling symlinks found."""
+
+    records: list[Path]
+    suites: list[Path]
+    dangling: list[Path]
+
+
+def is_suite_file(path: Path, suite_paths: Iterable[str] = ()) -> bool:
+    """Whether ``path`` is one of ``suite_paths`` or a JSON suite document (a mapping with a
+    suite's keys and no ``events``).
+
+    >>> is_suite_file(Path("/nonexistent.json"))
+    False
+    """
+    try:
+        if any(path.samefile(s) for s in suite_paths if Path(s).exists()):
+            return True
+        if path.suffix != ".json" or path.stat().st_size > SNIFF_LIMIT:
+            return False
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(data, dict) and "events" not in data and bool(SUITE_KEYS & data.keys())
+
+
+def as_suite_input(case: CaseResult) -> CaseResult:
+    """The failed case of an unloadable suite, marked so that reports label its source
+    ``suite:`` (``metadata["input"] == "suite"``) rather than ``record:``.
+
+    >>> as_suite_input(CaseResult("s.yml", "failed", metadata={"source": "s.yml"})).metadata
+    {'source': 's.yml', 'input': 'suite'}
+    """
+    return attrs.evolve(case, metadata={**case.metadata, "input": "suite"})
+
+
+def scan_records(
+    files: list[Path], folders: Iterable[str], suite_paths: Iterable[str] = ()
+) -> RecordScan:
+    """Split ``files`` into records and suite files, and list the dangling symlinks of the
+    ``--record`` values that are folders."""
+    suites_given = list(suite_paths)
+    records: list[Path] = []
+    suites: list[Path] = []
+    for path in files:
+        (suites if is_suite_file(path, suites_given) else records).append(path)
+    dangling: list[Path] = []
+    for folder in folders:
+        base = Path(folder)
+        if base.is_dir():
+            dangling.extend(
+                sorted(
+                    p
+                    for p in base.iterdir()
+                    if p.suffix in RECORD_SUFFIXES and p.is_symlink() and not p.exists()
+                )
+            )
+    return RecordScan(records, suites, dangling)
+
+
 __all__ = [
     "CLEAR_LINE",
     "HANDFUL",
+    "SUITE_KEYS",
     "Progress",
+    "RecordScan",
+    "as_suite_input",
     "import_judge",
+    "is_suite_file",
     "is_tty",
     "iter_record_inputs",
+    "judge_of",
+    "limit_keywords",
     "record_files",
+    "scan_records",
     "use_color",
 ]

@@ -14,7 +14,7 @@ records: one line on standard error, exit code 130, everything written so far in
 ``--max-polls N`` stops after N polls (for scripts and tests).
 
 Each case runs under the same limits as ``agent-asserts check`` (the options of
-:mod:`agent_asserts.cli.limits`): ``--timeout SECONDS`` (default 60; 0: none), past which the
+:mod:`agent_asserts.cli.support`): ``--timeout SECONDS`` (default 60; 0: none), past which the
 case is ``FAILED`` naming the check that was running and the limit, and the watch goes on to
 the next case and record; ``--judge MODULE:CALLABLE`` for judged checks, each call bounded by
 ``--judge-timeout SECONDS``.
@@ -49,31 +49,13 @@ import attrs
 
 from agent_asserts._text import escape_controls
 from agent_asserts.batch import load_error_text, unloadable_cases
-from agent_asserts.cli.limits import add_judge_option, add_time_limits, judge_of, limit_keywords
+from agent_asserts.cli.main import EXIT_INPUT, EXIT_INTERRUPTED, EXIT_OK
+from agent_asserts.cli.support import judge_of, limit_keywords
 from agent_asserts.loaders import Suite, load
 from agent_asserts.record import RecordError, TrialRecord
 from agent_asserts.record._json import load_json, strict_loads
 from agent_asserts.record.adapters import get_format, records_from_data
 from agent_asserts.results import CaseResult
-
-EXIT_OK, EXIT_INPUT, EXIT_INTERRUPTED = 0, 2, 130
-
-
-def add_parser(commands: Any) -> None:
-    """Add the ``watch`` subcommand to the command's subparsers."""
-    watch = commands.add_parser("watch", help="evaluate record files as they appear")
-    watch.add_argument("suite", metavar="SUITE", help="the suite file")
-    watch.add_argument("--record-dir", required=True, metavar="DIR", help="the folder to watch")
-    watch.add_argument("--format", default="auto", metavar="NAME",
-                       help="the record format (default: detected per document)")  # fmt: skip
-    watch.add_argument("--output", metavar="FILE.jsonl",
-                       help="append results here (default: standard output)")  # fmt: skip
-    watch.add_argument("--interval", type=float, default=1.0, metavar="SECONDS",
-                       help="seconds between polls (default 1)")  # fmt: skip
-    watch.add_argument("--max-polls", type=int, default=None, metavar="N",
-                       help="stop after N polls (default: until Ctrl-C)")  # fmt: skip
-    add_judge_option(watch)
-    add_time_limits(watch)
 
 
 @attrs.define
@@ -285,10 +267,8 @@ def _watch(args: argparse.Namespace, out: IO[str], err: IO[str],
 
 
 __all__ = [
-    "EXIT_INTERRUPTED",
     "ResultWriter",
     "Watcher",
-    "add_parser",
     "record_reader",
     "run_watch",
 ]

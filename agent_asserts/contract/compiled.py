@@ -30,8 +30,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from agent_asserts._lazy import LazyText
-from agent_asserts._missing import MISSING
+from agent_asserts._text import LazyText
+from agent_asserts._values import MISSING
 from agent_asserts.contract.evaluate import assertion_details
 from agent_asserts.contract.grammar import BindRef
 from agent_asserts.contract.operators import Operator, operator_of

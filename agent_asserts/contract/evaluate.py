@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from agent_asserts._missing import MISSING
+from agent_asserts._values import MISSING
 from agent_asserts.contract.bindings import Bound, resolve_binding
 from agent_asserts.contract.grammar import BindRef
 from agent_asserts.contract.model import scope

@@ -26,7 +26,7 @@ import itertools
 from collections.abc import Sequence
 from typing import Any
 
-from agent_asserts._missing import MISSING
+from agent_asserts._values import MISSING
 from agent_asserts.contract.bindings import Bound
 from agent_asserts.contract.durations import format_within
 from agent_asserts.contract.keys import Key, OnKeys, each_keyed, shown, times

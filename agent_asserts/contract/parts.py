@@ -18,7 +18,7 @@ from typing import Any
 
 import attrs
 
-from agent_asserts._missing import MISSING
+from agent_asserts._values import MISSING
 from agent_asserts.contract.durations import format_within, parse_within
 from agent_asserts.contract.grammar import BindRef
 from agent_asserts.contract.operators import Operator, operator_of

@@ -21,8 +21,8 @@ from typing import Any
 
 import attrs
 
-from agent_asserts._missing import MISSING
-from agent_asserts._suggest import did_you_mean
+from agent_asserts._text import did_you_mean
+from agent_asserts._values import MISSING
 from agent_asserts.record import DeltaEntry, Event, parse_pointer
 from agent_asserts.record.event import ENVELOPE_FIELDS
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from agent_asserts._paths import PathPart, format_path
-from agent_asserts._suggest import choice_list, closest_word, unknown_key_message
+from agent_asserts._text import choice_list, closest_word, unknown_key_message
+from agent_asserts._values import PathPart, format_path
 from agent_asserts.errors import AgentAssertsError, Collector, Problem
 
 KeyPath = tuple[PathPart, ...]

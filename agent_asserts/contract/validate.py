@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from agent_asserts._missing import MISSING
+from agent_asserts._values import MISSING
 from agent_asserts.contract.binding_rules import NULL, UNCHECKED, Shape, check_binding, shape_of
 from agent_asserts.contract.durations import parse_within
 from agent_asserts.contract.grammar import (

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, overload
 
-from agent_asserts._missing import MISSING
+from agent_asserts._values import MISSING
 from agent_asserts.checks import lifecycle, memory, messages, sequencing, turns
 from agent_asserts.checks.memo import built
 from agent_asserts.fluent.recorder import Recorder

@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from agent_asserts._fill import filler
-from agent_asserts._lazy import LazyText
+from agent_asserts._text import LazyText
 from agent_asserts._version import __version__
 from agent_asserts.checks.base import Check
 from agent_asserts.checks.unrecorded import decide_unrecorded

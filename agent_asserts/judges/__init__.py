@@ -31,9 +31,10 @@ from agent_asserts.judges.protocol import (
     JudgeRequest,
     JudgeResponse,
     JudgeResponseError,
+    JudgeTimeout,
     call_judge,
+    timed_judge,
 )
-from agent_asserts.judges.timeout import JudgeTimeout, timed_judge
 
 __all__ = [
     "MAX_STRING_CHARS",

@@ -23,8 +23,8 @@ import string
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeAlias
 
-from agent_asserts._jsonable import to_jsonable
 from agent_asserts._text import escape_controls, json_escape_controls
+from agent_asserts._values import to_jsonable
 from agent_asserts.errors import AgentAssertsError
 from agent_asserts.judges.protocol import TEMPLATE_VERSION, JudgeRequest
 from agent_asserts.selectors.calls import Selector

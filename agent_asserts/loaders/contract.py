@@ -31,7 +31,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from agent_asserts._paths import format_path
+from agent_asserts._values import format_path
 from agent_asserts.checks.contract import ContractCheck
 from agent_asserts.contract.parse import parse_contract
 from agent_asserts.contract.problems import ContractProblem, Problems

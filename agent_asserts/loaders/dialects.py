@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from agent_asserts._suggest import did_you_mean
+from agent_asserts._text import did_you_mean
 from agent_asserts.loaders.nodes import Node, to_plain
 
 if TYPE_CHECKING:

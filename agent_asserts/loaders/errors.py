@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from agent_asserts._suggest import choice_list, closest_word, unknown_key_message
+from agent_asserts._text import choice_list, closest_word, unknown_key_message
 from agent_asserts.errors import LoadError, LoadProblem
 
 

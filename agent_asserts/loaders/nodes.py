@@ -19,7 +19,7 @@ from typing import Any, Final
 
 import attrs
 
-from agent_asserts._paths import PathPart, format_path
+from agent_asserts._values import PathPart, format_path
 
 
 class _Invalid:

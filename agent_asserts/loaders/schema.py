@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from agent_asserts._atomic import write_atomic
+from agent_asserts._files import write_atomic
 from agent_asserts.checks.signatures import Signature, TypeSpec
 from agent_asserts.loaders.native_parts import check_signatures, expect_signatures
 from agent_asserts.matching import OPERATORS

@@ -16,7 +16,7 @@ from typing import Any, Final, Literal
 
 import attrs
 
-from agent_asserts._suggest import unknown_key_message
+from agent_asserts._text import unknown_key_message
 from agent_asserts.loaders.building import BuildContext
 from agent_asserts.loaders.errors import choice_list
 from agent_asserts.loaders.nodes import Node, ScalarNode, describe_value

@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 
 import attrs
 
-from agent_asserts._missing import MISSING
+from agent_asserts._values import MISSING
 from agent_asserts.matching.base import ROOT, Matcher, Mismatch, describe_value
 from agent_asserts.matching.data import value_to_data
 from agent_asserts.matching.depth import each_within_depth, within_depth

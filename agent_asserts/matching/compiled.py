@@ -27,7 +27,7 @@ import functools
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
-from agent_asserts._missing import MISSING
+from agent_asserts._values import MISSING
 from agent_asserts.matching.base import Matcher
 from agent_asserts.matching.scalar import RegexMatcher
 from agent_asserts.matching.structural import PartialMatcher, match_value

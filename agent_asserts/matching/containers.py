@@ -14,7 +14,7 @@ from typing import Any
 
 import attrs
 
-from agent_asserts._missing import MISSING
+from agent_asserts._values import MISSING
 from agent_asserts.matching.base import ROOT, Matcher, Mismatch, describe_value
 from agent_asserts.matching.bipartite import maximum_matching
 from agent_asserts.matching.data import value_to_data

@@ -32,7 +32,7 @@ from typing import Any, Final
 
 import attrs
 
-from agent_asserts._missing import MISSING
+from agent_asserts._values import MISSING
 from agent_asserts.errors import AgentAssertsError
 from agent_asserts.matching.base import Matcher
 from agent_asserts.matching.count import Count

@@ -35,7 +35,7 @@ from typing import Any, Final
 
 import attrs
 
-from agent_asserts._missing import MISSING
+from agent_asserts._values import MISSING
 from agent_asserts.matching.base import (
     ROOT,
     Matcher,

@@ -24,7 +24,7 @@ from typing import Any
 
 import attrs
 
-from agent_asserts._missing import MISSING
+from agent_asserts._values import MISSING
 from agent_asserts.matching.base import ROOT, Matcher, Mismatch
 from agent_asserts.matching.data import value_to_data
 from agent_asserts.matching.depth import nested_too_deeply, within_depth

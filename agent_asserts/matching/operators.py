@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, Final
 
-from agent_asserts._suggest import did_you_mean
+from agent_asserts._text import did_you_mean
 from agent_asserts.errors import AgentAssertsError, Problem
 from agent_asserts.matching.base import Matcher
 from agent_asserts.matching.data import unescape_key, value_to_data

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from agent_asserts._distance import edit_distance
+from agent_asserts._text import edit_distance
 
 
 def similarity(a: str, b: str) -> float:

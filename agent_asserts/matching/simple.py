@@ -1,6 +1,6 @@
 """Matchers without structure: anything, non-empty, absent, and a Python predicate.
 
->>> from agent_asserts._missing import MISSING
+>>> from agent_asserts._values import MISSING
 >>> from agent_asserts.matching import M
 >>> M.anything().matches(MISSING), M.non_empty().matches(""), M.absent().matches(None)
 (True, False, False)
@@ -13,7 +13,7 @@ from typing import Any
 
 import attrs
 
-from agent_asserts._missing import MISSING
+from agent_asserts._values import MISSING
 from agent_asserts.matching.base import ROOT, Matcher, MatcherError, Mismatch
 from agent_asserts.matching.values import is_list
 

@@ -17,8 +17,8 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from agent_asserts._depth import depth_message, too_deep
-from agent_asserts._missing import MISSING
 from agent_asserts._text import safe_repr
+from agent_asserts._values import MISSING
 
 MAX_RENDER: Final = 80
 """Longest text :func:`render` returns (including the ``…``)."""

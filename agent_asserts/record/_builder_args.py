@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, Final, TypedDict
 
-from agent_asserts._suggest import did_you_mean
+from agent_asserts._text import did_you_mean
 from agent_asserts.record._links import parent_problems
 from agent_asserts.record._model_payload_decode import decode_usage
 from agent_asserts.record._payload_decode import decode_payload

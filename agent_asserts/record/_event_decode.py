@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from agent_asserts._depth import MAX_DEPTH, too_deep
-from agent_asserts._missing import MISSING
+from agent_asserts._values import MISSING
 from agent_asserts.errors import AgentAssertsError
 from agent_asserts.record._fast import Copy, copied, fast_build, fast_valid
 from agent_asserts.record._links import parent_problems

@@ -27,7 +27,7 @@ from typing import Any, Final
 import attrs
 
 from agent_asserts._depth import MAX_DEPTH
-from agent_asserts._missing import MISSING
+from agent_asserts._values import MISSING
 from agent_asserts.record._validators import fast_copy, fits, scalar_types
 from agent_asserts.record.event import ENVELOPE_FIELDS, STR_ENVELOPE_FIELDS, Event
 from agent_asserts.record.payloads import (

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-from agent_asserts._missing import MISSING
-from agent_asserts._suggest import did_you_mean
+from agent_asserts._text import did_you_mean
+from agent_asserts._values import MISSING
 from agent_asserts.record._payload_fields import (
     Problems,
     extra_keys,

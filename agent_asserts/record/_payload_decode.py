@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, Final
 
-from agent_asserts._missing import MISSING
+from agent_asserts._values import MISSING
 from agent_asserts.record._model_payload_decode import (
     decode_guardrail,
     decode_model_call,

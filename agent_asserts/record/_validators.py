@@ -17,8 +17,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Final
 
 from agent_asserts._depth import MAX_DEPTH
-from agent_asserts._suggest import did_you_mean
-from agent_asserts._text import safe_repr
+from agent_asserts._text import did_you_mean, safe_repr
 from agent_asserts.errors import AgentAssertsError
 
 _MAX_REPR = 60

@@ -22,7 +22,7 @@ import warnings
 from collections.abc import Iterable, Mapping
 from typing import Any, Final
 
-from agent_asserts._distance import edit_distance
+from agent_asserts._text import edit_distance
 from agent_asserts.errors import RecordWarning
 
 ALIASES: Final[Mapping[str, tuple[str, ...]]] = {

@@ -18,7 +18,7 @@ from typing import Any
 
 from typing_extensions import Unpack
 
-from agent_asserts._missing import MISSING
+from agent_asserts._values import MISSING
 from agent_asserts.record._builder_args import (
     CommonEnvelope,
     Envelope,

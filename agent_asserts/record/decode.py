@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from agent_asserts._depth import MAX_DEPTH, depth_message, json_path, too_deep
-from agent_asserts._missing import MISSING
+from agent_asserts._values import MISSING
 from agent_asserts.record._event_decode import (
     EventTooDeep,
     check_events,

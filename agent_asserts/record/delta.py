@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 import attrs
 
-from agent_asserts._missing import MISSING
+from agent_asserts._values import MISSING
 from agent_asserts.record.pointer import join
 
 DeltaOp = Literal["added", "removed", "changed"]

@@ -18,7 +18,7 @@ from typing import Any, Final
 
 import attrs
 
-from agent_asserts._missing import MISSING
+from agent_asserts._values import MISSING
 from agent_asserts.record._extra import merge_extra as _merge
 from agent_asserts.record._extra import short_repr
 from agent_asserts.record.model_payloads import (

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from agent_asserts._missing import MISSING
+from agent_asserts._values import MISSING
 
 
 def escape_token(token: str) -> str:

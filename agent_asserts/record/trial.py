@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from agent_asserts._missing import MISSING
+from agent_asserts._values import MISSING
 from agent_asserts.record._lazy_events import PendingEvents, built_events, defer, pending_of
 from agent_asserts.record._validators import paused_gc
 from agent_asserts.record.declared_tools import DeclaredTool

@@ -1,10 +1,15 @@
 """Reports over case results: text, JSON, JUnit XML, Markdown and self-contained HTML.
 
 Every renderer takes the cases (one ``CaseResult``, a list, or a ``BatchResult``) and, as
-keywords, one record and one source label per case (the :class:`Renderer` protocol).
-:func:`render` picks a renderer by format name, :func:`write_report` by the file's extension;
+keywords, one record and one source label per case (the :class:`Renderer` protocol;
+:func:`renders_rows` turns a format's function of report rows into one). :func:`render` picks
+a renderer by format name, :func:`write_report` by the file's extension;
 :func:`register_renderer` adds a format, which the CLI's ``--format`` and
-``BatchResult.render`` then offer too. See docs/reports.md.
+``BatchResult.render`` then offer too. The formats, built-in and registered, are entries of one
+:class:`~agent_asserts._registry.Registry`. See docs/reports.md.
+
+The rows themselves (``ReportRow``, ``rows_of``) and their tallies are not rendering: they live
+in :mod:`agent_asserts.result_rows`, below the results and batches that use them.
 
 >>> from agent_asserts.results import CaseResult
 >>> print(render([CaseResult("a", "passed")], "text"))
@@ -19,14 +24,15 @@ PASSED a: 0 checks
 from __future__ import annotations
 
 import errno
+import functools
 import importlib
 import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
-from agent_asserts._atomic import write_atomic
-from agent_asserts.report._model import Renderer
+from agent_asserts._files import write_atomic
+from agent_asserts._registry import Registry
 from agent_asserts.result_rows import (
     Cases,
     ReportRow,
@@ -39,14 +45,71 @@ from agent_asserts.result_rows import (
 if TYPE_CHECKING:
     from agent_asserts.record import TrialRecord
 
+# -- what a format is ---------------------------------------------------------------------------
+
+
+class Renderer(Protocol):
+    """What a report format is: a callable rendering cases to text.
+
+    ``cases`` is one ``CaseResult``, a list of them or a ``BatchResult``; ``records`` and
+    ``sources`` give one record and one source label per case (or are None).
+    :func:`~agent_asserts.report.rows_of` turns the three into ``ReportRow`` objects.
+    """
+
+    def __call__(
+        self,
+        cases: Cases,
+        *,
+        records: Sequence[TrialRecord | None] | None = None,
+        sources: Sequence[str | None] | None = None,
+        title: str | None = None,
+    ) -> str:
+        """The report as text."""
+        ...
+
+
+RowsRender = Callable[[tuple["ReportRow", ...], "str | None"], str]
+"""A format's rendering of report rows under a title."""
+
+
+def renders_rows(render_rows: RowsRender) -> Renderer:
+    """A :class:`Renderer` (cases, and one record and source per case, as keywords) made of a
+    function of the report rows and the title: the one place a format's arguments become rows.
+
+    >>> from agent_asserts.results import CaseResult
+    >>> @renders_rows
+    ... def render_names(rows, title):
+    ...     '''The case names, one a line.'''
+    ...     return "\\n".join(row.case.name for row in rows)
+    >>> render_names([CaseResult("a", "passed")], sources=["a.json"]), render_names.__doc__
+    ('a', 'The case names, one a line.')
+    """
+
+    @functools.wraps(render_rows)
+    def render(
+        cases: Cases,
+        *,
+        records: Sequence[TrialRecord | None] | None = None,
+        sources: Sequence[str | None] | None = None,
+        title: str | None = None,
+    ) -> str:
+        return render_rows(rows_of(cases, records=records, sources=sources), title)
+
+    del render.__wrapped__  # help() and inspect show the renderer's call, not the rows one
+    return render
+
+
+# -- the formats ----------------------------------------------------------------------------
+
 FORMATS: dict[str, tuple[str, str]] = {
     "text": ("agent_asserts.report.text", "render_text"),
     "json": ("agent_asserts.report.json_report", "render_json"),
     "junit": ("agent_asserts.report.junit", "render_junit"),
-    "markdown": ("agent_asserts.report.markdown", "render_markdown"),
+    "markdown": ("agent_asserts.report.text", "render_markdown"),
     "html": ("agent_asserts.report.html_report", "render_html"),
 }
-"""Format name → (module, renderer function)."""
+"""The built-in formats: name → (module, renderer function), imported on first use."""
+
 
 EXTENSIONS: dict[str, str] = {
     ".txt": "text",
@@ -61,7 +124,10 @@ EXTENSIONS: dict[str, str] = {
 """File extension → format name."""
 
 
-_REGISTERED: dict[str, Renderer] = {}
+_RENDERERS: Registry[Renderer | tuple[str, str]] = Registry("report format")
+"""Every format, built-in (its ``FORMATS`` entry) then registered (its renderer)."""
+for _name, _where in FORMATS.items():
+    _RENDERERS.add_builtin(_name, _where)
 
 
 def register_renderer(name: str, fn: Renderer, *, extensions: Sequence[str] = ()) -> None:
@@ -79,14 +145,14 @@ def register_renderer(name: str, fn: Renderer, *, extensions: Sequence[str] = ()
     ('a;', 'names')
     >>> unregister_renderer("names")
     """
-    if name in FORMATS or name in _REGISTERED:
+    if name in _RENDERERS:
         raise ValueError(f"report format {name!r} is already registered")
     taken = [ext for ext in extensions if ext.lower() in EXTENSIONS]
     if taken:
         raise ValueError(
             f"extension {taken[0]!r} is already used by {EXTENSIONS[taken[0].lower()]!r}"
         )
-    _REGISTERED[name] = fn
+    _RENDERERS.add(name, fn)
     for ext in extensions:
         EXTENSIONS[ext.lower()] = name
 
@@ -97,7 +163,9 @@ def unregister_renderer(name: str) -> None:
     Raises:
         KeyError: ``name`` was not registered.
     """
-    del _REGISTERED[name]
+    if name in FORMATS:
+        raise KeyError(name)
+    _RENDERERS.remove(name)
     for ext in [ext for ext, fmt in EXTENSIONS.items() if fmt == name]:
         del EXTENSIONS[ext]
 
@@ -108,7 +176,7 @@ def formats() -> tuple[str, ...]:
     >>> formats()[:5]
     ('text', 'json', 'junit', 'markdown', 'html')
     """
-    return (*FORMATS, *_REGISTERED)
+    return _RENDERERS.names()
 
 
 def format_for_path(path: str | os.PathLike[str]) -> str:
@@ -137,14 +205,12 @@ def renderer(fmt: str) -> Callable[..., str]:
     >>> renderer("junit").__name__
     'render_junit'
     """
-    if fmt in _REGISTERED:
-        return _REGISTERED[fmt]
-    try:
-        module, name = FORMATS[fmt]
-    except KeyError:
-        raise ValueError(
-            f"unknown report format {fmt!r} (expected one of {', '.join(formats())})"
-        ) from None
+    entry = _RENDERERS.get(fmt)
+    if entry is None:
+        raise ValueError(f"unknown report format {fmt!r} (expected one of {', '.join(formats())})")
+    if not isinstance(entry, tuple):
+        return entry
+    module, name = entry
     fn: Callable[..., str] = getattr(importlib.import_module(module), name)
     return fn
 

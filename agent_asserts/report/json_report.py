@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from agent_asserts._version import __version__
-from agent_asserts.report._model import renders_rows
+from agent_asserts.report import renders_rows
 from agent_asserts.result_rows import ReportRow, pass_rate, verdict_counts
 from agent_asserts.serialization import JSON_SCHEMA_VERSION, converter
 from agent_asserts.summary import mean_score

@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from agent_asserts._text import escape_controls
-from agent_asserts.report._model import renders_rows
+from agent_asserts.report import renders_rows
 from agent_asserts.result_rows import ReportRow, verdict_counts
 from agent_asserts.status import Verdict
 

@@ -20,8 +20,8 @@ from typing import Any, ClassVar
 
 import attrs
 
-from agent_asserts._missing import MISSING
-from agent_asserts._suggest import did_you_mean
+from agent_asserts._text import did_you_mean
+from agent_asserts._values import MISSING
 from agent_asserts.matching import Matcher, Mismatch, as_matcher, render, value_to_data
 from agent_asserts.record import Event, TrialRecord
 from agent_asserts.record.event import ENVELOPE_FIELDS, STR_ENVELOPE_FIELDS

@@ -18,7 +18,7 @@ import attrs
 
 from agent_asserts._deadline import re_interruptible
 from agent_asserts._kept import kept
-from agent_asserts._missing import MISSING
+from agent_asserts._values import MISSING
 from agent_asserts.matching import M, Matcher, Mismatch, render, value_to_data
 from agent_asserts.matching.compiled import compile_filter, compile_test
 from agent_asserts.record import (

@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 
 import attrs
 
-from agent_asserts._missing import MISSING
+from agent_asserts._values import MISSING
 from agent_asserts.matching import M, Matcher, Mismatch, render, value_to_data
 from agent_asserts.record import (
     BlockPayload,

@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final, TypeVar
 
-from agent_asserts._missing import MISSING
+from agent_asserts._values import MISSING
 from agent_asserts.errors import AgentAssertsError
 from agent_asserts.matching.content_key import NotKeyable, content_part, private_copy
 from agent_asserts.matching.namespace import ANY

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agent_asserts import ANY, M, TrialRecord, on
-from agent_asserts._missing import MISSING
+from agent_asserts._values import MISSING
 from agent_asserts.checks.confirmation import ConfirmationRequested
 from agent_asserts.checks.events import CalledSubagent, EventCheck
 from agent_asserts.checks.index_plan import index_plan, plan_entry, selected

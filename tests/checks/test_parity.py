@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 
 import attrs
 
-from agent_asserts._missing import MISSING
+from agent_asserts._values import MISSING
 from agent_asserts.checks import Check, Outcome, all_checks, register_check, unregister_check
 from agent_asserts.checks.signatures import signature
 from agent_asserts.context import EvalContext

@@ -16,7 +16,7 @@ from fuzz_seeds import json_like
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from agent_asserts._missing import MISSING
+from agent_asserts._values import MISSING
 from agent_asserts.matching import M, Matcher, MatcherError, from_data
 
 EXAMPLES = settings(max_examples=250, suppress_health_check=list(HealthCheck), deadline=None)

@@ -10,13 +10,10 @@ import pytest
 # Imported here so pytester's in-process sessions (which restore sys.modules after each run)
 # find them loaded instead of importing and assertion-rewriting them again on every run.
 import agent_asserts.batch
-import agent_asserts.pytest_support.fixture
-import agent_asserts.pytest_support.session
-import agent_asserts.pytest_support.suites
+import agent_asserts.pytest_support
 import agent_asserts.report.html_report
 import agent_asserts.report.json_report
 import agent_asserts.report.junit
-import agent_asserts.report.markdown
 import agent_asserts.report.text
 import agent_asserts.testing  # noqa: F401
 from agent_asserts.report.junit import render_junit

@@ -9,9 +9,7 @@ import pytest
 
 # Loaded here, once: pytester's in-process sessions drop the modules they import, and the
 # YAML reader keeps PyYAML objects that a re-import of ``yaml`` would invalidate.
-import agent_asserts.pytest_support.fixture
-import agent_asserts.pytest_support.session
-import agent_asserts.pytest_support.suites
+import agent_asserts.pytest_support
 import agent_asserts.report.json_report
 import agent_asserts.report.text  # noqa: F401
 from agent_asserts.loaders import loads

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from agent_asserts import M, TrialRecord
 from agent_asserts._deadline import re_interruptible, time_limit
-from agent_asserts._missing import MISSING
+from agent_asserts._values import MISSING
 from agent_asserts.matching.compiled import compile_filter, compile_test
 from agent_asserts.matching.structural import match_value
 from agent_asserts.selectors.calls import ToolSelector

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from agent_asserts._missing import MISSING
+from agent_asserts._values import MISSING
 from agent_asserts.matching import M, matches
 
 

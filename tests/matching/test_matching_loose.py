@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from agent_asserts._missing import MISSING
+from agent_asserts._values import MISSING
 from agent_asserts.matching import M
 from agent_asserts.matching.loose import js_number, js_string
 

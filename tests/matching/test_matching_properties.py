@@ -8,7 +8,7 @@ from typing import Any
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from agent_asserts._missing import MISSING
+from agent_asserts._values import MISSING
 from agent_asserts.matching import M, Matcher, explain, from_data, matches, value_to_data
 from agent_asserts.matching.structural import match_value
 

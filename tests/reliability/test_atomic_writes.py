@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from agent_asserts import TrialRecord, evaluate_many
-from agent_asserts._atomic import write_atomic
+from agent_asserts._files import write_atomic
 from agent_asserts.report import write_report
 from agent_asserts.results import CaseResult
 

@@ -94,7 +94,7 @@ def test_one_placeholder_for_every_broken_repr_and_str() -> None:
 
     assert safe_repr(Broken()) == "<Broken object (repr failed: RuntimeError)>"
     assert safe_str(Broken()) == "<Broken object (str failed: ValueError)>"
-    from agent_asserts._jsonable import to_jsonable
+    from agent_asserts._values import to_jsonable
     from agent_asserts.matching import render as render_value
     from agent_asserts.record._validators import got
 

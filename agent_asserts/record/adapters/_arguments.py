@@ -15,7 +15,7 @@ import json
 from collections.abc import Mapping
 from typing import Any, Final
 
-from agent_asserts._missing import MISSING
+from agent_asserts._values import MISSING
 
 INVALID_JSON_KEY: Final = "INVALID_JSON"
 """The key Pydantic AI wraps argument text that is not JSON in (``{"INVALID_JSON": "…"}``)."""

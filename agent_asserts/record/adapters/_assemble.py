@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final
 
-from agent_asserts._missing import MISSING
+from agent_asserts._values import MISSING
 from agent_asserts.record.adapters._arguments import parse_arguments
 from agent_asserts.record.adapters._pairing import Pairing
 from agent_asserts.record.adapters._steps import ModelInfo, Step, ToolInfo

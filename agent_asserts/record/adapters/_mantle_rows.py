@@ -18,7 +18,7 @@ import json
 from collections.abc import Mapping
 from typing import Any, Final
 
-from agent_asserts._missing import MISSING
+from agent_asserts._values import MISSING
 from agent_asserts.errors import AgentAssertsError
 from agent_asserts.record.event import Event
 from agent_asserts.record.payloads import (

@@ -14,7 +14,7 @@ import json
 from collections.abc import Mapping
 from typing import Any, Final
 
-from agent_asserts._missing import MISSING
+from agent_asserts._values import MISSING
 from agent_asserts.record.adapters._arguments import count, json_or_text, parse_arguments
 from agent_asserts.record.adapters._chat_parts import messages, openinference_messages, unflatten
 from agent_asserts.record.adapters._spans import Span

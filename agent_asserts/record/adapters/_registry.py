@@ -26,7 +26,7 @@ from typing import Any, Final
 import attrs
 
 from agent_asserts._depth import depth_message, json_path, too_deep
-from agent_asserts._suggest import did_you_mean
+from agent_asserts._text import did_you_mean
 from agent_asserts.record.errors import Problem, RecordError
 from agent_asserts.record.trial import TrialRecord
 

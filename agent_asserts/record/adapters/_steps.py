@@ -18,7 +18,7 @@ from typing import Any, Final
 
 import attrs
 
-from agent_asserts._missing import MISSING
+from agent_asserts._values import MISSING
 from agent_asserts.record.adapters._spans import Span
 
 ROLES: Final = ("agent", "model", "tool", "handoff", "guardrail", "other")

@@ -48,7 +48,7 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
-from agent_asserts._jsonable import to_jsonable
+from agent_asserts._values import to_jsonable
 from agent_asserts.errors import AgentAssertsError
 from agent_asserts.record._json import load_json
 from agent_asserts.record.errors import Problem, RecordError

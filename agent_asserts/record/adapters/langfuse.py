@@ -42,7 +42,7 @@ import os
 from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
-from agent_asserts._missing import MISSING
+from agent_asserts._values import MISSING
 from agent_asserts.record.adapters._arguments import count, json_or_text, parse_arguments
 from agent_asserts.record.adapters._chat_parts import messages
 from agent_asserts.record.adapters._span_tree import build_record

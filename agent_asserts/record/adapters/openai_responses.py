@@ -43,7 +43,7 @@ import os
 from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
-from agent_asserts._missing import MISSING
+from agent_asserts._values import MISSING
 from agent_asserts.record.adapters.toolkit import (
     TraceBuilder,
     content_text,

@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from datetime import UTC, datetime
 from typing import Any, Final
 
-from agent_asserts._missing import MISSING
+from agent_asserts._values import MISSING
 from agent_asserts.record._json import load_json
 from agent_asserts.record.adapters._arguments import json_or_text, parse_arguments
 from agent_asserts.record.errors import Problem, RecordError

@@ -1,0 +1,218 @@
+"""Values: the missing marker, key paths, the JSON form of any value, attrs converters.
+
+The ``MISSING`` sentinel: "no value here", distinct from JSON ``null`` (``None``).
+
+>>> from agent_asserts import MISSING
+>>> MISSING
+MISSING
+>>> bool(MISSING)
+False
+
+Key paths as text: the one way a problem's place in a document is written.
+
+Used by the suite-file loaders (``goals.assertions[2].source``) and by contract problems
+(``assertions[0].require.left``), so both point at a key the same way.
+
+>>> format_path(("assertions", 0, "bind", "my audits"))
+"assertions[0].bind['my audits']"
+
+Turn result values (matchers, mismatches, delta entries, events…) into JSON data.
+
+Used by the ``to_dict()`` of results so that reports are lossless for what JSON can hold and
+readable for the rest (a Python callable becomes its repr).
+
+>>> to_jsonable({"a": (1, 2), "b": {3}})
+{'a': [1, 2], 'b': [3]}
+
+Small attrs converters shared by the data classes of every layer.
+
+>>> as_tuple(x for x in "ab")
+('a', 'b')
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Final, Literal
+
+import attrs
+
+from agent_asserts._text import safe_repr
+from agent_asserts.status import Severity, Status
+
+# -- the missing marker ----------------------------------------------------------------------------
+
+
+class _Missing:
+    """The type of :data:`MISSING`; there is exactly one instance."""
+
+    _instance: _Missing | None = None
+
+    def __new__(cls) -> _Missing:
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "MISSING"
+
+    def __bool__(self) -> Literal[False]:
+        return False
+
+    def __reduce__(self) -> str:
+        return "MISSING"
+
+    def __copy__(self) -> _Missing:
+        return self
+
+    def __deepcopy__(self, memo: object) -> _Missing:
+        return self
+
+
+MISSING: Final = _Missing()
+"""An absent value: a missing key, a memory clear, a state path that does not exist."""
+
+
+# -- key paths -------------------------------------------------------------------------------------
+
+PathPart = str | int
+"""One step of a key path: a mapping key or a list index."""
+
+
+_IDENTIFIER = re.compile(r"[A-Za-z_$][A-Za-z0-9_$-]*\Z")
+
+
+def format_path(path: Sequence[PathPart]) -> str:
+    """``goals.assertions[2].source``; odd keys are quoted (``changed['/a b']``).
+
+    Args:
+        path: Mapping keys and list indexes from the document root.
+
+    Returns:
+        The text; ``''`` for the document itself.
+
+    >>> format_path(("goals", "assertions", 2, "tool_executed", "source"))
+    'goals.assertions[2].tool_executed.source'
+    >>> format_path(("state", "/orders/A1", 0))
+    "state['/orders/A1'][0]"
+    >>> format_path(())
+    ''
+    """
+    out: list[str] = []
+    for part in path:
+        if isinstance(part, int):
+            out.append(f"[{part}]")
+        elif _IDENTIFIER.match(part):
+            out.append(f".{part}" if out else part)
+        else:
+            out.append(f"[{part!r}]")
+    return "".join(out)
+
+
+# -- the JSON form of a value ----------------------------------------------------------------------
+
+
+def to_jsonable(value: Any) -> Any:
+    """A JSON-serialisable rendering of ``value``.
+
+    ``MISSING`` becomes ``{"$absent": true}`` (the matcher operator for "no value"); objects with
+    ``to_dict()`` or ``to_data()`` use it; attrs classes become their field dicts; anything else
+    unknown becomes its ``repr``. Non-finite floats become strings.
+
+    >>> to_jsonable(MISSING)
+    {'$absent': True}
+    >>> to_jsonable(float("nan"))
+    'nan'
+    """
+    if value is None or isinstance(value, bool | int | str):
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else repr(value)
+    if value is MISSING:
+        return {"$absent": True}
+    if isinstance(value, enum.Enum):
+        return to_jsonable(value.value)
+    if isinstance(value, Mapping):
+        return {str(k): to_jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple | set | frozenset):
+        items = sorted(value, key=repr) if isinstance(value, set | frozenset) else value
+        return [to_jsonable(v) for v in items]
+    for method in ("to_dict", "to_data"):
+        fn = getattr(value, method, None)
+        if callable(fn):
+            try:
+                return to_jsonable(fn())
+            except TypeError:
+                break
+    fields = getattr(type(value), "__attrs_attrs__", None)
+    if fields is not None and not callable(value):
+        return {f.name: to_jsonable(getattr(value, f.name)) for f in fields}
+    return safe_repr(value)
+
+
+# -- attrs converters ------------------------------------------------------------------------------
+
+
+def as_tuple(items: Iterable[Any]) -> tuple[Any, ...]:
+    """attrs converter: any iterable to a tuple (typed for mypy, unlike ``tuple`` itself).
+
+    >>> as_tuple([1, 2])
+    (1, 2)
+    """
+    return items if type(items) is tuple else tuple(items)
+
+
+def as_status(value: Any) -> Status:
+    """attrs converter: a :class:`Status` (a status passes through without an enum lookup).
+
+    >>> as_status("pass")
+    <Status.PASS: 'pass'>
+    """
+    return value if type(value) is Status else Status(value)
+
+
+def as_severity(value: Any) -> Severity:
+    """attrs converter: a :class:`Severity` (a severity passes through).
+
+    >>> as_severity("soft")
+    <Severity.SOFT: 'soft'>
+    """
+    return value if type(value) is Severity else Severity(value)
+
+
+def check_unit_interval(name: str, value: float | None) -> None:
+    """Raise unless ``value`` is None or a number in [0, 1] (``TypeError`` for a non-number,
+    a bool included; ``ValueError`` outside the interval), naming ``name``.
+
+    >>> check_unit_interval("threshold", 1.5)
+    Traceback (most recent call last):
+    ...
+    ValueError: 'threshold' must be in [0, 1] (got 1.5)
+    """
+    if value is None:
+        return
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise TypeError(f"'{name}' must be a number in [0, 1] (got {value!r})")
+    if not 0.0 <= value <= 1.0:
+        raise ValueError(f"'{name}' must be in [0, 1] (got {value!r})")
+
+
+def unit_interval(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
+    """attrs validator: :func:`check_unit_interval` under the field's name."""
+    check_unit_interval(attribute.name, value)
+
+
+__all__ = [
+    "MISSING",
+    "PathPart",
+    "as_severity",
+    "as_status",
+    "as_tuple",
+    "check_unit_interval",
+    "format_path",
+    "to_jsonable",
+    "unit_interval",
+]

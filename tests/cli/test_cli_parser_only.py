@@ -1,0 +1,46 @@
+"""``agent-asserts --help`` and usage errors run the parser only: the subcommand that runs is
+imported then (``cli.main.COMMANDS``), so asking for help never loads the checks."""
+
+from __future__ import annotations
+
+import importlib
+import subprocess
+import sys
+import textwrap
+
+from agent_asserts.cli.main import COMMANDS, build_parser
+
+
+def test_help_imports_no_subcommand_and_no_check() -> None:
+    code = textwrap.dedent(
+        """
+        import contextlib, io, sys
+        from agent_asserts.cli import main
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):
+            main(["--help"])
+        loaded = sorted(m for m in sys.modules if m.startswith("agent_asserts."))
+        print(" ".join(loaded))
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    )
+    loaded = set(done.stdout.split())
+    assert "agent_asserts.cli.main" in loaded
+    assert not loaded & {
+        "agent_asserts.cli.check",
+        "agent_asserts.cli.watch",
+        "agent_asserts.context",
+        "agent_asserts.checks",
+        "agent_asserts.batch",
+        "agent_asserts.loaders",
+    }
+
+
+def test_every_subcommand_of_the_parser_has_its_function() -> None:
+    parser = build_parser()
+    (commands,) = [a for a in parser._actions if a.dest == "command"]
+    assert commands.choices is not None
+    assert set(commands.choices) == set(COMMANDS)
+    for module, name in COMMANDS.values():
+        assert callable(getattr(importlib.import_module(module), name))
