@@ -17,21 +17,29 @@ change (what is derived from a table is cached under it) and one wording for an 
 "unknown colour 'rde' (did you mean 'red'?); known: red, blue"
 >>> colours.remove("blue"), colours.names()
 (2, ('red',))
+>>> colours["green"] = 3
+>>> del colours["red"]
+>>> dict(colours)
+{'green': 3}
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator
-from typing import Generic, TypeVar
+from collections.abc import Callable, Iterator, MutableMapping
+from typing import TypeVar
 
 from agent_asserts._text import did_you_mean
 
 V = TypeVar("V")
 
 
-class Registry(Generic[V]):
+class Registry(MutableMapping[str, V]):
     """Named entries of one kind (``kind`` names them in messages), in registration order.
+
+    A registry is a mapping (name → entry), so code that read a registry as the ``dict`` it
+    used to be (``DIALECTS["native"]``, ``del CHECKS["x"]``, ``.items()``) keeps working;
+    ``registry[name] = entry`` is :meth:`add` and ``del registry[name]`` is :meth:`remove`.
 
     Args:
         kind: What an entry is, for messages ("check class", "trace format", ...).
@@ -112,11 +120,6 @@ class Registry(Generic[V]):
             self._version += 1
         return value
 
-    def get(self, name: str) -> V | None:
-        """The entry ``name``, or None."""
-        self._ensure_loaded()
-        return self._entries.get(name)
-
     def __contains__(self, name: object) -> bool:
         self._ensure_loaded()
         return name in self._entries
@@ -134,15 +137,15 @@ class Registry(Generic[V]):
         self._ensure_loaded()
         return tuple(self._entries)
 
-    def values(self) -> tuple[V, ...]:
-        """Every entry, in registration order."""
+    def __getitem__(self, name: str) -> V:
         self._ensure_loaded()
-        return tuple(self._entries.values())
+        return self._entries[name]
 
-    def items(self) -> tuple[tuple[str, V], ...]:
-        """Every (name, entry) pair, in registration order."""
-        self._ensure_loaded()
-        return tuple(self._entries.items())
+    def __setitem__(self, name: str, value: V) -> None:
+        self.add(name, value)
+
+    def __delitem__(self, name: str) -> None:
+        self.remove(name)
 
     def unknown(self, name: str, *, known: str = "known") -> str:
         """The message for a name nothing is filed under: a suggestion and the known names.
