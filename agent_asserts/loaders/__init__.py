@@ -33,13 +33,17 @@ from typing import Any
 import attrs
 
 from agent_asserts._depth import depth_message, too_deep
-from agent_asserts.loaders.building import BuildContext
-from agent_asserts.loaders.collector import ProblemCollector
+from agent_asserts.loaders.collector import LoadError, LoadProblem, ProblemCollector
 from agent_asserts.loaders.contract import load_contract
-from agent_asserts.loaders.dialects import Dialect, detect_dialect, get_dialect, register_dialect
-from agent_asserts.loaders.errors import LoadError, LoadProblem
+from agent_asserts.loaders.dialects import (
+    BuildContext,
+    Dialect,
+    detect_dialect,
+    get_dialect,
+    register_dialect,
+    take_record_format,
+)
 from agent_asserts.loaders.nodes import Node, format_path, from_plain
-from agent_asserts.loaders.record_format import take_record_format
 from agent_asserts.loaders.source import parse_into, read_source
 from agent_asserts.loaders.suite import Case, CheckEntry, Suite
 from agent_asserts.record._validators import paused_gc

@@ -35,9 +35,8 @@ from agent_asserts._paths import format_path
 from agent_asserts.checks.contract import ContractCheck
 from agent_asserts.contract.parse import parse_contract
 from agent_asserts.contract.problems import ContractProblem, Problems
-from agent_asserts.loaders.building import BuildContext
 from agent_asserts.loaders.collector import ProblemCollector
-from agent_asserts.loaders.dialects import register_dialect
+from agent_asserts.loaders.dialects import BuildContext, register_dialect
 from agent_asserts.loaders.nodes import INVALID, MappingNode, Node, ScalarNode, descend, to_plain
 from agent_asserts.loaders.source import parse_file
 from agent_asserts.loaders.suite import Case, CheckEntry, Suite
