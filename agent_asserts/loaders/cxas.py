@@ -44,7 +44,7 @@ from agent_asserts.checks.trajectory import (
 )
 from agent_asserts.context import EvalContext
 from agent_asserts.loaders.collector import unknown_key_message
-from agent_asserts.loaders.dialects import BuildContext, register_dialect
+from agent_asserts.loaders.dialects import BuildContext, builtin_dialect
 from agent_asserts.loaders.nodes import MappingNode, Node, SequenceNode, from_plain, to_plain
 from agent_asserts.loaders.sop import KEYS as SOP_KEYS
 from agent_asserts.loaders.suite import Case, CheckEntry, Suite
@@ -389,7 +389,7 @@ def _is_tool_row(row: Any) -> bool:
     return isinstance(row, Mapping) and str(row.get("expectation", "")).startswith("[tool] ")
 
 
-register_dialect(
+builtin_dialect(
     "cxas",
     detect=detect,
     build=build,

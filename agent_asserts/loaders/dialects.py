@@ -16,7 +16,7 @@ the dialects and what each looks like, and asks for ``dialect=``.
 >>> d.register_dialect("demo", detect=lambda data: "demo" in data, build=None, shape="`demo:`")
 >>> d.get_dialect("demo").shape
 '`demo:`'
->>> del d.DIALECTS["demo"]
+>>> _ = d.DIALECTS.remove("demo")
 
 What a dialect builder receives: the problems, where the file lives, and the load options.
 
@@ -53,6 +53,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import attrs
 
+from agent_asserts._registry import Registry
 from agent_asserts._suggest import did_you_mean
 from agent_asserts.loaders.collector import ProblemCollector
 from agent_asserts.loaders.nodes import MappingNode, Node, to_plain
@@ -188,10 +189,16 @@ class Dialect:
     order: int = 100
 
 
-DIALECTS: dict[str, Dialect] = {}
+def _import_dialect_modules() -> None:
+    """Import every module of the ``agent_asserts.loaders`` package: each dialect module
+    registers itself (the table's ``load``, run once, before its first read)."""
+    package = importlib.import_module("agent_asserts.loaders")
+    for info in pkgutil.iter_modules(package.__path__):
+        importlib.import_module(f"agent_asserts.loaders.{info.name}")
 
 
-_imported = False
+DIALECTS: Registry[Dialect] = Registry("dialect", load=_import_dialect_modules)
+"""Every registered dialect by name (the built-ins: every module of this package)."""
 
 
 def register_dialect(
@@ -204,19 +211,21 @@ def register_dialect(
     >>> register_dialect("toy", detect=lambda data: "toy" in data, build=None, shape="`toy:`")
     >>> get_dialect("toy").shape
     '`toy:`'
-    >>> del DIALECTS["toy"]
+    >>> _ = DIALECTS.remove("toy")
     """
-    DIALECTS[name] = Dialect(name, detect, build, shape, order)
+    DIALECTS.add(name, Dialect(name, detect, build, shape, order))
 
 
-def _import_builtins() -> None:
-    global _imported
-    if _imported:
-        return
-    _imported = True
-    package = importlib.import_module("agent_asserts.loaders")
-    for info in pkgutil.iter_modules(package.__path__):
-        importlib.import_module(f"agent_asserts.loaders.{info.name}")
+def builtin_dialect(name: str, *, detect: Detect, build: Build, shape: str, order: int) -> None:
+    """File a dialect of this package: as :func:`register_dialect`, without reading the table
+    first (importing ``agent_asserts.loaders`` files the contract dialect and must not import
+    every other dialect module; the first read of :data:`DIALECTS` does).
+
+    >>> builtin_dialect("toy", detect=lambda data: False, build=None, shape="`toy:`", order=99)
+    >>> DIALECTS.remove("toy").order
+    99
+    """
+    DIALECTS.add_builtin(name, Dialect(name, detect, build, shape, order))
 
 
 def dialects() -> list[Dialect]:
@@ -225,7 +234,6 @@ def dialects() -> list[Dialect]:
     >>> "native" in [d.name for d in dialects()]
     True
     """
-    _import_builtins()
     return sorted(DIALECTS.values(), key=lambda d: (d.order, d.name))
 
 
@@ -318,6 +326,7 @@ __all__ = [
     "TOP_LEVEL_KEYS",
     "BuildContext",
     "Dialect",
+    "builtin_dialect",
     "detect_dialect",
     "dialects",
     "get_dialect",

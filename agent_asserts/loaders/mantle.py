@@ -71,7 +71,7 @@ from agent_asserts.loaders.collector import (
     report_at_named_key,
     unknown_key_message,
 )
-from agent_asserts.loaders.dialects import BuildContext, register_dialect
+from agent_asserts.loaders.dialects import BuildContext, builtin_dialect
 from agent_asserts.loaders.nodes import (
     MappingNode,
     Node,
@@ -619,7 +619,7 @@ def read_record(path: Path) -> TrialRecord:
     return mantle.read(path)
 
 
-register_dialect("mantle", detect=detect, build=build, shape=SHAPE, order=10)
+builtin_dialect("mantle", detect=detect, build=build, shape=SHAPE, order=10)
 
 
 __all__ = [

@@ -73,7 +73,7 @@ from agent_asserts.loaders.collector import (
     suggest,
     unknown_key_message,
 )
-from agent_asserts.loaders.dialects import BuildContext, read_record_format, register_dialect
+from agent_asserts.loaders.dialects import BuildContext, builtin_dialect, read_record_format
 from agent_asserts.loaders.nodes import MappingNode, Node, ScalarNode, SequenceNode, to_plain
 from agent_asserts.loaders.suite import (
     SIBLINGS,
@@ -359,7 +359,7 @@ def _case(mapping: MappingNode, ctx: BuildContext, name: str, record: Path | Non
     return Case(name, tuple(entries), record, metadata, judge=ctx.judge, record_format=fmt)
 
 
-register_dialect("native", detect=detect, build=build, shape=SHAPE, order=50)
+builtin_dialect("native", detect=detect, build=build, shape=SHAPE, order=50)
 
 
 __all__ = [

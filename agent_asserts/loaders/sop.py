@@ -43,7 +43,7 @@ from agent_asserts.checks.semantic import JudgeCheck
 from agent_asserts.checks.sequencing import ToolOrder
 from agent_asserts.checks.tools import CalledTool, NotCalledTool
 from agent_asserts.loaders.collector import choice_list, unknown_key_message
-from agent_asserts.loaders.dialects import BuildContext, register_dialect
+from agent_asserts.loaders.dialects import BuildContext, builtin_dialect
 from agent_asserts.loaders.nodes import MappingNode, Node, ScalarNode, describe_value
 from agent_asserts.loaders.suite import Case, CheckEntry, Suite
 from agent_asserts.matching import M, Matcher
@@ -441,7 +441,7 @@ def _judge_catalog(item: Node, built: list[CheckEntry]) -> dict[str, str]:
     return {built[0].name or built[0].check.default_name(): str(catalog.value)}
 
 
-register_dialect(
+builtin_dialect(
     "sop",
     detect=detect,
     build=build,

@@ -24,6 +24,6 @@ def test_a_dialect_registered_from_outside_is_detected_and_listed_last() -> None
         names = [d.name for d in dialects()]
         suite = loads("politely: [sorry]")
     finally:
-        del DIALECTS["polite"]
+        DIALECTS.remove("polite")
     assert names == ["mantle", "cxas", "sop", "contract", "native", "polite"]
     assert [e.check.describe() for e in suite.cases[0].entries] == ["message_includes('sorry')"]
