@@ -1,5 +1,7 @@
-"""The words of the contract grammar (seed 002), in one place; the operators (``op`` and
-``matcher``) are the keys of the tables in :mod:`agent_asserts.contract.operators`.
+"""The contract grammar (seed 002): its words, time bounds, and paths into selected items.
+
+The words are here, in one place; the operators (``op`` and ``matcher``) are the keys of the
+tables in :mod:`agent_asserts.contract.operators`.
 
 >>> SOURCES[0], QUANTIFIERS, SEVERITIES[0]
 ('trace', ('every', 'some', 'none'), 'critical')
@@ -42,31 +44,14 @@ from agent_asserts.record.event import ENVELOPE_FIELDS
 from agent_asserts.selectors.calls import ENVELOPE_FILTERS
 
 SOURCES: Final = ("trace", "initial_state", "final_state", "delta")
-
-
 STATE_SOURCES: Final = ("initial_state", "final_state")
-
-
 QUANTIFIERS: Final = ("every", "some", "none")
-
-
 SEVERITIES: Final = ("critical", "high", "medium", "low")
-
-
 GATE_SEVERITIES: Final = ("critical", "high")
-
-
 TRACE_WHERE: Final = ("kind", "event_type", *ENVELOPE_FILTERS)
-
-
 DELTA_WHERE: Final = ("path", "op")
-
-
 DELTA_OPS: Final = ("added", "removed", "changed")
-
-
 BINDING_KEYS: Final = ("from", "where", "path", "extract")
-
 
 REQUIRE_KEYS: Final = (
     "quantifier",
@@ -80,16 +65,9 @@ REQUIRE_KEYS: Final = (
     "custom",
 )
 
-
 ASSERTION_KEYS: Final = ("id", "severity", "when", "bind", "require", "allow_empty")
-
-
 CONDITION_KEYS: Final = ("bind", "require")
-
-
 CONTRACT_KEYS: Final = ("contract", "name", "assertions")
-
-
 BIND_OPERATOR: Final = "$bind"
 
 
@@ -109,11 +87,7 @@ class BindRef:
 
 
 _DURATION = re.compile(r"\s*(\d+(?:\.\d*)?|\.\d+)\s*(ms|s|m)\s*\Z")
-
-
 _FACTORS = {"ms": 0.001, "s": 1.0, "m": 60.0}
-
-
 FORMS = "a duration such as '500ms', '2s', '1.5m' or a number of seconds"
 
 
@@ -166,20 +140,10 @@ def format_within(seconds: float) -> str:
 
 
 ItemPath = tuple[str | int, ...]
-
-
 _DOTTED = re.compile(r"[^.\[\]()]+|\[\d+\]")
-
-
 _WHOLE = re.compile(r"[^.\[\]()]+(?:\.[^.\[\]()]+|\[\d+\])*\Z")
-
-
 _SET = re.compile(r"set\((.*)\)\Z", re.DOTALL)
-
-
 SET_FIELDS = frozenset({"entity_ref", "entity_refs"})
-
-
 EVENT_FIELDS = frozenset(ENVELOPE_FIELDS) - SET_FIELDS - {"payload"}
 """Envelope fields read straight off an :class:`Event` (``on: [operation_ref]``)."""
 

@@ -1,6 +1,5 @@
-"""The contract objects: ``Condition``, ``ContractAssertion``, ``Contract`` (frozen attrs; each
-checks itself when built), over the parts ``Binding`` and ``Requirement`` (from
-:mod:`agent_asserts.contract.model`, re-exported here).
+"""The contract model: ``Binding``, ``Requirement``, ``Condition``, ``ContractAssertion`` and
+``Contract`` (frozen attrs objects, each checks itself when built), and ``as_contract(spec)``.
 
 >>> a = ContractAssertion(
 ...     "every-mutation-audited",
@@ -17,8 +16,8 @@ Traceback (most recent call last):
 ...
 agent_asserts.contract.problems.ContractError: quantifier: must be one of 'every', 'some', ...
 
-The two parts of a contract assertion: ``Binding`` (what to select) and ``Requirement``
-(the relation that must hold); frozen attrs objects that check themselves when built.
+The two parts of an assertion: ``Binding`` (what to select) and ``Requirement`` (the relation
+that must hold).
 
 >>> Binding("audits", "trace", where={"kind": "audit"}).shape.events
 True
@@ -29,8 +28,7 @@ Traceback (most recent call last):
 ...
 agent_asserts.contract.problems.ContractError: quantifier: must be one of 'every', 'some', ...
 
-``as_contract(spec)``: a :class:`~agent_asserts.contract.Contract` from a contract or its
-dict form.
+``as_contract(spec)`` gives a :class:`Contract` from a contract or its dict form.
 
 Files are read at the edges (``agent_asserts.loaders.load_contract(path)`` gives a
 ``Contract`` with file positions in every problem); this layer only knows data.
@@ -379,8 +377,6 @@ class Contract:
 
 
 ContractSpec = Contract | Mapping[str, Any]
-
-
 SPEC_KINDS = "a Contract, its dict form or a Suite loaded from a contract file"
 
 

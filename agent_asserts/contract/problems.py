@@ -1,4 +1,5 @@
-"""Contract problems: every mistake of one contract, each with its key path, in one error.
+"""Contract problems: the rules of the grammar, and every mistake of one contract, each with its
+key path, in one error.
 
 A contract is checked completely before it runs. Each problem names the key path where it was
 written (``assertions[0].require.left``); :class:`ContractError` carries all of them.
@@ -8,24 +9,15 @@ written (``assertions[0].require.left``); :class:`ContractError` carries all of 
 >>> print(problems.error())
 assertions[0].require.left: 'mutatons' is not bound
 
-The rules of a binding, checked once for both the Python objects and the dict form.
-
-:func:`check_binding` takes the raw values of one binding and adds each problem it finds to a
-:class:`~agent_asserts.contract.problems.Problems` collector, with its key path;
-:class:`Shape` says what a valid binding yields (one value or a selection, of events or not).
+The rules are checked once for both the Python objects and the dict form: every ``check_*``
+function takes the raw values of one part (:func:`check_assertion`, :func:`check_requirement`,
+:func:`check_binding`) and adds each problem it finds to a :class:`Problems` collector, with its
+key path, so a whole contract is reported at once. The attrs objects call the same functions
+when built in Python. :class:`Shape` says what a valid binding yields (one value or a
+selection, of events or not).
 
 >>> shape_of("trace", "count").single, shape_of("trace", None).events
 (True, True)
-
-The rules of the grammar, checked once for both the Python objects and the dict form.
-
-Every check function takes the raw values of one part (an assertion, a requirement, and a
-binding: see :mod:`agent_asserts.contract.problems`, re-exported here) and adds each
-problem it finds to a :class:`~agent_asserts.contract.problems.Problems` collector, with its
-key path, so a whole contract is reported at once. The attrs objects call the same functions
-when built in Python.
-
->>> from agent_asserts.contract.problems import Problems
 >>> p = Problems(("require",))
 >>> check_requirement(p, op="has_matching", left="mutatons", right="audits",
 ...                   bindings={"mutations": None, "audits": None})
@@ -68,8 +60,6 @@ from agent_asserts.record import parse_pointer
 from agent_asserts.record._validators import got, must_be_int, must_be_number, must_be_str
 
 KeyPath = tuple[PathPart, ...]
-
-
 ContractProblem = Problem
 """One contract problem: a :class:`~agent_asserts.errors.Problem` whose ``path`` is the key
 path (and ``key`` the key itself for a problem about a key, such as an unknown one).

@@ -1,5 +1,7 @@
-"""Value relations, tested item by item: the testers that equals, contains, matches_schema
-and the matchers build (:mod:`agent_asserts.contract.operators` says which op builds which).
+"""The relations, judged item by item: value tests, the judge, and relations between two
+selections (:mod:`agent_asserts.contract.operators` says which op uses which).
+
+Value relations: the testers that equals, contains, matches_schema and the matchers build.
 
 Each left item is tested against ``right`` (a literal, possibly with ``$``-operator matchers, or
 the value of a ``{$bind: name}`` binding); the verdict names what the item lacked, as
@@ -11,7 +13,7 @@ mismatch paths into it (``$.payload.text: …``).
 >>> v.ok, v.reason
 (False, "$: expected a value containing 'A1049', got 'Refund for B7'")
 
-``matcher: semantic | grounded_semantic``: the judge decides, item by item.
+Judged relations, ``matcher: semantic | grounded_semantic``: the judge decides, item by item.
 
 The criterion is ``right`` (text). For ``semantic`` the judge sees the item alone; for
 ``grounded_semantic`` it sees the item and the ``grounding`` selections, and nothing else of
@@ -28,29 +30,25 @@ gates, like every judge error.
 >>> verdicts[0].ok, info["judge_calls"]
 (True, 1)
 
-The ``on`` keys of a relation between two selections, read once per item.
-
-``has_matching``, ``precedes`` and ``follows_within`` all pair a left item with right items that
-record equal ``on`` fields. :class:`OnKeys` reads those fields (raw for messages, hashable for
-indexes), :func:`grouped` indexes the right side once, and :func:`each_keyed` judges every left
-item by its key. An ``on`` field an item does not record matches nothing.
+Relations between two selections. The ``on`` keys are read once per item: ``has_matching``,
+``precedes`` and ``follows_within`` all pair a left item with right items that record equal
+``on`` fields. :class:`OnKeys` reads those fields (raw for messages, hashable for indexes),
+:func:`grouped` indexes the right side once, and :func:`each_keyed` judges every left item by
+its key. An ``on`` field an item does not record matches nothing.
 
 >>> from agent_asserts.record import Event
 >>> keys = OnKeys(("operation_ref",))
 >>> keys.key(Event("audit", {}, "e1", operation_ref="op-7")), keys.key(Event("audit", {}, "e2"))
 ((('op-7',), None), (None, 'operation_ref'))
 
-``has_matching``: each left item has a right item with equal ``on`` fields.
-
-The right side is indexed once by its ``on`` keys (a dict from key to positions), so the
+``has_matching``: each left item has a right item with equal ``on`` fields. The right side is
+indexed once by its ``on`` keys (a dict from key to positions), so the
 relation costs O(left + right) (times a log factor for a ``within`` bound), never a nested scan.
 A left item without a partner is explained by its closest candidate: the right item sharing
 the most ``on`` fields or, with one field (or none shared), the nearest right item (by
 ``monotonic_time``, else record order); ``closest`` is that candidate's event id and the
 mismatches name each ``on`` field that differed on it.
 
->>> from agent_asserts.contract.bindings import Bound
->>> from agent_asserts.record import Event
 >>> m = [Event("mutation", {}, "e0", operation_ref="op-7", actor_ref="agent")]
 >>> a = [Event("audit", {}, "e1", operation_ref="op-8", actor_ref="agent")]
 >>> left = Bound("mutations", False, tuple(m), ("e0",), tuple(m), (0,), (), 1)
@@ -60,14 +58,9 @@ mismatches name each ``on`` field that differed on it.
 no 'audits' item has the same operation_ref, actor_ref;
 closest e1 differs on operation_ref (expected 'op-7', got 'op-8')
 
-Order relations between two selections: ``precedes`` and ``follows_within``.
+Order relations, ``precedes`` and ``follows_within``: the right side is grouped once by its
+``on`` keys, so each relation costs O(left + right) (times a log factor for the time bound).
 
-The right side is grouped once by its ``on`` keys (see :mod:`agent_asserts.contract.relations`), so
-each relation costs O(left + right) (times a log factor for the time bound), never a nested
-scan. ``has_matching`` lives in :mod:`agent_asserts.contract.relations` and is re-exported here.
-
->>> from agent_asserts.contract.bindings import Bound
->>> from agent_asserts.record import Event
 >>> a = (Event("audit", {}, "e1", operation_ref="op-7"),)
 >>> m = (Event("mutation", {}, "e2", operation_ref="op-7"),)
 >>> left = Bound("audits", False, a, ("e1",), a, (1,), (), 1)
@@ -114,7 +107,6 @@ if TYPE_CHECKING:
 JSONSCHEMA_MISSING = str(
     Unavailable("matches_schema needs the optional jsonschema package", extra="jsonschema")
 )
-
 
 SHOWN_MISMATCHES = 3
 

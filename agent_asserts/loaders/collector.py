@@ -1,4 +1,5 @@
-"""Collect problems while mapping a document, with typed accessors that report and go on.
+"""The problems of a suite file: the collector with typed accessors that report and go on,
+the error carrying them all, ``$``-operators and check arguments read at their positions.
 
 Every dialect builds its checks through a :class:`ProblemCollector`: each ``expect_*`` method
 returns the value when it has the right type, and otherwise records a problem at the node's
@@ -23,9 +24,8 @@ s.yml: required key 'tool_name' missing
 s.yml: unknown key 'tool_nme' (did you mean 'tool_name'?)
 s.yml: name: must be a string (got 3)
 
-Load problems and the error that carries them all (both defined in :mod:`agent_asserts.errors`).
-
-A suite file is checked completely before anything runs: every problem found in it becomes a
+:class:`LoadProblem` and :class:`LoadError` are defined in :mod:`agent_asserts.errors`. A suite
+file is checked completely before anything runs: every problem found in it becomes a
 :class:`LoadProblem` (file, line, column, key path, message), and :class:`LoadError` carries the
 whole list, sorted by position, one problem a line.
 
@@ -37,16 +37,14 @@ whole list, sorted by position, one problem a line.
 s.yml:2:3: name: must be a string (got 3)
 s.yml:4:7: checks[1]: unknown key 'nme' (did you mean 'name'?)
 
-``$``-operators in suite values: ``{$regex: "^A"}`` becomes ``M.regex("^A")``, with positions.
-
-A mapping whose keys start with ``$`` is an operator (``$regex``, ``$gt``, ``$between``,
+``$``-operators in suite values: ``{$regex: "^A"}`` becomes ``M.regex("^A")``, with positions. A
+mapping whose keys start with ``$`` is an operator (``$regex``, ``$gt``, ``$between``,
 ``$one_of``, ``$not``, ``$all_of``, ``$lenient``…, one per ``M.*`` matcher); a literal key that
 starts with ``$`` is written ``$$name``. The conversion itself is
-:func:`agent_asserts.matching.from_data`; this module walks the nodes so that each problem (an
-unknown operator, a bad regex, a wrong argument) is reported where it was written, and every
-operator of a file is checked.
+:func:`agent_asserts.matching.from_data`; :func:`matcher_value` walks the nodes so that each
+problem (an unknown operator, a bad regex, a wrong argument) is reported where it was written,
+and every operator of a file is checked.
 
->>> from agent_asserts.loaders.collector import ProblemCollector
 >>> from agent_asserts.loaders.source import parse_text
 >>> doc = parse_text('arguments: {orderId: {$regex: "^A[0-9]+"}, $$ref: 1}', file="s.yml")
 >>> matcher_value(doc.get("arguments"), ProblemCollector("s.yml"))
@@ -56,35 +54,27 @@ operator of a file is checked.
 >>> print(problems.error())  # doctest: +ELLIPSIS
 s.yml:2:11: x.$regex: invalid regular expression '(unclosed': missing ), ...
 
-Suite-file nodes as the check readers' located values: problems at file:line:col.
-
+Suite-file nodes are the check readers' located values, with problems at file:line:col:
 :class:`NodeReading` lets :func:`~agent_asserts.checks.field_reader.read_value` and
 :func:`~agent_asserts.checks.expect_reader.read_expectation` walk position-carrying nodes. It
-is a part of :class:`~agent_asserts.loaders.collector.ProblemCollector` (so a file's collector
+is a part of :class:`ProblemCollector` (so a file's collector
 is what the readers are given, with nothing made per value): a value is shown as the
 collector shows it (``true``, ``a list``), an error listing problems at relative paths is
 placed at each one's own node, a value that could not be read (a bad tag) is skipped without a
 second problem, and a boolean written as a YAML 1.1 word says why it is not one.
 
->>> from agent_asserts.checks.field_reader import read_value
->>> from agent_asserts.checks.signatures import TypeSpec
->>> from agent_asserts.loaders.collector import ProblemCollector
->>> from agent_asserts.loaders.source import parse_text
 >>> problems = ProblemCollector("s.yml")
 >>> read_value(parse_text("{on: yes}").items["on"], TypeSpec("bool"), problems)
 >>> print(problems.error())
 <string>:1:6: on: must be true or false (got 'yes'; only true and false are booleans)
 
-Convert argument nodes by their :class:`~agent_asserts.checks.signatures.TypeSpec`.
+Check arguments are converted by their :class:`~agent_asserts.checks.signatures.TypeSpec`
+(:func:`convert`): the walk is :func:`agent_asserts.checks.field_reader.read_value`, which the
+cattrs converter uses too; here it reads nodes through the file's collector (a
+:class:`NodeReading`), so type problems (``must be a string (got 3)``) are reported at their
+file:line:col.
 
-The walk is :func:`agent_asserts.checks.field_reader.read_value`, which the cattrs converter
-uses too; here it reads nodes through the file's collector (a
-:class:`~agent_asserts.loaders.collector.NodeReading`), so type problems (``must be a
-string (got 3)``) are reported at their file:line:col.
-
->>> from agent_asserts.loaders.collector import ProblemCollector
 >>> from agent_asserts.loaders.nodes import from_plain
->>> from agent_asserts.checks.signatures import TypeSpec
 >>> problems = ProblemCollector("<data>")
 >>> convert(from_plain({"between": [1, 3]}), TypeSpec("count"), problems)
 Count.between(1, 3)
@@ -587,7 +577,6 @@ def report_at_named_key(
 
 
 _NAMED = re.compile(r"'([A-Za-z_][A-Za-z0-9_]*)'")
-
 
 __all__ = [
     "LoadError",

@@ -5,8 +5,7 @@ one eval's keys at the top level (``tool_expectations:`` with ``name``, ``steps`
 list of ``{type, tool, …}`` entries. Each operator builds the check class the fluent API
 builds (see docs/cxas.md); values compare by the cxas rules (``M.lenient``). Every case also
 gets ``trace_parsed``; ``expectations`` and each step (``goal``, ``success_criteria``) are
-judge checks with gate severity (``invalid`` "no judge configured" without a judge). The
-operators live in :mod:`agent_asserts.loaders.cxas`.
+judge checks with gate severity (``invalid`` "no judge configured" without a judge).
 
 >>> from agent_asserts.loaders import load
 >>> from agent_asserts.record import TrialRecord
@@ -15,10 +14,8 @@ operators live in :mod:`agent_asserts.loaders.cxas`.
 >>> [(r.name, r.status.value) for r in suite.evaluate(rec)[0].results]
 [('trace_parsed', 'pass'), ('tool_input:create_order', 'pass')]
 
-The operators of cxas ``tool_expectations`` (``{type, tool, …}``) and the checks they build.
-
-Each operator builds the check class the fluent API builds; values compare by the cxas rules
-(``M.lenient``). :mod:`agent_asserts.loaders.cxas` reads the documents around them.
+``OPERATORS`` maps each ``type`` of a ``tool_expectations`` entry (``{type, tool, …}``) to the
+check it builds.
 
 >>> sorted(OPERATORS)[:3]
 ['end_session', 'every_call', 'followed_by']
@@ -175,11 +172,7 @@ def operator_entry(node: Node, ctx: BuildContext) -> CheckEntry | None:
 
 
 EVAL_KEYS: Final = ("tags", "steps", "expectations", "tool_expectations", "session_parameters")
-
-
 _STEP_INPUTS: Final = ("response_guide", "static_utterance", "inject_variables")
-
-
 STEP_KEYS: Final = ("goal", "success_criteria", "max_turns", *_STEP_INPUTS)
 
 

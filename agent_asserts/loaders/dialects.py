@@ -1,13 +1,15 @@
-"""The dialect registry and detection by shape.
+"""The dialect registry, detection by shape, and what a dialect builder receives.
 
-A dialect is a module ``agent_asserts.loaders.<name>`` that calls :func:`register_dialect` when
-imported, giving a ``detect(data) -> bool`` over the plain document, a ``build(doc, ctx) ->
-Suite`` over its nodes and a one-line description of its ``shape`` (used in error messages).
-On first use every module of the ``agent_asserts.loaders`` package is imported once, so the
-dialect modules register themselves: adding a dialect is adding its module (nothing else is
-edited). Each dialect declares its place in the detection order (``order``; the built-ins are
-mantle 10, cxas 20, sop 30, contract 40, native 50; a dialect registered from outside defaults
-to 100 and comes after them, see docs/suite-files.md).
+A dialect is a module ``agent_asserts.loaders.<name>`` that calls :func:`register_dialect` (the
+built-in ones :func:`builtin_dialect`) when imported, giving a ``detect(data) -> bool`` over the
+plain document, a ``build(doc, ctx) -> Suite`` over its nodes and a one-line description of its
+``shape`` (used in error messages). The entries are filed in the one registry helper
+(:data:`DIALECTS`, a :class:`~agent_asserts._registry.Registry`), whose load, before the first
+read, imports every module of the ``agent_asserts.loaders`` package once, so the dialect modules
+register themselves: adding a dialect is adding its module (nothing else is edited). Each
+dialect declares its place in the detection order (``order``; the built-ins are mantle 10, cxas
+20, sop 30, contract 40, native 50; a dialect registered from outside defaults to 100 and comes
+after them, see docs/suite-files.md).
 
 Every detector is asked; exactly one must say yes. None or several is a problem that lists
 the dialects and what each looks like, and asks for ``dialect=``.
@@ -18,23 +20,21 @@ the dialects and what each looks like, and asks for ``dialect=``.
 '`demo:`'
 >>> _ = d.DIALECTS.remove("demo")
 
-What a dialect builder receives: the problems, where the file lives, and the load options.
-
-Every dialect accepts ``name:`` and ``record:`` at its top level; :meth:`BuildContext.top_level`
-reads both the same way for all of them (the record path is relative to the suite file).
+A dialect builder receives a :class:`BuildContext`: the problems, where the file lives, and the
+load options. Every dialect accepts ``name:`` and ``record:`` at its top level;
+:meth:`BuildContext.top_level` reads both the same way for all of them (the record path is
+relative to the suite file).
 
 >>> from agent_asserts.loaders.nodes import from_plain
 >>> ctx = BuildContext.for_source(None, dialect="native", default_name="refunds")
 >>> ctx.top_level(from_plain({"record": "runs/ok.json"}))
 ('refunds', PosixPath('runs/ok.json'))
 
-``record_format:`` beside ``record:`` in every dialect: the trace format of the record file
-(a name of :func:`agent_asserts.record.adapters.formats`; default ``auto``, detected).
-
-The loader takes it off the top level before a dialect sees the document, and gives it to every
+``record_format:`` beside ``record:`` in every dialect names the trace format of the record file
+(a name of :func:`agent_asserts.record.adapters.formats`; default ``auto``, detected). The
+loader takes it off the top level before a dialect sees the document, and gives it to every
 case that does not name its own (a native ``cases:`` entry may).
 
->>> from agent_asserts.loaders.collector import ProblemCollector
 >>> from agent_asserts.loaders.source import parse_text
 >>> problems = ProblemCollector("s.yml")
 >>> doc, name = take_record_format(parse_text("{record: run.json, record_format: ces}"), problems)
@@ -173,8 +173,6 @@ class BuildContext:
 
 
 Detect = Callable[[Any], bool]
-
-
 Build = Callable[[Node, "BuildContext"], "Suite"]
 
 

@@ -26,28 +26,21 @@ JSON Lines, :mod:`agent_asserts.record.adapters.mantle`) or a canonical record.
 >>> [(r.name, r.status.value) for r in suite.evaluate(rec)[0].results]
 [('skill_activated:card_replace', 'pass'), ('memory_was_set:card_replace.reason', 'pass')]
 
-One Mantle assertion key's body → its check: the single-key field rules.
-
-Used by :mod:`agent_asserts.loaders.mantle`, which adds the composite keys
-(``tools_within_one_turn``, ``sequencing``) and reads the assertion lists. Every reader adds
-its problems to the collector and returns None (or leaves the entry out) when it found one.
+The field rules of the Mantle assertions reference: each single key's body gives its check
+(:func:`tool_fields`, :func:`lifecycle_check`, :func:`message_check`, :func:`memory_entries`);
+the composite keys (``tools_within_one_turn``, ``sequencing``) and the assertion lists are read
+by :func:`assertion_entries`. Every reader adds its problems to the collector and returns None
+(or leaves the entry out) when it found one.
 
 >>> from agent_asserts.loaders.nodes import from_plain
 >>> tool_fields(from_plain({"tool_name": "submit", "source": "local"}), ProblemCollector("<d>"))
 {'name': 'submit', 'arguments': None, 'is_error': None, 'source': 'local', 'mcp_server': None, \
 'skill_id': None}
 
-Mantle assertion keys → check entries (the field rules of the Mantle assertions reference).
-
-The single-key rules live in :mod:`agent_asserts.loaders.mantle`; this module adds the
-composite keys (``tools_within_one_turn``, ``sequencing``) and reads a list of assertions.
-
 Each key builds the same check object as the fluent method of that name; the rules here are
 only which fields are required, optional or rejected, and how values are read. Problems are
 reported at their positions and the reading goes on, so one load lists every problem.
 
->>> from agent_asserts.loaders.collector import ProblemCollector
->>> from agent_asserts.loaders.nodes import from_plain
 >>> doc = from_plain([{"tool_executed": {"tool_name": "submit", "source": "mcp",
 ...                                      "mcp_server": "banking", "arguments": {"x": None}}}])
 >>> [e.name for e in assertion_entries(doc, ProblemCollector("<data>"))]
@@ -95,23 +88,15 @@ from agent_asserts.selectors.calls import (
 LIFECYCLE: Final = lifecycle.LIFECYCLE_CHECKS
 """Skill and ordered-block keys → their check classes (the key is the fluent method)."""
 
-
 MEMORY: Final[dict[str, type[Check]]] = {
     "memory_was_set": memory.MemoryWasSet,
     "memory_was_not_set": memory.MemoryWasNotSet,
     "memory_was_cleared": memory.MemoryWasCleared,
 }
 
-
 MESSAGES: Final = {"bot_uttered": messages.BotUttered, "bot_did_not_utter": messages.BotDidNotUtter}
-
-
 MESSAGE_FIELDS: Final = ("utter_name", "text_matches", "buttons")
-
-
 TOOL_REQUIRED: Final = ("tool_name", "source")
-
-
 TOOL_OPTIONAL: Final = ("mcp_server", "skill_id", "arguments", "is_error")
 
 
@@ -317,7 +302,6 @@ ASSERTION_KEYS: Final = (
 )
 """Every assertion key of a Mantle scenario."""
 
-
 SEQUENCE_STEPS: Final = (
     *LIFECYCLE,
     "tool_executed",
@@ -326,7 +310,6 @@ SEQUENCE_STEPS: Final = (
     "bot_uttered",
 )
 """Keys allowed as a ``sequencing`` step."""
-
 
 LIFECYCLE_TOOLS: Final = (
     "complete_skill",
@@ -339,7 +322,6 @@ LIFECYCLE_TOOLS: Final = (
     "listen",
     "hangup",
 )
-
 
 LIFECYCLE_IGNORED: Final = tuple(ToolSelector(name, source="local") for name in LIFECYCLE_TOOLS)
 """Mantle's own tools, which ``tools_within_one_turn`` neither matches nor counts as extra.
@@ -452,7 +434,6 @@ SHAPE: Final = (
     "'scenario:' with 'goals: {criteria, assertions}', or a bare 'assertions:' (or 'goals:') "
     "list of Mantle keys such as '- skill_activated: {skill_id: card_replace}'"
 )
-
 
 SCENARIO_KEYS: Final = ("name", "simulation_context", "setup", "goals")
 

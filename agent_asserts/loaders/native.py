@@ -2,10 +2,9 @@
 
 A single-case file puts ``checks:`` (and optionally ``name:``, ``record:``, ``metadata:``) at
 the top level; a suite of several cases lists them under ``cases:`` (a top-level ``record:``
-is then the default of every case). Each check entry is described in
-:mod:`agent_asserts.loaders.native`. ``Suite.to_dict()``
-(:mod:`agent_asserts.loaders.suite`) writes any suite back in this form, so a suite
-loaded from any dialect can be saved as native YAML.
+is then the default of every case). Each check entry, and the ``expect:`` entry, are described
+below. ``Suite.to_dict()`` (:mod:`agent_asserts.loaders.suite`) writes any suite back in this
+form, so a suite loaded from any dialect can be saved as native YAML.
 
 >>> from agent_asserts.loaders import loads
 >>> suite = loads('''
@@ -29,26 +28,21 @@ it; one expectation key (``includes``, ``equals``, ``matches``, ``similarity``�
 :func:`agent_asserts.checks.expect_reader.read_expectation`, as the cattrs converter reads a
 check's data form ``{"expect": {…}}``.
 
->>> from agent_asserts.loaders.collector import ProblemCollector
 >>> from agent_asserts.loaders.nodes import from_plain
 >>> node = from_plain({"value": "reply", "similarity": "Refund issued", "at_least": 0.9})
 >>> entry = build_expect(node, node, ProblemCollector("<data>"))
 >>> entry.check, entry.threshold
 (Similarity(source=RecordField(name='reply'), expected='Refund issued'), 0.9)
 
-One native check entry → one :class:`~agent_asserts.loaders.suite.CheckEntry`.
+A check entry gives one :class:`~agent_asserts.loaders.suite.CheckEntry`: it names one check
+method (``called_tool``, ``tool_order``…, from the registry) with its arguments: a scalar fills
+the first positional parameter of the fluent method, a list its positional parameters in order
+(or ``*args``), a mapping gives keywords. A check class with ``list_entries = True``
+(``memory_was_*``) reads a list as one check per item instead. ``severity``, ``at_least``,
+``label`` and ``name`` are sibling keys, except under ``expect:`` whose own mapping holds them.
+Nothing here knows a particular check: parameters, types and defaults come from the check
+classes and the fluent methods (:mod:`agent_asserts.checks.signatures`).
 
-An entry names one check method (``called_tool``, ``tool_order``…, from the registry) with
-its arguments: a scalar fills the first positional parameter of the fluent method, a list its
-positional parameters in order (or ``*args``), a mapping gives keywords. A check class with
-``list_entries = True`` (``memory_was_*``) reads a list as one check per item instead.
-``severity``, ``at_least``, ``label`` and ``name`` are sibling keys, except under ``expect:``
-whose own mapping holds them. Nothing here knows a particular check: parameters, types and
-defaults come from the check classes and the fluent methods
-(:mod:`agent_asserts.checks.signatures`).
-
->>> from agent_asserts.loaders.collector import ProblemCollector
->>> from agent_asserts.loaders.nodes import from_plain
 >>> node = from_plain({"tool_order": ["lookup", "issue"], "severity": "soft"})
 >>> (entry,) = build_entries(node, ProblemCollector("<data>"))
 >>> entry.check, entry.severity
@@ -269,7 +263,6 @@ def _convert_all(
 
 
 CASE_KEYS = ("name", "record", "record_format", "checks", "metadata")
-
 
 SHAPE = (
     "a mapping with 'checks:' (one case) or 'cases:' (several), each check written as its "

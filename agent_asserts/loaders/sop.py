@@ -23,7 +23,7 @@ The field assertions of SOP ``tool_input_contains``/``tool_output_contains`` ent
 
 ``assertions`` maps a field (dotted, or a JSON Pointer) to ``{op, value}``; the operators
 become matchers and the fields one nested partial mapping (the ``arguments`` or ``result`` of
-the ``CalledTool`` that :mod:`agent_asserts.loaders.sop` builds).
+the ``CalledTool`` built for the entry).
 
 >>> nest([(field_path("order.id"), op_matcher("equals", 123))])
 {'order': {'id': M.loose(123)}}
@@ -87,11 +87,9 @@ SOP_OPERATORS: Final[Mapping[str, SopOperator]] = MappingProxyType(
 )
 """Every SOP assertion operator by name: the one table ``op_matcher`` and the loader read."""
 
-
 INPUT_OPS: Final = ("exists", "equals", "matches", "gt", "lt", "contains")
 """``contains`` is accepted on inputs too, as modelguide's implementation does
 (docs/decisions.md)."""
-
 
 OUTPUT_OPS: Final = ("exists", "equals", "contains", "not_in")
 
@@ -244,7 +242,6 @@ def field_matchers(
 
 Resolver = Callable[[str | None, str], str]
 
-
 TYPES: Final[Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]]] = {
     "tool_called": (("toolSlug",), ("catalogSlug",)),
     "tool_sequence": (("sequence",), ("contiguous", "catalogSlug")),
@@ -255,7 +252,6 @@ TYPES: Final[Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]]] = {
     "llm_judge": (("criterion",), ("model", "rubric", "catalogSlug")),
 }
 """Type → (required keys, optional keys), besides ``type``."""
-
 
 KEYS: Final = frozenset(key for req, opt in TYPES.values() for key in (*req, *opt))
 """Every key an SOP evaluator may have (used to tell SOP documents from cxas ones)."""

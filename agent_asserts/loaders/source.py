@@ -12,13 +12,10 @@ are the same); without PyYAML, JSON is read with :mod:`json` and YAML asks for t
 ...     print(err)
 s.yml:1:17: invalid YAML: found unexpected end of stream (while scanning a quoted scalar ...)
 
-Read JSON with the standard library when PyYAML is not installed.
+JSON is read with the standard library when PyYAML is not installed: syntax errors keep their
+line and column; everything found later (duplicate keys, and the dialect's own problems) names
+the key path only, since :mod:`json` does not report where a value was written.
 
-Syntax errors keep their line and column; everything found later (duplicate keys, and the
-dialect's own problems) names the key path only, since :mod:`json` does not report where a
-value was written.
-
->>> from agent_asserts.loaders.collector import ProblemCollector
 >>> problems = ProblemCollector("s.json")
 >>> read_json('{"a": 1, "a": 2}', problems) is not None
 True
@@ -30,8 +27,7 @@ True
 >>> print(problems.error())
 s.json:2:6: invalid JSON: Expecting ':' delimiter
 
-Read YAML (and JSON, which is YAML 1.2) into position-carrying nodes with YAML 1.2 scalars.
-
+YAML (and JSON, which is YAML 1.2) is read into position-carrying nodes with YAML 1.2 scalars:
 PyYAML only composes the node tree (always with the safe loader, the C one when available);
 scalars are resolved here with the YAML 1.2 core schema: only ``true``/``false`` are booleans,
 ``null``/``~``/empty are null, ints are decimal, ``0o`` octal or ``0x`` hex, so ``on``, ``yes``,
@@ -39,7 +35,6 @@ scalars are resolved here with the YAML 1.2 core schema: only ``true``/``false``
 ``!!str``, ``!!int``, ``!!float``, ``!!bool``, ``!!null``, ``!!seq`` and ``!!map`` are
 problems, and so are merge keys (``<<``) and duplicate keys.
 
->>> from agent_asserts.loaders.collector import ProblemCollector
 >>> doc = read_yaml("on: yes\\nn: 012\\n", ProblemCollector("s.yml"))
 >>> [(key, child.value, child.line, child.col) for key, child in doc.items.items()]
 [('on', 'yes', 1, 5), ('n', 12, 2, 4)]
@@ -146,47 +141,23 @@ def is_json(text: str) -> bool:
 
 
 _PLAIN = "tag:agent-asserts:plain"  # our marker for an untagged plain scalar
-
-
 _Y = "tag:yaml.org,2002:"
-
-
 MAX_ALIAS_NODES_ENV = "AGENT_ASSERTS_MAX_ALIAS_NODES"
 """The environment variable that sets the alias-expansion budget (a number of nodes)."""
-
 
 DEFAULT_MAX_ALIAS_NODES = 1_000_000
 """The alias-expansion budget ("billion laughs"): how many nodes a document may gain through
 aliases (nodes reached again, not nodes written in the file: a long document has no limit)."""
 
-
 _NULL = re.compile(r"(?:null|Null|NULL|~|)\Z")
-
-
 _TRUE = re.compile(r"(?:true|True|TRUE)\Z")
-
-
 _FALSE = re.compile(r"(?:false|False|FALSE)\Z")
-
-
 _INT = re.compile(r"[-+]?[0-9]+\Z")
-
-
 _OCT = re.compile(r"0o[0-7]+\Z")
-
-
 _HEX = re.compile(r"0x[0-9a-fA-F]+\Z")
-
-
 _FLOAT = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?\Z")
-
-
 _INF = re.compile(r"([-+]?)\.(?:inf|Inf|INF)\Z")
-
-
 _NAN = re.compile(r"\.(?:nan|NaN|NAN)\Z")
-
-
 _NOT_FOUND = object()
 
 

@@ -1,4 +1,6 @@
-"""What a load produces: a :class:`Suite` of :class:`Case` objects holding check objects.
+"""The suite model: what a load produces, a :class:`Suite` of :class:`Case` objects holding
+check objects, the check methods a suite file may name, and the native form a suite is written
+back in.
 
 A case is data: its checks are the same objects the fluent API builds, each in a
 :class:`CheckEntry` with the severity, threshold, label and result name the file gave it.
@@ -10,23 +12,19 @@ Evaluating a case runs every entry through ``EvalContext.record_check`` inside `
 >>> case.evaluate(demo_record()).verdict
 <Verdict.SCORED: 'scored'>
 
-The pieces every native entry reader shares: the methods a suite file may name (from the
-check registry and ``VALUE_CHECKS``), the sibling keys beside them, and building a check.
-
-:mod:`agent_asserts.loaders.native` reads check entries and
-:mod:`agent_asserts.loaders.native` the ``expect:`` entry with these; the native writer
-(:mod:`agent_asserts.loaders.suite`) compacts entries with the same signatures.
+The methods a suite file may name come from the check registry and ``VALUE_CHECKS``
+(:func:`check_signatures`, :func:`expect_signatures`), with the sibling keys beside them; the
+native dialect (:mod:`agent_asserts.loaders.native`) reads entries with them, and the native
+writer compacts entries with the same signatures.
 
 >>> sorted(set(check_signatures()) & {"called_tool", "max_steps"})
 ['called_tool', 'max_steps']
 >>> "includes" in expect_signatures(), SIBLINGS
 (True, ('severity', 'at_least', 'label', 'name'))
 
-The native form of a loaded suite: what ``Suite.to_dict()`` and ``Case.to_dict()`` write.
-
-Any suite, loaded from any dialect, is written back as the native dialect
-(:mod:`agent_asserts.loaders.native`): each entry as its fluent method, compact when the
-check has a single positional value.
+The native form of a loaded suite is what ``Suite.to_dict()`` and ``Case.to_dict()`` write: any
+suite, loaded from any dialect, is written back as the native dialect, each entry as its fluent
+method, compact when the check has a single positional value.
 
 >>> from agent_asserts.loaders import loads
 >>> suite = loads("{name: refunds, checks: [{not_called_tool: refunds_cancel}]}")
