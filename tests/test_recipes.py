@@ -16,8 +16,10 @@ from types import ModuleType
 import pytest
 
 from agent_asserts import TrialRecord
+from agent_asserts._registry import Registry
 from agent_asserts.loaders import dialects as dialect_registry
 from agent_asserts.loaders import loads
+from agent_asserts.loaders.dialects import Dialect
 from agent_asserts.record.adapters import _registry as format_registry
 from agent_asserts.record.adapters import detect, formats
 
@@ -105,7 +107,9 @@ def test_recipe_add_a_record_format_is_one_module(fresh_formats: None, tmp_path:
     assert record.reply == "bye"
 
 
-def test_recipe_add_a_dialect_is_one_module(tmp_path: Path) -> None:
+def test_recipe_add_a_dialect_is_one_module(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     package = importlib.import_module("agent_asserts.loaders")
     dialect_registry.dialects()  # the built-ins are registered
     folder = tmp_path / "loaders"
@@ -137,14 +141,17 @@ def test_recipe_add_a_dialect_is_one_module(tmp_path: Path) -> None:
         register_dialect("toy", detect=detect, build=build, shape=SHAPE, order=60)
         ''',
     )
-    dialect_registry._imported = False  # as on first use: the package's modules are imported
+    # the table as before its first read: its load imports the package's modules (those
+    # already imported keep their entries)
+    fresh: Registry[Dialect] = Registry("dialect", load=dialect_registry._import_dialect_modules)
+    for name, dialect in dialect_registry.DIALECTS.items():
+        fresh.add_builtin(name, dialect)
+    monkeypatch.setattr(dialect_registry, "DIALECTS", fresh)
     try:
         names = [d.name for d in dialect_registry.dialects()]
         suite = loads("be_polite: [sorry]")
     finally:
         package.__path__.remove(str(folder))
         sys.modules.pop(module_name, None)
-        dialect_registry.DIALECTS.pop("toy", None)
-        dialect_registry._imported = True
     assert names == ["mantle", "cxas", "sop", "contract", "native", "toy"]
     assert [e.check.describe() for e in suite.cases[0].entries] == ["message_includes('sorry')"]

@@ -24,13 +24,16 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 import attrs
 
-from agent_asserts._kept import kept
 from agent_asserts.checks.base import Check
 from agent_asserts.checks.registry import register
-from agent_asserts.contract.api import SPEC_KINDS, as_contract, spec_type_error
-from agent_asserts.contract.compiled import compile_assertion
 from agent_asserts.contract.evaluate import evaluate_assertion
-from agent_asserts.contract.model import Contract, ContractAssertion
+from agent_asserts.contract.model import (
+    SPEC_KINDS,
+    Contract,
+    ContractAssertion,
+    as_contract,
+    spec_type_error,
+)
 from agent_asserts.contract.parse import parse_assertion
 from agent_asserts.contract.problems import Problems
 from agent_asserts.outcome import Outcome
@@ -123,10 +126,8 @@ class ContractCheck(Check):
         return self.run(record)
 
     def run(self, record: TrialRecord, *, judge: Judge | None = None) -> Outcome:
-        """Evaluate with the context's judge (the passing case of the simplest assertions
-        compiled once, :mod:`agent_asserts.contract.compiled`)."""
-        passed = kept(self, "_passing", compile_assertion, self.assertion)(record)
-        return evaluate_assertion(self.assertion, record, judge) if passed is None else passed
+        """Evaluate with the context's judge."""
+        return evaluate_assertion(self.assertion, record, judge)
 
     def describe(self) -> str:
         """``contract('every-mutation-audited')``."""

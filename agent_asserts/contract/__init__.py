@@ -13,7 +13,6 @@ may apply only under a condition (``when``), and carries a severity. See ``docs/
 ['pass']
 """
 
-from agent_asserts.contract.api import as_contract
 from agent_asserts.contract.grammar import BindRef
 from agent_asserts.contract.matchers import register_matcher, unregister_matcher
 from agent_asserts.contract.model import (
@@ -22,6 +21,7 @@ from agent_asserts.contract.model import (
     Contract,
     ContractAssertion,
     Requirement,
+    as_contract,
 )
 from agent_asserts.contract.problems import ContractError, ContractProblem
 

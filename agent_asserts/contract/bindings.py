@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from agent_asserts._values import MISSING
-from agent_asserts.contract.paths import Extract, hash_key, item_form, read_path
+from agent_asserts.contract.grammar import Extract, hash_key, item_form, read_path
 from agent_asserts.errors import RecordLacks
 from agent_asserts.outcome import missing_surface
 from agent_asserts.record import DeltaEntry, Event, resolve

@@ -18,6 +18,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol, TypeVar, overload
 
+from agent_asserts._registry import Registry
+
 
 class MatcherFn(Protocol):
     """The protocol of a custom matcher (the ``contract matchers`` extension point):
@@ -37,7 +39,8 @@ class MatcherFn(Protocol):
 
 F = TypeVar("F", bound=MatcherFn)
 
-_MATCHERS: dict[str, MatcherFn] = {}
+MATCHERS: Registry[MatcherFn] = Registry("custom matcher")
+"""The registered custom matchers by name (there are no built-in ones)."""
 
 
 @overload
@@ -72,20 +75,28 @@ def register_matcher(name: str, fn: F | None = None) -> F | Callable[[F], F]:
     def register(function: F) -> F:
         if not callable(function):
             raise TypeError(f"a custom matcher must be callable (got {function!r})")
-        _MATCHERS[name] = function
+        MATCHERS.add(name, function)
         return function
 
     return register if fn is None else register(fn)
 
 
 def unregister_matcher(name: str) -> None:
-    """Forget the custom matcher ``name`` (no error when it is not registered)."""
-    _MATCHERS.pop(name, None)
+    """Forget the custom matcher ``name`` (no error when it is not registered).
+
+    >>> unregister_matcher("never_registered")
+    """
+    if name in MATCHERS:
+        MATCHERS.remove(name)
 
 
 def get_matcher(name: str) -> MatcherFn | None:
-    """The custom matcher registered as ``name``, or None."""
-    return _MATCHERS.get(name)
+    """The custom matcher registered as ``name``, or None.
+
+    >>> get_matcher("never_registered") is None
+    True
+    """
+    return MATCHERS.get(name)
 
 
 def registered_matchers() -> tuple[str, ...]:
@@ -94,7 +105,7 @@ def registered_matchers() -> tuple[str, ...]:
     >>> isinstance(registered_matchers(), tuple)
     True
     """
-    return tuple(sorted(_MATCHERS))
+    return tuple(sorted(MATCHERS))
 
 
 __all__ = [

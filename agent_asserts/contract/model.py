@@ -1,6 +1,5 @@
-"""The contract objects: ``Condition``, ``ContractAssertion``, ``Contract`` (frozen attrs; each
-checks itself when built), over the parts ``Binding`` and ``Requirement`` (from
-:mod:`agent_asserts.contract.parts`, re-exported here).
+"""The contract model: ``Binding``, ``Requirement``, ``Condition``, ``ContractAssertion`` and
+``Contract`` (frozen attrs objects, each checks itself when built), and ``as_contract(spec)``.
 
 >>> a = ContractAssertion(
 ...     "every-mutation-audited",
@@ -16,20 +15,216 @@ checks itself when built), over the parts ``Binding`` and ``Requirement`` (from
 Traceback (most recent call last):
 ...
 agent_asserts.contract.problems.ContractError: quantifier: must be one of 'every', 'some', ...
+
+The two parts of an assertion: ``Binding`` (what to select) and ``Requirement`` (the relation
+that must hold).
+
+>>> Binding("audits", "trace", where={"kind": "audit"}).shape.events
+True
+>>> Requirement("has_matching", "mutations", "audits", on=["operation_ref"], within="2s").within
+2.0
+>>> Requirement("equals", "status", "refunded", quantifier="evry")
+Traceback (most recent call last):
+...
+agent_asserts.contract.problems.ContractError: quantifier: must be one of 'every', 'some', ...
+
+``as_contract(spec)`` gives a :class:`Contract` from a contract or its dict form.
+
+Files are read at the edges (``agent_asserts.loaders.load_contract(path)`` gives a
+``Contract`` with file positions in every problem); this layer only knows data.
+
+>>> as_contract({"bind": {"n": {"from": "trace", "extract": "count"}},
+...     "require": {"op": "equals", "left": "n", "right": 0}}).name
+'contract'
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 import attrs
 
-from agent_asserts.contract.grammar import GATE_SEVERITIES
-from agent_asserts.contract.parts import Binding, Requirement
-from agent_asserts.contract.problems import Problems
-from agent_asserts.contract.validate import Shape, check_assertion, check_unique_ids
+from agent_asserts._values import MISSING
+from agent_asserts.contract.grammar import (
+    GATE_SEVERITIES,
+    BindRef,
+    Extract,
+    format_within,
+    parse_extract,
+    parse_within,
+)
+from agent_asserts.contract.operators import Operator, operator_of
+from agent_asserts.contract.problems import (
+    ContractError,
+    ContractProblem,
+    Problems,
+    Shape,
+    check_assertion,
+    check_binding,
+    check_requirement,
+    check_unique_ids,
+)
+from agent_asserts.matching import value_to_data
 from agent_asserts.status import Severity
+
+
+def _within(value: Any) -> float | None:
+    if value is None:
+        return None
+    try:
+        return parse_within(value)
+    except ValueError as exc:
+        raise ContractError([ContractProblem(("within",), str(exc))]) from None
+
+
+def _strings(value: Any) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        return (value,)  # validated later: a bare string is reported as not a list
+    return tuple(value)
+
+
+def _freeze_where(value: Any) -> Mapping[str, Any]:
+    return {} if value is None else dict(value)
+
+
+@attrs.frozen
+class Binding:
+    """A named selection: ``from`` trace, initial_state, final_state or delta.
+
+    Attributes:
+        name: The name ``require`` uses.
+        source: ``trace``, ``initial_state``, ``final_state`` or ``delta`` (``from:``).
+        where: Trace: envelope fields and ``payload`` (partial, ``$``-operators allowed);
+            delta: ``path`` (a pointer prefix) and ``op``.
+        path: A JSON Pointer into a state (states only; default: the whole state).
+        extract: ``<path>``, ``count``, ``first``, ``last`` or ``set(<path>)``.
+
+    >>> Binding("refund", "trace", where={"kind": "tool_call"}, extract="first").shape.single
+    True
+    """
+
+    name: str
+    source: str
+    where: Mapping[str, Any] = attrs.field(factory=dict, converter=_freeze_where)
+    path: str | None = None
+    extract: str | None = None
+
+    def __attrs_post_init__(self) -> None:
+        p = Problems()
+        check_binding(p, **attrs.asdict(self, recurse=False))
+        p.raise_if_any()
+
+    @property
+    def parsed_extract(self) -> Extract | None:
+        """The parsed ``extract`` (None without one)."""
+        return None if self.extract is None else parse_extract(self.extract)
+
+    @property
+    def shape(self) -> Shape:
+        """One value or a selection, of events or not."""
+        return Shape(self.source, self.parsed_extract)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The dict/YAML form (``from:`` for ``source``).
+
+        >>> Binding("s", "final_state", path="/orders/A1/status").to_dict()
+        {'from': 'final_state', 'path': '/orders/A1/status'}
+        """
+        out: dict[str, Any] = {"from": self.source}
+        if self.where:
+            out["where"] = value_to_data(self.where)
+        if self.path is not None:
+            out["path"] = self.path
+        if self.extract is not None:
+            out["extract"] = self.extract
+        return out
+
+
+def _right_to_data(row: Operator, right: Any) -> Any:
+    if isinstance(right, BindRef):
+        return right.to_data()
+    return right if row.right in ("schema", "criterion") else value_to_data(right)
+
+
+@attrs.frozen
+class Requirement:
+    """The relation that must hold: ``op`` between ``left`` and ``right``.
+
+    ``right`` is a binding name for has_matching, precedes and follows_within, and a literal
+    (or a :class:`~agent_asserts.contract.grammar.BindRef`) for the others; ``quantifier``
+    None means ``every``; ``within`` is read as seconds (``"500ms"``, ``"2s"``, ``1.5``).
+
+    >>> Requirement("count_at_most", "refunds", 1).to_dict()
+    {'op': 'count_at_most', 'left': 'refunds', 'right': 1}
+    """
+
+    op: str
+    left: str
+    right: Any = MISSING
+    quantifier: str | None = None
+    on: tuple[str, ...] = attrs.field(default=(), converter=_strings)
+    within: float | None = attrs.field(default=None, converter=_within)
+    matcher: str | None = None
+    grounding: tuple[str, ...] = attrs.field(default=(), converter=_strings)
+    custom: str | None = None
+
+    def __attrs_post_init__(self) -> None:
+        p = Problems()
+        self.check(p, None)
+        p.raise_if_any()
+
+    def check(self, p: Problems, bindings: Mapping[str, Shape | None] | None) -> None:
+        """Add this requirement's problems to ``p`` (names checked against ``bindings``)."""
+        check_requirement(p, **attrs.asdict(self, recurse=False), bindings=bindings)
+
+    @property
+    def evaluator_type(self) -> str:
+        """``semantic`` for judged matchers, ``custom`` for a custom one, else deterministic.
+
+        >>> Requirement("matcher", "m", matcher="custom", custom="f").evaluator_type
+        'custom'
+        """
+        return operator_of(self).evaluator_type
+
+    @property
+    def effective_quantifier(self) -> str:
+        """The quantifier, ``every`` by default."""
+        return self.quantifier or "every"
+
+    def names(self) -> tuple[str, ...]:
+        """Every binding name this requirement reads (left, right, ``$bind``, grounding)."""
+        names = [self.left]
+        if isinstance(self.right, BindRef):
+            names.append(self.right.name)
+        elif operator_of(self).right == "binding":
+            names.append(self.right)
+        names.extend(self.grounding)
+        return tuple(dict.fromkeys(names))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The dict/YAML form (``within`` as a duration, ``$bind`` for binding values)."""
+        out: dict[str, Any] = {}
+        if self.quantifier is not None:
+            out["quantifier"] = self.quantifier
+        out["op"] = self.op
+        out["left"] = self.left
+        if self.right is not MISSING:
+            out["right"] = _right_to_data(operator_of(self), self.right)
+        if self.on:
+            out["on"] = list(self.on)
+        if self.within is not None:
+            out["within"] = format_within(self.within)
+        if self.matcher is not None:
+            out["matcher"] = self.matcher
+        if self.grounding:
+            out["grounding"] = list(self.grounding)
+        if self.custom is not None:
+            out["custom"] = self.custom
+        return out
 
 
 def _bindings(value: Iterable[Binding] | Mapping[str, Binding]) -> tuple[Binding, ...]:
@@ -181,4 +376,59 @@ class Contract:
         return {"contract": self.name, "assertions": [a.to_dict() for a in self.assertions]}
 
 
-__all__ = ["Binding", "Condition", "Contract", "ContractAssertion", "Requirement", "scope"]
+ContractSpec = Contract | Mapping[str, Any]
+SPEC_KINDS = "a Contract, its dict form or a Suite loaded from a contract file"
+
+
+def spec_type_error(spec: Any) -> TypeError:
+    """The error for a spec of none of the accepted kinds (a path gets a pointer to the loader).
+
+    >>> print(spec_type_error("audit.yaml"))
+    a contract spec is ... (got a path, 'audit.yaml': read it with
+    agent_asserts.loaders.load_contract(path))
+    """
+    if isinstance(spec, str | os.PathLike):
+        return TypeError(
+            f"a contract spec is {SPEC_KINDS} (got a path, {os.fspath(spec)!r}: read it with "
+            f"agent_asserts.loaders.load_contract(path))"
+        )
+    return TypeError(f"a contract spec is {SPEC_KINDS} (got {type(spec).__name__})")
+
+
+def as_contract(spec: Any) -> Contract:
+    """A :class:`Contract` from a contract or its dict form.
+
+    Raises:
+        ContractError: The dict form has problems (key paths).
+        TypeError: ``spec`` is neither (the message names its type).
+
+    >>> as_contract(42)
+    Traceback (most recent call last):
+    ...
+    TypeError: a contract spec is a Contract, its dict form or a Suite loaded ... (got int)
+
+    >>> as_contract({"contract": "c", "assertions": [{"id": "a", "bind": {},
+    ...     "require": {"op": "equals", "left": "nope", "right": 1}}]})
+    Traceback (most recent call last):
+    ...
+    agent_asserts.contract.problems.ContractError: assertions[0].require.left: 'nope' is not ...
+    """
+    if isinstance(spec, Contract):
+        return spec
+    if isinstance(spec, Mapping):
+        return Contract.from_dict(spec)
+    raise spec_type_error(spec)
+
+
+__all__ = [
+    "SPEC_KINDS",
+    "Binding",
+    "Condition",
+    "Contract",
+    "ContractAssertion",
+    "ContractSpec",
+    "Requirement",
+    "as_contract",
+    "scope",
+    "spec_type_error",
+]

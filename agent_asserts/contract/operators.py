@@ -2,7 +2,7 @@
 ``op: matcher``, mapped to how it reads in a message and how it judges the items of ``left``.
 
 Adding an operator is adding one row here (and its rules in
-:mod:`agent_asserts.contract.validate`); the validator takes the names it accepts, and its
+:mod:`agent_asserts.contract.problems`); the validator takes the names it accepts, and its
 did-you-mean suggestions, from the tables' keys.
 
 >>> from agent_asserts.contract.model import Requirement
@@ -22,13 +22,15 @@ from typing import TYPE_CHECKING, Any, Final, Literal
 import attrs
 
 from agent_asserts.contract.bindings import Bound
-from agent_asserts.contract.durations import format_within
-from agent_asserts.contract.judged import judged_verdicts
-from agent_asserts.contract.ordering import follows_within, has_matching, precedes
+from agent_asserts.contract.grammar import format_within
 from agent_asserts.contract.relations import (
     Tester,
     custom_tester,
+    follows_within,
+    has_matching,
+    judged_verdicts,
     matcher_tester,
+    precedes,
     schema_tester,
 )
 from agent_asserts.contract.verdicts import ItemVerdict

@@ -40,10 +40,11 @@ from agent_asserts.contract.model import (
     Requirement,
 )
 from agent_asserts.contract.operators import row_of
-from agent_asserts.contract.problems import ContractError, Problems
-from agent_asserts.contract.validate import (
+from agent_asserts.contract.problems import (
     NULL,
     UNCHECKED,
+    ContractError,
+    Problems,
     Shape,
     check_assertion,
     check_binding,

@@ -1,5 +1,7 @@
-"""Value relations, tested item by item: the testers that equals, contains, matches_schema
-and the matchers build (:mod:`agent_asserts.contract.operators` says which op builds which).
+"""The relations, judged item by item: value tests, the judge, and relations between two
+selections (:mod:`agent_asserts.contract.operators` says which op uses which).
+
+Value relations: the testers that equals, contains, matches_schema and the matchers build.
 
 Each left item is tested against ``right`` (a literal, possibly with ``$``-operator matchers, or
 the value of a ``{$bind: name}`` binding); the verdict names what the item lacked, as
@@ -10,21 +12,102 @@ mismatch paths into it (``$.payload.text: …``).
 >>> v = test("Refund for B7", "e4")
 >>> v.ok, v.reason
 (False, "$: expected a value containing 'A1049', got 'Refund for B7'")
+
+Judged relations, ``matcher: semantic | grounded_semantic``: the judge decides, item by item.
+
+The criterion is ``right`` (text). For ``semantic`` the judge sees the item alone; for
+``grounded_semantic`` it sees the item and the ``grounding`` selections, and nothing else of
+the record. The request is rendered by :func:`agent_asserts.judges.render_prompt` (fenced,
+untrusted JSON); a judge that raises or answers badly is an ``evaluator_error`` that always
+gates, like every judge error.
+
+>>> from agent_asserts.contract.bindings import Bound
+>>> from agent_asserts.contract.model import Requirement
+>>> from agent_asserts.judges import JudgeResponse
+>>> req = Requirement("matcher", "m", "is polite", matcher="semantic")
+>>> left = Bound("m", False, ("Thanks!",), ("e1",), (None,), (None,), (), 1)
+>>> verdicts, info = judged_verdicts(req, left, {}, lambda r: JudgeResponse(1.0, explanation="yes"))
+>>> verdicts[0].ok, info["judge_calls"]
+(True, 1)
+
+Relations between two selections. The ``on`` keys are read once per item: ``has_matching``,
+``precedes`` and ``follows_within`` all pair a left item with right items that record equal
+``on`` fields. :class:`OnKeys` reads those fields (raw for messages, hashable for indexes),
+:func:`grouped` indexes the right side once, and :func:`each_keyed` judges every left item by
+its key. An ``on`` field an item does not record matches nothing.
+
+>>> from agent_asserts.record import Event
+>>> keys = OnKeys(("operation_ref",))
+>>> keys.key(Event("audit", {}, "e1", operation_ref="op-7")), keys.key(Event("audit", {}, "e2"))
+((('op-7',), None), (None, 'operation_ref'))
+
+``has_matching``: each left item has a right item with equal ``on`` fields. The right side is
+indexed once by its ``on`` keys (a dict from key to positions), so the
+relation costs O(left + right) (times a log factor for a ``within`` bound), never a nested scan.
+A left item without a partner is explained by its closest candidate: the right item sharing
+the most ``on`` fields or, with one field (or none shared), the nearest right item (by
+``monotonic_time``, else record order); ``closest`` is that candidate's event id and the
+mismatches name each ``on`` field that differed on it.
+
+>>> m = [Event("mutation", {}, "e0", operation_ref="op-7", actor_ref="agent")]
+>>> a = [Event("audit", {}, "e1", operation_ref="op-8", actor_ref="agent")]
+>>> left = Bound("mutations", False, tuple(m), ("e0",), tuple(m), (0,), (), 1)
+>>> right = Bound("audits", False, tuple(a), ("e1",), tuple(a), (1,), (), 1)
+>>> print(has_matching(left, right, ("operation_ref", "actor_ref"), None)[0].reason)
+... # doctest: +NORMALIZE_WHITESPACE
+no 'audits' item has the same operation_ref, actor_ref;
+closest e1 differs on operation_ref (expected 'op-7', got 'op-8')
+
+Order relations, ``precedes`` and ``follows_within``: the right side is grouped once by its
+``on`` keys, so each relation costs O(left + right) (times a log factor for the time bound).
+
+>>> a = (Event("audit", {}, "e1", operation_ref="op-7"),)
+>>> m = (Event("mutation", {}, "e2", operation_ref="op-7"),)
+>>> left = Bound("audits", False, a, ("e1",), a, (1,), (), 1)
+>>> right = Bound("mutations", False, m, ("e2",), m, (0,), (), 1)
+>>> print(precedes(left, right, ("operation_ref",))[0].reason)
+no 'mutations' item with the same operation_ref occurs after it (the last one is e2)
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+import bisect
+import itertools
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
+from agent_asserts._values import MISSING
+from agent_asserts.contract.bindings import Bound
+from agent_asserts.contract.grammar import (
+    EVENT_FIELDS,
+    SET_FIELDS,
+    field_value,
+    format_within,
+    hash_key,
+    parse_item_path,
+)
 from agent_asserts.contract.matchers import get_matcher, registered_matchers
 from agent_asserts.contract.verdicts import ItemVerdict, shortened
 from agent_asserts.errors import AgentAssertsError, RecordLacks, Unavailable
+from agent_asserts.judges import (
+    TEMPLATE_VERSION,
+    JudgeRequest,
+    JudgeResponseError,
+    call_judge,
+    render_prompt,
+)
 from agent_asserts.matching import Matcher, Mismatch, render
+from agent_asserts.record import Event
+
+if TYPE_CHECKING:
+    from agent_asserts.contract.model import Requirement
+    from agent_asserts.judges import Judge
+
 
 JSONSCHEMA_MISSING = str(
     Unavailable("matches_schema needs the optional jsonschema package", extra="jsonschema")
 )
+
 SHOWN_MISMATCHES = 3
 
 
@@ -152,12 +235,479 @@ def custom_tester(name: str, right: Any) -> Tester:
     return test
 
 
+def _ids(bound: Bound) -> list[str]:
+    return [label for label, event in zip(bound.labels, bound.events, strict=True) if event]
+
+
+def judged_verdicts(
+    req: Requirement, left: Bound, grounding: Mapping[str, Bound], judge: Judge | None
+) -> tuple[list[ItemVerdict], dict[str, Any]]:
+    """Ask ``judge`` about every left item; returns the verdicts and evaluator details.
+
+    Raises:
+        RecordLacks: No judge is configured.
+        EvaluatorFailed: The judge raised or returned an invalid response (always gates).
+    """
+    if judge is None:
+        raise RecordLacks("no judge configured")
+    criterion = str(req.right)
+    context = {name: bound.forms() for name, bound in grounding.items()}
+    context_ids = [i for bound in grounding.values() for i in _ids(bound)]
+    verdicts: list[ItemVerdict] = []
+    explanations: list[str] = []
+    for item, label, event in zip(left.forms(), left.labels, left.events, strict=True):
+        data: dict[str, Any] = {"value": item}
+        if req.matcher == "grounded_semantic":
+            data["grounding"] = context
+        ids = ([label] if event is not None else []) + context_ids
+        request = JudgeRequest(
+            criterion,
+            evidence=data,
+            prompt=render_prompt(criterion, data),
+            event_ids=tuple(dict.fromkeys(ids)),
+        )
+        try:
+            response = call_judge(judge, request)
+        except JudgeResponseError as exc:
+            raise EvaluatorFailed(
+                f"the judge returned an invalid response: {exc}", force_gate=True
+            ) from exc
+        except Exception as exc:
+            raise EvaluatorFailed(
+                f"the judge raised {type(exc).__name__}: {exc}", force_gate=True
+            ) from exc
+        passed = response.passed if response.passed is not None else response.score >= 1.0
+        explanations.append(response.explanation)
+        reason = f"judge score {response.score:.2f}" + (
+            f": {response.explanation}" if response.explanation else ""
+        )
+        verdicts.append(ItemVerdict(label, passed, reason))
+    info = {
+        "template_version": TEMPLATE_VERSION,
+        "judge_calls": len(verdicts),
+        "explanations": explanations,
+    }
+    return verdicts, info
+
+
+Key = tuple[Any, ...]
+"""The hashable values of an item's ``on`` fields, in ``on`` order."""
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+class OnKeys:
+    """Reads the ``on`` fields of items: raw values (for messages) and hashable keys.
+
+    >>> OnKeys(("entity_ref", "turn")).raw(Event("audit", {}, "e1", entity_refs=("order:A1",)))
+    [frozenset({'order:A1'}), MISSING]
+    """
+
+    def __init__(self, on: Sequence[str]) -> None:
+        self.on = tuple(on)
+        self.parts = [() if f in SET_FIELDS else parse_item_path(f) for f in self.on]
+        self.direct = all(f in EVENT_FIELDS or f in SET_FIELDS for f in self.on)
+        self.sets = [f in SET_FIELDS for f in self.on]
+
+    def _read(self, item: Any, convert: Callable[[Any], Any]) -> list[Any]:
+        out: list[Any] = []
+        if self.direct and type(item) is Event:  # the fast path for events
+            for field, is_set in zip(self.on, self.sets, strict=True):
+                if is_set:
+                    refs = item.entity_refs
+                    out.append(frozenset(refs) if refs else MISSING)
+                else:
+                    value = getattr(item, field)
+                    out.append(MISSING if value is None else convert(value))
+            return out
+        for field, parts in zip(self.on, self.parts, strict=True):
+            value = field_value(item, field, parts)
+            out.append(MISSING if value is None or value is MISSING else convert(value))
+        return out
+
+    def raw(self, item: Any) -> list[Any]:
+        """The field values (``MISSING`` where the item records none)."""
+        return self._read(item, _same)
+
+    def hashed(self, item: Any) -> list[Any]:
+        """Per field, the hashable key, or ``MISSING`` where the item records none."""
+        return self._read(item, hash_key)
+
+    def key(self, item: Any) -> tuple[Key | None, str | None]:
+        """The hashable key, or None and the first field the item does not record."""
+        return self.key_of(self.hashed(item))
+
+    def key_of(self, hashed: list[Any]) -> tuple[Key | None, str | None]:
+        """:meth:`key` from already hashed values."""
+        if MISSING in hashed:
+            return None, self.on[next(i for i, v in enumerate(hashed) if v is MISSING)]
+        return tuple(hashed), None
+
+
+def grouped(keys: OnKeys | None, right: Bound) -> dict[Key, list[int]]:
+    """Per key, the indexes of the right items having it (one group ``()`` without ``on``).
+
+    >>> right = Bound("b", False, ("x", "y"), ("e1", "e2"), (None, None), (0, 1), (), 2)
+    >>> grouped(None, right)
+    {(): [0, 1]}
+    """
+    groups: dict[Key, list[int]] = {}
+    for i, item in enumerate(right.items):
+        key: Key | None = () if keys is None else keys.key(item)[0]
+        if key is not None:
+            groups.setdefault(key, []).append(i)
+    return groups
+
+
+def each_keyed(
+    left: Bound,
+    keys: OnKeys | None,
+    judge: Callable[[int, str, Key], ItemVerdict],
+    *,
+    unkeyed: str = "",
+) -> list[ItemVerdict]:
+    """One verdict per left item: ``judge(index, label, key)``, or a failure for an item that
+    does not record an ``on`` field (``it records no turn`` followed by ``unkeyed``).
+
+    >>> left = Bound("a", False, ("x",), ("e1",), (None,), (0,), (), 1)
+    >>> each_keyed(left, None, lambda n, label, key: ItemVerdict(label, True))[0].ok
+    True
+    """
+    out: list[ItemVerdict] = []
+    for n, item in enumerate(left.items):
+        label = left.labels[n]
+        if keys is None:
+            out.append(judge(n, label, ()))
+            continue
+        key, lacking = keys.key(item)
+        if key is None:
+            out.append(ItemVerdict(label, False, f"it records no {lacking}{unkeyed}"))
+        else:
+            out.append(judge(n, label, key))
+    return out
+
+
+def times(bound: Bound, op: str) -> list[float]:
+    """The ``monotonic_time`` of each item's event.
+
+    Raises:
+        RecordLacks: An event has no ``monotonic_time`` (or an item no event).
+
+    >>> times(Bound("b", False, ("x",), ("e1",), (Event("a", {}, "e1", monotonic_time=2),),
+    ...             (0,), (), 1), "follows_within")
+    [2.0]
+    """
+    out: list[float] = []
+    missing: list[str] = []
+    for event, label in zip(bound.events, bound.labels, strict=True):
+        t = None if event is None else event.monotonic_time
+        if t is None:
+            missing.append(label)
+        else:
+            out.append(float(t))
+    if missing:
+        raise RecordLacks(
+            f"{op} needs monotonic_time on every event; {bound.name!r} has events without "
+            f"one: {shortened(missing, ', ')}"
+        )
+    return out
+
+
+def shown(value: Any) -> str:
+    """A field value in a message (sets sorted).
+
+    >>> shown(frozenset({"b", "a"}))
+    "['a', 'b']"
+    """
+    return render(sorted(value) if isinstance(value, frozenset) else value)
+
+
+MAX_SUBSET_FIELDS = 6
+"""Up to this many ``on`` fields, the closest candidate is the one sharing the most fields."""
+
+
+def _event_id(bound: Bound, index: int) -> str | None:
+    """The event id of a right item, or None when it is not an event (a delta entry)."""
+    return bound.labels[index] if bound.events[index] is not None else None
+
+
+class _Order:
+    """Finds the right item nearest to a left item: by ``monotonic_time`` when both record
+    one, else by record order, else the first right item (built once, bisected per item)."""
+
+    def __init__(self, right: Bound) -> None:
+        self.by_time = self._sorted([None if e is None else e.monotonic_time for e in right.events])
+        self.by_order = self._sorted(list(right.positions))
+
+    @staticmethod
+    def _sorted(values: list[Any]) -> tuple[list[float], list[int]] | None:
+        if not values or any(v is None for v in values):
+            return None
+        order = sorted(range(len(values)), key=values.__getitem__)
+        return [float(values[i]) for i in order], order
+
+    @staticmethod
+    def _bisect(table: tuple[list[float], list[int]], at: float) -> int:
+        keys, order = table
+        best = bisect.bisect_left(keys, at)
+        if best == len(keys) or (best > 0 and at - keys[best - 1] <= keys[best] - at):
+            best -= 1
+        return order[best]
+
+    def nearest(self, left: Bound, n: int) -> int:
+        event = left.events[n]
+        t = None if event is None else event.monotonic_time
+        if t is not None and self.by_time is not None:
+            return self._bisect(self.by_time, float(t))
+        position = left.positions[n]
+        if position is not None and self.by_order is not None:
+            return self._bisect(self.by_order, float(position))
+        return 0
+
+
+class _Closest:
+    """Explains a left key with no exact match: the closest candidate is the right item
+    sharing the most ``on`` fields, else (one field, or no field shared) the nearest one."""
+
+    def __init__(self, keys: OnKeys, left: Bound, right: Bound, hashed: list[list[Any]]) -> None:
+        self.keys = keys
+        self.left = left
+        self.right = right
+        self.hashed = hashed
+        n = len(keys.on)
+        sizes = range(n - 1, 0, -1) if n <= MAX_SUBSET_FIELDS else [1]
+        self.subsets = [s for size in sizes for s in itertools.combinations(range(n), size)]
+        self.index: dict[tuple[int, ...], dict[Key, int]] = {}
+        self.order: _Order | None = None
+
+    def _table(self, subset: tuple[int, ...]) -> dict[Key, int]:
+        table = self.index.get(subset)
+        if table is None:
+            table = {}
+            for i, values in enumerate(self.hashed):
+                key = tuple(values[j] for j in subset)
+                if MISSING not in key:
+                    table.setdefault(key, i)
+            self.index[subset] = table
+        return table
+
+    def _sharing(self, values: list[Any]) -> int | None:
+        for subset in self.subsets:
+            hit = self._table(subset).get(tuple(hash_key(values[j]) for j in subset))
+            if hit is not None:
+                return hit
+        return None
+
+    def explain(self, n: int, label: str, values: list[Any]) -> ItemVerdict:
+        fields = ", ".join(self.keys.on)
+        name = self.right.name
+        if not self.right.items:
+            return ItemVerdict(label, False, f"selection {name!r} is empty")
+        hit = self._sharing(values)
+        nearest = hit is None
+        if hit is None:
+            self.order = self.order or _Order(self.right)
+            hit = self.order.nearest(self.left, n)
+        other = self.keys.raw(self.right.items[hit])
+        mismatches = [
+            Mismatch(f"$.{field}", mine, theirs, f"expected {shown(mine)}, got {shown(theirs)}")
+            for field, mine, theirs in zip(self.keys.on, values, other, strict=True)
+            if theirs is MISSING or hash_key(mine) != hash_key(theirs)
+        ]
+        differs = ", ".join(
+            f"{m.path[2:]} (expected {shown(m.expected)}, got {shown(m.actual)})"
+            for m in mismatches
+        )
+        candidate = self.right.labels[hit] + (" (the nearest)" if nearest else "")
+        lead = (
+            f"no {name!r} item shares any of {fields} with it"
+            if nearest and len(values) > 1
+            else f"no {name!r} item has the same {fields}"
+        )
+        reason = f"{lead}; closest {candidate} differs on {differs}"
+        return ItemVerdict(label, False, reason, mismatches, _event_id(self.right, hit))
+
+
+def has_matching(
+    left: Bound, right: Bound, on: Sequence[str], within: float | None
+) -> list[ItemVerdict]:
+    """Each left item has a right item with equal ``on`` fields (and, with ``within``, no more
+    than that many seconds away in either direction).
+
+    Args:
+        left: The items that each need a partner.
+        right: The candidate partners.
+        on: The fields a partner must record equally.
+        within: The most seconds between an item and its partner, or None for no bound.
+
+    Returns:
+        One verdict per left item.
+
+    Raises:
+        RecordLacks: ``within`` is set and an event has no ``monotonic_time``.
+    """
+    keys = OnKeys(on)
+    left_times = times(left, "has_matching with within") if within is not None else []
+    right_times = times(right, "has_matching with within") if within is not None else []
+    hashed = [keys.hashed(item) for item in right.items]
+    index: dict[Key, list[int]] = {}
+    for i, values in enumerate(hashed):
+        key, _ = keys.key_of(values)
+        if key is not None:
+            index.setdefault(key, []).append(i)
+    ordered: dict[Key, list[float]] = {}  # per key, the times of its bucket, sorted once
+    if within is not None:
+        for key, bucket in index.items():
+            bucket.sort(key=right_times.__getitem__)
+            ordered[key] = [right_times[i] for i in bucket]
+    closest: _Closest | None = None
+
+    def judge(n: int, label: str, key: Key) -> ItemVerdict:
+        nonlocal closest
+        found = index.get(key)
+        if found is None:
+            closest = closest or _Closest(keys, left, right, hashed)
+            return closest.explain(n, label, keys.raw(left.items[n]))
+        if within is None:
+            cid = right.labels[found[0]]
+            reason = f"has a matching {right.name!r} item {cid}"
+            return ItemVerdict(label, True, reason, closest=_event_id(right, found[0]))
+        return _nearest(label, left_times[n], found, ordered[key], right, within)
+
+    unkeyed = f", so no {right.name!r} item can match it"
+    return each_keyed(left, keys, judge, unkeyed=unkeyed)
+
+
+def _nearest(
+    label: str, t: float, bucket: list[int], ordered: list[float], right: Bound, within: float
+) -> ItemVerdict:
+    best = bisect.bisect_left(ordered, t)  # the first at or after t; the one before may be nearer
+    if best == len(ordered) or (best > 0 and t - ordered[best - 1] <= ordered[best] - t):
+        best -= 1
+    distance = abs(ordered[best] - t)
+    cid = right.labels[bucket[best]]
+    if distance <= within:
+        reason = f"has a matching {right.name!r} item {cid} ({distance:g}s away)"
+        return ItemVerdict(label, True, reason, closest=cid)
+    reason = (
+        f"the nearest {right.name!r} item with the same keys, {cid}, is {distance:g}s away "
+        f"(more than {format_within(within)})"
+    )
+    mismatch = Mismatch(
+        "$.monotonic_time", f"within {format_within(within)} of {t:g}", ordered[best], reason
+    )
+    return ItemVerdict(label, False, reason, (mismatch,), cid)
+
+
+def _same_text(on: Sequence[str]) -> str:
+    return f" with the same {', '.join(on)}" if on else ""
+
+
+def precedes(left: Bound, right: Bound, on: Sequence[str]) -> list[ItemVerdict]:
+    """Each left event occurs (in record order) before some right event (with equal ``on``).
+
+    Args:
+        left: The events that must come first.
+        right: The events that must come after them.
+        on: The fields the two events must record equally (none: any right event).
+
+    Returns:
+        One verdict per left item.
+    """
+    keys = OnKeys(on) if on else None
+    last: dict[Key, int] = {}
+    for key, members in grouped(keys, right).items():
+        last[key] = max(members, key=lambda i: right.positions[i] or 0)
+    same = _same_text(on)
+
+    def judge(n: int, label: str, key: Key) -> ItemVerdict:
+        found = last.get(key)
+        if found is None:
+            return ItemVerdict(label, False, f"no {right.name!r} item{same} exists")
+        cid = right.labels[found]
+        if (right.positions[found] or 0) > (left.positions[n] or 0):
+            return ItemVerdict(
+                label, True, f"{right.name!r} item {cid} occurs after it", closest=cid
+            )
+        reason = f"no {right.name!r} item{same} occurs after it (the last one is {cid})"
+        return ItemVerdict(label, False, reason, closest=cid)
+
+    return each_keyed(left, keys, judge)
+
+
+def follows_within(
+    left: Bound, right: Bound, on: Sequence[str], within: float
+) -> list[ItemVerdict]:
+    """Each left event is followed (in record order) by some right event (with equal ``on``)
+    whose ``monotonic_time`` is at most ``within`` seconds later.
+
+    Args:
+        left: The events that must be followed.
+        right: The events that must follow them.
+        on: The fields the two events must record equally (none: any right event).
+        within: The most seconds between a left event and the right event following it.
+
+    Returns:
+        One verdict per left item.
+
+    Raises:
+        RecordLacks: An event on either side has no ``monotonic_time``.
+    """
+    left_times = times(left, "follows_within")
+    right_times = times(right, "follows_within")
+    keys = OnKeys(on) if on else None
+    tables: dict[Key, tuple[list[int], list[int]]] = {}
+    for key, members in grouped(keys, right).items():
+        members.sort(key=lambda i: right.positions[i] or 0)
+        earliest = members[:]  # suffix minimum of time: the earliest right item from j on
+        for j in range(len(members) - 2, -1, -1):
+            if right_times[earliest[j + 1]] <= right_times[members[j]]:
+                earliest[j] = earliest[j + 1]
+        tables[key] = ([right.positions[i] or 0 for i in members], earliest)
+    same = _same_text(on)
+    bound = format_within(within)
+
+    def judge(n: int, label: str, key: Key) -> ItemVerdict:
+        table = tables.get(key)
+        at = -1 if table is None else bisect.bisect_right(table[0], left.positions[n] or 0)
+        if table is None or at >= len(table[0]):
+            return ItemVerdict(label, False, f"no {right.name!r} item{same} follows it")
+        first = table[1][at]
+        delay = right_times[first] - left_times[n]
+        cid = right.labels[first]
+        if delay <= within:
+            reason = f"{right.name!r} item {cid} follows it after {delay:g}s"
+            return ItemVerdict(label, True, reason, closest=cid)
+        reason = (
+            f"the earliest {right.name!r} item{same} after it, {cid}, follows after "
+            f"{delay:g}s (more than {bound})"
+        )
+        at_most = f"at most {left_times[n] + within:g}"
+        mismatch = Mismatch("$.monotonic_time", at_most, right_times[first], reason)
+        return ItemVerdict(label, False, reason, (mismatch,), cid)
+
+    return each_keyed(left, keys, judge)
+
+
 __all__ = [
     "JSONSCHEMA_MISSING",
+    "MAX_SUBSET_FIELDS",
     "EvaluatorFailed",
+    "Key",
+    "OnKeys",
     "Tester",
     "custom_tester",
+    "each_keyed",
+    "follows_within",
+    "grouped",
+    "has_matching",
+    "judged_verdicts",
     "matcher_tester",
+    "precedes",
     "schema_tester",
     "schema_validator",
+    "shown",
+    "times",
 ]

@@ -33,16 +33,19 @@ from typing import Any
 import attrs
 
 from agent_asserts._depth import depth_message, too_deep
-from agent_asserts.loaders.building import BuildContext
-from agent_asserts.loaders.collector import ProblemCollector
+from agent_asserts.loaders.collector import LoadError, LoadProblem, ProblemCollector
 from agent_asserts.loaders.contract import load_contract
-from agent_asserts.loaders.dialects import Dialect, detect_dialect, get_dialect, register_dialect
-from agent_asserts.loaders.errors import LoadError, LoadProblem
+from agent_asserts.loaders.dialects import (
+    BuildContext,
+    Dialect,
+    detect_dialect,
+    get_dialect,
+    register_dialect,
+    take_record_format,
+)
 from agent_asserts.loaders.nodes import Node, format_path, from_plain
-from agent_asserts.loaders.record_format import take_record_format
 from agent_asserts.loaders.source import parse_into, read_source
 from agent_asserts.loaders.suite import Case, CheckEntry, Suite
-from agent_asserts.record._validators import paused_gc
 
 Source = str | os.PathLike[str] | Mapping[str, Any] | Sequence[Any]
 
@@ -82,16 +85,14 @@ def load(
             source, dialect="", file=shown, judge=judge, tool_resolver=tool_resolver
         )
         json_file = os.fspath(source).lower().endswith(".json")
-        with paused_gc():
-            doc = parse_into(text, ctx.problems, json_expected=json_file)
-            return _build(doc, ctx, chosen)
+        doc = parse_into(text, ctx.problems, json_expected=json_file)
+        return _build(doc, ctx, chosen)
     if isinstance(source, Mapping | list | tuple):
         ctx = BuildContext.for_source(None, dialect="", judge=judge, tool_resolver=tool_resolver)
         deep = too_deep(source)
         if deep is not None:
             raise LoadError([LoadProblem("<data>", None, None, format_path(deep), depth_message())])
-        with paused_gc():
-            return _build(from_plain(source, file="<data>"), ctx, chosen)
+        return _build(from_plain(source, file="<data>"), ctx, chosen)
     raise TypeError(f"'source' must be a path, a mapping or a list (got {source!r})")
 
 
@@ -127,9 +128,8 @@ def loads(
         tool_resolver=tool_resolver,
     )
     json_text = bool(name) and str(name).lower().endswith(".json")
-    with paused_gc():
-        doc = parse_into(text, ctx.problems, json_expected=json_text)
-        return _build(doc, ctx, chosen)
+    doc = parse_into(text, ctx.problems, json_expected=json_text)
+    return _build(doc, ctx, chosen)
 
 
 def _build(doc: Node | None, ctx: BuildContext, chosen: Dialect | None) -> Suite:

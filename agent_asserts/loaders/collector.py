@@ -1,4 +1,5 @@
-"""Collect problems while mapping a document, with typed accessors that report and go on.
+"""The problems of a suite file: the collector with typed accessors that report and go on,
+the error carrying them all, ``$``-operators and check arguments read at their positions.
 
 Every dialect builds its checks through a :class:`ProblemCollector`: each ``expect_*`` method
 returns the value when it has the right type, and otherwise records a problem at the node's
@@ -22,33 +23,248 @@ True
 s.yml: required key 'tool_name' missing
 s.yml: unknown key 'tool_nme' (did you mean 'tool_name'?)
 s.yml: name: must be a string (got 3)
+
+:class:`LoadProblem` and :class:`LoadError` are defined in :mod:`agent_asserts.errors`. A suite
+file is checked completely before anything runs: every problem found in it becomes a
+:class:`LoadProblem` (file, line, column, key path, message), and :class:`LoadError` carries the
+whole list, sorted by position, one problem a line.
+
+>>> err = LoadError([
+...     LoadProblem("s.yml", 4, 7, "checks[1]", "unknown key 'nme' (did you mean 'name'?)"),
+...     LoadProblem("s.yml", 2, 3, "name", "must be a string (got 3)"),
+... ])
+>>> print(err)
+s.yml:2:3: name: must be a string (got 3)
+s.yml:4:7: checks[1]: unknown key 'nme' (did you mean 'name'?)
+
+``$``-operators in suite values: ``{$regex: "^A"}`` becomes ``M.regex("^A")``, with positions. A
+mapping whose keys start with ``$`` is an operator (``$regex``, ``$gt``, ``$between``,
+``$one_of``, ``$not``, ``$all_of``, ``$lenient``…, one per ``M.*`` matcher); a literal key that
+starts with ``$`` is written ``$$name``. The conversion itself is
+:func:`agent_asserts.matching.from_data`; :func:`matcher_value` walks the nodes so that each
+problem (an unknown operator, a bad regex, a wrong argument) is reported where it was written,
+and every operator of a file is checked.
+
+>>> from agent_asserts.loaders.source import parse_text
+>>> doc = parse_text('arguments: {orderId: {$regex: "^A[0-9]+"}, $$ref: 1}', file="s.yml")
+>>> matcher_value(doc.get("arguments"), ProblemCollector("s.yml"))
+{'orderId': M.regex('^A[0-9]+'), '$ref': 1}
+>>> problems = ProblemCollector("s.yml")
+>>> _ = matcher_value(parse_text("x:\\n  $regex: '(unclosed'", file="s.yml"), problems)
+>>> print(problems.error())  # doctest: +ELLIPSIS
+s.yml:2:11: x.$regex: invalid regular expression '(unclosed': missing ), ...
+
+Suite-file nodes are the check readers' located values, with problems at file:line:col:
+:class:`NodeReading` lets :func:`~agent_asserts.checks.field_reader.read_value` and
+:func:`~agent_asserts.checks.expect_reader.read_expectation` walk position-carrying nodes. It
+is a part of :class:`ProblemCollector` (so a file's collector
+is what the readers are given, with nothing made per value): a value is shown as the
+collector shows it (``true``, ``a list``), an error listing problems at relative paths is
+placed at each one's own node, a value that could not be read (a bad tag) is skipped without a
+second problem, and a boolean written as a YAML 1.1 word says why it is not one.
+
+>>> problems = ProblemCollector("s.yml")
+>>> read_value(parse_text("{on: yes}").items["on"], TypeSpec("bool"), problems)
+>>> print(problems.error())
+<string>:1:6: on: must be true or false (got 'yes'; only true and false are booleans)
+
+Check arguments are converted by their :class:`~agent_asserts.checks.signatures.TypeSpec`
+(:func:`convert`): the walk is :func:`agent_asserts.checks.field_reader.read_value`, which the
+cattrs converter uses too; here it reads nodes through the file's collector (a
+:class:`NodeReading`), so type problems (``must be a string (got 3)``) are reported at their
+file:line:col.
+
+>>> from agent_asserts.loaders.nodes import from_plain
+>>> problems = ProblemCollector("<data>")
+>>> convert(from_plain({"between": [1, 3]}), TypeSpec("count"), problems)
+Count.between(1, 3)
+>>> _ = convert(from_plain(["a", 2]), TypeSpec("list", item=TypeSpec("str")), problems)
+>>> print(problems.error())
+<data>: [1]: must be a string (got 2)
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
-from typing import Any
+import re
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from typing import Any, cast
 
-from agent_asserts.errors import Collector
-from agent_asserts.loaders import operators
-from agent_asserts.loaders.errors import LoadError, LoadProblem, choice_list, unknown_key_message
-from agent_asserts.loaders.node_reading import NodeReading
+from agent_asserts._text import choice_list, closest_word, unknown_key_message
+from agent_asserts.checks.field_reader import read_value
+from agent_asserts.checks.located import IS_LIST, IS_MAPPING, UNREADABLE, Reading
+from agent_asserts.checks.signatures import TypeSpec
+from agent_asserts.errors import Collector, LoadError, LoadProblem
 from agent_asserts.loaders.nodes import (
     INVALID,
     MappingNode,
     Node,
+    PathPart,
     ScalarNode,
     SequenceNode,
+    descend,
     describe_value,
     format_path,
+    has_invalid,
     to_plain,
 )
+from agent_asserts.matching import OperatorError, from_data
+
+
+def suggest(word: str, choices: Iterable[str]) -> str | None:
+    """The closest of ``choices`` to a misspelt ``word``, or None.
+
+    >>> suggest("tool_nme", ["tool_name", "arguments"])
+    'tool_name'
+    >>> suggest("zzz", ["tool_name"]) is None
+    True
+    """
+    return closest_word(word, choices)
+
+
+_PART = re.compile(r"\.?([^.\[\]]+)|\[(\d+)\]|\[('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")\]")
+
+
+def is_operator(node: Node) -> bool:
+    """True for a mapping whose keys start with a single ``$``.
+
+    >>> from agent_asserts.loaders.nodes import from_plain
+    >>> is_operator(from_plain({"$gt": 3})), is_operator(from_plain({"$$ref": 1}))
+    (True, False)
+    """
+    return (
+        isinstance(node, MappingNode)
+        and bool(node.items)
+        and any(k.startswith("$") and not k.startswith("$$") for k in node.items)
+    )
+
+
+def matcher_value(node: Node, problems: ProblemCollector) -> Any:
+    """The plain value of ``node`` with every operator mapping turned into its matcher.
+
+    Each problem :func:`agent_asserts.matching.from_data` finds (unknown operators, bad
+    arguments, invalid regexes, operators mixed with plain keys) is added to ``problems`` at
+    the position it names; the returned value is then ``None``.
+
+    >>> from agent_asserts.loaders.collector import ProblemCollector
+    >>> from agent_asserts.loaders.source import parse_text
+    >>> problems = ProblemCollector("s.yml")
+    >>> matcher_value(parse_text("{amount: {$between: [1, 100]}}"), problems)
+    {'amount': M.between(1, 100)}
+    >>> matcher_value(parse_text("{$regx: x}"), problems)
+    >>> print(problems.error())
+    <string>:1:9: $regx: unknown operator '$regx' (did you mean '$regex'?)
+    """
+    try:
+        return from_data(to_plain(node))
+    except (OperatorError, TypeError, ValueError) as exc:
+        report_exception(exc, node, problems)
+    return None
+
+
+def report_exception(exc: Exception, node: Node, problems: ProblemCollector) -> None:
+    """Record ``exc`` at ``node``; an error listing ``problems`` with relative key paths
+    (``OperatorError``, ``ContractError``…) gives one problem each, at its own position.
+
+    >>> from agent_asserts.loaders.collector import ProblemCollector
+    >>> from agent_asserts.loaders.source import parse_text
+    >>> problems = ProblemCollector("s.yml")
+    >>> report_exception(ValueError("bad value"), parse_text("{a: 1}").items["a"], problems)
+    >>> print(problems.error())
+    <string>:1:5: a: bad value
+    """
+    found = getattr(exc, "problems", None)
+    if isinstance(found, tuple | list) and found:
+        for item in found:
+            where = descend(node, relative_parts(getattr(item, "path", ())))
+            problems.add(where, str(getattr(item, "message", item)))
+        return
+    problems.add(node, str(exc))
+
+
+def relative_parts(path: Any) -> tuple[PathPart, ...]:
+    """A relative key path as parts, from a tuple or from text (``$not[0].$regex``).
+
+    >>> relative_parts("$all_of[1].$regex"), relative_parts(("a", 0)), relative_parts("")
+    (('$all_of', 1, '$regex'), ('a', 0), ())
+    >>> relative_parts("$.a['odd key']")
+    ('a', 'odd key')
+    """
+    if isinstance(path, tuple | list):
+        return tuple(p if isinstance(p, int) else str(p) for p in path)
+    text = str(path or "")
+    if text == "$" or text.startswith(("$.", "$[")):
+        text = text[1:]
+    parts: list[PathPart] = []
+    for match in _PART.finditer(text):
+        name, index, quoted = match.groups()
+        if index is not None:
+            parts.append(int(index))
+        elif quoted is not None:
+            parts.append(quoted[1:-1])
+        else:
+            parts.append(name)
+    return tuple(parts)
+
+
+class NodeReading(Reading[Node]):
+    """How the check readers see nodes; mixed into the collector, whose ``add`` and
+    ``add_key_problem`` take the problems."""
+
+    def add(self, node: Node | None, message: str) -> None:
+        raise NotImplementedError  # pragma: no cover - the collector's
+
+    def add_key_problem(self, mapping: MappingNode, key: str, message: str) -> None:
+        raise NotImplementedError  # pragma: no cover - the collector's
+
+    def __len__(self) -> int:
+        raise NotImplementedError  # pragma: no cover - the collector's
+
+    def peek(self, at: Node) -> Any:
+        if isinstance(at, ScalarNode):
+            value = at.value
+            return UNREADABLE if value is INVALID else value
+        return IS_MAPPING if isinstance(at, MappingNode) else IS_LIST
+
+    def items_of(self, at: Node) -> Sequence[Node]:
+        return cast(SequenceNode, at).items
+
+    def keys_of(self, at: Node) -> Collection[str]:
+        return cast(MappingNode, at).items.keys()
+
+    def member(self, at: Node, key: str) -> Node:
+        return cast(MappingNode, at).items[key]
+
+    def plain(self, at: Node) -> Any:
+        return to_plain(at)
+
+    def got(self, at: Node) -> str:
+        return describe_value(at)
+
+    def problem(self, at: Node, message: str) -> None:
+        self.add(at, message)
+
+    def key_problem(self, at: Node, key: str, message: str) -> None:
+        self.add_key_problem(cast(MappingNode, at), key, message)
+
+    def raised(self, at: Node, exc: Exception) -> None:
+        report_exception(exc, at, cast("ProblemCollector", self))
+
+    def problem_count(self) -> int:
+        return len(self)
+
+    def unreadable_below(self, at: Node) -> bool:
+        return has_invalid(at)
+
+    def must_be(self, at: Node, kind: str, what: str) -> str:
+        if kind == "bool" and isinstance(at, ScalarNode) and isinstance(at.value, str):
+            return f"must be true or false (got {at.value!r}; only true and false are booleans)"
+        return super().must_be(at, kind, what)
 
 
 class ProblemCollector(Collector, NodeReading):
     """The problems found so far in one file, and typed accessors that add to them; also how
     the check readers (:mod:`agent_asserts.checks.field_reader`) see the file's nodes
-    (:class:`~agent_asserts.loaders.node_reading.NodeReading`).
+    (:class:`~agent_asserts.loaders.collector.NodeReading`).
 
     >>> p = ProblemCollector("a.yml")
     >>> p.add_at(3, 5, "checks", "must not be empty")
@@ -296,13 +512,13 @@ class ProblemCollector(Collector, NodeReading):
     def matcher_value(self, node: Node | None) -> Any:
         """The value with ``$``-operators turned into matchers (problems at their positions).
 
-        See :func:`agent_asserts.loaders.operators.matcher_value`.
+        See :func:`agent_asserts.loaders.collector.matcher_value`.
 
         >>> from agent_asserts.loaders.source import parse_text
         >>> ProblemCollector("s.yml").matcher_value(parse_text('{id: {$regex: "^A"}}'))
         {'id': M.regex('^A')}
         """
-        return None if node is None else operators.matcher_value(node, self)
+        return None if node is None else matcher_value(node, self)
 
 
 def key_path(node: Node, key: str) -> str:
@@ -315,4 +531,66 @@ def key_path(node: Node, key: str) -> str:
     return format_path((*node.path, key))
 
 
-__all__ = ["ProblemCollector", "key_path"]
+def convert(node: Node, spec: TypeSpec, problems: ProblemCollector) -> Any:
+    """The value of ``node`` as ``spec`` says; on a problem, ``None`` (and the problem added):
+    :func:`~agent_asserts.checks.field_reader.read_value` over the node.
+
+    >>> from agent_asserts.loaders.collector import ProblemCollector
+    >>> from agent_asserts.checks.signatures import type_spec
+    >>> from agent_asserts.loaders.source import parse_text
+    >>> problems = ProblemCollector("s.yml")
+    >>> spec = type_spec(int)
+    >>> convert(parse_text("3"), spec, problems), convert(parse_text("x"), spec, problems)
+    (3, None)
+    >>> print(problems.error())
+    <string>:1:1: must be an integer (got 'x')
+    """
+    return read_value(node, spec, problems)
+
+
+def report_at_named_key(
+    exc: Exception,
+    mapping: MappingNode,
+    problems: ProblemCollector,
+    *,
+    aliases: Mapping[str, str] | None = None,
+) -> None:
+    """Record a constructor's error at the key it is about: the argument its message starts
+    with (``'mcp_server' is not allowed …``, the attrs wording), written under ``aliases`` (the
+    dialect's name for a constructor argument) in ``mapping``; otherwise as
+    :func:`report_exception` does, at ``mapping``.
+
+    >>> from agent_asserts.loaders.source import parse_text
+    >>> body = parse_text("{tool_name: a, source: local, mcp_server: b}")
+    >>> problems = ProblemCollector("s.yml")
+    >>> report_at_named_key(ValueError("'mcp_server' is not allowed"), body, problems)
+    >>> print(problems.error())
+    s.yml:1:31: 'mcp_server' is not allowed
+    """
+    text = str(exc)
+    named = _NAMED.match(text)
+    key = None if named is None else (aliases or {}).get(named.group(1), named.group(1))
+    if key is not None and key in mapping.items:
+        problems.add_key_problem(mapping, key, text)
+    else:
+        report_exception(exc, mapping, problems)
+
+
+_NAMED = re.compile(r"'([A-Za-z_][A-Za-z0-9_]*)'")
+
+__all__ = [
+    "LoadError",
+    "LoadProblem",
+    "NodeReading",
+    "ProblemCollector",
+    "choice_list",
+    "convert",
+    "is_operator",
+    "key_path",
+    "matcher_value",
+    "relative_parts",
+    "report_at_named_key",
+    "report_exception",
+    "suggest",
+    "unknown_key_message",
+]

@@ -35,9 +35,8 @@ from agent_asserts._values import format_path
 from agent_asserts.checks.contract import ContractCheck
 from agent_asserts.contract.parse import parse_contract
 from agent_asserts.contract.problems import ContractProblem, Problems
-from agent_asserts.loaders.building import BuildContext
 from agent_asserts.loaders.collector import ProblemCollector
-from agent_asserts.loaders.dialects import register_dialect
+from agent_asserts.loaders.dialects import BuildContext, builtin_dialect
 from agent_asserts.loaders.nodes import INVALID, MappingNode, Node, ScalarNode, descend, to_plain
 from agent_asserts.loaders.source import parse_file
 from agent_asserts.loaders.suite import Case, CheckEntry, Suite
@@ -156,7 +155,7 @@ def load_contract(path: str | os.PathLike[str]) -> Contract:
     return contract
 
 
-register_dialect("contract", detect=detect, build=build, shape=SHAPE, order=40)
+builtin_dialect("contract", detect=detect, build=build, shape=SHAPE, order=40)
 
 __all__ = [
     "SHAPE",

@@ -20,7 +20,7 @@ from typing import Any
 
 from agent_asserts._files import write_atomic
 from agent_asserts.checks.signatures import Signature, TypeSpec
-from agent_asserts.loaders.native_parts import check_signatures, expect_signatures
+from agent_asserts.loaders.suite import check_signatures, expect_signatures
 from agent_asserts.matching import OPERATORS
 
 SCHEMA_PATH = Path(__file__).with_name("native.schema.json")

@@ -11,22 +11,452 @@ are the same); without PyYAML, JSON is read with :mod:`json` and YAML asks for t
 ... except LoadError as err:
 ...     print(err)
 s.yml:1:17: invalid YAML: found unexpected end of stream (while scanning a quoted scalar ...)
+
+JSON is read with the standard library when PyYAML is not installed: syntax errors keep their
+line and column; everything found later (duplicate keys, and the dialect's own problems) names
+the key path only, since :mod:`json` does not report where a value was written.
+
+>>> problems = ProblemCollector("s.json")
+>>> read_json('{"a": 1, "a": 2}', problems) is not None
+True
+>>> print(problems.error())
+s.json: duplicate key 'a'
+>>> problems = ProblemCollector("s.json")
+>>> read_json('{"a": 1,\\n "b" 2}', problems) is None
+True
+>>> print(problems.error())
+s.json:2:6: invalid JSON: Expecting ':' delimiter
+
+YAML (and JSON, which is YAML 1.2) is read into position-carrying nodes with YAML 1.2 scalars:
+PyYAML only composes the node tree (always with the safe loader, the C one when available);
+scalars are resolved here with the YAML 1.2 core schema: only ``true``/``false`` are booleans,
+``null``/``~``/empty are null, ints are decimal, ``0o`` octal or ``0x`` hex, so ``on``, ``yes``,
+``no``, ``012:30`` and ``2024-01-01`` stay what they look like. Tags other than the standard
+``!!str``, ``!!int``, ``!!float``, ``!!bool``, ``!!null``, ``!!seq`` and ``!!map`` are
+problems, and so are merge keys (``<<``) and duplicate keys.
+
+>>> doc = read_yaml("on: yes\\nn: 012\\n", ProblemCollector("s.yml"))
+>>> [(key, child.value, child.line, child.col) for key, child in doc.items.items()]
+[('on', 'yes', 1, 5), ('n', 12, 2, 4)]
 """
 
 from __future__ import annotations
 
+import json
+import math
 import os
 import re
-from typing import Any
+import sys
+from typing import TYPE_CHECKING, Any
 
 from agent_asserts._depth import MAX_DEPTH, depth_message
-from agent_asserts._files import read_bytes
-from agent_asserts.errors import Unavailable
-from agent_asserts.loaders.collector import ProblemCollector
-from agent_asserts.loaders.errors import LoadError, LoadProblem
-from agent_asserts.loaders.json_reader import is_json, read_json
-from agent_asserts.loaders.nodes import MappingNode, Node, SequenceNode, from_plain
-from agent_asserts.loaders.yaml_reader import read_yaml, yaml_module
+from agent_asserts._files import env_limit, read_bytes
+from agent_asserts.errors import AgentAssertsError, Unavailable
+from agent_asserts.loaders.collector import LoadError, LoadProblem, ProblemCollector
+from agent_asserts.loaders.nodes import (
+    INVALID,
+    MappingNode,
+    Node,
+    PathPart,
+    Scalar,
+    ScalarNode,
+    SequenceNode,
+    describe_value,
+    format_path,
+    from_plain,
+)
+
+if TYPE_CHECKING:
+    from agent_asserts.loaders.collector import ProblemCollector
+
+
+class _Pairs(list[tuple[str, Any]]):
+    """A JSON object as its list of pairs, so duplicate keys survive parsing."""
+
+
+class _NotJson(AgentAssertsError, ValueError):
+    pass
+
+
+def _reject_constant(name: str) -> Any:
+    raise _NotJson(f"{name} is not a JSON value")
+
+
+def read_json(text: str, problems: ProblemCollector) -> Node | None:
+    """Parse JSON text into nodes without positions; syntax errors keep theirs.
+
+    >>> from agent_asserts.loaders.collector import ProblemCollector
+    >>> node = read_json('{"checks": ["succeeded"]}', ProblemCollector("s.json"))
+    >>> node.items["checks"].path_str, node.items["checks"].line
+    ('checks', None)
+    """
+    try:
+        data = json.loads(text, object_pairs_hook=_Pairs, parse_constant=_reject_constant)
+    except json.JSONDecodeError as exc:
+        problems.add_at(exc.lineno, exc.colno, "", f"invalid JSON: {exc.msg}")
+        return None
+    except _NotJson as exc:
+        problems.add(None, f"invalid JSON: {exc}")
+        return None
+    except RecursionError:
+        problems.add(None, "invalid JSON: the document is nested too deeply")
+        return None
+    try:
+        return _build(data, (), problems)
+    except RecursionError:  # parsed, but too deep to build
+        problems.add(None, "invalid JSON: the document is nested too deeply")
+        return None
+
+
+def _build(value: Any, path: tuple[PathPart, ...], problems: ProblemCollector) -> Node:
+    file = problems.file
+    if isinstance(value, _Pairs):
+        items: dict[str, Node] = {}
+        keys: dict[str, ScalarNode] = {}
+        for key, child in value:
+            if key in items:
+                mapping = MappingNode(file, None, None, path, {}, {})
+                problems.add(mapping, f"duplicate key {key!r}")
+                continue
+            keys[key] = ScalarNode(file, None, None, (*path, key), key)
+            items[key] = _build(child, (*path, key), problems)
+        return MappingNode(file, None, None, path, items, keys)
+    if isinstance(value, list):
+        children = tuple(_build(child, (*path, i), problems) for i, child in enumerate(value))
+        return SequenceNode(file, None, None, path, children)
+    return ScalarNode(file, None, None, path, value)
+
+
+def is_json(text: str) -> bool:
+    """True when ``text`` is valid JSON (used to work around PyYAML limits on JSON input).
+
+    >>> is_json('{"a": [1]}'), is_json("a: 1")
+    (True, False)
+    """
+    try:
+        json.loads(text, parse_constant=_reject_constant)
+    except (ValueError, RecursionError):
+        return False
+    return True
+
+
+_PLAIN = "tag:agent-asserts:plain"  # our marker for an untagged plain scalar
+_Y = "tag:yaml.org,2002:"
+MAX_ALIAS_NODES_ENV = "AGENT_ASSERTS_MAX_ALIAS_NODES"
+"""The environment variable that sets the alias-expansion budget (a number of nodes)."""
+
+DEFAULT_MAX_ALIAS_NODES = 1_000_000
+"""The alias-expansion budget ("billion laughs"): how many nodes a document may gain through
+aliases (nodes reached again, not nodes written in the file: a long document has no limit)."""
+
+_NULL = re.compile(r"(?:null|Null|NULL|~|)\Z")
+_TRUE = re.compile(r"(?:true|True|TRUE)\Z")
+_FALSE = re.compile(r"(?:false|False|FALSE)\Z")
+_INT = re.compile(r"[-+]?[0-9]+\Z")
+_OCT = re.compile(r"0o[0-7]+\Z")
+_HEX = re.compile(r"0x[0-9a-fA-F]+\Z")
+_FLOAT = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?\Z")
+_INF = re.compile(r"([-+]?)\.(?:inf|Inf|INF)\Z")
+_NAN = re.compile(r"\.(?:nan|NaN|NAN)\Z")
+_NOT_FOUND = object()
+
+
+def resolve_plain(text: str) -> Scalar:
+    """The YAML 1.2 core-schema value of an untagged plain scalar.
+
+    >>> [resolve_plain(t) for t in ["yes", "on", "true", "~", "", "012", "0o17", "0x1F", "1e3"]]
+    ['yes', 'on', True, None, None, 12, 15, 31, 1000.0]
+    >>> resolve_plain("1:20"), resolve_plain("-.inf")
+    ('1:20', -inf)
+    """
+    for kind in ("null", "bool", "int", "float"):
+        value = _typed(kind, text)
+        if value is not _NOT_FOUND:
+            return value  # type: ignore[return-value]
+    return text
+
+
+def _typed(kind: str, text: str) -> object:
+    """``text`` read as the YAML 1.2 core type ``kind``, or ``_NOT_FOUND``."""
+    if kind == "null" and _NULL.match(text):
+        return None
+    if kind == "bool":
+        if _TRUE.match(text):
+            return True
+        if _FALSE.match(text):
+            return False
+    if kind == "int":
+        if _INT.match(text):
+            return int(text, 10)
+        if _OCT.match(text):
+            return int(text[2:], 8)
+        if _HEX.match(text):
+            return int(text[2:], 16)
+    if kind == "float":
+        if _FLOAT.match(text):
+            return float(text)
+        inf = _INF.match(text)
+        if inf:
+            return -math.inf if inf.group(1) == "-" else math.inf
+        if _NAN.match(text):
+            return math.nan
+    return _NOT_FOUND
+
+
+def yaml_module() -> Any:
+    """PyYAML, or None when it is not installed (imported only here, only when needed).
+
+    >>> yaml_module() is None or hasattr(yaml_module(), "safe_load")
+    True
+    """
+    try:
+        import yaml
+    except ImportError:
+        return None
+    return yaml
+
+
+_LOADERS: dict[type, type] = {}
+
+
+def _loader_class(yaml: Any) -> type:
+    """A safe loader (C when available) that marks untagged plain scalars for us to resolve."""
+    base: type = getattr(yaml, "CSafeLoader", None) or yaml.SafeLoader
+    cached = _LOADERS.get(base)
+    if cached is not None:
+        return cached
+
+    def resolve(self: Any, kind: Any, value: Any, implicit: Any) -> Any:
+        # By name: a re-imported ``yaml`` (pytester's in-process runs) has new node classes
+        # while libyaml's extension keeps building nodes of the first import's classes.
+        if getattr(kind, "__name__", "") == "ScalarNode" and implicit[0]:
+            return _PLAIN
+        return base.resolve(self, kind, value, implicit)  # type: ignore[attr-defined]
+
+    loader = type("_AgentAssertsLoader", (base,), {"resolve": resolve})
+    _LOADERS[base] = loader
+    return loader
+
+
+def read_yaml(text: str, problems: ProblemCollector) -> Node | None:
+    """Parse one YAML document into nodes; syntax errors become problems (returns None).
+
+    >>> from agent_asserts.loaders.collector import ProblemCollector
+    >>> problems = ProblemCollector("s.yml")
+    >>> read_yaml("a: [1", problems) is None, problems.problems[0].line
+    (True, 2)
+    """
+    yaml = yaml_module()
+    if yaml is None:
+        raise Unavailable("reading YAML needs PyYAML", extra="yaml")
+    try:
+        composed = yaml.compose(text, Loader=_loader_class(yaml))
+    except yaml.MarkedYAMLError as exc:
+        _syntax_problem(exc, problems)
+        return None
+    except yaml.YAMLError as exc:
+        problems.add(None, f"invalid YAML: {exc}")
+        return None
+    except RecursionError:
+        problems.add(None, "invalid YAML: the document is nested too deeply")
+        return None
+    if composed is None:
+        problems.add_at(1, 1, "", "the document is empty")
+        return None
+    budget = max_alias_nodes()
+    try:
+        gained = alias_gain(composed, yaml, budget)
+    except RecursionError:  # pragma: no cover - alias_gain is iterative
+        gained = 0
+    if gained > budget:
+        problems.add(
+            None,
+            f"alias expansion: the aliases of this document would add more than {budget:,} "
+            f"nodes (a 'billion laughs' document; set {MAX_ALIAS_NODES_ENV} to change the limit)",
+        )
+        return None
+    builder = _Builder(yaml, problems, budget)
+    try:
+        node = builder.build(composed, ())
+    except RecursionError:
+        problems.add(None, "the document is nested too deeply")
+        return None
+    if isinstance(node, ScalarNode) and node.value is None:
+        problems.add_at(1, 1, "", "the document is empty")
+        return None
+    return node
+
+
+def max_alias_nodes() -> int:
+    """The alias-expansion budget: :data:`MAX_ALIAS_NODES_ENV`, else
+    :data:`DEFAULT_MAX_ALIAS_NODES`.
+
+    >>> max_alias_nodes() >= 0
+    True
+    """
+    return env_limit(MAX_ALIAS_NODES_ENV, DEFAULT_MAX_ALIAS_NODES)
+
+
+def _children(raw: Any, yaml: Any) -> list[Any]:
+    if isinstance(raw, yaml.MappingNode):
+        return [node for pair in raw.value for node in pair]
+    if isinstance(raw, yaml.SequenceNode):
+        return list(raw.value)
+    return []
+
+
+def alias_gain(root: Any, yaml: Any, budget: int) -> int:
+    """How many nodes expanding every alias of a composed document adds (capped just past
+    ``budget``), counted before anything is built: each distinct node once, iteratively.
+
+    >>> yaml = yaml_module()
+    >>> alias_gain(yaml.compose("a: &x [1, 2]\\nb: *x\\nc: *x"), yaml, 100)
+    6
+    """
+    sizes: dict[int, int] = {}
+    visiting: set[int] = set()
+    stack: list[tuple[Any, bool]] = [(root, False)]
+    while stack:
+        raw, done = stack.pop()
+        key = id(raw)
+        if done:
+            total = 1 + sum(sizes.get(id(child), 0) for child in _children(raw, yaml))
+            sizes[key] = min(total, budget + len(sizes) + 2)
+            continue
+        if key in sizes or key in visiting:  # built already, or an alias to its own anchor
+            continue
+        visiting.add(key)
+        stack.append((raw, True))
+        stack.extend((child, False) for child in _children(raw, yaml) if id(child) not in sizes)
+    return sizes.get(id(root), 0) - len(sizes)
+
+
+def _syntax_problem(exc: Any, problems: ProblemCollector) -> None:
+    mark = exc.problem_mark or exc.context_mark
+    if exc.problem == "but found another document" and mark is not None:
+        message = "a suite file holds one YAML document (a second one starts here)"
+        problems.add_at(mark.line + 1, mark.column + 1, "", message)
+        return
+    message = f"invalid YAML: {exc.problem or exc.context}"
+    context_mark = exc.context_mark
+    if exc.problem and exc.context:
+        if context_mark is not None and (
+            mark is None or context_mark.line != mark.line or context_mark.column != mark.column
+        ):
+            at = f"line {context_mark.line + 1}, column {context_mark.column + 1}"
+            message += f" ({exc.context} at {at})"
+        else:
+            message += f" ({exc.context})"
+    if mark is None:
+        problems.add(None, message)
+    else:
+        problems.add_at(mark.line + 1, mark.column + 1, "", message)
+
+
+class _Builder:
+    """Turns PyYAML's composed nodes into ours, resolving scalars and reporting problems."""
+
+    def __init__(self, yaml: Any, problems: ProblemCollector, budget: int) -> None:
+        self.yaml = yaml
+        self.budget = budget
+        self.problems = problems
+        self.file = problems.file
+        self.active: set[int] = set()
+        self.built: set[int] = set()
+        self.count = 0
+
+    def build(self, raw: Any, path: tuple[PathPart, ...]) -> Node:
+        line, col = raw.start_mark.line + 1, raw.start_mark.column + 1
+        if id(raw) in self.built:  # reached again through an alias: counts against the budget
+            self.count += 1
+            if self.count > self.budget:
+                raise RecursionError
+        else:  # a node written in the file: a long document is not an alias bomb
+            self.built.add(id(raw))
+        if id(raw) in self.active:
+            self._problem(line, col, path, "an alias refers to its own anchor (recursive data)")
+            return ScalarNode(self.file, line, col, path, INVALID)
+        self.active.add(id(raw))
+        try:
+            if isinstance(raw, self.yaml.MappingNode):
+                return self._mapping(raw, line, col, path)
+            if isinstance(raw, self.yaml.SequenceNode):
+                if raw.tag != _Y + "seq":
+                    self._bad_tag(raw.tag, line, col, path)
+                items = tuple(self.build(child, (*path, i)) for i, child in enumerate(raw.value))
+                return SequenceNode(self.file, line, col, path, items)
+            try:
+                value = self._scalar(raw, line, col, path)
+            except ValueError:  # an integer past Python's digit limit
+                limit = sys.get_int_max_str_digits()
+                self._problem(line, col, path,
+                              f"a number of {len(raw.value)} digits is too long (the limit is "
+                              f"{limit} digits)")  # fmt: skip
+                value = INVALID
+            return ScalarNode(self.file, line, col, path, value)
+        finally:
+            self.active.discard(id(raw))
+
+    def _problem(self, line: int, col: int, path: tuple[PathPart, ...], message: str) -> None:
+        self.problems.add_at(line, col, format_path(path), message)
+
+    def _bad_tag(self, tag: str, line: int, col: int, path: tuple[PathPart, ...]) -> None:
+        shown = "!!" + tag[len(_Y) :] if tag.startswith(_Y) else tag
+        self._problem(line, col, path, f"unsupported tag {shown!r}")
+
+    def _scalar(self, raw: Any, line: int, col: int, path: tuple[PathPart, ...]) -> Scalar:
+        tag, text = raw.tag, raw.value
+        if tag == _PLAIN:
+            return resolve_plain(text)
+        if tag == _Y + "str":
+            return str(text)
+        kind = tag[len(_Y) :] if tag.startswith(_Y) else ""
+        if kind in ("null", "bool", "int", "float"):
+            value = _typed(kind, text)
+            if kind == "float" and value is _NOT_FOUND:
+                value = _typed("int", text)
+                value = value if value is _NOT_FOUND else float(value)  # type: ignore[arg-type]
+            if value is _NOT_FOUND:
+                self._problem(line, col, path, f"{text!r} is not a valid !!{kind}")
+                return INVALID
+            return value  # type: ignore[return-value]
+        self._bad_tag(tag, line, col, path)
+        return INVALID
+
+    def _mapping(self, raw: Any, line: int, col: int, path: tuple[PathPart, ...]) -> MappingNode:
+        if raw.tag != _Y + "map":
+            self._bad_tag(raw.tag, line, col, path)
+        items: dict[str, Node] = {}
+        keys: dict[str, ScalarNode] = {}
+        for raw_key, raw_value in raw.value:
+            kline, kcol = raw_key.start_mark.line + 1, raw_key.start_mark.column + 1
+            if (
+                isinstance(raw_key, self.yaml.ScalarNode)
+                and raw_key.tag == _PLAIN
+                and (raw_key.value == "<<")
+            ):
+                self._problem(kline, kcol, path, "merge keys ('<<') are not supported")
+                continue
+            key_node = self.build(raw_key, path)
+            key = key_node.value if isinstance(key_node, ScalarNode) else None
+            if not isinstance(key, str):
+                message = f"mapping keys must be strings (got {describe_value(key_node)})"
+                self._problem(kline, kcol, path, message)
+                continue
+            if key in keys:
+                first = keys[key]
+                self._problem(
+                    kline,
+                    kcol,
+                    path,
+                    f"duplicate key {key!r} (first defined at line {first.line}, "
+                    f"column {first.col})",
+                )
+                continue
+            keys[key] = ScalarNode(self.file, kline, kcol, (*path, key), key)
+            items[key] = self.build(raw_value, (*path, key))
+        return MappingNode(self.file, line, col, path, items, keys)
+
 
 YAML_MISSING = str(
     Unavailable("reading YAML needs PyYAML", extra="yaml", note="(JSON needs nothing)")
@@ -187,4 +617,20 @@ def parse_data(data: Any) -> Node:
     return from_plain(data, file="<data>")
 
 
-__all__ = ["YAML_MISSING", "parse_data", "parse_file", "parse_into", "parse_text", "read_source"]
+__all__ = [
+    "DEFAULT_MAX_ALIAS_NODES",
+    "MAX_ALIAS_NODES_ENV",
+    "YAML_MISSING",
+    "alias_gain",
+    "is_json",
+    "max_alias_nodes",
+    "parse_data",
+    "parse_file",
+    "parse_into",
+    "parse_text",
+    "read_json",
+    "read_source",
+    "read_yaml",
+    "resolve_plain",
+    "yaml_module",
+]

@@ -1,4 +1,6 @@
-"""What a load produces: a :class:`Suite` of :class:`Case` objects holding check objects.
+"""The suite model: what a load produces, a :class:`Suite` of :class:`Case` objects holding
+check objects, the check methods a suite file may name, and the native form a suite is written
+back in.
 
 A case is data: its checks are the same objects the fluent API builds, each in a
 :class:`CheckEntry` with the severity, threshold, label and result name the file gave it.
@@ -9,10 +11,30 @@ Evaluating a case runs every entry through ``EvalContext.record_check`` inside `
 >>> case = Case("budget", (CheckEntry(MaxSteps(10)), CheckEntry(MaxSteps(1), severity="soft")))
 >>> case.evaluate(demo_record()).verdict
 <Verdict.SCORED: 'scored'>
+
+The methods a suite file may name come from the check registry and ``VALUE_CHECKS``
+(:func:`check_signatures`, :func:`expect_signatures`), with the sibling keys beside them; the
+native dialect (:mod:`agent_asserts.loaders.native`) reads entries with them, and the native
+writer compacts entries with the same signatures.
+
+>>> sorted(set(check_signatures()) & {"called_tool", "max_steps"})
+['called_tool', 'max_steps']
+>>> "includes" in expect_signatures(), SIBLINGS
+(True, ('severity', 'at_least', 'label', 'name'))
+
+The native form of a loaded suite is what ``Suite.to_dict()`` and ``Case.to_dict()`` write: any
+suite, loaded from any dialect, is written back as the native dialect, each entry as its fluent
+method, compact when the check has a single positional value.
+
+>>> from agent_asserts.loaders import loads
+>>> suite = loads("{name: refunds, checks: [{not_called_tool: refunds_cancel}]}")
+>>> suite_to_data(suite)
+{'name': 'refunds', 'checks': [{'not_called_tool': 'refunds_cancel'}]}
 """
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
@@ -21,9 +43,15 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from agent_asserts.batch import load_error_text, unloadable_cases
+from agent_asserts.checks.data import build_check
+from agent_asserts.checks.expect_reader import EXPECT_SOURCES, expect_signatures
+from agent_asserts.checks.expectations import VALUE_CHECKS
 from agent_asserts.checks.not_run import not_run_if_judged
+from agent_asserts.checks.registry import all_checks, registry_version
+from agent_asserts.checks.signatures import Signature, signature
 from agent_asserts.context import CaseTimeout
-from agent_asserts.loaders.native_data import case_to_data, suite_to_data
+from agent_asserts.loaders.collector import ProblemCollector, report_exception
+from agent_asserts.loaders.nodes import MappingNode, Node, has_invalid
 from agent_asserts.record import TrialRecord
 from agent_asserts.results import CaseResult, RequirementFailed, Severity, Skipped
 from agent_asserts.runner import run_case
@@ -32,6 +60,154 @@ if TYPE_CHECKING:
     from agent_asserts.checks.base import Check
     from agent_asserts.context import EvalContext
     from agent_asserts.record import TrialRecord
+
+
+SIBLINGS = ("severity", "at_least", "label", "name")
+"""Keys beside a check method (inside ``expect:`` for value expectations)."""
+
+
+def check_signatures() -> dict[str, Signature]:
+    """Every registered check method that can be written in a suite file, by name (as the
+    registry stands now: a check registered after a first load is seen)."""
+    return _check_signatures(registry_version())
+
+
+@functools.lru_cache(maxsize=1)
+def _check_signatures(version: int) -> dict[str, Signature]:
+    sigs = {name: signature(cls) for name, cls in all_checks().items()}
+    return {name: sig for name, sig in sigs.items() if sig.yaml_ok}
+
+
+def python_only_methods() -> frozenset[str]:
+    """Registered methods that need a Python callable (``events_satisfy``…)."""
+    return _python_only_methods(registry_version())
+
+
+@functools.lru_cache(maxsize=1)
+def _python_only_methods(version: int) -> frozenset[str]:
+    every = {**all_checks(), **VALUE_CHECKS}
+    return frozenset(name for name, cls in every.items() if not signature(cls).yaml_ok)
+
+
+def read_siblings(entry: MappingNode, problems: ProblemCollector) -> dict[str, Any]:
+    """``severity``, ``at_least`` (→ threshold), ``label`` and ``name`` of an entry."""
+    out: dict[str, Any] = {}
+    if "severity" in entry.items:
+        out["severity"] = problems.expect_choice(entry.items["severity"], ("gate", "soft"))
+    if "at_least" in entry.items:
+        node = entry.items["at_least"]
+        value = problems.expect_number(node)
+        if value is not None and not 0.0 <= value <= 1.0:
+            problems.add(node, f"must be between 0 and 1 (got {value})")
+        out["threshold"] = None if value is None else float(value)
+    if "label" in entry.items:
+        out["label"] = problems.expect_str(entry.items["label"])
+    if "name" in entry.items:
+        out["name"] = problems.expect_str(entry.items["name"], non_empty=True)
+    return out
+
+
+def construct(
+    sig: Signature, kwargs: dict[str, Any], where: Node, problems: ProblemCollector
+) -> Any:
+    """Build the check with :func:`~agent_asserts.checks.data.build_check` (as the converter
+    of :mod:`agent_asserts.serialization` does); a ``TypeError``/``ValueError`` it raises
+    becomes a problem."""
+    try:
+        return build_check(sig, kwargs)
+    except (TypeError, ValueError) as exc:
+        report_exception(exc, where, problems)
+        return None
+
+
+def entry_to_data(entry: CheckEntry) -> Any:
+    """The native form of one entry; compact when the check has a single positional value.
+
+    >>> from agent_asserts.checks.cost import MaxSteps
+    >>> from agent_asserts.checks.outcome import Succeeded
+    >>> from agent_asserts.loaders.suite import CheckEntry
+    >>> entry_to_data(CheckEntry(MaxSteps(5))), entry_to_data(CheckEntry(MaxSteps(5), label="x"))
+    ({'max_steps': 5}, {'max_steps': 5, 'label': 'x'})
+    >>> entry_to_data(CheckEntry(Succeeded())), entry_to_data(CheckEntry(Succeeded(), name="ok"))
+    ('succeeded', {'succeeded': None, 'name': 'ok'})
+    """
+    data = entry.check.to_data()
+    ((method, args),) = data.items()
+    siblings: dict[str, Any] = {}
+    if entry.severity is not None:
+        siblings["severity"] = entry.severity.value
+    if entry.threshold is not None:
+        siblings["at_least"] = entry.threshold
+    if entry.label is not None:
+        siblings["label"] = entry.label
+    if entry.name is not None:
+        siblings["name"] = entry.name
+    if method == "expect":
+        return {"expect": {**args, **siblings}}
+    compact = _compact(method, args)
+    if compact is None and not siblings:
+        return method
+    return {method: compact, **siblings}
+
+
+def _compact(method: str, args: Any) -> Any:
+    """``{n: 5}`` → ``5`` and ``{names: [a, b]}`` → ``[a, b]`` when that reads back the same."""
+    sig = check_signatures().get(method)
+    if sig is None or not isinstance(args, Mapping):
+        return args
+    if not args:
+        return None
+    if len(args) == 1:
+        ((key, value),) = args.items()
+        if sig.varargs == key and not sig.call_positional:
+            return value
+        single = sig.call_positional[:1] == (key,) and not sig.varargs
+        if single and not isinstance(value, Mapping | list):
+            return value
+    return args
+
+
+def case_to_data(case: Case, *, base_dir: str | os.PathLike[str] | None = None) -> dict[str, Any]:
+    """The native form of one case: ``name``, ``record``, ``metadata`` and ``checks``.
+
+    >>> from agent_asserts.loaders import loads
+    >>> suite = loads("{name: refund, metadata: {tags: [smoke]}, checks: [succeeded]}")
+    >>> case_to_data(suite.cases[0])
+    {'name': 'refund', 'metadata': {'tags': ['smoke']}, 'checks': ['succeeded']}
+    """
+    out: dict[str, Any] = {"name": case.name}
+    if case.record_path is not None:
+        out["record"] = _relative(case.record_path, base_dir)
+    if case.record_format != "auto":
+        out["record_format"] = case.record_format
+    if case.metadata:
+        out["metadata"] = dict(case.metadata)
+    out["checks"] = [entry_to_data(entry) for entry in case.entries]
+    return out
+
+
+def suite_to_data(
+    suite: Suite, *, base_dir: str | os.PathLike[str] | None = None
+) -> dict[str, Any]:
+    """The native form of a suite: the single-case form when it has one case of its name.
+
+    >>> from agent_asserts.loaders import loads
+    >>> suite_to_data(loads("{name: refund, checks: [succeeded]}"))
+    {'name': 'refund', 'checks': ['succeeded']}
+    """
+    if len(suite.cases) == 1 and suite.cases[0].name == suite.name:
+        return case_to_data(suite.cases[0], base_dir=base_dir)
+    cases = [case_to_data(case, base_dir=base_dir) for case in suite.cases]
+    return {"name": suite.name, "cases": cases}
+
+
+def _relative(path: Path, base_dir: str | os.PathLike[str] | None) -> str:
+    if base_dir is None:
+        return path.as_posix()
+    try:
+        return Path(os.path.relpath(path, base_dir)).as_posix()
+    except ValueError:  # another drive on Windows
+        return path.as_posix()
 
 
 def _severity(value: Severity | str | None) -> Severity | None:
@@ -324,4 +500,19 @@ class Suite:
         return suite_to_data(self, base_dir=base_dir)
 
 
-__all__ = ["Case", "CheckEntry", "Suite"]
+__all__ = [
+    "EXPECT_SOURCES",
+    "SIBLINGS",
+    "Case",
+    "CheckEntry",
+    "Suite",
+    "case_to_data",
+    "check_signatures",
+    "construct",
+    "entry_to_data",
+    "expect_signatures",
+    "has_invalid",
+    "python_only_methods",
+    "read_siblings",
+    "suite_to_data",
+]

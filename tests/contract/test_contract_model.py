@@ -15,8 +15,12 @@ from agent_asserts.contract import (
     ContractError,
     Requirement,
 )
-from agent_asserts.contract.durations import format_within, parse_within
-from agent_asserts.contract.paths import parse_extract, parse_item_path
+from agent_asserts.contract.grammar import (
+    format_within,
+    parse_extract,
+    parse_item_path,
+    parse_within,
+)
 from agent_asserts.matching import M
 from agent_asserts.results import Severity
 

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-import agent_asserts.contract.keys as keys_module
+import agent_asserts.contract.relations as keys_module
 from agent_asserts import evaluate_contract
 from agent_asserts.record import TrialRecord
 from agent_asserts.results import Status

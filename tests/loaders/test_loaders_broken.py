@@ -18,6 +18,7 @@ import pytest
 import yaml
 
 import agent_asserts.loaders.dialects as dialects
+from agent_asserts._registry import Registry
 from agent_asserts.loaders import LoadError, load
 
 BROKEN = Path(__file__).parent / "data" / "broken"
@@ -27,14 +28,17 @@ FILES = sorted(p for p in BROKEN.iterdir() if p.suffix in (".yml", ".json"))
 @pytest.fixture
 def pinned_dialects(monkeypatch: pytest.MonkeyPatch) -> None:
     dialects.dialects()  # import the built-ins first
-    native = dialects.DIALECTS["native"]
+    native = dialects.get_dialect("native")
     demo = dialects.Dialect(
         "demo",
         detect=lambda data: isinstance(data, dict) and "demo" in data,
         build=native.build,
         shape="a mapping with 'demo: true' (a dialect of the tests)",
     )
-    monkeypatch.setattr(dialects, "DIALECTS", {"native": native, "demo": demo})
+    pinned: Registry[dialects.Dialect] = Registry("dialect")
+    pinned.add("native", native)
+    pinned.add("demo", demo)
+    monkeypatch.setattr(dialects, "DIALECTS", pinned)
 
 
 def test_there_are_enough_broken_files() -> None:

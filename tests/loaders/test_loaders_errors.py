@@ -6,8 +6,12 @@ import pickle
 
 import pytest
 
-from agent_asserts.loaders.collector import ProblemCollector
-from agent_asserts.loaders.errors import LoadError, LoadProblem, unknown_key_message
+from agent_asserts.loaders.collector import (
+    LoadError,
+    LoadProblem,
+    ProblemCollector,
+    unknown_key_message,
+)
 from agent_asserts.loaders.nodes import MappingNode, from_plain
 from agent_asserts.loaders.source import parse_text
 

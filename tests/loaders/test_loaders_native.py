@@ -15,7 +15,7 @@ from agent_asserts.checks.sequencing import ToolOrder
 from agent_asserts.checks.sources import LiteralValue, RecordField, StatePath
 from agent_asserts.checks.tools import CalledTool, NotCalledTool
 from agent_asserts.loaders import Case, CheckEntry, LoadError, Suite, load, loads
-from agent_asserts.loaders.native_parts import check_signatures
+from agent_asserts.loaders.suite import check_signatures
 from agent_asserts.matching import Count, M
 from agent_asserts.results import Severity, Verdict
 from agent_asserts.testing import demo_record

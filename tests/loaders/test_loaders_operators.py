@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from agent_asserts.loaders.collector import ProblemCollector
+from agent_asserts.loaders.collector import (
+    ProblemCollector,
+    is_operator,
+    matcher_value,
+    relative_parts,
+)
 from agent_asserts.loaders.nodes import from_plain
-from agent_asserts.loaders.operators import is_operator, matcher_value, relative_parts
 from agent_asserts.loaders.source import parse_text
 from agent_asserts.matching import M
 

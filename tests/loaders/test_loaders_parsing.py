@@ -10,7 +10,7 @@ import pytest
 import yaml
 
 from agent_asserts.loaders import load
-from agent_asserts.loaders.errors import LoadError
+from agent_asserts.loaders.collector import LoadError
 from agent_asserts.loaders.nodes import MappingNode, ScalarNode, SequenceNode, to_plain
 from agent_asserts.loaders.source import parse_data, parse_file, parse_text
 

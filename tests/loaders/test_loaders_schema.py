@@ -7,10 +7,10 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from agent_asserts.loaders.native_parts import check_signatures
 from agent_asserts.loaders.nodes import to_plain
 from agent_asserts.loaders.schema import SCHEMA_PATH, load_schema, native_schema, schema_text
 from agent_asserts.loaders.source import parse_file
+from agent_asserts.loaders.suite import check_signatures
 
 ROOT = Path(__file__).parents[2]
 EXAMPLES = sorted(p for p in (ROOT / "docs" / "examples").iterdir() if ".suite." in p.name)
@@ -47,7 +47,7 @@ def test_docs_examples_are_valid(path: Path) -> None:
 )
 def test_broken_shapes_are_invalid(name: str) -> None:
     from agent_asserts.loaders.collector import ProblemCollector
-    from agent_asserts.loaders.yaml_reader import read_yaml
+    from agent_asserts.loaders.source import read_yaml
 
     node = read_yaml((BROKEN / name).read_text(), ProblemCollector(name))
     assert node is not None

@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from agent_asserts.loaders import LoadError, loads, yaml_reader
-from agent_asserts.loaders.yaml_reader import MAX_ALIAS_NODES_ENV
+from agent_asserts.loaders import LoadError, loads, source
+from agent_asserts.loaders.source import MAX_ALIAS_NODES_ENV
 
 
 def _long_suite(cases: int) -> str:
@@ -53,7 +53,7 @@ def test_a_billion_laughs_is_refused_before_anything_is_built(
     def never(*args: object) -> object:
         raise AssertionError("the document was built")
 
-    monkeypatch.setattr(yaml_reader._Builder, "build", never)
+    monkeypatch.setattr(source._Builder, "build", never)
     lines = ['a0: &a0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
     lines += [f"a{i}: &a{i} [" + ",".join([f"*a{i - 1}"] * 9) + "]" for i in range(1, 10)]
     with pytest.raises(LoadError, match="alias expansion: the aliases of this document would add"):

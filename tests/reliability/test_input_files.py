@@ -13,7 +13,7 @@ import pytest
 from agent_asserts import TrialRecord
 from agent_asserts._files import MAX_FILE_BYTES_ENV
 from agent_asserts.loaders import cxas, mantle
-from agent_asserts.loaders.errors import LoadError
+from agent_asserts.loaders.collector import LoadError
 from agent_asserts.loaders.source import read_source
 from agent_asserts.record.errors import RecordError
 from agent_asserts.record.reading import iter_records

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from agent_asserts.loaders.sop import INPUT_OPS, OUTPUT_OPS, op_matcher
-from agent_asserts.loaders.sop_fields import SOP_OPERATORS
+from agent_asserts.loaders.sop import INPUT_OPS, OUTPUT_OPS, SOP_OPERATORS, op_matcher
 from agent_asserts.matching import M
 
 
