@@ -66,9 +66,6 @@ if TYPE_CHECKING:
     from agent_asserts.judges import Judge
 
 
-_new = object.__new__
-
-
 def _hint_names() -> dict[str, Any]:
     """The names the fluent methods' type hints use that their modules import only for type
     checking (the argument checks of :mod:`agent_asserts._boundary` resolve them)."""
@@ -150,7 +147,7 @@ class EvalContext(
         """
         if self.deadline is not None:
             self.check_deadline()
-        kept = check.__dict__.get("_shared") or shared(check)
+        kept = shared(check)
         if severity is None and not kept.plain:  # the check may decide its own severity
             severity = check.severity_for(self.judge_fn)
         self.running = (check, name)  # named by a time limit that stops the case here
@@ -211,10 +208,7 @@ class EvalContext(
         index = len(self._results) - 1
         if forced_gate:
             self._forced_gates.add(index)
-        handle = _new(AssertionHandle)  # its __init__'s two stores, without the call
-        handle._ctx = self
-        handle._index = index
-        return handle
+        return AssertionHandle(self, index)
 
     def _replace(self, index: int, change: Callable[[AssertionResult], AssertionResult]) -> None:
         self._results[index] = change(self._results[index])

@@ -153,21 +153,10 @@ class Check(abc.ABC):
     def describe(self) -> str:
         """The call that builds this check: ``called_tool('refund', count=1)``.
 
-        The text is kept on the (frozen) check after the first call: a check built once and
-        recorded many times (``checks.memo.built``) renders it once.
-
         >>> from agent_asserts.checks.cost import StepCount
         >>> StepCount(3).describe()
         'step_count(3)'
         """
-        kept = self.__dict__.get("_described")
-        if kept is not None:
-            return kept  # type: ignore[no-any-return]
-        text = self._render_description()
-        self.__dict__["_described"] = text
-        return text
-
-    def _render_description(self) -> str:
         parts: list[str] = []
         for key, value in self.given_arguments().items():
             if key == self.varargs:

@@ -61,11 +61,15 @@ class ConfirmationRequested(Check):
     yaml_positional: ClassVar[tuple[str, ...]] = ("before_tool", "pattern", "within_last_n_turns")
     positional: ClassVar[tuple[str, ...]] = ("before_tool", "pattern")
 
-    def __attrs_post_init__(self) -> None:
-        object.__setattr__(self, "_selector", ToolSelector(self.before_tool))
-        # the shared selector and matcher: on.message(actor="agent", text=M.regex(pattern))
-        confirmation = MessageSelector(actor="agent", text=M.regex(self.pattern))
-        object.__setattr__(self, "_confirmation", confirmation)
+    @_selector.default
+    def _select_calls(self) -> ToolSelector:
+        attrs.validate(self)  # the given fields' own messages come first
+        return ToolSelector(self.before_tool)
+
+    @_confirmation.default
+    def _select_confirmations(self) -> MessageSelector:
+        # on.message(actor="agent", text=M.regex(pattern))
+        return MessageSelector(actor="agent", text=M.regex(self.pattern))
 
     def evaluate(self, record: TrialRecord) -> Outcome:
         invalid = missing_surface(record, "tool_call", "message")
@@ -74,18 +78,17 @@ class ConfirmationRequested(Check):
         calls = self._selector.candidates(record)
         if not calls:
             return Outcome.not_applicable(f"{self.before_tool!r} never ran")
-        key = ("confirmation", self.before_tool, self.pattern, self.within_last_n_turns)
-        confirmed, failures, evidence_ids = record.index.derive(key, _confirm, record, self, calls)
+        confirmed, failures, evidence_ids = _confirm(record, self, calls)
         if failures:
             return Outcome.of(
                 False,
                 message="; ".join(failures),
                 evidence=evidence_ids,
-                details={"confirmed": confirmed.copy()},
+                details={"confirmed": confirmed},
             )
-        text = LazyText(_confirmed_text, self.before_tool, confirmed)  # it only reads them
+        text = LazyText(_confirmed_text, self.before_tool, confirmed)
         return Outcome.of(
-            True, message=text, evidence=evidence_ids, details={"confirmed": confirmed.copy()}
+            True, message=text, evidence=evidence_ids, details={"confirmed": dict(confirmed)}
         )
 
 
@@ -96,8 +99,7 @@ def _confirm(
     record: TrialRecord, check: ConfirmationRequested, calls: Sequence[int]
 ) -> _Confirmation:
     """(the call id → confirming message id pairs, the failures in words, the evidence) of
-    ``check`` on ``record`` (kept on its index: it depends on the check's fields alone; each
-    result gets a copy of the pairs)."""
+    ``check`` on ``record``."""
     events = record.events
     agent = AGENT_MESSAGES.select(record)
     confirmed: dict[str, str] = {}

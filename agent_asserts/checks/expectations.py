@@ -123,8 +123,10 @@ class _MatcherCheck(ValueCheck):
     tests_missing: ClassVar[bool] = True
     _matcher: Matcher = attrs.field(init=False, eq=False, repr=False)
 
-    def __attrs_post_init__(self) -> None:
-        object.__setattr__(self, "_matcher", self.build_matcher())
+    @_matcher.default
+    def _build(self) -> Matcher:
+        attrs.validate(self)  # the given fields' own messages come first
+        return self.build_matcher()
 
     @abc.abstractmethod
     def build_matcher(self) -> Matcher:

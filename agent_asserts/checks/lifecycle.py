@@ -26,15 +26,12 @@ that do not take it have no such field.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Final, TypeVar, cast
 
 import attrs
 
-from agent_asserts._kept import kept
 from agent_asserts._lazy import LazyText
 from agent_asserts.checks.base import Check
-from agent_asserts.checks.index_plan import index_plan, selected
 from agent_asserts.checks.registry import register
 from agent_asserts.checks.selection import closest_fields, event_ids, id_list
 from agent_asserts.checks.suggest_names import held_hint, record_names
@@ -103,16 +100,11 @@ class LifecycleCheck(Check):
         invalid = missing_surface(record, self.kind)
         if invalid is not None:
             return invalid
-        selector = kept(self, "_kept_selector", self.selector)
+        selector = self.selector()
         step_id = getattr(self, "step_id", None)
         at = "" if step_id is None else f" at step {step_id!r}"
-        plan = kept(self, "_plan", index_plan, (selector,))
-        matched: Sequence[int]
-        if plan:  # plain fields: the selection and its ids kept on the record's index
-            matched, ids = selected(record, selector, plan[0])
-        else:
-            matched = selector.select(record)
-            ids = event_ids(record, matched)
+        matched = selector.select(record)
+        ids = event_ids(record, matched)
         details = {"selector": selector.describe()}
         if matched:
             text = LazyText(_reached_text, self, at, ids)

@@ -67,9 +67,10 @@ class _MemoryCheck(Check):
     positional: ClassVar[tuple[str, ...]] = ("name",)
     list_entries: ClassVar[bool] = True
 
-    def __attrs_post_init__(self) -> None:
+    @_writes.default
+    def _select_writes(self) -> MemorySetSelector:
         # the selector validates the name and rejects a null value
-        object.__setattr__(self, "_writes", MemorySetSelector(self.name, self.value))
+        return MemorySetSelector(self.name, self.value)
 
     def write_positions(self, record: TrialRecord) -> list[int]:
         """Positions of every write (``set`` event) of the key, whatever its value."""
@@ -186,8 +187,9 @@ class MemoryWasCleared(Check):
     positional: ClassVar[tuple[str, ...]] = ("name",)
     list_entries: ClassVar[bool] = True
 
-    def __attrs_post_init__(self) -> None:
-        object.__setattr__(self, "_clears", MemoryClearedSelector(self.name))
+    @_clears.default
+    def _select_clears(self) -> MemoryClearedSelector:
+        return MemoryClearedSelector(self.name)
 
     def evaluate(self, record: TrialRecord) -> Outcome:
         invalid = missing_surface(record, "memory")

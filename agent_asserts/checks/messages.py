@@ -83,18 +83,19 @@ class MessageCheck(Check):
     )
     _selector: MessageSelector = attrs.field(init=False, eq=False, repr=False)
 
-    def __attrs_post_init__(self) -> None:
+    @_selector.default
+    def _select_messages(self) -> MessageSelector:
+        attrs.validate(self)  # the given fields' own messages come first
         if self.utter_name is None and self.text_matches is None and self.buttons is None:
             raise ValueError(
                 f"{self.method}() needs at least one of 'utter_name', 'text_matches', 'buttons'"
             )
-        selector = MessageSelector(
+        return MessageSelector(
             actor="agent",
             text=self.text_matches,
             utter_name=self.utter_name,
             buttons=self.buttons,
         )
-        object.__setattr__(self, "_selector", selector)
 
     def selector(self) -> MessageSelector:
         """The ``on.message(actor="agent", …)`` selector of the messages this check reads.

@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from agent_asserts._kept import kept
 from agent_asserts.matching import Count
 from agent_asserts.outcome import Outcome, missing_surface
 from agent_asserts.record import ToolCallPayload
@@ -144,16 +143,12 @@ def id_list(ids: Sequence[str], limit: int = 5) -> str:
 
 
 def tool_call_names(record: TrialRecord) -> tuple[str, ...]:
-    """The names of the record's tool calls, in order (derived once per record).
+    """The names of the record's tool calls, in order.
 
     >>> from agent_asserts.record import TrialRecord
     >>> tool_call_names(TrialRecord.builder().tool("a").user("hi").tool("b").build())
     ('a', 'b')
     """
-    return kept(record, "_tool_call_names", _tool_call_names, record)
-
-
-def _tool_call_names(record: TrialRecord) -> tuple[str, ...]:
     return tuple(tool_name(record, p) for p in record.positions_of_kind("tool_call"))
 
 
@@ -240,22 +235,6 @@ def count_outcome(
     evidence = event_ids(record, matched or selector.candidates(record))
     closest = closest_miss(record, selector, matched)
     return Outcome.of(False, evidence=evidence, **closest_fields(closest), **fields)
-
-
-def kept_count(check: Any) -> tuple[Count, str]:
-    """The check's ``count`` field as a :class:`Count` and its description (``at least 1``),
-    derived once per (frozen) check.
-
-    >>> from agent_asserts.checks.tools import CalledTool
-    >>> kept_count(CalledTool("a", count=2))
-    (Count.exactly(2), 'exactly 2')
-    """
-    return kept(check, "_kept_count", _count_and_text, check.count)
-
-
-def _count_and_text(value: Any) -> tuple[Count, str]:
-    count = Count.of(value)
-    return count, count.describe()
 
 
 def parallel_note(record: TrialRecord, position: int, other: int) -> str:

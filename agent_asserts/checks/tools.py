@@ -17,10 +17,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
-from agent_asserts._kept import kept
 from agent_asserts.checks.base import Check
 from agent_asserts.checks.cost import non_negative_int
-from agent_asserts.checks.index_plan import index_plan
 from agent_asserts.checks.registry import register
 from agent_asserts.checks.selection import (
     bool_validator,
@@ -29,7 +27,6 @@ from agent_asserts.checks.selection import (
     event_ids,
     exact_count_as_int,
     id_list,
-    kept_count,
     parallel_note,
     selector_surface,
     selector_validator,
@@ -99,8 +96,10 @@ class CalledTool(Check):
     )
     positional: ClassVar[tuple[str, ...]] = ("name",)
 
-    def __attrs_post_init__(self) -> None:
-        selector = ToolSelector(
+    @_selector.default
+    def _select_calls(self) -> ToolSelector:
+        attrs.validate(self)  # the given fields' own messages come first
+        return ToolSelector(
             self.name,
             arguments=self.arguments,
             result=self.result,
@@ -109,13 +108,13 @@ class CalledTool(Check):
             mcp_server=self.mcp_server,
             skill_id=self.skill_id,
         )
-        object.__setattr__(self, "_selector", selector)
 
     def evaluate(self, record: TrialRecord) -> Outcome:
         invalid = missing_surface(record, "tool_call")
         if invalid is not None:
             return invalid
-        count, expected = kept_count(self)
+        count = Count.of(self.count)
+        expected = count.describe()
         selector = self._selector
         if not self.total and selector.takes_every_candidate():
             # by name alone the per-name index is the answer, and its ids are kept on it
@@ -196,10 +195,14 @@ class NotCalledTool(Check):
     yaml_positional: ClassVar[tuple[str, ...]] = ("name", "arguments")
     positional: ClassVar[tuple[str, ...]] = ("name",)
 
-    def __attrs_post_init__(self) -> None:
-        object.__setattr__(self, "_selector", ToolSelector(self.name, arguments=self.arguments))
-        marker = None if self.before is None else as_selector(self.before, default="tool")
-        object.__setattr__(self, "_marker", marker)
+    @_selector.default
+    def _select_calls(self) -> ToolSelector:
+        attrs.validate(self)  # the given fields' own messages come first
+        return ToolSelector(self.name, arguments=self.arguments)
+
+    @_marker.default
+    def _select_marker(self) -> Selector | None:
+        return None if self.before is None else as_selector(self.before, default="tool")
 
     def evaluate(self, record: TrialRecord) -> Outcome:
         selectors = [self._selector] if self._marker is None else [self._selector, self._marker]
@@ -214,12 +217,7 @@ class NotCalledTool(Check):
                 return Outcome.of(True, message=f"no call matched {calls_text}", observed=0)
             text = f"{plural(len(calls), 'call')} matched {calls_text}: {id_list(ids)}"
             return Outcome.of(False, message=text, evidence=ids, observed=len(calls))
-        plan = kept(self, "_plan", index_plan, selectors)
-        if plan:  # by tool names / kinds alone: what precedes the marker is kept on the index
-            found = record.index.derive(("before", plan), _before, record, *selectors)
-        else:
-            found = _before(record, *selectors)
-        marker, early, evidence = found
+        marker, early, evidence = _before(record, self._selector, self._marker)
         marker_text = self._marker.describe()
         if not early:
             if marker is None:

@@ -81,8 +81,10 @@ class DurationAtMost(Check):
     method: ClassVar[str] = "duration_at_most"
     positional: ClassVar[tuple[str, ...]] = ("selector", "seconds")
 
-    def __attrs_post_init__(self) -> None:
-        object.__setattr__(self, "_selector", as_selector(self.selector, default="tool"))
+    @_selector.default
+    def _select_events(self) -> Selector:
+        attrs.validate(self)  # the given fields' own messages come first
+        return as_selector(self.selector, default="tool")
 
     def primary(self) -> Any:
         return self.selector if isinstance(self.selector, str) else self._selector.describe()

@@ -21,11 +21,9 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
-from agent_asserts._kept import kept
 from agent_asserts._lazy import LazyText
 from agent_asserts.checks.base import Check
 from agent_asserts.checks.confirmation import ConfirmationRequested
-from agent_asserts.checks.index_plan import index_plan
 from agent_asserts.checks.registry import register
 from agent_asserts.checks.selection import (
     event_ids,
@@ -95,21 +93,20 @@ def _last_tool_outcome(record: TrialRecord, selector: ToolSelector) -> Outcome:
     )
 
 
-@attrs.frozen
 class _LastToolCheck(Check):
     """``last_tool`` and ``ended_session``: the last call matches ``on.tool`` of the tool the
-    subclass names, with ``arguments``."""
+    subclass names, with ``arguments``. Each (attrs) subclass declares, after its own fields,
+    ``_selector`` made by :meth:`_select_last` (annotated here for the type checker only)."""
 
-    _selector: ToolSelector = attrs.field(init=False, eq=False, repr=False)
     arguments: Any
+    _selector: ToolSelector
 
     @abc.abstractmethod
     def tool_name(self) -> str:
         """The tool the last call must be."""
 
-    def __attrs_post_init__(self) -> None:
-        selector = ToolSelector(self.tool_name(), arguments=self.arguments)
-        object.__setattr__(self, "_selector", selector)
+    def _select_last(self) -> ToolSelector:
+        return ToolSelector(self.tool_name(), arguments=self.arguments)
 
     def evaluate(self, record: TrialRecord) -> Outcome:
         return _last_tool_outcome(record, self._selector)
@@ -127,6 +124,12 @@ class LastTool(_LastToolCheck):
 
     name: str
     arguments: Any = None
+    _selector: ToolSelector = attrs.field(
+        init=False,
+        eq=False,
+        repr=False,
+        default=attrs.Factory(_LastToolCheck._select_last, takes_self=True),
+    )
 
     method: ClassVar[str] = "last_tool"
     yaml_positional: ClassVar[tuple[str, ...]] = ("name", "arguments")
@@ -149,6 +152,12 @@ class EndedSession(_LastToolCheck):
 
     arguments: Any = None
     tool: str = attrs.field(default="end_session", kw_only=True)
+    _selector: ToolSelector = attrs.field(
+        init=False,
+        eq=False,
+        repr=False,
+        default=attrs.Factory(_LastToolCheck._select_last, takes_self=True),
+    )
 
     method: ClassVar[str] = "ended_session"
     yaml_positional: ClassVar[tuple[str, ...]] = ("arguments",)
@@ -177,11 +186,12 @@ class EveryCall(Check):
     yaml_positional: ClassVar[tuple[str, ...]] = ("name", "arguments", "result")
     positional: ClassVar[tuple[str, ...]] = ("name",)
 
-    def __attrs_post_init__(self) -> None:
+    @_selector.default
+    def _select_calls(self) -> ToolSelector:
+        attrs.validate(self)  # the given fields' own messages come first
         if self.arguments is None and self.result is None:
             raise ValueError("every_call() needs 'arguments' or 'result': it would check nothing")
-        selector = ToolSelector(self.name, arguments=self.arguments, result=self.result)
-        object.__setattr__(self, "_selector", selector)
+        return ToolSelector(self.name, arguments=self.arguments, result=self.result)
 
     def evaluate(self, record: TrialRecord) -> Outcome:
         invalid = missing_surface(record, "tool_call")
@@ -236,19 +246,20 @@ class FollowedBy(Check):
     method: ClassVar[str] = "followed_by"
     positional: ClassVar[tuple[str, ...]] = ("name", "next")
 
-    def __attrs_post_init__(self) -> None:
-        object.__setattr__(self, "_selector", ToolSelector(self.name, arguments=self.arguments))
-        object.__setattr__(self, "_next", as_selector(self.next, default="tool"))
+    @_selector.default
+    def _select_calls(self) -> ToolSelector:
+        attrs.validate(self)  # the given fields' own messages come first
+        return ToolSelector(self.name, arguments=self.arguments)
+
+    @_next.default
+    def _select_next(self) -> Selector:
+        return as_selector(self.next, default="tool")
 
     def evaluate(self, record: TrialRecord) -> Outcome:
         invalid = selector_surface(record, self._selector, self._next)
         if invalid is not None:
             return invalid
-        plan = kept(self, "_plan", index_plan, (self._selector, self._next))
-        if plan:  # by tool names / kinds alone: the pairing is kept on the record's index
-            found = record.index.derive(("followed_by", plan), _follow, record, self)
-        else:
-            found = _follow(record, self)
+        found = _follow(record, self)
         if found is None:
             never = f"{self.name!r} was never called"
             if self.arguments is not None:
@@ -258,8 +269,7 @@ class FollowedBy(Check):
         nxt = self._next.describe()
         if not alone:
             text = LazyText(_all_followed_text, n_calls, self.name, nxt)
-            details = {"pairs": pairs.copy()}  # the kept pairs are never handed out
-            return Outcome.of(True, message=text, evidence=evidence, details=details)
+            return Outcome.of(True, message=text, evidence=evidence, details={"pairs": pairs})
         groups = record.groups
         total = plural(n_calls, "call")
         ids = event_ids(record, alone)
@@ -275,7 +285,7 @@ class FollowedBy(Check):
             f"{id_list(ids)}{note}",
             evidence=ids,
             observed=len(alone),
-            details={"pairs": pairs.copy()},
+            details={"pairs": pairs},
         )
 
 
@@ -284,8 +294,7 @@ _Followed = tuple[int, dict[str, str], tuple[int, ...], tuple[int, ...], tuple[s
 
 def _follow(record: TrialRecord, check: FollowedBy) -> _Followed | None:
     """(calls, the call id → follower id pairs, the calls not followed, the followers, the
-    pass evidence) of ``check`` on ``record``; None when ``name`` was never called. The pairs
-    are kept: each result gets a copy."""
+    pass evidence) of ``check`` on ``record``; None when ``name`` was never called."""
     calls = check._selector.select(record)
     if not calls:
         return None
@@ -342,8 +351,9 @@ class TerminalTool(Check):
     method: ClassVar[str] = "terminal_tool"
     positional: ClassVar[tuple[str, ...]] = ("name",)
 
-    def __attrs_post_init__(self) -> None:
-        object.__setattr__(self, "_selector", ToolSelector(self.name))
+    @_selector.default
+    def _select_calls(self) -> ToolSelector:
+        return ToolSelector(self.name)
 
     def evaluate(self, record: TrialRecord) -> Outcome:
         invalid = missing_surface(record, "tool_call")

@@ -119,9 +119,10 @@ class MatchesTrajectory(Check):
     method: ClassVar[str] = "matches_trajectory"
     positional: ClassVar[tuple[str, ...]] = ("reference",)
 
-    def __attrs_post_init__(self) -> None:
-        references = References.compile(self.reference, self.arguments, self.tools)
-        object.__setattr__(self, "_references", references)
+    @_references.default
+    def _compile_references(self) -> References:
+        attrs.validate(self)  # the given fields' own messages come first
+        return References.compile(self.reference, self.arguments, self.tools)
 
     def primary(self) -> Any:
         return MISSING

@@ -113,7 +113,9 @@ class ToolsWithinOneTurn(Check):
             ignore=ignore,
         )
 
-    def __attrs_post_init__(self) -> None:
+    @_steps.default
+    def _select_steps(self) -> tuple[ToolSelector, ...]:
+        attrs.validate(self)  # the given fields' own messages come first
         if len(self.calls) < 2:
             raise ValueError(
                 f"tools_within_one_turn() needs at least two calls (got {len(self.calls)})"
@@ -131,7 +133,7 @@ class ToolsWithinOneTurn(Check):
                     f"{step_label(call)} names an ignored tool: it could never be satisfied"
                 )
             steps.append(step)
-        object.__setattr__(self, "_steps", tuple(steps))
+        return tuple(steps)
 
     def evaluate(self, record: TrialRecord) -> Outcome:
         invalid = missing_surface(record, "tool_call", "message")

@@ -19,9 +19,7 @@ from typing import TYPE_CHECKING, Any, overload
 
 from agent_asserts._missing import MISSING
 from agent_asserts.checks import lifecycle, memory, messages, sequencing, turns
-from agent_asserts.checks.memo import built
 from agent_asserts.fluent.recorder import Recorder
-from agent_asserts.selectors.value_key import built_by_steps
 
 if TYPE_CHECKING:
     from agent_asserts.fluent.handles import AssertionHandle
@@ -44,7 +42,7 @@ class ConversationMethods(Recorder):
         >>> EvalContext(rec)._lifecycle("skill_resumed", "card_replace", "ask").result.passed
         True
         """
-        return self._record(built(lifecycle.LIFECYCLE_CHECKS[method], *ids))
+        return self._record(lifecycle.LIFECYCLE_CHECKS[method](*ids))
 
     def skill_activated(self, skill_id: str) -> AssertionHandle:
         """Skill ``skill_id`` was activated.
@@ -177,7 +175,7 @@ class ConversationMethods(Recorder):
         [True, False]
         """
         if isinstance(name, str):
-            return self._record(built(memory.MemoryWasSet, name, value))
+            return self._record(memory.MemoryWasSet(name, value))
         checks = memory.memory_checks(memory.MemoryWasSet, name, value)
         return [self._record(check) for check in checks]
 
@@ -203,7 +201,7 @@ class ConversationMethods(Recorder):
         "the last write of 'refund.order_id' (e2) was 'A1049', not 'A1050'"
         """
         if isinstance(name, str):
-            return self._record(built(memory.MemoryWasNotSet, name, value))
+            return self._record(memory.MemoryWasNotSet(name, value))
         checks = memory.memory_checks(memory.MemoryWasNotSet, name, value)
         return [self._record(check) for check in checks]
 
@@ -231,7 +229,7 @@ class ConversationMethods(Recorder):
         'order_id' was never cleared; memory keys written, nearest first: 'draft'
         """
         if isinstance(name, str):
-            return self._record(built(memory.MemoryWasCleared, name))
+            return self._record(memory.MemoryWasCleared(name))
         checks = memory.memory_checks(memory.MemoryWasCleared, name)
         return [self._record(check) for check in checks]
 
@@ -249,8 +247,8 @@ class ConversationMethods(Recorder):
         >>> EvalContext(demo_record()).bot_uttered(utter_name="utter_refund_done").result.message
         'e4 matched'
         """
-        check = built(
-            messages.BotUttered, utter_name=utter_name, text_matches=text_matches, buttons=buttons
+        check = messages.BotUttered(
+            utter_name=utter_name, text_matches=text_matches, buttons=buttons
         )
         return self._record(check)
 
@@ -269,8 +267,7 @@ class ConversationMethods(Recorder):
         >>> ctx.bot_did_not_utter(text_matches=M.regex("(?i)sorry")).result.message
         'none of 1 agent message matched'
         """
-        check = built(
-            messages.BotDidNotUtter,
+        check = messages.BotDidNotUtter(
             utter_name=utter_name,
             text_matches=text_matches,
             buttons=buttons,
@@ -292,8 +289,7 @@ class ConversationMethods(Recorder):
         >>> ctx.tools_within_one_turn("notify", "block_card", allow_extra_calls=False).result.passed
         True
         """
-        check = built(
-            turns.ToolsWithinOneTurn,
+        check = turns.ToolsWithinOneTurn(
             *calls,
             allow_extra_calls=allow_extra_calls,
             ordered=ordered,
@@ -310,7 +306,7 @@ class ConversationMethods(Recorder):
         >>> EvalContext(demo_record()).sequencing(*steps).result.message
         'found 3 steps in order: e1, e2, e3'
         """
-        return self._record(built_by_steps(sequencing.Sequencing, selectors))
+        return self._record(sequencing.Sequencing(*selectors))
 
 
 __all__ = ["ConversationMethods"]

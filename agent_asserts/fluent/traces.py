@@ -12,7 +12,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from agent_asserts.checks import tool_schemas, traces
-from agent_asserts.checks.memo import built
 from agent_asserts.fluent.recorder import Recorder
 
 if TYPE_CHECKING:
@@ -32,7 +31,7 @@ class TraceMethods(Recorder):
         >>> EvalContext(rec).duration_at_most("lookup", 1).result.message
         "all 1 event on.tool('lookup') took at most 1 s; slowest: e0 took 0.25 s"
         """
-        return self._record(built(traces.DurationAtMost, selector, seconds))
+        return self._record(traces.DurationAtMost(selector, seconds))
 
     def run_duration_at_most(self, seconds: float) -> AssertionHandle:
         """The run lasted at most ``seconds`` (first event's time to last event's end).
@@ -43,7 +42,7 @@ class TraceMethods(Recorder):
         >>> EvalContext(rec).run_duration_at_most(5).result.message
         'the run took 3 s, limit 5 s'
         """
-        return self._record(built(traces.RunDurationAtMost, seconds))
+        return self._record(traces.RunDurationAtMost(seconds))
 
     def model_calls_at_most(self, n: int, model: str | None = None) -> AssertionHandle:
         """At most ``n`` model calls (of ``model`` when given).
@@ -53,7 +52,7 @@ class TraceMethods(Recorder):
         >>> EvalContext(rec).model_calls_at_most(1).result.message
         'made 2 model calls, limit 1'
         """
-        return self._record(built(traces.ModelCallsAtMost, n, model))
+        return self._record(traces.ModelCallsAtMost(n, model))
 
     def tokens_at_most(self, n: int, counter: str = "total_tokens") -> AssertionHandle:
         """At most ``n`` of ``counter`` (a ``Usage`` field or ``details`` key) over the run.
@@ -64,7 +63,7 @@ class TraceMethods(Recorder):
         >>> EvalContext(rec).tokens_at_most(50, counter="input_tokens").result.message
         'used 80 input_tokens, limit 50 (sum over 1 model_call event)'
         """
-        return self._record(built(traces.TokensAtMost, n, counter))
+        return self._record(traces.TokensAtMost(n, counter))
 
     def parallel_calls(self, *names: str) -> AssertionHandle:
         """The named tools were called in one group (issued together).
@@ -75,7 +74,7 @@ class TraceMethods(Recorder):
         >>> EvalContext(rec).parallel_calls("a", "b").result.message
         "'a', 'b' were called together in group 'r1': e0, e1"
         """
-        return self._record(built(traces.ParallelCalls, *names))
+        return self._record(traces.ParallelCalls(*names))
 
     def tool_arguments_valid(self, name: str | None = None) -> AssertionHandle:
         """Every call (of ``name``, or all) has arguments valid against its declared schema.
@@ -86,7 +85,7 @@ class TraceMethods(Recorder):
         >>> EvalContext(rec).tool_arguments_valid().result.message
         'the arguments of 1 call are valid against the declared schemas'
         """
-        return self._record(built(tool_schemas.ToolArgumentsValid, name))
+        return self._record(tool_schemas.ToolArgumentsValid(name))
 
     def no_denied_calls(self) -> AssertionHandle:
         """No tool call was denied (``outcome: denied``).
@@ -95,7 +94,7 @@ class TraceMethods(Recorder):
         >>> EvalContext(TrialRecord.builder().tool("a", {}).build()).no_denied_calls().result.passed
         True
         """
-        return self._record(built(traces.NoDeniedCalls))
+        return self._record(traces.NoDeniedCalls())
 
 
 __all__ = ["TraceMethods"]
