@@ -25,8 +25,8 @@ import attrs
 from agent_asserts._boundary import guard
 from agent_asserts.checks.base import Check
 from agent_asserts.checks.contract import contract_checks
+from agent_asserts.checks.expectations import LiteralValue, StatePath
 from agent_asserts.checks.semantic import JudgeCheck
-from agent_asserts.checks.sources import LiteralValue, StatePath
 from agent_asserts.errors import AgentAssertsError
 from agent_asserts.fluent import (
     ConversationMethods,
@@ -37,8 +37,8 @@ from agent_asserts.fluent import (
     TrajectoryMethods,
 )
 from agent_asserts.fluent.handles import AssertionHandle, ValueExpectation
-from agent_asserts.fluent.recorder import Recorder
 from agent_asserts.fluent.recording import (
+    Recorder,
     build_result,
     outcome_to_result,
     plain_info,
@@ -140,7 +140,7 @@ class EvalContext(
     ) -> AssertionHandle:
         """Evaluate ``check`` on the record and record its result; returns its handle.
 
-        >>> from agent_asserts.checks.cost import MaxSteps
+        >>> from agent_asserts.checks.traces import MaxSteps
         >>> from agent_asserts.testing import demo_record
         >>> EvalContext(demo_record()).record_check(MaxSteps(2), severity="soft").result.status
         <Status.FAIL: 'fail'>

@@ -11,8 +11,8 @@ import pytest
 
 from agent_asserts import EvalContext, on
 from agent_asserts.checks import sequencing, state, tools
-from agent_asserts.checks.cost import StepCount
 from agent_asserts.checks.events import EventCheck, NotEvent
+from agent_asserts.checks.traces import StepCount
 from agent_asserts.matching.namespace import ANY
 from agent_asserts.outcome import Outcome
 from agent_asserts.results import AssertionResult, EvaluatorInfo, Severity, Status

@@ -28,12 +28,12 @@ from agent_asserts.checks.selection import (
     count_validator,
     event_ids,
     exact_count_as_int,
+    held_hint,
     id_list,
     selector_surface,
     selector_validator,
 )
 from agent_asserts.checks.sequencing import Sequencing
-from agent_asserts.checks.suggest_names import held_hint
 from agent_asserts.matching import Count, Mismatch
 from agent_asserts.matching.values import plural
 from agent_asserts.outcome import Outcome, missing_surface

@@ -1,8 +1,9 @@
-"""The events family of :class:`~agent_asserts.context.EvalContext`: any event, steps, tokens.
+"""The events family of :class:`~agent_asserts.context.EvalContext`: events of any kind
+(``docs/checks-events.md``, classes in :mod:`agent_asserts.checks.events`).
 
 >>> from agent_asserts import EvalContext
 >>> from agent_asserts.testing import demo_record
->>> EvalContext(demo_record()).max_steps(5).result.passed
+>>> EvalContext(demo_record()).event("memory").result.passed
 True
 """
 
@@ -11,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from agent_asserts.checks import cost, events
-from agent_asserts.fluent.recorder import CountLike, Recorder
+from agent_asserts.checks import events
+from agent_asserts.fluent.recording import CountLike, Recorder
 
 if TYPE_CHECKING:
     from agent_asserts.fluent.handles import AssertionHandle
@@ -77,36 +78,6 @@ class EventMethods(Recorder):
         True
         """
         return self._record(events.EventsSatisfy(fn))
-
-    def step_count(self, n: int) -> AssertionHandle:
-        """Exactly ``n`` steps (``"expected 2 steps, got 3"``).
-
-        >>> from agent_asserts import EvalContext
-        >>> from agent_asserts.testing import demo_record
-        >>> EvalContext(demo_record()).step_count(2).result.message
-        'expected 2 steps, got 4'
-        """
-        return self._record(cost.StepCount(n))
-
-    def max_steps(self, n: int) -> AssertionHandle:
-        """At most ``n`` steps.
-
-        >>> from agent_asserts import EvalContext
-        >>> from agent_asserts.testing import demo_record
-        >>> EvalContext(demo_record()).max_steps(5).result.message
-        'expected at most 5 steps, got 4'
-        """
-        return self._record(cost.MaxSteps(n))
-
-    def total_tokens_at_most(self, n: int) -> AssertionHandle:
-        """At most ``n`` tokens in total (``"used 5000 tokens, limit 4000"``).
-
-        >>> from agent_asserts import EvalContext
-        >>> from agent_asserts.testing import demo_record
-        >>> EvalContext(demo_record()).total_tokens_at_most(1000).result.message
-        'used 1020 tokens, limit 1000'
-        """
-        return self._record(cost.TotalTokensAtMost(n))
 
 
 __all__ = ["EventMethods"]

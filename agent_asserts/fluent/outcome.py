@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from agent_asserts.checks import outcome
-from agent_asserts.fluent.recorder import Recorder
+from agent_asserts.fluent.recording import Recorder
 
 if TYPE_CHECKING:
     from agent_asserts.fluent.handles import AssertionHandle

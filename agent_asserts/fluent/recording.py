@@ -1,4 +1,13 @@
-"""From a check to its recorded result: the step every recorder shares (``EvalContext``'s
+"""From a check to its recorded result: the recorder every fluent family builds on and the step
+every recorder shares.
+
+The base every fluent family builds on: one abstract recording path.
+
+>>> from agent_asserts import EvalContext
+>>> issubclass(EvalContext, Recorder)
+True
+
+From a check to its recorded result: the step every recorder shares (``EvalContext``'s
 ``record_check`` and fluent methods, the runner, the loaders).
 
 :func:`run_check` evaluates a check (an exception escaping it becomes an ``evaluator_error``
@@ -7,7 +16,7 @@ outcome); :func:`outcome_to_result` turns the outcome into an
 description (rendered when first read), default severity, own threshold, evaluator, default
 name — is read from the check as one :class:`Shared` per recording.
 
->>> from agent_asserts.checks.cost import StepCount
+>>> from agent_asserts.checks.traces import StepCount
 >>> from agent_asserts.testing import demo_record
 >>> check = StepCount(4)
 >>> result = outcome_to_result(check, run_check(check, demo_record()))
@@ -17,23 +26,57 @@ name — is read from the check as one :class:`Shared` per recording.
 
 from __future__ import annotations
 
+import abc
 from typing import TYPE_CHECKING, Any
 
 from agent_asserts._lazy import LazyText
 from agent_asserts._version import __version__
 from agent_asserts.checks.base import Check
-from agent_asserts.checks.unrecorded import decide_unrecorded
+from agent_asserts.checks.tools import decide_unrecorded
+from agent_asserts.matching import Count
 from agent_asserts.outcome import Outcome
 from agent_asserts.results import AssertionResult, EvaluatorInfo, Severity
 
 if TYPE_CHECKING:
+    from agent_asserts.checks.base import Check
+    from agent_asserts.fluent.handles import AssertionHandle
     from agent_asserts.judges import Judge
     from agent_asserts.record import TrialRecord
 
+
+CountLike = int | Count | None
+
+
+class Recorder(abc.ABC):
+    """Implemented by :class:`~agent_asserts.context.EvalContext`: evaluate and record a check."""
+
+    @abc.abstractmethod
+    def record_check(self, check: Check) -> AssertionHandle:
+        """Evaluate and record one check.
+
+        >>> from agent_asserts import EvalContext
+        >>> from agent_asserts.checks.traces import MaxSteps
+        >>> from agent_asserts.testing import demo_record
+        >>> EvalContext(demo_record()).record_check(MaxSteps(5)).result.passed
+        True
+        """
+
+    def _record(self, check: Check) -> AssertionHandle:
+        """:meth:`record_check` with its defaults, the fluent methods' call (an implementation
+        may skip the argument checks of its public method here)."""
+        return self.record_check(check)
+
+
 _EVALUATOR_VERSION = f"agent_asserts {__version__}"
+
+
 # Check's own run / severity_for / own_threshold: a class that keeps them needs no call
 _PLAIN_RUN = Check.run
+
+
 _PLAIN_SEVERITY = Check.severity_for
+
+
 _PLAIN_THRESHOLD = Check.own_threshold
 
 
@@ -98,7 +141,7 @@ class Shared:
 def shared(check: Check) -> Shared:
     """What every result of ``check`` shares (a new :class:`Shared`).
 
-    >>> from agent_asserts.checks.cost import StepCount
+    >>> from agent_asserts.checks.traces import StepCount
     >>> shared(StepCount(2)).plain, shared(StepCount(2)).severity.value
     (True, 'gate')
     """
@@ -108,7 +151,7 @@ def shared(check: Check) -> Shared:
 def run_check(check: Check, record: TrialRecord, *, judge: Judge | None = None) -> Outcome:
     """Evaluate ``check``; an exception escaping it becomes an ``evaluator_error`` outcome.
 
-    >>> from agent_asserts.checks.cost import StepCount
+    >>> from agent_asserts.checks.traces import StepCount
     >>> from agent_asserts.testing import demo_record
     >>> run_check(StepCount(4), demo_record()).status.value
     'pass'
@@ -136,7 +179,7 @@ def outcome_to_result(
 ) -> AssertionResult:
     """Turn one check's outcome into a recorded result (used by the context and the loaders).
 
-    >>> from agent_asserts.checks.cost import StepCount
+    >>> from agent_asserts.checks.traces import StepCount
     >>> r = outcome_to_result(StepCount(1), Outcome.of(True, message="expected 1 step, got 1"))
     >>> (r.name, r.status.value, r.severity.value)
     ('step_count:1', 'pass', 'gate')
@@ -199,4 +242,13 @@ def build_result(
     return result if threshold is None else result.with_threshold(threshold)
 
 
-__all__ = ["Shared", "build_result", "outcome_to_result", "plain_info", "run_check", "shared"]
+__all__ = [
+    "CountLike",
+    "Recorder",
+    "Shared",
+    "build_result",
+    "outcome_to_result",
+    "plain_info",
+    "run_check",
+    "shared",
+]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Literal
 
 from agent_asserts.checks import state
-from agent_asserts.fluent.recorder import Recorder
+from agent_asserts.fluent.recording import Recorder
 from agent_asserts.matching import ANY
 
 if TYPE_CHECKING:

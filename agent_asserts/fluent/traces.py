@@ -1,5 +1,6 @@
-"""The traces family of :class:`~agent_asserts.context.EvalContext`: durations, model calls,
-tokens, parallel calls, declared tools, denied calls, and per-agent views.
+"""The traces family of :class:`~agent_asserts.context.EvalContext`: steps, tokens, durations,
+model calls, parallel calls, declared tools and denied calls (``docs/checks-traces.md``,
+classes in :mod:`agent_asserts.checks.traces`).
 
 >>> from agent_asserts import EvalContext, TrialRecord
 >>> rec = TrialRecord.builder().tool("refund", {}, outcome="denied").build()
@@ -11,8 +12,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from agent_asserts.checks import tool_schemas, traces
-from agent_asserts.fluent.recorder import Recorder
+from agent_asserts.checks import traces
+from agent_asserts.fluent.recording import Recorder
 
 if TYPE_CHECKING:
     from agent_asserts.fluent.handles import AssertionHandle
@@ -20,7 +21,37 @@ if TYPE_CHECKING:
 
 
 class TraceMethods(Recorder):
-    """Checks over what real traces carry (API.md section 10)."""
+    """What a run's trace measures and its call facts."""
+
+    def step_count(self, n: int) -> AssertionHandle:
+        """Exactly ``n`` steps (``"expected 2 steps, got 3"``).
+
+        >>> from agent_asserts import EvalContext
+        >>> from agent_asserts.testing import demo_record
+        >>> EvalContext(demo_record()).step_count(2).result.message
+        'expected 2 steps, got 4'
+        """
+        return self._record(traces.StepCount(n))
+
+    def max_steps(self, n: int) -> AssertionHandle:
+        """At most ``n`` steps.
+
+        >>> from agent_asserts import EvalContext
+        >>> from agent_asserts.testing import demo_record
+        >>> EvalContext(demo_record()).max_steps(5).result.message
+        'expected at most 5 steps, got 4'
+        """
+        return self._record(traces.MaxSteps(n))
+
+    def total_tokens_at_most(self, n: int) -> AssertionHandle:
+        """At most ``n`` tokens in total (``"used 5000 tokens, limit 4000"``).
+
+        >>> from agent_asserts import EvalContext
+        >>> from agent_asserts.testing import demo_record
+        >>> EvalContext(demo_record()).total_tokens_at_most(1000).result.message
+        'used 1020 tokens, limit 1000'
+        """
+        return self._record(traces.TotalTokensAtMost(n))
 
     def duration_at_most(self, selector: Selector | str, seconds: float) -> AssertionHandle:
         """Every event matching ``selector`` (a string is a tool name) lasted at most
@@ -85,7 +116,7 @@ class TraceMethods(Recorder):
         >>> EvalContext(rec).tool_arguments_valid().result.message
         'the arguments of 1 call are valid against the declared schemas'
         """
-        return self._record(tool_schemas.ToolArgumentsValid(name))
+        return self._record(traces.ToolArgumentsValid(name))
 
     def no_denied_calls(self) -> AssertionHandle:
         """No tool call was denied (``outcome: denied``).

@@ -1,4 +1,7 @@
-"""The trajectory family of :class:`~agent_asserts.context.EvalContext`: the tool calls.
+"""The trajectory family of :class:`~agent_asserts.context.EvalContext`: the tool calls
+(``docs/checks-trajectory.md``, classes in :mod:`agent_asserts.checks.tools`,
+:mod:`~agent_asserts.checks.trajectory`, :mod:`~agent_asserts.checks.sequencing` and
+:mod:`~agent_asserts.checks.trajectory_match`).
 
 >>> from agent_asserts import EvalContext
 >>> from agent_asserts.testing import demo_record
@@ -12,7 +15,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from agent_asserts.checks import sequencing, tools, trajectory, trajectory_match
-from agent_asserts.fluent.recorder import CountLike, Recorder
+from agent_asserts.fluent.recording import CountLike, Recorder
 
 if TYPE_CHECKING:
     from agent_asserts.fluent.handles import AssertionHandle
@@ -216,6 +219,17 @@ class TrajectoryMethods(Recorder):
         """
         check = trajectory.ConfirmationRequested(before_tool, pattern, within_last_n_turns)
         return self._record(check)
+
+    def sequencing(self, *selectors: Selector | str) -> AssertionHandle:
+        """Each selector matches an event strictly after the previous one's.
+
+        >>> from agent_asserts import EvalContext, on
+        >>> from agent_asserts.testing import demo_record
+        >>> steps = ("refunds_lookup", on.memory_set("refund.order_id"), "refunds_issue")
+        >>> EvalContext(demo_record()).sequencing(*steps).result.message
+        'found 3 steps in order: e1, e2, e3'
+        """
+        return self._record(sequencing.Sequencing(*selectors))
 
 
 __all__ = ["TrajectoryMethods"]

@@ -1,6 +1,6 @@
 """Convert argument nodes by their :class:`~agent_asserts.checks.signatures.TypeSpec`.
 
-The walk is :func:`agent_asserts.checks.field_reader.read_value`, which the cattrs converter
+The walk is :func:`agent_asserts.checks.signatures.read_value`, which the cattrs converter
 uses too; here it reads nodes through the file's collector (a
 :class:`~agent_asserts.loaders.node_reading.NodeReading`), so type problems (``must be a
 string (got 3)``) are reported at their file:line:col.
@@ -22,8 +22,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from agent_asserts.checks.field_reader import read_value
-from agent_asserts.checks.signatures import TypeSpec
+from agent_asserts.checks.signatures import TypeSpec, read_value
 from agent_asserts.loaders.collector import ProblemCollector
 from agent_asserts.loaders.nodes import MappingNode, Node
 from agent_asserts.loaders.operators import report_exception
@@ -31,7 +30,7 @@ from agent_asserts.loaders.operators import report_exception
 
 def convert(node: Node, spec: TypeSpec, problems: ProblemCollector) -> Any:
     """The value of ``node`` as ``spec`` says; on a problem, ``None`` (and the problem added):
-    :func:`~agent_asserts.checks.field_reader.read_value` over the node.
+    :func:`~agent_asserts.checks.signatures.read_value` over the node.
 
     >>> from agent_asserts.loaders.collector import ProblemCollector
     >>> from agent_asserts.checks.signatures import type_spec

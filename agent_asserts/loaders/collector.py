@@ -47,7 +47,7 @@ from agent_asserts.loaders.nodes import (
 
 class ProblemCollector(Collector, NodeReading):
     """The problems found so far in one file, and typed accessors that add to them; also how
-    the check readers (:mod:`agent_asserts.checks.field_reader`) see the file's nodes
+    the check readers (:mod:`agent_asserts.checks.signatures`) see the file's nodes
     (:class:`~agent_asserts.loaders.node_reading.NodeReading`).
 
     >>> p = ProblemCollector("a.yml")

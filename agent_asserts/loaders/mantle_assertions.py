@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from agent_asserts.checks import sequencing, tools, turns
+from agent_asserts.checks import conversation, sequencing, tools
 from agent_asserts.checks.base import Check
 from agent_asserts.loaders.collector import ProblemCollector
 from agent_asserts.loaders.mantle_keys import (
@@ -112,7 +112,7 @@ def _within(node: Node, p: ProblemCollector) -> Check | None:
             calls.append(ToolSelector(**fields))
     if len(p) > before or allow is None:
         return None
-    return turns.ToolsWithinOneTurn(
+    return conversation.ToolsWithinOneTurn(
         *calls, allow_extra_calls=allow, ordered=bool(ordered), ignore=LIFECYCLE_IGNORED
     )
 

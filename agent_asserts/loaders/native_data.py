@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 def entry_to_data(entry: CheckEntry) -> Any:
     """The native form of one entry; compact when the check has a single positional value.
 
-    >>> from agent_asserts.checks.cost import MaxSteps
+    >>> from agent_asserts.checks.traces import MaxSteps
     >>> from agent_asserts.checks.outcome import Succeeded
     >>> from agent_asserts.loaders.suite import CheckEntry
     >>> entry_to_data(CheckEntry(MaxSteps(5))), entry_to_data(CheckEntry(MaxSteps(5), label="x"))

@@ -24,8 +24,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agent_asserts.checks.field_reader import read_value
-from agent_asserts.checks.signatures import Signature
+from agent_asserts.checks.signatures import Signature, read_value
 from agent_asserts.loaders.collector import ProblemCollector
 from agent_asserts.loaders.errors import suggest, unknown_key_message
 from agent_asserts.loaders.native_expect import build_expect

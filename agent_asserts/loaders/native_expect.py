@@ -5,7 +5,7 @@ Pointer into ``final_state``; ``initial: true`` reads ``initial_state``), or ``l
 it; one expectation key (``includes``, ``equals``, ``matches``, ``similarity``…, from
 ``agent_asserts.checks.expectations.VALUE_CHECKS``) holds the expected value; ``at_least``,
 ``severity``, ``label`` and ``name`` sit in the same mapping. The mapping is read by
-:func:`agent_asserts.checks.expect_reader.read_expectation`, as the cattrs converter reads a
+:func:`agent_asserts.checks.data.read_expectation`, as the cattrs converter reads a
 check's data form ``{"expect": {…}}``.
 
 >>> from agent_asserts.loaders.collector import ProblemCollector
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agent_asserts.checks.expect_reader import read_expectation
+from agent_asserts.checks.data import read_expectation
 from agent_asserts.loaders.collector import ProblemCollector
 from agent_asserts.loaders.native_parts import SIBLINGS, read_siblings
 from agent_asserts.loaders.nodes import MappingNode, Node
@@ -29,7 +29,7 @@ from agent_asserts.loaders.suite import CheckEntry
 
 def build_expect(node: Node | None, where: Node, problems: ProblemCollector) -> CheckEntry | None:
     """The :class:`CheckEntry` of one ``expect:`` mapping, or None after adding problems:
-    :func:`~agent_asserts.checks.expect_reader.read_expectation` over the node, with the
+    :func:`~agent_asserts.checks.data.read_expectation` over the node, with the
     sibling keys (``severity``, ``at_least``, ``label``, ``name``) inside the mapping.
 
     >>> from agent_asserts.loaders.collector import ProblemCollector

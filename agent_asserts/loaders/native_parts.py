@@ -16,8 +16,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from agent_asserts.checks.data import build_check
-from agent_asserts.checks.expect_reader import EXPECT_SOURCES, expect_signatures
+from agent_asserts.checks.data import EXPECT_SOURCES, build_check, expect_signatures
 from agent_asserts.checks.expectations import VALUE_CHECKS
 from agent_asserts.checks.registry import all_checks, registry_version
 from agent_asserts.checks.signatures import Signature, signature

@@ -1,14 +1,14 @@
 """Suite-file nodes as the check readers' located values: problems at file:line:col.
 
-:class:`NodeReading` lets :func:`~agent_asserts.checks.field_reader.read_value` and
-:func:`~agent_asserts.checks.expect_reader.read_expectation` walk position-carrying nodes. It
+:class:`NodeReading` lets :func:`~agent_asserts.checks.signatures.read_value` and
+:func:`~agent_asserts.checks.data.read_expectation` walk position-carrying nodes. It
 is a part of :class:`~agent_asserts.loaders.collector.ProblemCollector` (so a file's collector
 is what the readers are given, with nothing made per value): a value is shown as the
 collector shows it (``true``, ``a list``), an error listing problems at relative paths is
 placed at each one's own node, a value that could not be read (a bad tag) is skipped without a
 second problem, and a boolean written as a YAML 1.1 word says why it is not one.
 
->>> from agent_asserts.checks.field_reader import read_value
+>>> from agent_asserts.checks.signatures import read_value
 >>> from agent_asserts.checks.signatures import TypeSpec
 >>> from agent_asserts.loaders.collector import ProblemCollector
 >>> from agent_asserts.loaders.source import parse_text
@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
-from agent_asserts.checks.located import IS_LIST, IS_MAPPING, UNREADABLE, Reading
+from agent_asserts.checks.signatures import IS_LIST, IS_MAPPING, UNREADABLE, Reading
 from agent_asserts.loaders import nodes
 from agent_asserts.loaders.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from agent_asserts.loaders.operators import report_exception

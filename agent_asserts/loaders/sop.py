@@ -26,10 +26,10 @@ from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 from agent_asserts.checks.base import Check
-from agent_asserts.checks.confirmation import ConfirmationRequested
 from agent_asserts.checks.semantic import JudgeCheck
 from agent_asserts.checks.sequencing import ToolOrder
 from agent_asserts.checks.tools import CalledTool, NotCalledTool
+from agent_asserts.checks.trajectory import ConfirmationRequested
 from agent_asserts.loaders.building import BuildContext
 from agent_asserts.loaders.dialects import register_dialect
 from agent_asserts.loaders.errors import unknown_key_message

@@ -4,7 +4,7 @@ A case is data: its checks are the same objects the fluent API builds, each in a
 :class:`CheckEntry` with the severity, threshold, label and result name the file gave it.
 Evaluating a case runs every entry through ``EvalContext.record_check`` inside ``run_case``.
 
->>> from agent_asserts.checks.cost import MaxSteps
+>>> from agent_asserts.checks.traces import MaxSteps
 >>> from agent_asserts.testing import demo_record
 >>> case = Case("budget", (CheckEntry(MaxSteps(10)), CheckEntry(MaxSteps(1), severity="soft")))
 >>> case.evaluate(demo_record()).verdict
@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from agent_asserts.batch import load_error_text, unloadable_cases
-from agent_asserts.checks.not_run import not_run_if_judged
+from agent_asserts.checks.semantic import not_run_if_judged
 from agent_asserts.context import CaseTimeout
 from agent_asserts.loaders.native_data import case_to_data, suite_to_data
 from agent_asserts.record import TrialRecord
@@ -68,7 +68,7 @@ class CheckEntry:
         """Evaluate the check in ``ctx`` and record its result with this entry's options.
 
         >>> from agent_asserts import EvalContext
-        >>> from agent_asserts.checks.cost import MaxSteps
+        >>> from agent_asserts.checks.traces import MaxSteps
         >>> from agent_asserts.testing import demo_record
         >>> ctx = EvalContext(demo_record())
         >>> CheckEntry(MaxSteps(2), severity="soft", label="budget").record(ctx)
@@ -132,7 +132,7 @@ class Case:
 
     def without_judged(self) -> Case:
         """This case with every judged check replaced by one that is ``not_applicable``
-        ("judged check not run"; see :mod:`agent_asserts.checks.not_run`).
+        ("judged check not run"; see :mod:`agent_asserts.checks.semantic`).
 
         >>> from agent_asserts.loaders import loads
         >>> case = loads("checks: [succeeded, {judge: polite}]").cases[0].without_judged()

@@ -15,9 +15,8 @@ from hypothesis import strategies as st
 
 from agent_asserts import ANY, TrialRecord, on
 from agent_asserts._missing import MISSING
-from agent_asserts.checks.confirmation import ConfirmationRequested
+from agent_asserts.checks.conversation import BlockEntered, SkillActivated
 from agent_asserts.checks.events import CalledSubagent, EventCheck
-from agent_asserts.checks.lifecycle import BlockEntered, SkillActivated
 from agent_asserts.checks.selection import event_ids, tool_call_names
 from agent_asserts.checks.sequencing import (
     Sequencing,
@@ -28,7 +27,7 @@ from agent_asserts.checks.sequencing import (
 )
 from agent_asserts.checks.state import Changed, _at_path, _change_at
 from agent_asserts.checks.tools import CalledTool, NotCalledTool
-from agent_asserts.checks.trajectory import FollowedBy
+from agent_asserts.checks.trajectory import ConfirmationRequested, FollowedBy
 from agent_asserts.outcome import Outcome
 from agent_asserts.record.delta import json_equal
 from agent_asserts.selectors.calls import Selector, ToolSelector
