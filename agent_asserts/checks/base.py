@@ -24,7 +24,9 @@ Turn a check's arguments into the native YAML/JSON form (``Check.to_data``).
 from __future__ import annotations
 
 import abc
-from typing import TYPE_CHECKING, Any, ClassVar, cast
+import functools
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, cast
 
 import attrs
 
@@ -37,6 +39,40 @@ from agent_asserts.status import Severity
 if TYPE_CHECKING:
     from agent_asserts.judges import Judge
     from agent_asserts.record import TrialRecord
+
+
+C = TypeVar("C", bound="Check")
+T = TypeVar("T")
+
+
+def given_fields_first(build: Callable[[C], T]) -> Callable[[C], T]:
+    """Decorate the ``@field.default`` method of a check's derived field (its selector, its
+    steps): when building the value fails, a given field's own validation error is raised
+    instead, as when the value was derived after the validators ran.
+
+    attrs computes a derived field's default before it runs the validators of the given
+    fields; a bad argument keeps its own message this way, at no cost when nothing fails.
+
+    >>> from agent_asserts.checks.tools import CalledTool
+    >>> CalledTool("lookup", arguments="id=1")
+    Traceback (most recent call last):
+    ...
+    TypeError: called_tool() parameter 'arguments' takes a mapping, a list, a matcher or None, \
+not a string (got 'id=1'; did you mean {'id': '1'}?)
+    """
+
+    @functools.wraps(build)
+    def default(check: C) -> T:
+        try:
+            return build(check)
+        except Exception as exc:
+            failed = exc
+        attrs.validate(
+            cast(Any, check)
+        )  # outside the except block: the field's error comes unchained
+        raise failed
+
+    return default
 
 
 def _render_arg(value: Any) -> str:

@@ -102,7 +102,7 @@ import attrs
 from agent_asserts._lazy import LazyText
 from agent_asserts._missing import MISSING
 from agent_asserts._suggest import did_you_mean
-from agent_asserts.checks.base import Check
+from agent_asserts.checks.base import Check, given_fields_first
 from agent_asserts.checks.registry import register
 from agent_asserts.checks.selection import (
     AGENT_MESSAGES,
@@ -381,6 +381,7 @@ class _MemoryCheck(Check):
     list_entries: ClassVar[bool] = True
 
     @_writes.default
+    @given_fields_first
     def _select_writes(self) -> MemorySetSelector:
         # the selector validates the name and rejects a null value
         return MemorySetSelector(self.name, self.value)
@@ -501,6 +502,7 @@ class MemoryWasCleared(Check):
     list_entries: ClassVar[bool] = True
 
     @_clears.default
+    @given_fields_first
     def _select_clears(self) -> MemoryClearedSelector:
         return MemoryClearedSelector(self.name)
 
@@ -623,8 +625,8 @@ class MessageCheck(Check):
     _selector: MessageSelector = attrs.field(init=False, eq=False, repr=False)
 
     @_selector.default
+    @given_fields_first
     def _select_messages(self) -> MessageSelector:
-        attrs.validate(self)  # the given fields' own messages come first
         if self.utter_name is None and self.text_matches is None and self.buttons is None:
             raise ValueError(
                 f"{self.method}() needs at least one of 'utter_name', 'text_matches', 'buttons'"
@@ -795,8 +797,8 @@ class ToolsWithinOneTurn(Check):
         )
 
     @_steps.default
+    @given_fields_first
     def _select_steps(self) -> tuple[ToolSelector, ...]:
-        attrs.validate(self)  # the given fields' own messages come first
         if len(self.calls) < 2:
             raise ValueError(
                 f"tools_within_one_turn() needs at least two calls (got {len(self.calls)})"

@@ -20,7 +20,7 @@ import attrs
 
 from agent_asserts._lazy import LazyText
 from agent_asserts._missing import MISSING
-from agent_asserts.checks.base import Check
+from agent_asserts.checks.base import Check, given_fields_first
 from agent_asserts.checks.registry import register
 from agent_asserts.checks.selection import (
     closest_fields,
@@ -74,10 +74,10 @@ class _KindSelectorCheck(Check):
 
     positional: ClassVar[tuple[str, ...]] = ("selector",)
 
+    @given_fields_first
     def _select_events(self) -> Selector:
         """The selector of ``selector``: each subclass keeps it in a ``_selector`` field after
         its own fields."""
-        attrs.validate(self)  # the given fields' own messages come first
         return as_selector(self.selector, default="kind", name="selector")
 
     def primary(self) -> Any:
@@ -124,8 +124,8 @@ class CalledSubagent(Check):
     positional: ClassVar[tuple[str, ...]] = ("name",)
 
     @_selector.default
+    @given_fields_first
     def _select_delegations(self) -> SubagentSelector:
-        attrs.validate(self)  # the given fields' own messages come first
         if not isinstance(self.name, str) or not self.name:
             raise ValueError(f"'name' must be a non-empty sub-agent name (got {self.name!r})")
         return SubagentSelector(self.name, status=COUNTED_OUTCOMES)

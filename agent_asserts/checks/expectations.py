@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import attrs
 
 from agent_asserts._missing import MISSING
-from agent_asserts.checks.base import Check, argument_to_data
+from agent_asserts.checks.base import Check, argument_to_data, given_fields_first
 from agent_asserts.errors import RecordLacks
 from agent_asserts.matching import M, Matcher, as_matcher, render, similarity, value_to_data
 from agent_asserts.outcome import Outcome
@@ -301,8 +301,8 @@ class _MatcherCheck(ValueCheck):
     _matcher: Matcher = attrs.field(init=False, eq=False, repr=False)
 
     @_matcher.default
+    @given_fields_first
     def _build(self) -> Matcher:
-        attrs.validate(self)  # the given fields' own messages come first
         return self.build_matcher()
 
     @abc.abstractmethod

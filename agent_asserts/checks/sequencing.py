@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import attrs
 
 from agent_asserts._lazy import LazyText
-from agent_asserts.checks.base import Check
+from agent_asserts.checks.base import Check, given_fields_first
 from agent_asserts.checks.registry import register
 from agent_asserts.checks.selection import (
     event_ids,
@@ -267,6 +267,7 @@ class ToolOrder(Check):
         self.__attrs_init__(names=tuple(names), contiguous=contiguous)
 
     @_steps.default
+    @given_fields_first
     def _select_steps(self) -> tuple[ToolSelector, ...]:
         _check_steps("tool_order", "tool name", self.names)
         for name in self.names:
@@ -316,6 +317,7 @@ class Sequencing(Check):
         self.__attrs_init__(selectors=tuple(selectors))
 
     @_steps.default
+    @given_fields_first
     def _select_steps(self) -> tuple[Selector, ...]:
         _check_steps(self.method, "selector", self.selectors)
         return tuple(

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
-from agent_asserts.checks.base import Check
+from agent_asserts.checks.base import Check, given_fields_first
 from agent_asserts.checks.registry import register
 from agent_asserts.checks.selection import (
     alias_hint,
@@ -116,8 +116,8 @@ class CalledTool(Check):
     positional: ClassVar[tuple[str, ...]] = ("name",)
 
     @_selector.default
+    @given_fields_first
     def _select_calls(self) -> ToolSelector:
-        attrs.validate(self)  # the given fields' own messages come first
         return ToolSelector(
             self.name,
             arguments=self.arguments,
@@ -215,11 +215,12 @@ class NotCalledTool(Check):
     positional: ClassVar[tuple[str, ...]] = ("name",)
 
     @_selector.default
+    @given_fields_first
     def _select_calls(self) -> ToolSelector:
-        attrs.validate(self)  # the given fields' own messages come first
         return ToolSelector(self.name, arguments=self.arguments)
 
     @_marker.default
+    @given_fields_first
     def _select_marker(self) -> Selector | None:
         return None if self.before is None else as_selector(self.before, default="tool")
 

@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import attrs
 
 from agent_asserts._missing import MISSING
-from agent_asserts.checks.base import Check
+from agent_asserts.checks.base import Check, given_fields_first
 from agent_asserts.checks.registry import register
 from agent_asserts.checks.selection import event_ids, id_list, selector_surface, selector_validator
 from agent_asserts.matching import Mismatch
@@ -221,8 +221,8 @@ class DurationAtMost(Check):
     positional: ClassVar[tuple[str, ...]] = ("selector", "seconds")
 
     @_selector.default
+    @given_fields_first
     def _select_events(self) -> Selector:
-        attrs.validate(self)  # the given fields' own messages come first
         return as_selector(self.selector, default="tool")
 
     def primary(self) -> Any:

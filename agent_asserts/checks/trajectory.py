@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import attrs
 
 from agent_asserts._lazy import LazyText
-from agent_asserts.checks.base import Check
+from agent_asserts.checks.base import Check, given_fields_first
 from agent_asserts.checks.outcome import regex_validator
 from agent_asserts.checks.registry import register
 from agent_asserts.checks.selection import (
@@ -122,6 +122,7 @@ class _LastToolCheck(Check):
     def tool_name(self) -> str:
         """The tool the last call must be."""
 
+    @given_fields_first
     def _select_last(self) -> ToolSelector:
         return ToolSelector(self.tool_name(), arguments=self.arguments)
 
@@ -204,8 +205,8 @@ class EveryCall(Check):
     positional: ClassVar[tuple[str, ...]] = ("name",)
 
     @_selector.default
+    @given_fields_first
     def _select_calls(self) -> ToolSelector:
-        attrs.validate(self)  # the given fields' own messages come first
         if self.arguments is None and self.result is None:
             raise ValueError("every_call() needs 'arguments' or 'result': it would check nothing")
         return ToolSelector(self.name, arguments=self.arguments, result=self.result)
@@ -264,11 +265,12 @@ class FollowedBy(Check):
     positional: ClassVar[tuple[str, ...]] = ("name", "next")
 
     @_selector.default
+    @given_fields_first
     def _select_calls(self) -> ToolSelector:
-        attrs.validate(self)  # the given fields' own messages come first
         return ToolSelector(self.name, arguments=self.arguments)
 
     @_next.default
+    @given_fields_first
     def _select_next(self) -> Selector:
         return as_selector(self.next, default="tool")
 
@@ -369,6 +371,7 @@ class TerminalTool(Check):
     positional: ClassVar[tuple[str, ...]] = ("name",)
 
     @_selector.default
+    @given_fields_first
     def _select_calls(self) -> ToolSelector:
         return ToolSelector(self.name)
 
@@ -456,11 +459,12 @@ class ConfirmationRequested(Check):
     positional: ClassVar[tuple[str, ...]] = ("before_tool", "pattern")
 
     @_selector.default
+    @given_fields_first
     def _select_calls(self) -> ToolSelector:
-        attrs.validate(self)  # the given fields' own messages come first
         return ToolSelector(self.before_tool)
 
     @_confirmation.default
+    @given_fields_first
     def _select_confirmations(self) -> MessageSelector:
         # on.message(actor="agent", text=M.regex(pattern))
         return MessageSelector(actor="agent", text=M.regex(self.pattern))

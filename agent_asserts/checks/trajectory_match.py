@@ -74,7 +74,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal, NamedTuple
 import attrs
 
 from agent_asserts._missing import MISSING
-from agent_asserts.checks.base import Check
+from agent_asserts.checks.base import Check, given_fields_first
 from agent_asserts.checks.registry import register
 from agent_asserts.checks.selection import alias_hint
 from agent_asserts.checks.trajectory_reference import (
@@ -738,8 +738,8 @@ class MatchesTrajectory(Check):
     positional: ClassVar[tuple[str, ...]] = ("reference",)
 
     @_references.default
+    @given_fields_first
     def _compile_references(self) -> References:
-        attrs.validate(self)  # the given fields' own messages come first
         return References.compile(self.reference, self.arguments, self.tools)
 
     def primary(self) -> Any:
