@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from agent_asserts.record import TrialRecord
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, slots=False)
 class Outcome:
     """What one evaluation of a check found: status, score, message and evidence.
 
