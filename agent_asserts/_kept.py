@@ -5,7 +5,7 @@ check built once and recorded many times (``checks.memo.built``) derives it once
 kept in the instance's ``__dict__`` (every check and selector has one), outside the attrs
 fields: it takes no part in equality, ``repr`` or pickling (an unpickled copy derives it again).
 
->>> from agent_asserts.checks.cost import StepCount
+>>> from agent_asserts.checks.traces import StepCount
 >>> check = StepCount(3)
 >>> kept(check, "_twice", lambda n: n * 2, check.n), kept(check, "_twice", lambda n: 0, 1)
 (6, 6)

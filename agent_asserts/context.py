@@ -25,8 +25,8 @@ import attrs
 from agent_asserts._boundary import guard
 from agent_asserts.checks.base import Check
 from agent_asserts.checks.contract import contract_checks
+from agent_asserts.checks.expectations import LiteralValue, StatePath
 from agent_asserts.checks.semantic import JudgeCheck
-from agent_asserts.checks.sources import LiteralValue, StatePath
 from agent_asserts.errors import AgentAssertsError
 from agent_asserts.fluent import (
     ConversationMethods,
@@ -37,8 +37,8 @@ from agent_asserts.fluent import (
     TrajectoryMethods,
 )
 from agent_asserts.fluent.handles import AssertionHandle, ValueExpectation
-from agent_asserts.fluent.recorder import Recorder
 from agent_asserts.fluent.recording import (
+    Recorder,
     build_result,
     outcome_to_result,
     plain_info,
@@ -64,9 +64,6 @@ from agent_asserts.selectors.calls import ToolSelector
 
 if TYPE_CHECKING:
     from agent_asserts.judges import Judge
-
-
-_new = object.__new__
 
 
 def _hint_names() -> dict[str, Any]:
@@ -143,14 +140,14 @@ class EvalContext(
     ) -> AssertionHandle:
         """Evaluate ``check`` on the record and record its result; returns its handle.
 
-        >>> from agent_asserts.checks.cost import MaxSteps
+        >>> from agent_asserts.checks.traces import MaxSteps
         >>> from agent_asserts.testing import demo_record
         >>> EvalContext(demo_record()).record_check(MaxSteps(2), severity="soft").result.status
         <Status.FAIL: 'fail'>
         """
         if self.deadline is not None:
             self.check_deadline()
-        kept = check.__dict__.get("_shared") or shared(check)
+        kept = shared(check)
         if severity is None and not kept.plain:  # the check may decide its own severity
             severity = check.severity_for(self.judge_fn)
         self.running = (check, name)  # named by a time limit that stops the case here
@@ -211,10 +208,7 @@ class EvalContext(
         index = len(self._results) - 1
         if forced_gate:
             self._forced_gates.add(index)
-        handle = _new(AssertionHandle)  # its __init__'s two stores, without the call
-        handle._ctx = self
-        handle._index = index
-        return handle
+        return AssertionHandle(self, index)
 
     def _replace(self, index: int, change: Callable[[AssertionResult], AssertionResult]) -> None:
         self._results[index] = change(self._results[index])

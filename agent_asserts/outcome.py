@@ -11,11 +11,11 @@ the recorder turns it into an ``AssertionResult``. :func:`missing_surface` is th
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, ClassVar, Final
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from agent_asserts._text import LazyText, alias_repr, settle, text_of
+from agent_asserts._text import LazyText, alias_repr, text_of
 from agent_asserts._values import MISSING, as_status, as_tuple
 from agent_asserts.status import Status
 
@@ -36,9 +36,6 @@ class Outcome:
     (a judge that failed); ``passed_by_judge`` says the judge's own verdict decided the status,
     not the score.
 
-    An outcome keeps its values in a ``__dict__`` and reads unset fields from class-level
-    defaults: the fluent path builds one per call with only the fields it sets.
-
     >>> Outcome.of(False, message="matched 0 tool calls").status
     <Status.FAIL: 'fail'>
     """
@@ -56,18 +53,32 @@ class Outcome:
     evaluator_type: str | None = None
     force_gate: bool = False
     passed_by_judge: bool = False
-    # True on an outcome made by the fast constructors without details, evaluator, evaluator
-    # type, forced gate or judge verdict: the recorder then reads none of them
-    _plain: ClassVar[bool] = False
 
     @property
     def message(self) -> str:
-        """What the evaluation found, in words (rendered on first read).
+        """What the evaluation found, in words (a lazy text is rendered on first read).
 
         >>> Outcome.of(True, message=LazyText(str.format, "matched {} calls", 2)).message
         'matched 2 calls'
         """
-        return settle(self, "_message")
+        message = self._message
+        return message if type(message) is str else str(message)
+
+    @property
+    def plain(self) -> bool:
+        """True when the outcome carries no details, evaluator report, evaluator type, forced
+        gate or judge verdict: the recorder then has nothing of it to merge.
+
+        >>> Outcome.of(True).plain, Outcome.of(True, details={"n": 1}).plain
+        (True, False)
+        """
+        return not (
+            self.details
+            or self.evaluator
+            or self.evaluator_type
+            or self.force_gate
+            or self.passed_by_judge
+        )
 
     def __repr__(self) -> str:
         return alias_repr(self)
@@ -88,47 +99,25 @@ class Outcome:
         >>> Outcome.of(True).score
         1.0
         """
-        if cls is not Outcome or (fields and not _SET_DIRECTLY.issuperset(fields)):
-            if details is not MISSING:
-                fields["details"] = details
-            return cls(
-                Status.PASS if passed else Status.FAIL,
-                1.0 if passed else 0.0,
-                message=message,
-                expected=expected,
-                observed=observed,
-                evidence=evidence,
-                **fields,
-            )
-        # the common case: do what the converters and factories would, and set only the
-        # fields that differ from their (class-level) defaults
-        outcome = _new(Outcome)
-        values = outcome.__dict__
-        values["status"] = _PASS if passed else _FAIL
-        values["score"] = 1.0 if passed else 0.0
-        values["_message"] = message
-        values["expected"] = expected
-        values["observed"] = observed
-        values["evidence"] = evidence if type(evidence) is tuple else tuple(evidence)
-        values["details"] = {} if details is MISSING else details
-        values["evaluator"] = {}
-        values["_plain"] = details is MISSING
-        if fields:
-            _set_fields(values, fields)
-        return outcome
+        if details is not MISSING:
+            fields["details"] = details
+        return cls(
+            Status.PASS if passed else Status.FAIL,
+            1.0 if passed else 0.0,
+            message=message,
+            expected=expected,
+            observed=observed,
+            evidence=evidence,
+            **fields,
+        )
 
     def replace(self, **changes: Any) -> Outcome:
-        """A copy with ``changes`` (``attrs.evolve`` for the hot paths: the copied fields are
-        valid already, so only the changed ones are converted).
+        """A copy with ``changes`` (by public name, ``message`` too).
 
         >>> Outcome.of(True, message="ok").replace(evidence=["e1"]).evidence
         ('e1',)
         """
-        outcome = _new(Outcome)
-        fields = outcome.__dict__
-        fields.update(self.__dict__)
-        _set_fields(fields, changes)
-        return outcome
+        return attrs.evolve(self, **changes)
 
     @classmethod
     def scored(cls, score: float, **fields: Any) -> Outcome:
@@ -140,21 +129,13 @@ class Outcome:
         return cls(Status.PASS if score >= 1.0 else Status.FAIL, score, **fields)
 
     @classmethod
-    def _unscored(cls, status: Status, message: str, fields: dict[str, Any]) -> Outcome:
-        """An outcome of ``status`` with score 0 (the body of ``invalid``, ``error`` and
-        ``not_applicable``; without other fields, the bare fast form)."""
-        if fields or cls is not Outcome:
-            return cls(status, 0.0, message=message, **fields)
-        return _bare(status, message)
-
-    @classmethod
     def invalid(cls, message: str, **fields: Any) -> Outcome:
         """The check could not be evaluated (a missing surface, path or run-level value).
 
         >>> Outcome.invalid("the record has no step count").status
         <Status.INVALID: 'invalid'>
         """
-        return cls._unscored(Status.INVALID, message, fields)
+        return cls(Status.INVALID, 0.0, message=message, **fields)
 
     @classmethod
     def error(cls, message: str, **fields: Any) -> Outcome:
@@ -163,7 +144,7 @@ class Outcome:
         >>> Outcome.error("predicate raised ValueError: x").status
         <Status.EVALUATOR_ERROR: 'evaluator_error'>
         """
-        return cls._unscored(Status.EVALUATOR_ERROR, message, fields)
+        return cls(Status.EVALUATOR_ERROR, 0.0, message=message, **fields)
 
     @classmethod
     def not_applicable(cls, message: str, **fields: Any) -> Outcome:
@@ -172,53 +153,7 @@ class Outcome:
         >>> Outcome.not_applicable("tool never ran").status
         <Status.NOT_APPLICABLE: 'not_applicable'>
         """
-        return cls._unscored(Status.NOT_APPLICABLE, message, fields)
-
-
-_new = object.__new__
-_OUTCOME_NAMES = {f.alias or f.name: f.name for f in attrs.fields(Outcome)}
-_PASS, _FAIL = Status.PASS, Status.FAIL
-for _field in attrs.fields(Outcome):  # the class-level defaults unset fields read
-    if _field.default is not attrs.NOTHING and not isinstance(_field.default, attrs.Factory):  # type: ignore[arg-type]
-        setattr(Outcome, _field.name, _field.default)
-
-
-# the fields Outcome.of sets itself (with no validator to run): given among its **fields, they
-# keep the fast path; any other name goes through __init__ (which names an unknown one)
-_SET_DIRECTLY: Final = frozenset(
-    {"mismatches", "closest", "evaluator", "evaluator_type", "force_gate", "passed_by_judge"}
-)
-
-
-_NOT_PLAIN: Final = frozenset(
-    {"details", "evaluator", "evaluator_type", "force_gate", "passed_by_judge"}
-)
-
-
-def _set_fields(fields: dict[str, Any], changes: Mapping[str, Any]) -> None:
-    """Store ``changes`` (by public name) into an outcome's ``__dict__``, converted as
-    ``__init__`` would convert them (a ``KeyError`` names an unknown field)."""
-    for key, value in changes.items():
-        if key in ("evidence", "mismatches"):
-            value = value if type(value) is tuple else tuple(value)
-        elif key == "status":
-            value = as_status(value)
-        elif key in _NOT_PLAIN:
-            fields.pop("_plain", None)
-        fields[_OUTCOME_NAMES[key]] = value
-
-
-def _bare(status: Status, message: str | LazyText) -> Outcome:
-    """An outcome with only a status and a message (score 0)."""
-    outcome = _new(Outcome)
-    fields = outcome.__dict__
-    fields["status"] = status
-    fields["score"] = 0.0
-    fields["_message"] = message
-    fields["details"] = {}
-    fields["evaluator"] = {}
-    fields["_plain"] = True
-    return outcome
+        return cls(Status.NOT_APPLICABLE, 0.0, message=message, **fields)
 
 
 def missing_surface(record: TrialRecord, *kinds: str) -> Outcome | None:

@@ -32,7 +32,7 @@ from agent_asserts import (
     on,
 )
 from agent_asserts.checks.base import Check
-from agent_asserts.checks.cost import StepCount
+from agent_asserts.checks.traces import StepCount
 from agent_asserts.fluent.handles import AssertionHandle as _Handle
 from agent_asserts.matching import Matcher
 from agent_asserts.record import Button, Event

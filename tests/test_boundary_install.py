@@ -28,7 +28,7 @@ def test_a_spy_patched_before_any_call_stays_in_place() -> None:
     out = _run(
         """
         from agent_asserts import EvalContext
-        from agent_asserts.checks.cost import MaxSteps
+        from agent_asserts.checks.traces import MaxSteps
         from agent_asserts.testing import demo_record
 
         original = EvalContext.record_check

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from agent_asserts import EvalContext, M, Severity, Status, TrialRecord, Verdict
-from agent_asserts.checks.cost import StepCount
+from agent_asserts.checks.traces import StepCount
 from agent_asserts.testing import demo_record
 
 

@@ -146,7 +146,7 @@ def test_no_tools_at_all_says_so() -> None:
 
 
 def test_hint_lists_at_most_ten() -> None:
-    from agent_asserts.checks.suggest_names import held_hint
+    from agent_asserts.checks.selection import held_hint
 
     b = TrialRecord.builder()
     for i in range(12):

@@ -1,5 +1,5 @@
-"""The checks of API.md section 10: each with passing, failing and invalid records, exact
-messages, and the same check from a suite file (native key)."""
+"""The checks of the traces family (docs/checks-traces.md): each with passing, failing and
+invalid records, exact messages, and the same check from a suite file (native key)."""
 
 from __future__ import annotations
 

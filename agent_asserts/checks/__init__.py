@@ -1,7 +1,11 @@
 """The check families: one frozen attrs class per concept, ``evaluate(record) -> Outcome``.
 
-Each module holds one family (outcome, tools, trajectory, events, sequencing, cost, state,
-values, memory, lifecycle, messages, turns, semantic, contract). The fluent methods of
+A family is named once — its check module(s), its fluent mixin (:mod:`agent_asserts.fluent`)
+and its docs page (``docs/checks-<family>.md``): outcome (``outcome``), trajectory (``tools``,
+``trajectory``, ``sequencing``, ``trajectory_match``, ``trajectory_reference``), events
+(``events``), traces (``traces``), state (``state``) and conversation (``conversation``);
+``expectations``, ``semantic`` and ``contract`` hold what ``ctx.expect``/``ctx.state``,
+``judge`` and ``contract`` build. The fluent methods of
 :class:`~agent_asserts.context.EvalContext` and every loader build these same objects;
 :func:`all_checks` lists them by method name; :func:`register_check` adds one (the check
 extension point, see :mod:`agent_asserts.checks.registry`).

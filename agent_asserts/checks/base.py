@@ -1,31 +1,78 @@
-"""The check protocol: a frozen attrs object with ``evaluate(record) -> Outcome``.
+"""The check protocol: a frozen attrs object with ``evaluate(record) -> Outcome``, and its native
+data form.
+
+The check protocol: a frozen attrs object with ``evaluate(record) -> Outcome``.
 
 A check holds its parameters as attrs fields that mirror the fluent method of the same name
 (``method``), so one class serves ``EvalContext``, every loader, ``to_data()`` (the native
 YAML form) and the JSON Schema.
 
->>> from agent_asserts.checks.cost import StepCount
+>>> from agent_asserts.checks.traces import StepCount
 >>> from agent_asserts.record import TrialRecord
 >>> StepCount(3).evaluate(TrialRecord.from_dict({"steps": 2, "events": []})).message
 'expected 3 steps, got 2'
+
+Turn a check's arguments into the native YAML/JSON form (``Check.to_data``).
+
+>>> from agent_asserts.matching import M
+>>> argument_to_data(M.gt(3))
+{'$gt': 3}
+>>> argument_to_data((1, 2))
+[1, 2]
 """
 
 from __future__ import annotations
 
 import abc
-from typing import TYPE_CHECKING, Any, ClassVar, cast
+import functools
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, cast
 
 import attrs
 
 from agent_asserts._values import MISSING
-from agent_asserts.checks.serialize import arguments_to_data
-from agent_asserts.matching import render
+from agent_asserts.matching import Count, render, value_to_data
 from agent_asserts.outcome import Outcome
+from agent_asserts.selectors import Selector
 from agent_asserts.status import Severity
 
 if TYPE_CHECKING:
     from agent_asserts.judges import Judge
     from agent_asserts.record import TrialRecord
+
+
+C = TypeVar("C", bound="Check")
+T = TypeVar("T")
+
+
+def given_fields_first(build: Callable[[C], T]) -> Callable[[C], T]:
+    """Decorate the ``@field.default`` method of a check's derived field (its selector, its
+    steps): when building the value fails, a given field's own validation error is raised
+    instead, as when the value was derived after the validators ran.
+
+    attrs computes a derived field's default before it runs the validators of the given
+    fields; a bad argument keeps its own message this way, at no cost when nothing fails.
+
+    >>> from agent_asserts.checks.tools import CalledTool
+    >>> CalledTool("lookup", arguments="id=1")
+    Traceback (most recent call last):
+    ...
+    TypeError: called_tool() parameter 'arguments' takes a mapping, a list, a matcher or None, \
+not a string (got 'id=1'; did you mean {'id': '1'}?)
+    """
+
+    @functools.wraps(build)
+    def default(check: C) -> T:
+        try:
+            return build(check)
+        except Exception as exc:
+            failed = exc
+        attrs.validate(
+            cast(Any, check)
+        )  # outside the except block: the field's error comes unchained
+        raise failed
+
+    return default
 
 
 def _render_arg(value: Any) -> str:
@@ -61,7 +108,7 @@ class Check(abc.ABC):
     def evaluate(self, record: TrialRecord) -> Outcome:
         """Evaluate over ``record``; never raises for a malformed or incomplete record.
 
-        >>> from agent_asserts.checks.cost import MaxSteps
+        >>> from agent_asserts.checks.traces import MaxSteps
         >>> from agent_asserts.testing import demo_record
         >>> MaxSteps(2).evaluate(demo_record()).message
         'expected at most 2 steps, got 4'
@@ -71,7 +118,7 @@ class Check(abc.ABC):
         """The severity this check records with when it decides its own (a contract
         assertion's word, a judge check's), or None for the recorder's default.
 
-        >>> from agent_asserts.checks.cost import MaxSteps
+        >>> from agent_asserts.checks.traces import MaxSteps
         >>> MaxSteps(5).severity_for(None) is None
         True
         """
@@ -81,7 +128,7 @@ class Check(abc.ABC):
         """The threshold this check graded its score against (a judge's ``threshold=``), which
         its result carries; None for checks without one.
 
-        >>> from agent_asserts.checks.cost import MaxSteps
+        >>> from agent_asserts.checks.traces import MaxSteps
         >>> MaxSteps(5).own_threshold() is None
         True
         """
@@ -90,7 +137,7 @@ class Check(abc.ABC):
     def run(self, record: TrialRecord, *, judge: Judge | None = None) -> Outcome:
         """Evaluate with the context's services (a judge); plain checks ignore them.
 
-        >>> from agent_asserts.checks.cost import MaxSteps
+        >>> from agent_asserts.checks.traces import MaxSteps
         >>> from agent_asserts.testing import demo_record
         >>> MaxSteps(5).run(demo_record(), judge=None).status
         <Status.PASS: 'pass'>
@@ -111,7 +158,7 @@ class Check(abc.ABC):
     def default_name(self) -> str:
         """``{method}:{primary argument}`` or ``{method}``.
 
-        >>> from agent_asserts.checks.cost import MaxSteps
+        >>> from agent_asserts.checks.traces import MaxSteps
         >>> MaxSteps(4).default_name()
         'max_steps:4'
         """
@@ -153,21 +200,10 @@ class Check(abc.ABC):
     def describe(self) -> str:
         """The call that builds this check: ``called_tool('refund', count=1)``.
 
-        The text is kept on the (frozen) check after the first call: a check built once and
-        recorded many times (``checks.memo.built``) renders it once.
-
-        >>> from agent_asserts.checks.cost import StepCount
+        >>> from agent_asserts.checks.traces import StepCount
         >>> StepCount(3).describe()
         'step_count(3)'
         """
-        kept = self.__dict__.get("_described")
-        if kept is not None:
-            return kept  # type: ignore[no-any-return]
-        text = self._render_description()
-        self.__dict__["_described"] = text
-        return text
-
-    def _render_description(self) -> str:
         parts: list[str] = []
         for key, value in self.given_arguments().items():
             if key == self.varargs:
@@ -181,7 +217,7 @@ class Check(abc.ABC):
     def to_data(self) -> Any:
         """The native YAML/JSON form ``{method: {argument: value, …}}``.
 
-        >>> from agent_asserts.checks.cost import StepCount
+        >>> from agent_asserts.checks.traces import StepCount
         >>> StepCount(3).to_data()
         {'step_count': {'n': 3}}
         """
@@ -195,4 +231,29 @@ def _same(a: Any, b: Any) -> bool:
         return False
 
 
-__all__ = ["Check"]
+def argument_to_data(value: Any) -> Any:
+    """One argument: counts, selectors and matchers use their own ``to_data``.
+
+    >>> from agent_asserts import Count, M, on
+    >>> argument_to_data(Count.at_least(2)), argument_to_data([on.tool("a"), M.regex("^A")])
+    ({'at_least': 2}, [{'tool': 'a'}, {'$regex': '^A'}])
+    """
+    if isinstance(value, Count | Selector):
+        return value.to_data()
+    if isinstance(value, tuple | list):
+        return [argument_to_data(v) for v in value]
+    return value_to_data(value)
+
+
+def arguments_to_data(check: Check) -> dict[str, Any]:
+    """The check's non-default arguments as a mapping of plain data.
+
+    >>> from agent_asserts import Count
+    >>> from agent_asserts.checks.tools import CalledTool
+    >>> arguments_to_data(CalledTool("refunds_issue", count=Count.at_most(1)))
+    {'name': 'refunds_issue', 'count': {'at_most': 1}}
+    """
+    return {key: argument_to_data(value) for key, value in check.given_arguments().items()}
+
+
+__all__ = ["Check", "argument_to_data", "arguments_to_data"]

@@ -18,7 +18,6 @@ the word itself.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
@@ -191,69 +190,9 @@ def contract_checks(spec: Any) -> list[ContractCheck]:
     return [ContractCheck(assertion) for assertion in contract.assertions]
 
 
-_parsed: dict[str, tuple[ContractCheck, ...]] = {}
-# id of a dict given as a spec -> (the dict, the copy its checks were parsed from, the checks)
-_same_spec: dict[int, tuple[Any, Any, tuple[ContractCheck, ...]]] = {}
-
-
 def _mapping_checks(spec: Mapping[str, Any]) -> tuple[ContractCheck, ...]:
-    """The checks of a contract's dict form, parsed once per distinct JSON content.
-
-    The cached checks are parsed from a private copy (the JSON text read back), so a dict
-    changed after the call never changes them; a spec that does not read back equal (tuples,
-    non-string keys, values JSON cannot hold) is parsed every time. The same dict given again
-    is recognised before its JSON text is made: by identity, when it still equals the copy and
-    the copy holds no number or boolean (``1 == 1.0 == True``: only there could equal values
-    differ).
-    """
-    if type(spec) is dict:
-        same = _same_spec.get(id(spec))
-        if same is not None and same[0] is spec and same[1] == spec:
-            return same[2]
-    try:
-        key = json.dumps(spec, allow_nan=False)
-    except (TypeError, ValueError):
-        key = None
-    if key is None:
-        return tuple(ContractCheck(a) for a in as_contract(spec).assertions)
-    checks = _parsed.get(key)
-    if checks is None:
-        copy = json.loads(key)
-        if copy != spec:
-            return tuple(ContractCheck(a) for a in as_contract(spec).assertions)
-        checks = tuple(ContractCheck(a) for a in as_contract(copy).assertions)
-        if len(_parsed) >= 1024:
-            _parsed.clear()
-        _parsed[key] = checks
-    if type(spec) is dict:
-        _remember(spec, json.loads(key), checks)
-    return checks
-
-
-def _remember(spec: dict[str, Any], copy: Any, checks: tuple[ContractCheck, ...]) -> None:
-    if copy != spec or _holds_numbers(copy):
-        return
-    if len(_same_spec) >= 256:
-        _same_spec.clear()
-    _same_spec[id(spec)] = (spec, copy, checks)  # the entry keeps spec alive: its id stays its own
-
-
-def _holds_numbers(data: Any) -> bool:
-    """Whether JSON data holds a number or a boolean anywhere (without recursion).
-
-    >>> _holds_numbers({"a": [{"b": "x"}, None]}), _holds_numbers({"a": [{"b": True}]})
-    (False, True)
-    """
-    stack = [data]
-    while stack:
-        value = stack.pop()
-        if type(value) is dict:
-            stack.extend(value.values())
-        elif type(value) is list:
-            stack.extend(value)
-        elif type(value) in (int, float, bool):
-            return True
-    return False
+    """The checks of a contract's dict form."""
+    return tuple(ContractCheck(a) for a in as_contract(spec).assertions)
 
 
 __all__ = ["ContractCheck", "LoadedSuite", "contract_checks"]

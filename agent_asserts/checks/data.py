@@ -1,4 +1,6 @@
-"""Checks as JSON-ready data and back: :func:`check_to_data` and :func:`check_from_data`.
+"""Checks as JSON-ready data and back, including an ``expect:`` entry.
+
+Checks as JSON-ready data and back: :func:`check_to_data` and :func:`check_from_data`.
 
 A check's data form is its native suite-file entry in keyword form, ``Check.to_data()``:
 ``{method: {field: value, …}}`` (fields at their defaults left out; counts, selectors and
@@ -16,21 +18,50 @@ back uses what the registry declares: the method names the class
 {'called_tool': {'name': 'refund', 'arguments': {'amount': {'$gt': 0}}, 'count': {'at_most': 1}}}
 >>> check_from_data(check_to_data(check)) == check
 True
+
+Read an ``expect:`` entry: a value expectation over a record field, a state path or a literal.
+
+``value`` names the value (``reply``, ``status``, ``steps``, ``usage.total_tokens``… or a JSON
+Pointer into ``final_state``; ``initial: true`` reads ``initial_state``), or ``literal`` gives
+it; one expectation key (``includes``, ``equals``, ``matches``, ``similarity``…, from
+:data:`~agent_asserts.checks.expectations.VALUE_CHECKS`) holds the expected value, and the
+expectation's other fields sit beside it. :func:`read_expectation` is the one reader of this
+mapping, for the suite-file loader (which also allows its sibling keys, ``severity``…) and for
+the cattrs converter (a check's data form ``{"expect": {…}}``).
+
+>>> from agent_asserts.checks.signatures import DataReading
+>>> problems: list[tuple[str, str]] = []
+>>> body = {"value": "reply", "similarity": "Refund issued"}
+>>> read_expectation((body, "$.expect"), DataReading(problems))
+(Similarity(source=RecordField(name='reply'), expected='Refund issued'), {})
+>>> read_expectation(({"value": "reply"}, "$.expect"), DataReading(problems))
+(None, {})
+>>> problems
+[('$.expect', "names no expectation (one of 'includes', 'equals', 'matches', 'similarity')")]
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import functools
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from agent_asserts._text import did_you_mean, unknown_key_message
-from agent_asserts.checks.base import Check
-from agent_asserts.checks.expect_reader import read_expectation
-from agent_asserts.checks.field_reader import read_value
-from agent_asserts.checks.located import DataReading, Problems, problems_of
+from agent_asserts.checks.base import Check, argument_to_data
+from agent_asserts.checks.expectations import VALUE_CHECKS, LiteralValue, source_for
 from agent_asserts.checks.registry import all_checks
-from agent_asserts.checks.serialize import argument_to_data
-from agent_asserts.checks.signatures import Signature, TypeSpec, build_check, signature
+from agent_asserts.checks.signatures import (
+    IS_MAPPING,
+    DataReading,
+    Problems,
+    Reading,
+    Signature,
+    TypeSpec,
+    build_check,
+    problems_of,
+    read_value,
+    signature,
+)
 from agent_asserts.errors import AgentAssertsError, Problem
 from agent_asserts.record._validators import child, got
 
@@ -73,7 +104,7 @@ def check_to_data(check: Check) -> Any:
     """``check.to_data()``, refused with :class:`UnserializableCheck` when a field holds a
     value that JSON cannot hold (a callable, ``M.satisfies``, ``MISSING``).
 
-    >>> from agent_asserts.checks.cost import MaxSteps
+    >>> from agent_asserts.checks.traces import MaxSteps
     >>> check_to_data(MaxSteps(5))
     {'max_steps': {'n': 5}}
     """
@@ -196,7 +227,7 @@ def _built(sig: Signature, kwargs: dict[str, Any], path: str, problems: Problems
 
 def value_from_data(value: Any, spec: TypeSpec, path: str, problems: Problems) -> Any:
     """The field value written as ``value``, read as ``spec`` says; a problem (and None) when
-    it does not fit: :func:`~agent_asserts.checks.field_reader.read_value` over plain data at
+    it does not fit: :func:`~agent_asserts.checks.signatures.read_value` over plain data at
     the JSON path ``path``. Counts, selectors and ``$``-operator matchers come back as objects.
 
     >>> value_from_data({"between": [1, 3]}, TypeSpec("count"), "$.count", [])
@@ -210,12 +241,129 @@ def value_from_data(value: Any, spec: TypeSpec, path: str, problems: Problems) -
     return read_value((value, path), spec, DataReading(problems))
 
 
+L = TypeVar("L")
+
+
+EXPECT_SOURCES = ("value", "initial", "literal")
+
+
+"""The keys of an ``expect:`` mapping that name its value (a record field, or a literal)."""
+
+
+_LITERAL = TypeSpec("any", nullable=True)
+
+
+_NAME = TypeSpec("str")
+
+
+_INITIAL = TypeSpec("bool")
+
+
+@functools.cache
+def expect_signatures() -> dict[str, Signature]:
+    """The value expectations that can be written as data (``includes``, ``similarity``…).
+
+    >>> list(expect_signatures())
+    ['includes', 'equals', 'matches', 'similarity']
+    """
+    sigs = {name: signature(cls) for name, cls in VALUE_CHECKS.items()}
+    return {name: sig for name, sig in sigs.items() if sig.yaml_ok}
+
+
+@functools.cache
+def _extras() -> tuple[str, ...]:
+    """The fields of every expectation besides ``source`` and ``expected``."""
+    params = {p.name for sig in expect_signatures().values() for p in sig.params}
+    return tuple(sorted(params - {"source", "expected"}))
+
+
+def read_expectation(
+    at: L,
+    via: Reading[L],
+    *,
+    siblings: Sequence[str] = (),
+    read_siblings: Callable[[L], dict[str, Any]] | None = None,
+) -> tuple[Any, dict[str, Any]]:
+    """The check of the ``expect:`` mapping at ``at`` (None after reporting its problems) and
+    what ``read_siblings`` read of the ``siblings`` keys the caller allows beside it.
+
+    >>> from agent_asserts.checks.signatures import DataReading
+    >>> problems: list[tuple[str, str]] = []
+    >>> body = {"value": "/orders/A1/status", "initial": True, "equals": "paid"}
+    >>> read_expectation((body, "$.expect"), DataReading(problems))[0]
+    Equals(source=StatePath(pointer='/orders/A1/status', initial=True), expected='paid')
+    """
+    if via.peek(at) is not IS_MAPPING:
+        via.wrong_type(at, "mapping", "a mapping")
+        return None, {}
+    before = via.problem_count()
+    sigs = expect_signatures()
+    keys = via.keys_of(at)
+    allowed = list(dict.fromkeys([*EXPECT_SOURCES, *sigs, *_extras(), *siblings]))
+    unknown = [str(key) for key in keys if key not in allowed]
+    for key in unknown:
+        via.key_problem(at, key, unknown_key_message(key, allowed))
+    methods = [key for key in keys if key in sigs]
+    if len(methods) != 1:
+        if methods:
+            listed = " and ".join(repr(m) for m in methods)
+            via.key_problem(at, methods[1], f"one expectation per 'expect:' (found {listed})")
+        elif not unknown:  # a misspelt expectation was reported as an unknown key
+            names = ", ".join(repr(m) for m in sigs)
+            via.problem(at, f"names no expectation (one of {names})")
+        return None, {}
+    method = methods[0]
+    sig = sigs[method]
+    kwargs: dict[str, Any] = {"source": _source(at, keys, via)}
+    for param in sig.params:
+        key = method if param.name == "expected" else param.name
+        if param.name != "source" and key in keys:
+            kwargs[param.name] = read_value(via.member(at, key), param.spec, via)
+    for key in _extras():
+        if key in keys and sig.param(key) is None:
+            via.key_problem(at, key, f"{method!r} takes no {key!r}")
+    beside = {} if read_siblings is None else read_siblings(at)
+    if via.problem_count() > before or via.unreadable_below(at):
+        return None, beside
+    try:
+        return build_check(sig, kwargs), beside
+    except (TypeError, ValueError) as exc:
+        via.raised(at, exc)
+        return None, beside
+
+
+def _source(at: L, keys: Any, via: Reading[L]) -> Any:
+    """The value's source: ``literal``, or the record field or state path ``value`` names."""
+    if "literal" in keys:
+        if "value" in keys or "initial" in keys:
+            via.problem(at, "use either 'value' (a record field) or 'literal', not both")
+            return None
+        return LiteralValue(read_value(via.member(at, "literal"), _LITERAL, via))
+    if "value" not in keys:
+        via.problem(at, "required key 'value' missing")
+        return None
+    name_at = via.member(at, "value")
+    name = read_value(name_at, _NAME, via)
+    initial = read_value(via.member(at, "initial"), _INITIAL, via) if "initial" in keys else False
+    if name is None or initial is None:
+        return None
+    try:
+        return source_for(name, initial=initial)
+    except (TypeError, ValueError) as exc:
+        wrong_initial = initial and not name.startswith("/") and name != ""
+        via.problem(via.member(at, "initial") if wrong_initial else name_at, str(exc))
+        return None
+
+
 __all__ = [
+    "EXPECT_SOURCES",
     "CheckDataError",
     "UnserializableCheck",
     "build_check",
     "check_from_data",
     "check_to_data",
+    "expect_signatures",
     "problems_of",
+    "read_expectation",
     "value_from_data",
 ]

@@ -18,12 +18,9 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
-from agent_asserts._kept import kept
 from agent_asserts._text import LazyText
 from agent_asserts._values import MISSING
-from agent_asserts.checks.base import Check
-from agent_asserts.checks.index_plan import index_plan
-from agent_asserts.checks.index_plan import selected as selected_ids
+from agent_asserts.checks.base import Check, given_fields_first
 from agent_asserts.checks.registry import register
 from agent_asserts.checks.selection import (
     closest_fields,
@@ -31,13 +28,12 @@ from agent_asserts.checks.selection import (
     count_validator,
     event_ids,
     exact_count_as_int,
+    held_hint,
     id_list,
-    kept_count,
     selector_surface,
     selector_validator,
 )
 from agent_asserts.checks.sequencing import Sequencing
-from agent_asserts.checks.suggest_names import held_hint
 from agent_asserts.matching import Count, Mismatch
 from agent_asserts.matching.values import plural
 from agent_asserts.outcome import Outcome, missing_surface
@@ -75,13 +71,14 @@ class _KindSelectorCheck(Check):
     """A check whose first argument is a selector, or a plain string read as an event kind."""
 
     selector: Selector | str = attrs.field(validator=selector_validator("kind"))
-    _selector: Selector = attrs.field(init=False, eq=False, repr=False)
 
     positional: ClassVar[tuple[str, ...]] = ("selector",)
 
-    def __attrs_post_init__(self) -> None:
-        selector = as_selector(self.selector, default="kind", name="selector")
-        object.__setattr__(self, "_selector", selector)
+    @given_fields_first
+    def _select_events(self) -> Selector:
+        """The selector of ``selector``: each subclass keeps it in a ``_selector`` field after
+        its own fields."""
+        return as_selector(self.selector, default="kind", name="selector")
 
     def primary(self) -> Any:
         """The kind (``event:audit``), else the selector's description."""
@@ -126,26 +123,23 @@ class CalledSubagent(Check):
     yaml_positional: ClassVar[tuple[str, ...]] = ("name", "count")
     positional: ClassVar[tuple[str, ...]] = ("name",)
 
-    def __attrs_post_init__(self) -> None:
+    @_selector.default
+    @given_fields_first
+    def _select_delegations(self) -> SubagentSelector:
         if not isinstance(self.name, str) or not self.name:
             raise ValueError(f"'name' must be a non-empty sub-agent name (got {self.name!r})")
-        selector = SubagentSelector(self.name, status=COUNTED_OUTCOMES)
-        object.__setattr__(self, "_selector", selector)
+        return SubagentSelector(self.name, status=COUNTED_OUTCOMES)
 
     def evaluate(self, record: TrialRecord) -> Outcome:
         invalid = missing_surface(record, "delegation")
         if invalid is not None:
             return invalid
-        count, expected = kept_count(self)
+        count = Count.of(self.count)
+        expected = count.describe()
         selector = self._selector
-        plan = kept(self, "_plan", index_plan, (selector,))  # plain: kept on the index
-        matched, ids = (
-            selected_ids(record, selector, plan[0]) if plan else (selector.select(record), None)
-        )
+        matched = selector.select(record)
         text = LazyText(_delegations_text, len(matched), self.name, expected)
-        outcome = count_outcome(
-            record, selector, count, matched, ids=ids, message=text, expected=expected
-        )
+        outcome = count_outcome(record, selector, count, matched, message=text, expected=expected)
         if outcome.status is not Status.FAIL:
             return outcome
         # A delegation to this sub-agent with another outcome is the closest candidate.
@@ -185,6 +179,12 @@ class EventCheck(_KindSelectorCheck):
     count: int | Count | None = attrs.field(
         default=None, converter=exact_count_as_int, validator=count_validator
     )
+    _selector: Selector = attrs.field(
+        init=False,
+        eq=False,
+        repr=False,
+        default=attrs.Factory(_KindSelectorCheck._select_events, takes_self=True),
+    )
 
     method: ClassVar[str] = "event"
     yaml_positional: ClassVar[tuple[str, ...]] = ("selector", "predicate", "count")
@@ -193,14 +193,6 @@ class EventCheck(_KindSelectorCheck):
         invalid = selector_surface(record, self._selector)
         if invalid is not None:
             return invalid
-        plan = kept(self, "_plan", index_plan, (self._selector,))
-        if plan and self.predicate is None:  # the selection and its ids kept on the index
-            matched_at, ids = selected_ids(record, self._selector, plan[0])
-            count, expected = kept_count(self)
-            n = len(matched_at)
-            if count.matches(n):
-                lazy = LazyText(_events_text, n, self._selector.describe(), expected)
-                return Outcome.of(True, lazy, expected, n, ids)
         selected = self._selector.select(record)
         matched = selected
         rejected: list[int] = []
@@ -214,7 +206,8 @@ class EventCheck(_KindSelectorCheck):
                     what = f"predicate {_callable_name(self.predicate)} on {event.event_id}"
                     return Outcome.error(_error_text(what, exc), evidence=(event.event_id,))
                 (matched if keep else rejected).append(p)
-        count, expected = kept_count(self)
+        count = Count.of(self.count)
+        expected = count.describe()
         passed = count.matches(len(matched))
         if passed:
             lazy = LazyText(_events_text, len(matched), self._selector.describe(), expected)
@@ -255,6 +248,13 @@ class NotEvent(_KindSelectorCheck):
     >>> NotEvent("ui_event").evaluate(TrialRecord.builder().event("audit").build()).message
     "no event matched on.event('ui_event')"
     """
+
+    _selector: Selector = attrs.field(
+        init=False,
+        eq=False,
+        repr=False,
+        default=attrs.Factory(_KindSelectorCheck._select_events, takes_self=True),
+    )
 
     method: ClassVar[str] = "not_event"
 

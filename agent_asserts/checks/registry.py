@@ -18,29 +18,32 @@ from __future__ import annotations
 import importlib
 from typing import TypeVar
 
+from agent_asserts._registry import Registry
 from agent_asserts.checks.base import Check
 
-CHECKS: dict[str, type[Check]] = {}
-_changes = [0]
 FAMILIES = (
     "outcome",
     "tools",
     "trajectory",
-    "trajectory_match",
-    "confirmation",
-    "events",
     "sequencing",
-    "cost",
+    "trajectory_match",
+    "events",
+    "traces",
     "state",
-    "memory",
-    "lifecycle",
-    "messages",
-    "turns",
+    "conversation",
     "semantic",
     "contract",
-    "traces",
-    "tool_schemas",
 )
+
+
+def _import_families() -> None:
+    for family in FAMILIES:
+        importlib.import_module(f"agent_asserts.checks.{family}")
+
+
+CHECKS: Registry[type[Check]] = Registry("check class", load=_import_families)
+"""The check classes by method name, in the one :class:`~agent_asserts._registry.Registry`;
+its first read imports every family module."""
 
 C = TypeVar("C", bound=type[Check])
 
@@ -48,22 +51,28 @@ C = TypeVar("C", bound=type[Check])
 def register(cls: C) -> C:
     """Class decorator: file ``cls`` under its ``method`` name.
 
+    A class of this library's own modules is filed as it is defined (its module is being
+    imported, perhaps by the table's first read); any other class after the table holds
+    the built-in ones, so it cannot take a built-in method name.
+
     >>> import attrs
     >>> @register
     ... @attrs.frozen
     ... class Demo(Check):
     ...     method = "demo_check"
     ...     def evaluate(self, record): ...
-    >>> CHECKS.pop("demo_check") is Demo
+    >>> CHECKS.remove("demo_check") is Demo
     True
     """
     if not cls.method:
         raise ValueError(f"{cls.__name__} has no 'method' name")
+    if cls.__module__.startswith("agent_asserts.checks."):
+        CHECKS.add_builtin(cls.method, cls)
+        return cls
     existing = CHECKS.get(cls.method)
     if existing is not None and existing.__qualname__ != cls.__qualname__:
         raise ValueError(f"two check classes claim method {cls.method!r}")
-    CHECKS[cls.method] = cls
-    _changes[0] += 1
+    CHECKS.add(cls.method, cls)
     return cls
 
 
@@ -106,11 +115,9 @@ def unregister_check(method: str) -> type[Check]:
     KeyError: "no check class is registered under 'no_such_check'"
     """
     try:
-        cls = CHECKS.pop(method)
+        return CHECKS.remove(method)
     except KeyError:
         raise KeyError(f"no check class is registered under {method!r}") from None
-    _changes[0] += 1
-    return cls
 
 
 def registry_version() -> int:
@@ -128,18 +135,16 @@ def registry_version() -> int:
     True
     >>> _ = unregister_check("demo_version_check")
     """
-    return _changes[0]
+    return CHECKS.version
 
 
 def all_checks() -> dict[str, type[Check]]:
-    """Import every family module present and return the method → class table.
+    """The method → class table, every family module imported.
 
     >>> all_checks()["called_tool"].__name__
     'CalledTool'
     """
-    for family in FAMILIES:
-        importlib.import_module(f"agent_asserts.checks.{family}")
-    return dict(CHECKS)
+    return dict(CHECKS.items())
 
 
 __all__ = [

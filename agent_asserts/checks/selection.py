@@ -1,4 +1,7 @@
-"""What the check families share about selected events: argument validators, evidence ids,
+"""What the check families share about selected events: validators, evidence ids, the closest
+candidate of a failure, the count verdict, and the names a record holds (for "did you mean").
+
+What the check families share about selected events: argument validators, evidence ids,
 the "closest candidate" of a failure and the count-versus-``Count`` verdict.
 
 >>> from agent_asserts.record import TrialRecord
@@ -7,19 +10,35 @@ the "closest candidate" of a failure and the count-versus-``Count`` verdict.
 >>> out = count_outcome(rec, on.tool("a", arguments={"x": 2}), Count.of(None))
 >>> out.status.value, out.closest, [str(m) for m in out.mismatches]
 ('fail', 'e0', ['$.arguments.x: expected 2, got 1'])
+
+Did you mean, from the record: the names a record holds, nearest first.
+
+When a selector matches nothing because a name is misspelt, the failure lists the names of
+that kind the record does hold (tools, memory keys, skills, agents, event kinds): at most ten,
+nearest first by edit distance, ties in alphabetical order.
+
+>>> from agent_asserts.record import TrialRecord
+>>> rec = TrialRecord.builder().tool("refunds_lookup").tool("refunds_issue").build()
+>>> nearest("refunds_cancel", record_names(rec, "tool"))
+['refunds_issue', 'refunds_lookup']
+>>> held_hint(rec, "tool", "refunds_cancel")
+"; tools called, nearest first: 'refunds_issue', 'refunds_lookup'"
+>>> held_hint(TrialRecord.builder().build(), "tool", "x")
+'; no tool was called'
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 import attrs
 
-from agent_asserts._kept import kept
+from agent_asserts._text import edit_distance
 from agent_asserts.matching import Count
 from agent_asserts.outcome import Outcome, missing_surface
-from agent_asserts.record import ToolCallPayload
+from agent_asserts.record import DelegationPayload, SkillPayload, ToolCallPayload
+from agent_asserts.record.aliases import alias_of
 from agent_asserts.selectors import as_selector
 from agent_asserts.selectors.calls import MessageSelector, Selector
 
@@ -29,6 +48,8 @@ if TYPE_CHECKING:
 
 
 AGENT_MESSAGES = MessageSelector(actor="agent")
+
+
 """The agent's messages, ``on.message(actor="agent")``: what ``bot_uttered``,
 ``bot_did_not_utter`` and ``confirmation_requested`` read (user messages never count)."""
 
@@ -144,16 +165,12 @@ def id_list(ids: Sequence[str], limit: int = 5) -> str:
 
 
 def tool_call_names(record: TrialRecord) -> tuple[str, ...]:
-    """The names of the record's tool calls, in order (derived once per record).
+    """The names of the record's tool calls, in order.
 
     >>> from agent_asserts.record import TrialRecord
     >>> tool_call_names(TrialRecord.builder().tool("a").user("hi").tool("b").build())
     ('a', 'b')
     """
-    return kept(record, "_tool_call_names", _tool_call_names, record)
-
-
-def _tool_call_names(record: TrialRecord) -> tuple[str, ...]:
     return tuple(tool_name(record, p) for p in record.positions_of_kind("tool_call"))
 
 
@@ -242,22 +259,6 @@ def count_outcome(
     return Outcome.of(False, evidence=evidence, **closest_fields(closest), **fields)
 
 
-def kept_count(check: Any) -> tuple[Count, str]:
-    """The check's ``count`` field as a :class:`Count` and its description (``at least 1``),
-    derived once per (frozen) check.
-
-    >>> from agent_asserts.checks.tools import CalledTool
-    >>> kept_count(CalledTool("a", count=2))
-    (Count.exactly(2), 'exactly 2')
-    """
-    return kept(check, "_kept_count", _count_and_text, check.count)
-
-
-def _count_and_text(value: Any) -> tuple[Count, str]:
-    count = Count.of(value)
-    return count, count.describe()
-
-
 def parallel_note(record: TrialRecord, position: int, other: int) -> str:
     """``; e2 matched but was issued in parallel with e1 (group 'r1')`` for failure messages.
 
@@ -274,8 +275,104 @@ def parallel_note(record: TrialRecord, position: int, other: int) -> str:
     )
 
 
+LIMIT: Final = 10
+
+
+"""The most names a hint lists."""
+
+
+_WORDS: Final = {
+    "tool": ("tools called", "no tool was called"),
+    "memory": ("memory keys written", "no memory key was written"),
+    "skill": ("skills recorded", "no skill event was recorded"),
+    "agent": ("sub-agents recorded", "no sub-agent was recorded"),
+    "kind": ("event kinds recorded", "no event was recorded"),
+}
+
+
+def nearest(word: str, names: Iterable[str], limit: int = LIMIT) -> list[str]:
+    """``names`` sorted by edit distance to ``word`` (then alphabetically), at most ``limit``.
+
+    >>> nearest("stpe", ["step", "audit", "steps"], limit=2)
+    ['step', 'steps']
+    """
+    return sorted(set(names), key=lambda n: (edit_distance(word, n), n))[:limit]
+
+
+def record_names(record: TrialRecord, kind: str) -> list[str]:
+    """The names of ``kind`` (``tool``, ``memory``, ``skill``, ``agent`` or ``kind``) the
+    record holds.
+
+    >>> from agent_asserts.record import TrialRecord
+    >>> rec = TrialRecord.builder().memory_set("a.b", 1).subagent("researcher").build()
+    >>> record_names(rec, "memory"), record_names(rec, "agent"), record_names(rec, "kind")
+    (['a.b'], ['researcher'], ['delegation', 'memory'])
+    """
+    index = record.index
+    if kind == "tool":
+        return list(index.tools)
+    if kind == "memory":
+        return list(index.memory)
+    if kind == "kind":
+        return sorted(index.kinds)
+    names: list[str] = []
+    source = "skill" if kind == "skill" else "delegation"
+    for position in index.kinds.get(source, ()):
+        payload = record.events[position].payload
+        if isinstance(payload, SkillPayload):
+            names.append(payload.skill_id)
+        elif isinstance(payload, DelegationPayload):
+            names.append(payload.subagent)
+    return list(dict.fromkeys(names))
+
+
+def alias_hint(record: TrialRecord, positions: Iterable[int], fields: Iterable[str]) -> str:
+    """``; e0 has 'args' in its payload: did you mean 'arguments'?`` for the first event at
+    ``positions`` whose payload keeps, in ``extra``, a key that looks like one of ``fields``.
+
+    >>> import warnings
+    >>> from agent_asserts.record import TrialRecord
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")
+    ...     rec = TrialRecord.from_dict({"events": [
+    ...         {"kind": "tool_call", "payload": {"name": "t", "args": {"a": 1}}}]})
+    >>> alias_hint(rec, [0], ["arguments"])
+    "; e0 has 'args' in its payload: did you mean 'arguments'?"
+    """
+    wanted = tuple(fields)
+    for position in positions:
+        event = record.events[position]
+        extra = getattr(event.payload, "extra", None)
+        if not extra:
+            continue
+        for field in wanted:
+            key = alias_of(extra, field)
+            if key is not None:
+                return f"; {event.event_id} has {key!r} in its payload: did you mean {field!r}?"
+    return ""
+
+
+def held_hint(record: TrialRecord, kind: str, word: str) -> str:
+    """``; tools called, nearest first: 'a', 'b'`` (or ``; no tool was called``; for the
+    other kinds nothing when the record holds none).
+
+    >>> from agent_asserts.record import TrialRecord
+    >>> held_hint(TrialRecord.builder().memory_set("refund.id", 1).build(), "memory", "refund.ID")
+    "; memory keys written, nearest first: 'refund.id'"
+    """
+    some, none = _WORDS[kind]
+    names = record_names(record, kind)
+    if not names:
+        return f"; {none}" if kind == "tool" else ""
+    shown = nearest(word, names)
+    more = f" (and {len(names) - len(shown)} more)" if len(names) > len(shown) else ""
+    return f"; {some}, nearest first: " + ", ".join(repr(n) for n in shown) + more
+
+
 __all__ = [
     "AGENT_MESSAGES",
+    "LIMIT",
+    "alias_hint",
     "bool_validator",
     "closest_fields",
     "closest_miss",
@@ -283,8 +380,11 @@ __all__ = [
     "count_validator",
     "event_ids",
     "exact_count_as_int",
+    "held_hint",
     "id_list",
+    "nearest",
     "parallel_note",
+    "record_names",
     "selector_surface",
     "selector_validator",
     "tool_name",

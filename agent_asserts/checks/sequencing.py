@@ -22,10 +22,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
-from agent_asserts._kept import kept
 from agent_asserts._text import LazyText
-from agent_asserts.checks.base import Check
-from agent_asserts.checks.index_plan import Plan, index_plan
+from agent_asserts.checks.base import Check, given_fields_first
 from agent_asserts.checks.registry import register
 from agent_asserts.checks.selection import (
     event_ids,
@@ -131,26 +129,15 @@ def find_in_order(
 
 
 def found_in_order(
-    record: TrialRecord, steps: Sequence[Selector], plan: Plan
+    record: TrialRecord, steps: Sequence[Selector]
 ) -> tuple[Subsequence, tuple[str, ...]]:
-    """:func:`find_in_order` and the ids of the events found; kept on the record's index
-    when ``plan`` (the steps' :func:`~agent_asserts.checks.index_plan.index_plan`) is not
-    empty: the steps then read nothing but the indexes, so the plan names the search.
+    """:func:`find_in_order` and the ids of the events found.
 
     >>> from agent_asserts.record import TrialRecord
     >>> rec = TrialRecord.builder().tool("a").tool("b").build()
-    >>> steps = [ToolSelector("a"), ToolSelector("b")]
-    >>> found_in_order(rec, steps, index_plan(steps))
+    >>> found_in_order(rec, [ToolSelector("a"), ToolSelector("b")])
     (Subsequence(positions=(0, 1), missing=None, parallel=None), ('e0', 'e1'))
     """
-    if plan:
-        return record.index.derive(("in_order", plan), _search_with_ids, record, steps)
-    return _search_with_ids(record, steps)
-
-
-def _search_with_ids(
-    record: TrialRecord, steps: Sequence[Selector]
-) -> tuple[Subsequence, tuple[str, ...]]:
     result = find_in_order(record, steps)
     return result, event_ids(record, result.positions)
 
@@ -279,14 +266,16 @@ class ToolOrder(Check):
     def __init__(self, *names: str, contiguous: bool = False) -> None:
         self.__attrs_init__(names=tuple(names), contiguous=contiguous)
 
-    def __attrs_post_init__(self) -> None:
+    @_steps.default
+    @given_fields_first
+    def _select_steps(self) -> tuple[ToolSelector, ...]:
         _check_steps("tool_order", "tool name", self.names)
         for name in self.names:
             if not isinstance(name, str):
                 raise TypeError(f"'names' must be tool names (got {name!r})")
         if not isinstance(self.contiguous, bool):
             raise TypeError(f"'contiguous' must be a bool (got {self.contiguous!r})")
-        object.__setattr__(self, "_steps", tuple(ToolSelector(n) for n in self.names))
+        return tuple(ToolSelector(n) for n in self.names)
 
     def evaluate(self, record: TrialRecord) -> Outcome:
         invalid = missing_surface(record, "tool_call")
@@ -296,8 +285,7 @@ class ToolOrder(Check):
         if self.contiguous:
             result = find_in_order(record, self._steps, lane=record.positions_of_kind("tool_call"))
         else:
-            plan = kept(self, "_plan", index_plan, self._steps)
-            result, ids = found_in_order(record, self._steps, plan)
+            result, ids = found_in_order(record, self._steps)
         observed = list(tool_call_names(record))
         return order_outcome(
             record, self.names, result, contiguous=self.contiguous, observed=observed, ids=ids
@@ -328,20 +316,20 @@ class Sequencing(Check):
     def __init__(self, *selectors: Selector | str) -> None:
         self.__attrs_init__(selectors=tuple(selectors))
 
-    def __attrs_post_init__(self) -> None:
+    @_steps.default
+    @given_fields_first
+    def _select_steps(self) -> tuple[Selector, ...]:
         _check_steps(self.method, "selector", self.selectors)
-        steps = tuple(
+        return tuple(
             as_selector(s, default=self.step_default, name=f"selectors[{i}]")
             for i, s in enumerate(self.selectors)
         )
-        object.__setattr__(self, "_steps", steps)
 
     def evaluate(self, record: TrialRecord) -> Outcome:
         invalid = selector_surface(record, *self._steps)
         if invalid is not None:
             return invalid
-        plan = kept(self, "_plan", index_plan, self._steps)
-        result, ids = found_in_order(record, self._steps, plan)
+        result, ids = found_in_order(record, self._steps)
         return order_outcome(record, self.selectors, result, ids=ids)
 
 

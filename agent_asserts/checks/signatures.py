@@ -1,4 +1,7 @@
-"""What a check class accepts in YAML/JSON, read from its attrs fields and type hints.
+"""What a check class accepts in YAML/JSON and the one reader of its fields: signatures, located
+values, field reading.
+
+What a check class accepts in YAML/JSON, read from its attrs fields and type hints.
 
 The native dialect, its JSON Schema and the converter of :mod:`agent_asserts.serialization`
 (through :mod:`agent_asserts.checks.data`) are all built from these signatures, so a new check
@@ -20,6 +23,49 @@ and in the schema with no loader change. A field's type becomes a :class:`TypeSp
 (('name',), ['name'])
 >>> sig.call_positional
 ('name', 'arguments', 'result', 'is_error', 'count')
+
+A value with where it was written: what the one reader of check fields walks.
+
+Two things are read as a check's fields: a suite file's nodes (file:line:col positions, the
+loaders' collector) and plain data (JSON paths, the cattrs converter). The reader
+(:mod:`agent_asserts.checks.signatures`, :mod:`agent_asserts.checks.data`) walks an
+opaque *handle* ``at`` through a :class:`Reading`, which knows the handle's kind of location:
+what the value is (:meth:`~Reading.peek`), its items or members, and where and how a problem is
+reported. :class:`DataReading` reads plain data; the loaders' ``NodeReading`` reads nodes.
+
+The wording of a type problem is this module's, once: ``must be {what} (got …)``, ``is required
+(got null)``. A location family renders the value (``got``) its own way (``true``, ``a list``
+in suite files; Python's repr in data), and the few words the two families have always used
+differently are one table, :data:`WORDS`, with a column for each.
+
+>>> problems: list[tuple[str, str]] = []
+>>> data = DataReading(problems)
+>>> at = ([1, "x"], "$.names")
+>>> [data.peek(item) for item in data.items_of(at)], data.peek(at) is IS_LIST
+([1, 'x'], True)
+>>> data.wrong_type(data.items_of(at)[0], "str", "a string")
+>>> problems
+[('$.names[0]', 'must be a string (got 1)')]
+
+Read one check field's value by its :class:`~agent_asserts.checks.signatures.TypeSpec`.
+
+:func:`read_value` is the one walk over a field's type, for the suite-file loader (nodes with
+positions) and for the cattrs converter (plain data with JSON paths): the value is a handle of
+a :class:`~agent_asserts.checks.signatures.Reading`, which says what it holds and takes the
+problems. Typed scalars are checked, lists read item by item, a union picks the option its
+shape fits, counts and selectors go through their data forms, values of type ``Any`` through
+the ``$``-operators.
+
+>>> from agent_asserts.checks.signatures import DataReading
+>>> problems: list[tuple[str, str]] = []
+>>> data = DataReading(problems)
+>>> read_value(({"between": [1, 3]}, "$.count"), TypeSpec("count"), data)
+Count.between(1, 3)
+>>> read_value(({"tol": "x"}, "$.before"), TypeSpec("selector"), data)
+>>> read_value((-1, "$.count"), TypeSpec("count", nullable=True), data)
+>>> problems
+[('$.before', "unknown selector 'tol' (did you mean 'tool'?)"), \
+('$.count', 'a count takes an int >= 0 (got -1)')]
 """
 
 from __future__ import annotations
@@ -29,14 +75,17 @@ import sys
 import types
 import typing
 from collections import ChainMap
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Collection, Mapping, Sequence
+from typing import Any, Final, Generic, TypeVar
 
 import attrs
 
+from agent_asserts._text import choice_list, unknown_key_message
 from agent_asserts._values import MISSING
-from agent_asserts.matching import Count, Matcher
+from agent_asserts.matching import Count, Matcher, OperatorError, from_data
+from agent_asserts.record._validators import child, got
 from agent_asserts.selectors.calls import Selector
+from agent_asserts.selectors.data import selector_from_data
 
 _SCALARS = {str: "str", int: "int", float: "float", bool: "bool"}
 
@@ -141,7 +190,7 @@ class Signature:
     def keywords(self) -> tuple[str, ...]:
         """The names a keyword mapping may use (callable fields excluded).
 
-        >>> from agent_asserts.checks.cost import MaxSteps
+        >>> from agent_asserts.checks.traces import MaxSteps
         >>> signature(MaxSteps).keywords
         ('n',)
         """
@@ -153,7 +202,7 @@ class Signature:
         contract assertion): a mapping given to the method is that value, not keywords.
 
         >>> from agent_asserts.checks.contract import ContractCheck
-        >>> from agent_asserts.checks.cost import MaxSteps
+        >>> from agent_asserts.checks.traces import MaxSteps
         >>> signature(ContractCheck).takes_data, signature(MaxSteps).takes_data
         (True, False)
         """
@@ -166,7 +215,7 @@ class Signature:
     def yaml_ok(self) -> bool:
         """False for checks that need a Python callable (``events_satisfy``…).
 
-        >>> from agent_asserts.checks.cost import MaxSteps
+        >>> from agent_asserts.checks.traces import MaxSteps
         >>> from agent_asserts.checks.events import EventsSatisfy
         >>> signature(MaxSteps).yaml_ok, signature(EventsSatisfy).yaml_ok
         (True, False)
@@ -294,4 +343,392 @@ def build_check(sig: Signature, kwargs: Mapping[str, Any]) -> Any:
     return sig.cls(*args, **rest)
 
 
-__all__ = ["Param", "Signature", "TypeSpec", "build_check", "signature", "type_spec"]
+L = TypeVar("L")
+
+
+Problems = list[tuple[str, str]]
+
+
+DataAt = tuple[Any, str]
+
+
+"""A plain-data handle: the value and its JSON path."""
+
+
+class _Marker:
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+IS_LIST: Final = _Marker("IS_LIST")
+
+
+"""What :meth:`Reading.peek` says of a list."""
+
+
+IS_MAPPING: Final = _Marker("IS_MAPPING")
+
+
+"""What :meth:`Reading.peek` says of a mapping."""
+
+
+UNREADABLE: Final = _Marker("UNREADABLE")
+
+
+"""What :meth:`Reading.peek` says of a value whose problem was already reported (a bad tag)."""
+
+
+_COUNT_FORMS = "{at_least: n}, {at_most: n} or {between: [low, high]}"
+
+
+WORDS: Final[dict[str, tuple[str, str]]] = {
+    # where the two families word a problem differently: (suite files, JSON data); the data
+    # words are those of JSON data elsewhere in the library (the record decoder's "must be a
+    # boolean", the texts of Count.from_data)
+    "boolean": ("true or false", "a boolean"),
+    "not a count": (
+        f"must be a count: an int, {_COUNT_FORMS}",
+        f"a count is an int, {_COUNT_FORMS}",
+    ),
+    "negative count": ("must be >= 0", "a count takes an int >= 0"),
+    "callable": (
+        "takes a Python callable and cannot be written in a suite file",
+        "takes a Python callable, which has no data form",
+    ),
+}
+
+
+"""The few words the suite files and the JSON data form have always used differently."""
+
+
+class Reading(Generic[L]):
+    """How values of one kind of location are looked at and where their problems go.
+
+    ``FAMILY`` picks the column of :data:`WORDS` (0: suite files, 1: JSON data);
+    ``NULL_IS_A_VALUE`` is True where ``null`` is a value an ``any`` or ``data`` field may
+    hold (written data: ``MemoryWasSet(name, None)``), False where a ``null`` is a forgotten
+    value (a suite file).
+    """
+
+    FAMILY = 0
+    NULL_IS_A_VALUE = False
+
+    def words(self, problem: str) -> str:
+        """This family's words for ``problem`` (a key of :data:`WORDS`).
+
+        >>> Reading().words("boolean"), DataReading([]).words("boolean")
+        ('true or false', 'a boolean')
+        """
+        return WORDS[problem][self.FAMILY]
+
+    def peek(self, at: L) -> Any:
+        """The scalar at ``at``, or :data:`IS_LIST`, :data:`IS_MAPPING`, :data:`UNREADABLE`."""
+        raise NotImplementedError
+
+    def items_of(self, at: L) -> Sequence[L]:
+        """The items of a list."""
+        raise NotImplementedError
+
+    def keys_of(self, at: L) -> Collection[str]:
+        """The keys of a mapping."""
+        raise NotImplementedError
+
+    def member(self, at: L, key: str) -> L:
+        """The value under ``key`` of a mapping."""
+        raise NotImplementedError
+
+    def plain(self, at: L) -> Any:
+        """The value as plain data (dicts, lists, scalars)."""
+        raise NotImplementedError
+
+    def got(self, at: L) -> str:
+        """The value as a message shows it after ``got``."""
+        raise NotImplementedError
+
+    def problem(self, at: L, message: str) -> None:
+        """Report ``message`` at ``at``."""
+        raise NotImplementedError
+
+    def key_problem(self, at: L, key: str, message: str) -> None:
+        """Report ``message`` about the key ``key`` of the mapping at ``at``."""
+        raise NotImplementedError
+
+    def raised(self, at: L, exc: Exception) -> None:
+        """Report what a constructor or decoder raised; an error listing its own problems at
+        relative paths gives one problem each, at its own place."""
+        raise NotImplementedError
+
+    def problem_count(self) -> int:
+        """How many problems were reported so far."""
+        raise NotImplementedError
+
+    def unreadable_below(self, at: L) -> bool:
+        """True when a value at or below ``at`` could not be read (already reported)."""
+        return False
+
+    def must_be(self, at: L, kind: str, what: str) -> str:
+        """The message for a value that is not ``what`` (a field of ``kind``)."""
+        return f"must be {what} (got {self.got(at)})"
+
+    def wrong_type(self, at: L, kind: str, what: str) -> None:
+        """Report that the value is not ``what``: ``is required (got null)`` for a null, nothing
+        more for an unreadable value, else :meth:`must_be`.
+
+        >>> problems: list[tuple[str, str]] = []
+        >>> data = DataReading(problems)
+        >>> data.wrong_type((None, "$.a"), "str", "a string")
+        >>> data.wrong_type(("yes", "$.b"), "bool", data.words("boolean"))
+        >>> problems
+        [('$.a', 'is required (got null)'), ('$.b', "must be a boolean (got 'yes')")]
+        """
+        value = self.peek(at)
+        if value is UNREADABLE:
+            return
+        self.problem(
+            at, "is required (got null)" if value is None else self.must_be(at, kind, what)
+        )
+
+
+class DataReading(Reading[DataAt]):
+    """Plain data (what ``to_data`` wrote) with JSON paths; problems as ``(path, message)``."""
+
+    FAMILY = 1
+    NULL_IS_A_VALUE = True
+
+    def __init__(self, problems: Problems) -> None:
+        self.problems = problems
+
+    def peek(self, at: DataAt) -> Any:
+        value = at[0]
+        if isinstance(value, list | tuple):
+            return IS_LIST
+        return IS_MAPPING if isinstance(value, Mapping) else value
+
+    def items_of(self, at: DataAt) -> Sequence[DataAt]:
+        path = at[1]
+        return [(value, child(path, i)) for i, value in enumerate(at[0])]
+
+    def keys_of(self, at: DataAt) -> Collection[str]:
+        keys: Collection[str] = at[0].keys()
+        return keys
+
+    def member(self, at: DataAt, key: str) -> DataAt:
+        return at[0][key], child(at[1], key)
+
+    def plain(self, at: DataAt) -> Any:
+        return at[0]
+
+    def got(self, at: DataAt) -> str:
+        return got(at[0])
+
+    def problem(self, at: DataAt, message: str) -> None:
+        self.problems.append((at[1], message))
+
+    def key_problem(self, at: DataAt, key: str, message: str) -> None:
+        self.problems.append((at[1], message))
+
+    def raised(self, at: DataAt, exc: Exception) -> None:
+        self.problems.extend(problems_of(exc, at[1]))
+
+    def problem_count(self) -> int:
+        return len(self.problems)
+
+
+def problems_of(exc: Exception, path: str) -> Problems:
+    """``exc`` as problems under ``path``: an error listing its own problems at relative key
+    paths (``OperatorError``, ``ContractError``) gives one each, at its JSON path.
+
+    >>> from agent_asserts.matching import OperatorError
+    >>> problems_of(OperatorError("unknown operator '$regx'", ("id", "$regx")), "$.x.arguments")
+    [("$.x.arguments.id['$regx']", "unknown operator '$regx'")]
+    >>> problems_of(ValueError("bad"), "$.x")
+    [('$.x', 'bad')]
+    """
+    found = getattr(exc, "problems", None)
+    if not isinstance(found, tuple | list) or not found:
+        return [(path, str(exc))]
+    out: Problems = []
+    for item in found:
+        where = path
+        for part in getattr(item, "parts", ()):
+            where = child(where, part)
+        out.append((where, str(getattr(item, "message", item))))
+    return out
+
+
+ANY = TypeSpec("any")
+
+
+COUNT_KEYS = ("at_least", "at_most", "between", "exactly")
+
+
+def read_value(at: L, spec: TypeSpec, via: Reading[L]) -> Any:
+    """The value at ``at`` as ``spec`` says; on a problem, ``None`` (and the problem reported
+    through ``via``). A ``null`` is ``None`` for a nullable type (and, where ``via`` holds
+    written data, for ``any`` and ``data``), else ``is required (got null)``.
+
+    >>> from agent_asserts.checks.signatures import DataReading
+    >>> problems: list[tuple[str, str]] = []
+    >>> read_value(([1], "$.names"), TypeSpec("list", item=TypeSpec("str")), DataReading(problems))
+    (None,)
+    >>> problems
+    [('$.names[0]', 'must be a string (got 1)')]
+    """
+    value = via.peek(at)
+    if value is None:
+        if spec.nullable or (via.NULL_IS_A_VALUE and spec.kind in ("any", "data")):
+            return None
+        via.problem(at, "is required (got null)")
+        return None
+    if value is UNREADABLE:
+        return None
+    return _READERS.get(spec.kind, _any)(at, value, spec, via)
+
+
+def _str(at: L, value: Any, spec: TypeSpec, via: Reading[L]) -> Any:
+    if isinstance(value, str):
+        return value
+    via.wrong_type(at, "str", "a string")
+    return None
+
+
+def _int(at: L, value: Any, spec: TypeSpec, via: Reading[L]) -> Any:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    via.wrong_type(at, "int", "an integer")
+    return None
+
+
+def _float(at: L, value: Any, spec: TypeSpec, via: Reading[L]) -> Any:
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return float(value)
+    via.wrong_type(at, "float", "a number")
+    return None
+
+
+def _bool(at: L, value: Any, spec: TypeSpec, via: Reading[L]) -> Any:
+    if isinstance(value, bool):
+        return value
+    via.wrong_type(at, "bool", via.words("boolean"))
+    return None
+
+
+def _choice(at: L, value: Any, spec: TypeSpec, via: Reading[L]) -> Any:
+    if value in spec.choices:
+        return value
+    via.wrong_type(at, "choice", choice_list(list(spec.choices)))
+    return None
+
+
+def _list(at: L, value: Any, spec: TypeSpec, via: Reading[L]) -> Any:
+    if value is not IS_LIST:
+        via.wrong_type(at, "list", "a list")
+        return None
+    item = spec.item or ANY
+    return tuple(read_value(one, item, via) for one in via.items_of(at))
+
+
+def _union(at: L, value: Any, spec: TypeSpec, via: Reading[L]) -> Any:
+    """The first option whose shape fits the value (lists for list options, etc.)."""
+    shape = [] if value is IS_LIST else {} if value is IS_MAPPING else value
+    for option in spec.options:
+        if option.fits(shape):
+            return read_value(at, option, via)
+    return read_value(at, spec.options[0], via) if spec.options else None
+
+
+def _count(at: L, value: Any, spec: TypeSpec, via: Reading[L]) -> Any:
+    """An int >= 0 as it is, a count mapping as a :class:`Count`."""
+    if value is IS_MAPPING:
+        keys = via.keys_of(at)
+        unknown = [str(key) for key in keys if key not in COUNT_KEYS]
+        for key in unknown:
+            via.key_problem(at, key, unknown_key_message(key, COUNT_KEYS))
+        if unknown:
+            return None
+        if len(keys) != 1:
+            via.problem(at, f"{via.words('not a count')} (got {len(keys)} keys)")
+            return None
+        try:
+            return Count.from_data(via.plain(at))
+        except (TypeError, ValueError) as exc:
+            via.problem(at, str(exc))
+            return None
+    if isinstance(value, int) and not isinstance(value, bool):
+        if value >= 0:
+            return value
+        via.problem(at, f"{via.words('negative count')} (got {via.got(at)})")
+        return None
+    via.problem(at, f"{via.words('not a count')} (got {via.got(at)})")
+    return None
+
+
+def _selector(at: L, value: Any, spec: TypeSpec, via: Reading[L]) -> Any:
+    """A plain string as the check reads it (a tool name or a kind), or a selector mapping."""
+    if isinstance(value, str):
+        return value
+    if value is not IS_MAPPING:
+        via.wrong_type(at, "selector", "a name or a selector mapping")
+        return None
+    try:
+        return selector_from_data(from_data(via.plain(at)))
+    except (TypeError, ValueError) as exc:
+        via.raised(at, exc)
+        return None
+
+
+def _data(at: L, value: Any, spec: TypeSpec, via: Reading[L]) -> Any:
+    """An object of the library in its data form: the check's own converter reads it."""
+    return via.plain(at)
+
+
+def _callable(at: L, value: Any, spec: TypeSpec, via: Reading[L]) -> Any:
+    via.problem(at, via.words("callable"))
+    return None
+
+
+def _any(at: L, value: Any, spec: TypeSpec, via: Reading[L]) -> Any:
+    """Any value, ``$``-operator mappings turned into matchers."""
+    try:
+        return from_data(via.plain(at))
+    except (OperatorError, TypeError, ValueError) as exc:
+        via.raised(at, exc)
+        return None
+
+
+_READERS: dict[str, Callable[[Any, Any, TypeSpec, Reading[Any]], Any]] = {
+    "str": _str,
+    "int": _int,
+    "float": _float,
+    "bool": _bool,
+    "choice": _choice,
+    "list": _list,
+    "union": _union,
+    "count": _count,
+    "selector": _selector,
+    "data": _data,
+    "callable": _callable,
+}
+
+
+__all__ = [
+    "COUNT_KEYS",
+    "IS_LIST",
+    "IS_MAPPING",
+    "UNREADABLE",
+    "DataAt",
+    "DataReading",
+    "Param",
+    "Problems",
+    "Reading",
+    "Signature",
+    "TypeSpec",
+    "build_check",
+    "problems_of",
+    "read_value",
+    "signature",
+    "type_spec",
+]

@@ -24,7 +24,6 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 import attrs
 
-from agent_asserts._kept import kept
 from agent_asserts._text import LazyText
 from agent_asserts._values import MISSING
 from agent_asserts.checks.base import Check
@@ -33,7 +32,6 @@ from agent_asserts.matching import ANY, Mismatch, explain, render
 from agent_asserts.matching.values import plural
 from agent_asserts.outcome import Outcome
 from agent_asserts.record.delta import DeltaEntry, json_equal
-from agent_asserts.record.index import Derived
 from agent_asserts.record.pointer import parse_pointer, resolve
 
 if TYPE_CHECKING:
@@ -93,20 +91,15 @@ _Change = tuple[tuple[DeltaEntry, ...], Any, Any, DeltaEntry | None]
 
 
 def _change_at(record: TrialRecord, path: str) -> Outcome | _Change:
-    """:func:`_at_path` with the change it makes (None when the values are equal), kept on
-    the record per path (its states never change); an ``invalid`` outcome is not kept."""
-    changes = kept(record, "_changes_at", Derived)
-    change = changes.get(path)
-    if change is None:
-        found = _at_path(record, path)
-        if isinstance(found, Outcome):
-            return found
-        entries, before, after = found
-        moved = None
-        if not json_equal(before, after):
-            moved = DeltaEntry(path, _op_of(before, after), before, after)
-        change = changes[path] = (tuple(entries), before, after, moved)
-    return change
+    """:func:`_at_path` with the change it makes (None when the values are equal)."""
+    found = _at_path(record, path)
+    if isinstance(found, Outcome):
+        return found
+    entries, before, after = found
+    moved = None
+    if not json_equal(before, after):
+        moved = DeltaEntry(path, _op_of(before, after), before, after)
+    return (tuple(entries), before, after, moved)
 
 
 def _op_of(before: Any, after: Any) -> Literal["added", "removed", "changed"]:

@@ -1,4 +1,7 @@
-"""Tool calls, the foundation trajectory checks: ``called_tool``, ``not_called_tool``,
+"""Tool calls (trajectory family): which tools were called, how often, and deciding a check over
+calls whose arguments were not recorded.
+
+Tool calls, the foundation trajectory checks: ``called_tool``, ``not_called_tool``,
 ``used_no_tools``, ``max_tool_calls``, ``no_failed_actions``.
 
 Every check here reads the record's per-tool-name index, so it touches only the calls it
@@ -8,6 +11,19 @@ could match, and is ``invalid`` when the record's harness did not record tool ca
 >>> rec = TrialRecord.builder().tool("lookup", arguments={"id": "A1049"}).build()
 >>> CalledTool("lookup", arguments={"id": "A1049"}).evaluate(rec).message
 'matched 1 tool calls'
+
+Deciding a check over tool calls whose arguments were not recorded.
+
+:func:`decide_unrecorded` evaluates a check a second time with those calls treated as matching
+every argument matcher (:mod:`agent_asserts.selectors.unrecorded`); when the two evaluations
+disagree, the record cannot decide the check and the outcome is ``invalid``.
+
+>>> from agent_asserts.checks.tools import CalledTool
+>>> from agent_asserts.record import TrialRecord
+>>> rec = TrialRecord.builder().tool("lookup").build()
+>>> check = CalledTool("lookup", arguments={"id": 1})
+>>> decide_unrecorded(check, rec, check.evaluate(rec)).message
+"arguments not recorded: the result depends on the arguments of e0 ('lookup')"
 """
 
 from __future__ import annotations
@@ -17,33 +33,33 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
-from agent_asserts._kept import kept
-from agent_asserts.checks.base import Check
-from agent_asserts.checks.cost import non_negative_int
-from agent_asserts.checks.index_plan import index_plan
+from agent_asserts.checks.base import Check, given_fields_first
 from agent_asserts.checks.registry import register
 from agent_asserts.checks.selection import (
+    alias_hint,
     bool_validator,
     count_outcome,
     count_validator,
     event_ids,
     exact_count_as_int,
+    held_hint,
     id_list,
-    kept_count,
     parallel_note,
     selector_surface,
     selector_validator,
 )
-from agent_asserts.checks.suggest_names import alias_hint, held_hint
+from agent_asserts.checks.traces import non_negative_int
 from agent_asserts.matching import Count
 from agent_asserts.matching.values import plural
 from agent_asserts.outcome import Outcome, missing_surface
 from agent_asserts.record import ToolCallPayload
 from agent_asserts.selectors import as_selector
 from agent_asserts.selectors.calls import Selector, ToolSelector, check_arguments
+from agent_asserts.selectors.unrecorded import unrecorded_as_matching
 from agent_asserts.status import Status
 
 if TYPE_CHECKING:
+    from agent_asserts.judges import Judge
     from agent_asserts.record import TrialRecord
 
 
@@ -99,8 +115,10 @@ class CalledTool(Check):
     )
     positional: ClassVar[tuple[str, ...]] = ("name",)
 
-    def __attrs_post_init__(self) -> None:
-        selector = ToolSelector(
+    @_selector.default
+    @given_fields_first
+    def _select_calls(self) -> ToolSelector:
+        return ToolSelector(
             self.name,
             arguments=self.arguments,
             result=self.result,
@@ -109,13 +127,13 @@ class CalledTool(Check):
             mcp_server=self.mcp_server,
             skill_id=self.skill_id,
         )
-        object.__setattr__(self, "_selector", selector)
 
     def evaluate(self, record: TrialRecord) -> Outcome:
         invalid = missing_surface(record, "tool_call")
         if invalid is not None:
             return invalid
-        count, expected = kept_count(self)
+        count = Count.of(self.count)
+        expected = count.describe()
         selector = self._selector
         if not self.total and selector.takes_every_candidate():
             # by name alone the per-name index is the answer, and its ids are kept on it
@@ -196,10 +214,15 @@ class NotCalledTool(Check):
     yaml_positional: ClassVar[tuple[str, ...]] = ("name", "arguments")
     positional: ClassVar[tuple[str, ...]] = ("name",)
 
-    def __attrs_post_init__(self) -> None:
-        object.__setattr__(self, "_selector", ToolSelector(self.name, arguments=self.arguments))
-        marker = None if self.before is None else as_selector(self.before, default="tool")
-        object.__setattr__(self, "_marker", marker)
+    @_selector.default
+    @given_fields_first
+    def _select_calls(self) -> ToolSelector:
+        return ToolSelector(self.name, arguments=self.arguments)
+
+    @_marker.default
+    @given_fields_first
+    def _select_marker(self) -> Selector | None:
+        return None if self.before is None else as_selector(self.before, default="tool")
 
     def evaluate(self, record: TrialRecord) -> Outcome:
         selectors = [self._selector] if self._marker is None else [self._selector, self._marker]
@@ -214,12 +237,7 @@ class NotCalledTool(Check):
                 return Outcome.of(True, message=f"no call matched {calls_text}", observed=0)
             text = f"{plural(len(calls), 'call')} matched {calls_text}: {id_list(ids)}"
             return Outcome.of(False, message=text, evidence=ids, observed=len(calls))
-        plan = kept(self, "_plan", index_plan, selectors)
-        if plan:  # by tool names / kinds alone: what precedes the marker is kept on the index
-            found = record.index.derive(("before", plan), _before, record, *selectors)
-        else:
-            found = _before(record, *selectors)
-        marker, early, evidence = found
+        marker, early, evidence = _before(record, self._selector, self._marker)
         marker_text = self._marker.describe()
         if not early:
             if marker is None:
@@ -348,10 +366,74 @@ class NoFailedActions(Check):
         )
 
 
+_DECIDED = (Status.PASS, Status.FAIL)
+
+
+_SHOWN = 5
+
+
+def decide_unrecorded(
+    check: Check, record: TrialRecord, outcome: Outcome, judge: Judge | None = None
+) -> Outcome:
+    """``outcome``, or ``invalid`` when calls without recorded arguments could change it.
+
+    Args:
+        check: The check that produced ``outcome``.
+        record: The record it was evaluated over.
+        outcome: Its outcome with unrecorded arguments treated as not matching.
+        judge: The judge the check was run with.
+
+    Returns:
+        The outcome to record.
+
+    >>> from agent_asserts.checks.tools import NotCalledTool
+    >>> from agent_asserts.record import TrialRecord
+    >>> rec = TrialRecord.builder().tool("refund", {"amount": 5}).build()
+    >>> check = NotCalledTool("refund", {"amount": 9})
+    >>> decide_unrecorded(check, rec, check.evaluate(rec)).status.value
+    'pass'
+    """
+    unknown = record.unrecorded_arguments
+    if not unknown or outcome.status not in _DECIDED or check.evaluator_type != "deterministic":
+        return outcome
+    with unrecorded_as_matching():
+        other = check.run(record, judge=judge)
+    if other.status is outcome.status:
+        return outcome
+    events = record.events
+    names = _tool_names(check)
+    relevant = [p for p in unknown if getattr(events[p].payload, "name", None) in names]
+    unknown = tuple(relevant) or unknown
+    named = [
+        f"{events[p].event_id} ({getattr(events[p].payload, 'name', '?')!r})"
+        for p in unknown[:_SHOWN]
+    ]
+    more = f" and {len(unknown) - _SHOWN} more" if len(unknown) > _SHOWN else ""
+    which = "the arguments of " + ", ".join(named) + more
+    return Outcome.invalid(
+        f"arguments not recorded: the result depends on {which}"
+        + alias_hint(record, unknown, ["arguments"]),
+        evidence=tuple(events[p].event_id for p in unknown),
+        details={"if_not_matching": outcome.status.value, "if_matching": other.status.value},
+    )
+
+
+def _tool_names(check: Check) -> set[str]:
+    """The tool names a check names (``name``, ``names``, ``tool``; ``a|b`` split)."""
+    found: set[str] = set()
+    values = [getattr(check, attr, None) for attr in ("name", "tool")]
+    values.extend(getattr(check, "names", None) or ())
+    for value in values:
+        if isinstance(value, str):
+            found.update(part.strip() for part in value.split("|"))
+    return found
+
+
 __all__ = [
     "CalledTool",
     "MaxToolCalls",
     "NoFailedActions",
     "NotCalledTool",
     "UsedNoTools",
+    "decide_unrecorded",
 ]

@@ -1,8 +1,21 @@
-"""Checks over what real traces carry: durations, model calls, tokens, parallel calls,
+"""The traces family: what a run's trace measures (steps, tokens, durations, model calls) and its
+call facts (parallel calls, declared tool schemas, denied calls).
+
+Steps and cost: ``step_count``, ``max_steps``, ``total_tokens_at_most``.
+
+These always carry a message, whether they pass or fail (seed 004), and are ``invalid`` when
+the record has no step count or token usage.
+
+>>> from agent_asserts.record import TrialRecord
+>>> rec = TrialRecord.from_dict({"events": [], "usage": {"input_tokens": 200, "output_tokens": 50}})
+>>> TotalTokensAtMost(200).evaluate(rec).message
+'used 250 tokens, limit 200'
+
+Checks over what real traces carry: durations, model calls, tokens, parallel calls,
 declared tools and call outcomes.
 
 ``duration_at_most``, ``run_duration_at_most``, ``model_calls_at_most``, ``tokens_at_most``,
-``parallel_calls``, ``tool_arguments_valid`` (in :mod:`agent_asserts.checks.tool_schemas`) and
+``parallel_calls``, ``tool_arguments_valid`` (in :mod:`agent_asserts.checks.traces`) and
 ``no_denied_calls``. Each is ``invalid`` when the record lacks what it needs (times, usage,
 the ``model_call`` or ``tool_call`` surface), never a vacuous pass.
 
@@ -11,6 +24,16 @@ the ``model_call`` or ``tool_call`` surface), never a vacuous pass.
 >>> rec = b.tool("refund", {}, duration=2.5).build()
 >>> DurationAtMost("refund", 2).evaluate(rec).message
 "1 of 1 event on.tool('refund') took longer than 2 s; slowest: e1 took 2.5 s"
+
+``tool_arguments_valid``: every call's arguments are valid against the JSON Schema of the
+tool the record declares (top-level ``tools``). Needs the ``jsonschema`` extra.
+
+>>> from agent_asserts.record import TrialRecord
+>>> tools = [{"name": "refund", "parameters": {"type": "object",
+...     "properties": {"amount": {"type": "number"}}, "required": ["amount"]}}]
+>>> rec = TrialRecord.builder().tool("refund", {"amount": "ten"}).build(tools=tools)
+>>> ToolArgumentsValid().evaluate(rec).message
+"1 of 1 call has invalid arguments: e0 ('refund') $.amount: 'ten' is not of type 'number'"
 """
 
 from __future__ import annotations
@@ -20,17 +43,133 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
-from agent_asserts.checks.base import Check
-from agent_asserts.checks.cost import non_negative_int
+from agent_asserts._values import MISSING
+from agent_asserts.checks.base import Check, given_fields_first
 from agent_asserts.checks.registry import register
 from agent_asserts.checks.selection import event_ids, id_list, selector_surface, selector_validator
+from agent_asserts.matching import Mismatch
 from agent_asserts.matching.values import plural
 from agent_asserts.outcome import Outcome, missing_surface
+from agent_asserts.record import ToolCallPayload
 from agent_asserts.selectors import as_selector
 from agent_asserts.selectors.calls import Selector
 
 if TYPE_CHECKING:
     from agent_asserts.record import TrialRecord
+
+
+def int_at_least(minimum: int) -> Callable[[object, attrs.Attribute[int], int], None]:
+    """An attrs validator: a whole number >= ``minimum`` (a bool is not a number here).
+
+    >>> MaxSteps(-1)
+    Traceback (most recent call last):
+    ...
+    ValueError: 'n' must be >= 0 (got -1)
+    """
+
+    def validate(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TypeError(f"'{attribute.name}' must be an int (got {value!r})")
+        if value < minimum:
+            raise ValueError(f"'{attribute.name}' must be >= {minimum} (got {value!r})")
+
+    return validate
+
+
+non_negative_int = int_at_least(0)
+
+
+"""attrs validator: a whole number >= 0."""
+
+
+@register
+@attrs.frozen
+class StepCount(Check):
+    """The run took exactly ``n`` steps: message ``expected {n} steps, got {actual}`` ("1 step").
+
+    >>> from agent_asserts.record import TrialRecord
+    >>> StepCount(2).evaluate(TrialRecord.from_dict({"steps": 2, "events": []})).status.value
+    'pass'
+    """
+
+    n: int = attrs.field(validator=non_negative_int)
+    method: ClassVar[str] = "step_count"
+    positional: ClassVar[tuple[str, ...]] = ("n",)
+
+    def evaluate(self, record: TrialRecord) -> Outcome:
+        if record.steps is None:
+            return Outcome.invalid("the record has no step count")
+        return Outcome.of(
+            record.steps == self.n,
+            message=f"expected {plural(self.n, 'step')}, got {record.steps}",
+            expected=self.n,
+            observed=record.steps,
+        )
+
+
+@register
+@attrs.frozen
+class MaxSteps(Check):
+    """The run took at most ``n`` steps: message ``expected at most {n} steps, got {actual}``.
+
+    >>> from agent_asserts.record import TrialRecord
+    >>> MaxSteps(6).evaluate(TrialRecord.from_dict({"steps": 7, "events": []})).message
+    'expected at most 6 steps, got 7'
+    """
+
+    n: int = attrs.field(validator=non_negative_int)
+    method: ClassVar[str] = "max_steps"
+    positional: ClassVar[tuple[str, ...]] = ("n",)
+
+    def evaluate(self, record: TrialRecord) -> Outcome:
+        if record.steps is None:
+            return Outcome.invalid("the record has no step count")
+        return Outcome.of(
+            record.steps <= self.n,
+            message=f"expected at most {plural(self.n, 'step')}, got {record.steps}",
+            expected=self.n,
+            observed=record.steps,
+        )
+
+
+@register
+@attrs.frozen
+class TotalTokensAtMost(Check):
+    """Total token usage is at most ``n``: message ``used {actual} tokens, limit {n}``.
+
+    A ``usage`` without ``total_tokens`` and without both ``input_tokens`` and
+    ``output_tokens`` (from which the total is derived) has no total: the result is
+    ``invalid``, saying which counts it has. A given ``total_tokens`` is taken as recorded,
+    even when it differs from input + output (providers count cached and reasoning tokens
+    differently).
+
+    >>> from agent_asserts.record import TrialRecord
+    >>> TotalTokensAtMost(10).evaluate(TrialRecord.from_dict({"events": []})).message
+    'the record has no token usage'
+    >>> only_input = TrialRecord.from_dict({"usage": {"input_tokens": 5}})
+    >>> TotalTokensAtMost(10).evaluate(only_input).message
+    'the record has no total token count (usage has input_tokens only)'
+    """
+
+    n: int = attrs.field(validator=non_negative_int)
+    method: ClassVar[str] = "total_tokens_at_most"
+    positional: ClassVar[tuple[str, ...]] = ("n",)
+
+    def evaluate(self, record: TrialRecord) -> Outcome:
+        usage = record.usage
+        if usage is None:
+            return Outcome.invalid("the record has no token usage")
+        total = usage.total_tokens
+        if total is None:
+            counts = [k for k, v in usage.to_dict().items() if v is not None]
+            has = f"has {' and '.join(counts)} only" if counts else "has no counts"
+            return Outcome.invalid(f"the record has no total token count (usage {has})")
+        return Outcome.of(
+            total <= self.n,
+            message=f"used {total} tokens, limit {self.n}",
+            expected=self.n,
+            observed=total,
+        )
 
 
 def seconds_text(value: float) -> str:
@@ -81,8 +220,10 @@ class DurationAtMost(Check):
     method: ClassVar[str] = "duration_at_most"
     positional: ClassVar[tuple[str, ...]] = ("selector", "seconds")
 
-    def __attrs_post_init__(self) -> None:
-        object.__setattr__(self, "_selector", as_selector(self.selector, default="tool"))
+    @_selector.default
+    @given_fields_first
+    def _select_events(self) -> Selector:
+        return as_selector(self.selector, default="tool")
 
     def primary(self) -> Any:
         return self.selector if isinstance(self.selector, str) else self._selector.describe()
@@ -329,12 +470,124 @@ class NoDeniedCalls(Check):
         )
 
 
+JSONSCHEMA_EXTRA = (
+    "tool_arguments_valid needs the jsonschema package: pip install 'agent-asserts[jsonschema]'"
+)
+
+
+def _path(parts: Any) -> str:
+    return "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in parts)
+
+
+@register
+@attrs.frozen
+class ToolArgumentsValid(Check):
+    """Every call (of ``name``, or of every tool) has arguments valid against the declared
+    tool's ``parameters`` schema. ``invalid`` when the record declares no tools, when a called
+    tool is not declared or declares no parameters, when a schema is not a valid JSON Schema,
+    or when a call's arguments were not recorded.
+
+    >>> from agent_asserts.record import TrialRecord
+    >>> b = TrialRecord.builder().tool("lookup", {}).tool("refund", {})
+    >>> rec = b.build(tools=[{"name": "lookup"}])
+    >>> ToolArgumentsValid().evaluate(rec).message
+    "calls of undeclared tools: 'refund' (declared: 'lookup')"
+    """
+
+    name: str | None = None
+
+    method: ClassVar[str] = "tool_arguments_valid"
+    positional: ClassVar[tuple[str, ...]] = ("name",)
+
+    def __attrs_post_init__(self) -> None:
+        if self.name is not None and (not isinstance(self.name, str) or not self.name):
+            raise TypeError(f"'name' must be a tool name or None (got {self.name!r})")
+
+    def evaluate(self, record: TrialRecord) -> Outcome:
+        invalid = missing_surface(record, "tool_call")
+        if invalid is not None:
+            return invalid
+        if not record.tools:
+            return Outcome.invalid("the record declares no tools")
+        declared = {tool.name: tool for tool in record.tools}
+        events = record.events
+        calls = (
+            record.positions_of_kind("tool_call")
+            if self.name is None
+            else record.tool_positions(self.name)
+        )
+        names = [getattr(events[p].payload, "name", "") for p in calls]
+        undeclared = sorted({n for n in names if n not in declared})
+        if undeclared:
+            listed = ", ".join(repr(n) for n in undeclared)
+            known = ", ".join(repr(n) for n in declared)
+            return Outcome.invalid(f"calls of undeclared tools: {listed} (declared: {known})")
+        if not calls:
+            what = "no tool was called" if self.name is None else f"{self.name!r} was never called"
+            return Outcome.of(True, message=what, observed=0)
+        unrecorded = [
+            p for p in calls if getattr(events[p].payload, "arguments", MISSING) is MISSING
+        ]
+        if unrecorded:
+            ids = ", ".join(event_ids(record, unrecorded))
+            return Outcome.invalid(f"arguments not recorded: {ids}")
+        try:
+            import jsonschema
+        except ImportError:
+            return Outcome.invalid(JSONSCHEMA_EXTRA)
+        validators: dict[str, Any] = {}
+        for tool_name in dict.fromkeys(names):
+            schema = declared[tool_name].parameters
+            if schema is None:
+                return Outcome.invalid(f"tool {tool_name!r} declares no parameters schema")
+            cls = jsonschema.validators.validator_for(schema)
+            try:
+                cls.check_schema(schema)
+            except jsonschema.SchemaError as exc:
+                return Outcome.invalid(
+                    f"the parameters of tool {tool_name!r} are not a valid JSON Schema:"
+                    f" {exc.message}"
+                )
+            validators[tool_name] = cls(schema)
+        bad: list[tuple[int, list[Mismatch]]] = []
+        for p, tool_name in zip(calls, names, strict=True):
+            payload = events[p].payload
+            arguments = payload.arguments if isinstance(payload, ToolCallPayload) else None
+            errors = sorted(
+                validators[tool_name].iter_errors(arguments), key=lambda e: list(map(str, e.path))
+            )
+            if errors:
+                found = [Mismatch(_path(e.path), e.schema, e.instance, e.message) for e in errors]
+                bad.append((p, found))
+        total = plural(len(calls), "call")
+        if not bad:
+            text = f"the arguments of {total} are valid against the declared schemas"
+            return Outcome.of(True, message=text, evidence=event_ids(record, calls))
+        first, mismatches = bad[0]
+        first_event = events[first]
+        head = f"{first_event.event_id} ({names[calls.index(first)]!r}) {mismatches[0]}"
+        verb = "has" if len(bad) == 1 else "have"
+        return Outcome.of(
+            False,
+            message=f"{len(bad)} of {total} {verb} invalid arguments: {head}",
+            evidence=event_ids(record, [p for p, _ in bad]),
+            closest=first_event.event_id,
+            mismatches=mismatches,
+            observed=len(bad),
+        )
+
+
 __all__ = [
+    "JSONSCHEMA_EXTRA",
     "DurationAtMost",
+    "MaxSteps",
     "ModelCallsAtMost",
     "NoDeniedCalls",
     "ParallelCalls",
     "RunDurationAtMost",
+    "StepCount",
     "TokensAtMost",
+    "ToolArgumentsValid",
+    "TotalTokensAtMost",
     "seconds_text",
 ]

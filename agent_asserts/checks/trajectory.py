@@ -1,15 +1,28 @@
-"""Trajectory checks of the cxas family: ``last_tool``, ``every_call``, ``followed_by``,
+"""The shape of the trajectory (trajectory family): how the calls follow one another and end, and
+confirmation before a consequential tool.
+
+Trajectory checks of the cxas family: ``last_tool``, ``every_call``, ``followed_by``,
 ``terminal_tool``, ``ended_session``, ``trace_parsed``, ``confirmation_requested``.
 
 A tool that was never called makes ``every_call``, ``followed_by`` and ``terminal_tool`` pass
 with a message saying so, and ``confirmation_requested`` ``not_applicable``
-(``ConfirmationRequested`` lives in :mod:`agent_asserts.checks.confirmation`; it is
+(``ConfirmationRequested`` lives in :mod:`agent_asserts.checks.trajectory`; it is
 re-exported here).
 
 >>> from agent_asserts.record import TrialRecord
 >>> rec = TrialRecord.builder().tool("end_session").tool("lookup").build()
 >>> TerminalTool("end_session").evaluate(rec).message
 "tool call e1 ('lookup') came after 'end_session' at e0"
+
+``confirmation_requested``: the agent asked before it ran a consequential tool.
+
+Part of the cxas trajectory family (re-exported by :mod:`agent_asserts.checks.trajectory`);
+it reads both the tool calls and the agent's messages.
+
+>>> from agent_asserts.record import TrialRecord
+>>> rec = TrialRecord.builder().user("buy it").tool("create_order").build()
+>>> ConfirmationRequested("create_order", "(?i)shall i").evaluate(rec).status.value
+'fail'
 """
 
 from __future__ import annotations
@@ -17,17 +30,17 @@ from __future__ import annotations
 import abc
 import bisect
 import itertools
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
-from agent_asserts._kept import kept
 from agent_asserts._text import LazyText
-from agent_asserts.checks.base import Check
-from agent_asserts.checks.confirmation import ConfirmationRequested
-from agent_asserts.checks.index_plan import index_plan
+from agent_asserts.checks.base import Check, given_fields_first
+from agent_asserts.checks.outcome import regex_validator
 from agent_asserts.checks.registry import register
 from agent_asserts.checks.selection import (
+    AGENT_MESSAGES,
     event_ids,
     id_list,
     parallel_note,
@@ -35,11 +48,13 @@ from agent_asserts.checks.selection import (
     selector_validator,
     tool_name,
 )
-from agent_asserts.matching import render
+from agent_asserts.checks.traces import int_at_least
+from agent_asserts.matching import M, render
 from agent_asserts.matching.values import plural
 from agent_asserts.outcome import Outcome, missing_surface
+from agent_asserts.record import MessagePayload
 from agent_asserts.selectors import as_selector
-from agent_asserts.selectors.calls import Selector, ToolSelector
+from agent_asserts.selectors.calls import MessageSelector, Selector, ToolSelector
 
 if TYPE_CHECKING:
     from agent_asserts.record import TrialRecord
@@ -95,21 +110,21 @@ def _last_tool_outcome(record: TrialRecord, selector: ToolSelector) -> Outcome:
     )
 
 
-@attrs.frozen
 class _LastToolCheck(Check):
     """``last_tool`` and ``ended_session``: the last call matches ``on.tool`` of the tool the
-    subclass names, with ``arguments``."""
+    subclass names, with ``arguments``. Each (attrs) subclass declares, after its own fields,
+    ``_selector`` made by :meth:`_select_last` (annotated here for the type checker only)."""
 
-    _selector: ToolSelector = attrs.field(init=False, eq=False, repr=False)
     arguments: Any
+    _selector: ToolSelector
 
     @abc.abstractmethod
     def tool_name(self) -> str:
         """The tool the last call must be."""
 
-    def __attrs_post_init__(self) -> None:
-        selector = ToolSelector(self.tool_name(), arguments=self.arguments)
-        object.__setattr__(self, "_selector", selector)
+    @given_fields_first
+    def _select_last(self) -> ToolSelector:
+        return ToolSelector(self.tool_name(), arguments=self.arguments)
 
     def evaluate(self, record: TrialRecord) -> Outcome:
         return _last_tool_outcome(record, self._selector)
@@ -127,6 +142,12 @@ class LastTool(_LastToolCheck):
 
     name: str
     arguments: Any = None
+    _selector: ToolSelector = attrs.field(
+        init=False,
+        eq=False,
+        repr=False,
+        default=attrs.Factory(_LastToolCheck._select_last, takes_self=True),
+    )
 
     method: ClassVar[str] = "last_tool"
     yaml_positional: ClassVar[tuple[str, ...]] = ("name", "arguments")
@@ -149,6 +170,12 @@ class EndedSession(_LastToolCheck):
 
     arguments: Any = None
     tool: str = attrs.field(default="end_session", kw_only=True)
+    _selector: ToolSelector = attrs.field(
+        init=False,
+        eq=False,
+        repr=False,
+        default=attrs.Factory(_LastToolCheck._select_last, takes_self=True),
+    )
 
     method: ClassVar[str] = "ended_session"
     yaml_positional: ClassVar[tuple[str, ...]] = ("arguments",)
@@ -177,11 +204,12 @@ class EveryCall(Check):
     yaml_positional: ClassVar[tuple[str, ...]] = ("name", "arguments", "result")
     positional: ClassVar[tuple[str, ...]] = ("name",)
 
-    def __attrs_post_init__(self) -> None:
+    @_selector.default
+    @given_fields_first
+    def _select_calls(self) -> ToolSelector:
         if self.arguments is None and self.result is None:
             raise ValueError("every_call() needs 'arguments' or 'result': it would check nothing")
-        selector = ToolSelector(self.name, arguments=self.arguments, result=self.result)
-        object.__setattr__(self, "_selector", selector)
+        return ToolSelector(self.name, arguments=self.arguments, result=self.result)
 
     def evaluate(self, record: TrialRecord) -> Outcome:
         invalid = missing_surface(record, "tool_call")
@@ -236,19 +264,21 @@ class FollowedBy(Check):
     method: ClassVar[str] = "followed_by"
     positional: ClassVar[tuple[str, ...]] = ("name", "next")
 
-    def __attrs_post_init__(self) -> None:
-        object.__setattr__(self, "_selector", ToolSelector(self.name, arguments=self.arguments))
-        object.__setattr__(self, "_next", as_selector(self.next, default="tool"))
+    @_selector.default
+    @given_fields_first
+    def _select_calls(self) -> ToolSelector:
+        return ToolSelector(self.name, arguments=self.arguments)
+
+    @_next.default
+    @given_fields_first
+    def _select_next(self) -> Selector:
+        return as_selector(self.next, default="tool")
 
     def evaluate(self, record: TrialRecord) -> Outcome:
         invalid = selector_surface(record, self._selector, self._next)
         if invalid is not None:
             return invalid
-        plan = kept(self, "_plan", index_plan, (self._selector, self._next))
-        if plan:  # by tool names / kinds alone: the pairing is kept on the record's index
-            found = record.index.derive(("followed_by", plan), _follow, record, self)
-        else:
-            found = _follow(record, self)
+        found = _follow(record, self)
         if found is None:
             never = f"{self.name!r} was never called"
             if self.arguments is not None:
@@ -258,8 +288,7 @@ class FollowedBy(Check):
         nxt = self._next.describe()
         if not alone:
             text = LazyText(_all_followed_text, n_calls, self.name, nxt)
-            details = {"pairs": pairs.copy()}  # the kept pairs are never handed out
-            return Outcome.of(True, message=text, evidence=evidence, details=details)
+            return Outcome.of(True, message=text, evidence=evidence, details={"pairs": pairs})
         groups = record.groups
         total = plural(n_calls, "call")
         ids = event_ids(record, alone)
@@ -275,7 +304,7 @@ class FollowedBy(Check):
             f"{id_list(ids)}{note}",
             evidence=ids,
             observed=len(alone),
-            details={"pairs": pairs.copy()},
+            details={"pairs": pairs},
         )
 
 
@@ -284,8 +313,7 @@ _Followed = tuple[int, dict[str, str], tuple[int, ...], tuple[int, ...], tuple[s
 
 def _follow(record: TrialRecord, check: FollowedBy) -> _Followed | None:
     """(calls, the call id → follower id pairs, the calls not followed, the followers, the
-    pass evidence) of ``check`` on ``record``; None when ``name`` was never called. The pairs
-    are kept: each result gets a copy."""
+    pass evidence) of ``check`` on ``record``; None when ``name`` was never called."""
     calls = check._selector.select(record)
     if not calls:
         return None
@@ -342,8 +370,10 @@ class TerminalTool(Check):
     method: ClassVar[str] = "terminal_tool"
     positional: ClassVar[tuple[str, ...]] = ("name",)
 
-    def __attrs_post_init__(self) -> None:
-        object.__setattr__(self, "_selector", ToolSelector(self.name))
+    @_selector.default
+    @given_fields_first
+    def _select_calls(self) -> ToolSelector:
+        return ToolSelector(self.name)
 
     def evaluate(self, record: TrialRecord) -> Outcome:
         invalid = missing_surface(record, "tool_call")
@@ -397,6 +427,115 @@ class TraceParsed(Check):
         shown = "; ".join(errors[:5]) + ("; …" if len(errors) > 5 else "")
         text = f"{plural(len(errors), 'trace item')} could not be parsed: {shown}"
         return Outcome.of(False, message=text, evidence=tuple(errors), observed=len(errors))
+
+
+@register
+@attrs.frozen
+class ConfirmationRequested(Check):
+    """Before every call of ``before_tool``, an agent message matching ``pattern`` (regex
+    search) came in the ``within_last_n_turns`` turns that end with the call's turn.
+
+    ``not_applicable`` when the tool never ran. The message quotes the messages looked at.
+
+    >>> from agent_asserts.record import TrialRecord
+    >>> rec = (
+    ...     TrialRecord.builder()
+    ...     .user("buy it").agent("Shall I place the order?")
+    ...     .user("yes").tool("create_order")
+    ...     .build()
+    ... )
+    >>> ConfirmationRequested("create_order", "(?i)shall i").evaluate(rec).status.value
+    'pass'
+    """
+
+    before_tool: str
+    pattern: str = attrs.field(validator=regex_validator)
+    within_last_n_turns: int = attrs.field(default=4, validator=int_at_least(1))
+    _selector: ToolSelector = attrs.field(init=False, eq=False, repr=False)
+    _confirmation: MessageSelector = attrs.field(init=False, eq=False, repr=False)
+
+    method: ClassVar[str] = "confirmation_requested"
+    yaml_positional: ClassVar[tuple[str, ...]] = ("before_tool", "pattern", "within_last_n_turns")
+    positional: ClassVar[tuple[str, ...]] = ("before_tool", "pattern")
+
+    @_selector.default
+    @given_fields_first
+    def _select_calls(self) -> ToolSelector:
+        return ToolSelector(self.before_tool)
+
+    @_confirmation.default
+    @given_fields_first
+    def _select_confirmations(self) -> MessageSelector:
+        # on.message(actor="agent", text=M.regex(pattern))
+        return MessageSelector(actor="agent", text=M.regex(self.pattern))
+
+    def evaluate(self, record: TrialRecord) -> Outcome:
+        invalid = missing_surface(record, "tool_call", "message")
+        if invalid is not None:
+            return invalid
+        calls = self._selector.candidates(record)
+        if not calls:
+            return Outcome.not_applicable(f"{self.before_tool!r} never ran")
+        confirmed, failures, evidence_ids = _confirm(record, self, calls)
+        if failures:
+            return Outcome.of(
+                False,
+                message="; ".join(failures),
+                evidence=evidence_ids,
+                details={"confirmed": confirmed},
+            )
+        text = LazyText(_confirmed_text, self.before_tool, confirmed)
+        return Outcome.of(
+            True, message=text, evidence=evidence_ids, details={"confirmed": dict(confirmed)}
+        )
+
+
+_Confirmation = tuple[dict[str, str], tuple[str, ...], tuple[str, ...]]
+
+
+def _confirm(
+    record: TrialRecord, check: ConfirmationRequested, calls: Sequence[int]
+) -> _Confirmation:
+    """(the call id → confirming message id pairs, the failures in words, the evidence) of
+    ``check`` on ``record``."""
+    events = record.events
+    agent = AGENT_MESSAGES.select(record)
+    confirmed: dict[str, str] = {}
+    failures: list[str] = []
+    evidence: list[str] = []
+    for call in calls:
+        turn = events[call].turn or 0
+        low = max(turn - check.within_last_n_turns + 1, 0)
+        window = [
+            p
+            for p in agent[: bisect.bisect_left(agent, call)]
+            if low <= (events[p].turn or 0) <= turn
+        ]
+        hit = next((p for p in reversed(window) if check._confirmation.matches(events[p])), None)
+        call_id = events[call].event_id
+        if hit is not None:
+            confirmed[call_id] = events[hit].event_id
+            evidence += [events[hit].event_id, call_id]
+            continue
+        looked = ", ".join(
+            f"{render(_text(events[p].payload))} ({events[p].event_id})" for p in window
+        )
+        failures.append(
+            f"call {call_id} (turn {turn}) has no agent message matching "
+            f"{render(check.pattern)} in turns {low}..{turn} before it; "
+            f"looked at: {looked or 'no agent messages'}"
+        )
+        evidence += [call_id, *(events[p].event_id for p in window)]
+    return confirmed, tuple(failures), tuple(dict.fromkeys(evidence))
+
+
+def _confirmed_text(tool: str, confirmed: dict[str, str]) -> str:
+    quoted = ", ".join(f"{c} after {m}" for c, m in confirmed.items())
+    return f"every call of {tool!r} was confirmed: {quoted}"
+
+
+def _text(payload: Any) -> str:
+    return payload.text if isinstance(payload, MessagePayload) else ""
 
 
 __all__ = [

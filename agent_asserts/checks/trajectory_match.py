@@ -1,4 +1,38 @@
-"""``matches_trajectory``: compare the run's tool calls with a reference trajectory.
+"""``matches_trajectory`` (trajectory family): the run's tool calls compared with a reference
+trajectory.
+
+The two sides of ``matches_trajectory`` as columns: the run's calls and the reference's.
+
+:func:`read_calls` reads only what the modes need of a record's tool calls — the positions of
+each tool name and the event ids come from the record's index; the blocks (parallel groups)
+are read for the ordered modes, the arguments and their hash keys for the tools some reference
+call compares. On a large run the events lie far apart in memory, so reading less of them is
+what keeps the exact modes linear. :class:`References` holds the reference calls' names, keys
+and per-name indexes, built once with the check.
+
+>>> calls = Calls.of([Call("a", {"x": 1}, 0), Call("b", {}, 1)])
+>>> dict(calls.by_name), calls.event_id(1), calls.argument(0)
+({'a': [0], 'b': [1]}, 'e1', {'x': 1})
+
+Pair reference calls with actual calls: the two alignments behind ``matches_trajectory``.
+
+Both take the two sides as columns (:mod:`agent_asserts.checks.trajectory_match`) and return,
+for each reference call, the position of the actual call it is paired with (``-1`` for none).
+Calls whose reference has a hash key (the ``exact`` and ``ignore`` modes) are paired through
+one dictionary per tool name whose entries chain the calls of equal key (no container per key:
+the cost stays O(n) and allocation-light on large runs); the other modes compare candidates of
+the same tool name and use maximum bipartite matching, so an early loose reference call never
+takes the only partner of a later strict one.
+
+>>> from agent_asserts.checks.trajectory_match import Call
+>>> from agent_asserts.checks.trajectory_reference import CallSpec
+>>> specs = [CallSpec.build({"name": "A"}, "exact", 0),
+...          CallSpec.build({"name": "A", "arguments": {"x": 1}}, "superset", 1)]
+>>> actual = Calls.of([Call("A", {"x": 1}, 0), Call("A", {"x": 2}, 1)])
+>>> unordered_pairs(References(specs), actual), ordered_pairs(References(specs), actual)
+([1, 0], [0, -1])
+
+``matches_trajectory``: compare the run's tool calls with a reference trajectory.
 
 ``order`` says how the two lists must correspond:
 
@@ -30,28 +64,31 @@ the run does not match the reference (order 'strict', arguments 'exact'): 1 miss
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections import deque
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from itertools import compress, islice, repeat
 from operator import eq
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, NamedTuple
 
 import attrs
 
 from agent_asserts._values import MISSING
-from agent_asserts.checks.base import Check
+from agent_asserts.checks.base import Check, given_fields_first
 from agent_asserts.checks.registry import register
-from agent_asserts.checks.suggest_names import alias_hint
-from agent_asserts.checks.trajectory_align import ordered_pairs, unordered_pairs
-from agent_asserts.checks.trajectory_calls import Calls, References, read_calls
+from agent_asserts.checks.selection import alias_hint
 from agent_asserts.checks.trajectory_reference import (
+    ANY_ARGUMENTS,
     ORDER_MODES,
     CallSpec,
+    actual_key,
     check_argument_mode,
     mode_text,
     normalize_reference,
+    reference_key,
 )
 from agent_asserts.matching import MatcherError, render
+from agent_asserts.matching.bipartite import maximum_matching
 from agent_asserts.outcome import Outcome, missing_surface
 from agent_asserts.record import ToolCallPayload
 from agent_asserts.status import Status
@@ -59,11 +96,592 @@ from agent_asserts.status import Status
 if TYPE_CHECKING:
     from agent_asserts.record import TrialRecord
 
+
+_UNREAD: Any = object()  # the arguments of a call no reference call compares
+
+
+class Call(NamedTuple):
+    """One actual tool call: its name, arguments and block (calls of one parallel group share
+    a block; every other call is a block of its own; blocks are numbered in order)."""
+
+    name: str
+    arguments: Any
+    block: int
+
+
+class _Payload(NamedTuple):
+    name: str
+    arguments: Any
+
+
+class _Event(NamedTuple):
+    event_id: str
+    payload: _Payload
+
+
+class Calls:
+    """The run's tool calls, named by their positions in ``record.events`` (see
+    :func:`read_calls`; :meth:`of` builds one from a list of :class:`Call`).
+
+    ``by_name`` holds the positions of each tool name (the record's own index: nothing is read
+    per call to build it); ``blocks`` (the block of each call, by position) and
+    ``block_starts`` (where each block starts in ``positions``, and where the last ends) are
+    made only for the ordered modes (``blocks`` only when some event has a parallel group),
+    and ``keys`` and the arguments only for the names some reference call compares. The rest
+    is read from the events when a message needs it.
+    """
+
+    __slots__ = (
+        "_arguments",
+        "_events",
+        "_ids",
+        "_names",
+        "block_starts",
+        "blocks",
+        "by_name",
+        "keys",
+        "positions",
+    )
+
+    def __init__(
+        self,
+        events: Sequence[Any],
+        ids: Sequence[str],
+        positions: Sequence[int],
+        by_name: Mapping[str, Sequence[int]],
+        blocks: tuple[list[int], Sequence[int]] | None,
+        arguments: list[Any] | None,
+        keys: list[Any] | None,
+    ) -> None:
+        self._events, self._ids, self.positions, self.by_name = events, ids, positions, by_name
+        self.blocks: list[int] = blocks[0] if blocks is not None else []
+        self.block_starts: Sequence[int] = blocks[1] if blocks is not None else ()
+        self._arguments = arguments
+        self.keys: list[Any] = keys if keys is not None else []
+
+    @classmethod
+    def of(cls, calls: Sequence[Call]) -> Calls:
+        """The calls of a list (call ``j`` at position ``j``, id ``e{j}``), every one's
+        arguments read and hashed, for the ordered and the unordered modes.
+
+        >>> Calls.of([Call("a", {"x": 1}, 0)]).keys
+        ['{"x":1}']
+        """
+        events = [_Event(f"e{j}", _Payload(c.name, c.arguments)) for j, c in enumerate(calls)]
+        group_of = {j: f"b{c.block}" for j, c in enumerate(calls)}
+        by_name: dict[str, list[int]] = {}
+        for j, call in enumerate(calls):
+            by_name.setdefault(call.name, []).append(j)
+        names = set(by_name)
+        ids = [event.event_id for event in events]
+        out = read_calls(events, ids, range(len(calls)), by_name, group_of, names, names,
+                         ordered=True, tool_payload=_Payload)  # fmt: skip
+        if isinstance(out, int):
+            raise ValueError(f"call {out} has no arguments")
+        return out
+
+    def __len__(self) -> int:
+        return len(self.positions)
+
+    @property
+    def single_blocks(self) -> bool:
+        """Whether every block is one call (no two calls in one parallel group), which the
+        ordered alignment can use: "the same block or later" is then "after the last pair".
+
+        >>> Calls.of([Call("a", {}, 0), Call("b", {}, 1)]).single_blocks
+        True
+        >>> Calls.of([Call("a", {}, 0), Call("b", {}, 0)]).single_blocks
+        False
+        """
+        return len(self.block_starts) == len(self.positions) + 1
+
+    @property
+    def size(self) -> int:
+        """How many events the record holds (positions are below it)."""
+        return len(self._events)
+
+    def event_id(self, p: int) -> str:
+        """The event id of the call at position ``p``.
+
+        >>> Calls.of([Call("a", {"x": 1}, 0)]).event_id(0)
+        'e0'
+        """
+        return self._ids[p]
+
+    def event_ids(self, positions: Iterable[int]) -> tuple[str, ...]:
+        """The event ids of the calls at ``positions`` (from the record's column of ids, in C:
+        no event is read)."""
+        return tuple(map(self._ids.__getitem__, positions))
+
+    def name(self, p: int) -> str:
+        """The tool name of the call at position ``p`` (``""`` for a payload of another type).
+
+        >>> Calls.of([Call("a", {"x": 1}, 0)]).name(0)
+        'a'
+        """
+        return str(getattr(self._events[p].payload, "name", ""))
+
+    def argument(self, p: int) -> Any:
+        """The arguments of the call at position ``p``.
+
+        >>> Calls.of([Call("a", {"x": 1}, 0)]).argument(0)
+        {'x': 1}
+        """
+        value = _UNREAD if self._arguments is None else self._arguments[p]
+        if value is _UNREAD:
+            return getattr(self._events[p].payload, "arguments", MISSING)
+        return value
+
+
+def read_calls(
+    events: Sequence[Any],
+    ids: Sequence[str],
+    positions: Sequence[int],
+    by_name: Mapping[str, Sequence[int]],
+    group_of: Mapping[int, str],
+    compared: set[str],
+    keyed: set[str],
+    *,
+    ordered: bool,
+    tool_payload: type[Any],
+) -> Calls | int:
+    """The tool calls of a record; the position of the first call of a ``compared`` name whose
+    arguments were not recorded, instead, when there is one.
+
+    Only what the modes need is read: the blocks for the ordered modes (from the parallel
+    groups, no event read; without a group every call is a block of its own), the arguments
+    and their keys for the ``compared`` names (one pass over their calls). On a large run each
+    event lies far from the previous one in memory; the pairing itself reads lists.
+
+    Args:
+        events: The record's events.
+        ids: Their event ids, by position (the record's index).
+        positions: The positions of its tool calls, in order.
+        by_name: The positions of the calls of each tool name (the record's index).
+        group_of: The parallel group of each event that has one, by position (the record's
+            ``groups``: the blocks are found without reading the events).
+        compared: The names whose arguments some reference call compares.
+        keyed: The names whose arguments get a hash key.
+        ordered: Whether to read the blocks (parallel groups) the ordered modes need.
+        tool_payload: The tool-call payload type.
+    """
+    blocks = _blocks(len(events), positions, group_of) if ordered else None
+    arguments: list[Any] | None = None
+    keys: list[Any] | None = None
+    if compared:
+        arguments, keys = [_UNREAD] * len(events), [None] * len(events)
+        read: Sequence[int] = [p for name in compared for p in by_name.get(name, ())]
+        if 2 * len(read) >= len(positions):
+            read = positions  # most calls: read them in run order, as they lie in memory
+        for position in read:
+            payload = events[position].payload
+            if type(payload) is not tool_payload or payload.name not in compared:
+                continue
+            value = payload.arguments
+            if value is MISSING:
+                return min(p for p in read if _unrecorded(events[p].payload, tool_payload))
+            arguments[position] = value
+            if payload.name in keyed:
+                keys[position] = actual_key(value)
+    return Calls(events, ids, positions, by_name, blocks, arguments, keys)
+
+
+def _blocks(
+    size: int, positions: Sequence[int], group_of: Mapping[int, str]
+) -> tuple[list[int], Sequence[int]]:
+    """The block of each call (by position) and where each block starts in ``positions``
+    (one more entry: the end). Consecutive calls of one group share a block. Without any
+    group, no block list is made (:attr:`Calls.single_blocks` says every block is one call).
+
+    >>> _blocks(4, [0, 1, 3], {1: "g", 3: "g"})
+    ([0, 1, 0, 1], [0, 1, 3])
+    >>> _blocks(3, [0, 2], {})
+    ([], range(0, 3))
+    """
+    if not group_of:  # no parallel group: every call is a block of its own
+        return [], range(len(positions) + 1)
+    blocks = [0] * size
+    starts: list[int] = []
+    previous = None
+    for k, position in enumerate(positions):
+        group = group_of.get(position)
+        if group is None or group != previous:
+            starts.append(k)
+        previous = group
+        blocks[position] = len(starts) - 1
+    starts.append(len(positions))
+    return blocks, starts
+
+
+def _unrecorded(payload: Any, tool_payload: type[Any]) -> bool:
+    return type(payload) is tool_payload and payload.arguments is MISSING
+
+
+class References:
+    """The reference calls as columns, built once with the check: their names, hash keys, and
+    for each name the indexes of its calls that compare by key and of those that take any
+    arguments (so pairing reads lists, not one object per call). Built from specs, or by
+    :meth:`compile` from the reference calls, whose specs are then made only when asked for
+    (a predicate mode or a failure message): a passing exact comparison never makes them.
+
+    >>> from agent_asserts.checks.trajectory_reference import CallSpec
+    >>> refs = References([CallSpec.build({"name": "a"}, "exact"),
+    ...                    CallSpec.build({"name": "a", "arguments": {}}, "exact")])
+    >>> refs.by_name, refs.any_ids, refs.keyed_ids, refs.all_keyed, refs.compared
+    ({'a': [0, 1]}, {'a': [0]}, {'a': [1]}, {'a'}, {'a'})
+    """
+
+    __slots__ = ("_calls", "_made", "_mode", "_tools", "all_keyed", "any_ids", "by_name",
+                 "compared", "keyed_ids", "keys", "names")  # fmt: skip
+
+    def __init__(self, specs: Sequence[CallSpec]) -> None:
+        self._made: tuple[CallSpec, ...] | None = tuple(specs)
+        self._calls: Sequence[Mapping[str, Any]] = ()
+        self._mode: Any = None
+        self._tools: Mapping[str, Any] | None = None
+        self._index([s.name for s in specs], [s.key for s in specs])
+
+    @classmethod
+    def compile(
+        cls, calls: Sequence[Mapping[str, Any]], mode: Any, tools: Mapping[str, Any] | None
+    ) -> References:
+        """The columns of the reference ``calls`` under argument ``mode`` (``tools``: the
+        modes of some tool names).
+
+        >>> refs = References.compile([{"name": "a", "arguments": {"x": 1}}], "exact",
+        ...                           {"b": "ignore"})
+        >>> refs.keys, refs.specs
+        (['{"x":1}'], (CallSpec(0, a({'x': 1}), mode='exact'),))
+        """
+        self = cls.__new__(cls)
+        self._made, self._calls, self._mode, self._tools = None, calls, mode, tools
+        names = [call["name"] for call in calls]
+        if tools:
+            modes = map(self.mode_of, names)
+            keys = list(map(reference_key, (c.get("arguments", MISSING) for c in calls), modes))
+        else:
+            keys = [reference_key(call.get("arguments", MISSING), mode) for call in calls]
+        self._index(names, keys)
+        return self
+
+    def _index(self, names: list[str], keys: list[Any]) -> None:
+        # one string object per tool name (the first of its calls'): the ordered alignment
+        # reads a name per reference call, and the calls' own strings lie far apart in memory
+        first: dict[str, str] = {}
+        self.names = [first.setdefault(name, name) for name in names]
+        self.keys = keys
+        self.by_name: dict[str, list[int]] = {}
+        self.any_ids: dict[str, list[int]] = {}
+        self.keyed_ids: dict[str, list[int]] = {}
+        unkeyed: set[str] = set()
+        for i, (name, key) in enumerate(zip(names, keys, strict=True)):
+            self.by_name.setdefault(name, []).append(i)
+            if key is ANY_ARGUMENTS:
+                self.any_ids.setdefault(name, []).append(i)
+            elif key is not None:
+                self.keyed_ids.setdefault(name, []).append(i)
+            else:
+                unkeyed.add(name)
+        self.all_keyed = set(self.by_name) - unkeyed
+        self.compared = unkeyed.union(self.keyed_ids)  # the names whose arguments count
+
+    def mode_of(self, name: str) -> Any:
+        """The argument mode of the calls of tool ``name``."""
+        if self._tools is not None and name in self._tools:
+            return self._tools[name]
+        return self._mode
+
+    @property
+    def specs(self) -> tuple[CallSpec, ...]:
+        """One :class:`CallSpec` per reference call (made on first use by :meth:`compile`'s)."""
+        if self._made is None:
+            self._made = tuple(
+                CallSpec(i, name, call.get("arguments", MISSING), self.mode_of(name), key)
+                for i, (call, name, key) in enumerate(
+                    zip(self._calls, self.names, self.keys, strict=True)
+                )
+            )
+        return self._made
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+
+def _chains(keys: list[Any], acts: Sequence[int]) -> tuple[dict[Any, int], list[int]]:
+    """For the calls ``acts`` (indexes into ``keys``): the first position in ``acts`` of each
+    key, and for each position the next position of the same key (-1 at the end)."""
+    head: dict[Any, int] = {}
+    following = [-1] * len(acts)
+    for k in range(len(acts) - 1, -1, -1):
+        key = keys[acts[k]]
+        following[k] = head.get(key, -1)
+        head[key] = k
+    return head, following
+
+
+def unordered_pairs(references: References, actual: Calls) -> list[int]:
+    """A maximum one-to-one pairing, ignoring order.
+
+    >>> from agent_asserts.checks.trajectory_match import Call
+    >>> from agent_asserts.checks.trajectory_reference import CallSpec
+    >>> refs = References([CallSpec.build({"name": "b"}, "exact")])
+    >>> unordered_pairs(refs, Calls.of([Call("a", {}, 0)]))
+    [-1]
+    """
+    pairs = [-1] * len(references)
+    taken = _pair_by_key(references, actual, pairs)
+    for name, ref_ids in references.by_name.items():
+        acts = actual.by_name.get(name, ())
+        if not acts:
+            continue
+        if name not in references.all_keyed:
+            _pair_by_matching(references.specs, actual, ref_ids, acts, pairs)
+            continue
+        any_ids = references.any_ids.get(name)
+        if any_ids:  # the calls left, in order, to the calls that take any arguments
+            free = [j for j in acts if not taken[j]] if name in references.keyed_ids else acts
+            for i, j in zip(any_ids, free, strict=False):
+                pairs[i] = j
+    return pairs
+
+
+def _pair_by_key(references: References, actual: Calls, pairs: list[int]) -> bytearray:
+    """Pair each reference call that has a key (of a name whose calls all have one) with the
+    first untaken call of its name and key; the calls taken, by position.
+
+    The reference calls are taken in their order (on a match, the run's: the keys on both
+    sides are read as they lie in memory). The first untaken call of the name is tried first
+    (on a match it is the one); else the calls of equal key are chained, for that name only.
+    """
+    taken = bytearray(actual.size)
+    if not references.keyed_ids:
+        return taken
+    all_keyed, by_name, actual_keys = references.all_keyed, actual.by_name, actual.keys
+    first: dict[str, int] = {}  # per name: its first untaken call (an index into its calls)
+    chains: dict[str, tuple[dict[Any, int], list[int]]] = {}
+    for i, (name, key) in enumerate(zip(references.names, references.keys, strict=True)):
+        if key is None or key is ANY_ARGUMENTS or name not in all_keyed:
+            continue
+        acts = by_name.get(name, ())
+        f = first.get(name, 0)
+        while f < len(acts) and taken[acts[f]]:
+            f += 1
+        first[name] = f
+        if f == len(acts):
+            continue
+        if actual_keys[acts[f]] == key:
+            k = f
+        else:
+            chain = chains.get(name)
+            if chain is None:
+                chain = chains[name] = _chains(actual_keys, acts)
+            head, following = chain
+            k = head.get(key, -1)
+            while k >= 0 and taken[acts[k]]:  # taken as a first untaken call
+                k = following[k]
+            if k < 0:
+                head[key] = -1
+                continue
+            head[key] = following[k]
+        j = pairs[i] = acts[k]
+        taken[j] = 1
+    return taken
+
+
+def _pair_by_matching(
+    specs: Sequence[CallSpec],
+    actual: Calls,
+    ref_ids: list[int],
+    acts: Sequence[int],
+    pairs: list[int],
+) -> None:
+    adjacency = [
+        [k for k, j in enumerate(acts) if specs[i].compatible(actual.argument(j))] for i in ref_ids
+    ]
+    taken = [False] * len(acts)
+    greedy = [-1] * len(ref_ids)
+    for u, options in enumerate(adjacency):
+        for k in options:
+            if not taken[k]:
+                greedy[u] = k
+                taken[k] = True
+                break
+    matching = maximum_matching(adjacency, len(acts), greedy)
+    for u, k in enumerate(matching):
+        if k >= 0:
+            pairs[ref_ids[u]] = acts[k]
+
+
+def ordered_pairs(references: References, actual: Calls) -> list[int]:
+    """Pair the reference, in order, with a subsequence of the run (earliest match first).
+
+    A later reference call must be paired with a call of the same block or a later one, so
+    calls of one parallel group may match in any order. A reference call with no partner is
+    skipped (left ``-1``) and the rest continue from where the run was.
+
+    >>> from agent_asserts.checks.trajectory_match import Call
+    >>> from agent_asserts.checks.trajectory_reference import CallSpec
+    >>> refs = References([CallSpec.build({"name": n}, "exact", i) for i, n in enumerate("ba")])
+    >>> ordered_pairs(refs, Calls.of([Call("a", {}, 0), Call("b", {}, 1)]))
+    [1, -1]
+    >>> ordered_pairs(refs, Calls.of([Call("a", {}, 0), Call("b", {}, 0)]))
+    [1, 0]
+    """
+    if actual.single_blocks:
+        return _pairs_after_last(references, actual)
+    return _Aligner(references, actual).run()
+
+
+def _pairs_after_last(references: References, actual: Calls) -> list[int]:
+    """:func:`ordered_pairs` when every block is one call (no parallel group in the run): a
+    reference call pairs with the first compatible call after the last paired one, so no
+    block, no "used" mark and no re-pairing is needed. Each name keeps a pointer to its first
+    call after the last pair (moved past a call when it is paired, by binary search only when
+    a pair of another name went past it), and the calls of a key are chained only for a name
+    whose next call has another key. Same pairs as the general :class:`_Aligner`.
+
+    >>> from agent_asserts.checks.trajectory_match import Call
+    >>> from agent_asserts.checks.trajectory_reference import CallSpec
+    >>> refs = References([CallSpec.build({"name": "a", "arguments": {"x": x}}, "exact", i)
+    ...                    for i, x in enumerate([2, 1, 2])])
+    >>> run = Calls.of([Call("a", {"x": x}, j) for j, x in enumerate([1, 2, 1])])
+    >>> _pairs_after_last(refs, run)
+    [1, 2, -1]
+    """
+    pairs = [-1] * len(references)
+    by_name, keys = actual.by_name, actual.keys
+    pointer: dict[str, int] = {}  # per name: the first of its calls after the last pair
+    chains: dict[str, tuple[dict[Any, int], list[int]]] = {}
+    last = -1
+    for i, (name, key) in enumerate(zip(references.names, references.keys, strict=True)):
+        acts = by_name.get(name, ())
+        p = pointer.get(name, 0)
+        if p < len(acts) and acts[p] <= last:
+            p = bisect_right(acts, last, p + 1)
+        if p == len(acts):
+            pointer[name] = p
+            continue
+        k = p
+        if key is None:  # a predicate mode: the first compatible call after the last pair
+            spec, argument = references.specs[i], actual.argument
+            k = next((k for k in range(p, len(acts)) if spec.compatible(argument(acts[k]))), -1)
+        elif key is not ANY_ARGUMENTS and keys[acts[p]] != key:
+            chain = chains.get(name)
+            if chain is None:
+                chain = chains[name] = _chains(keys, acts)
+            head, following = chain
+            k = head.get(key, -1)
+            while k >= 0 and acts[k] <= last:
+                k = following[k]
+            head[key] = k
+        if k >= 0:
+            pairs[i] = last = acts[k]
+            p = k + 1
+        pointer[name] = p
+    return pairs
+
+
+class _Aligner:
+    def __init__(self, references: References, actual: Calls) -> None:
+        self.references = references
+        self.specs = references.specs
+        self.actual = actual
+        self.blocks = actual.blocks
+        self.used = bytearray(actual.size)
+        self.pairs = [-1] * len(references)
+        self.by_name = actual.by_name
+        self.pointer: dict[str, int] = {}
+        self.chains: dict[str, tuple[dict[Any, int], list[int]]] = {}
+        self.positions = actual.positions
+        self.starts = actual.block_starts
+        self.block = -1
+        self.block_refs: list[int] = []
+
+    def _next(self, i: int, name: str, key: Any) -> int:
+        """The first unused call compatible with reference ``i`` in the current block or
+        later, or -1."""
+        used, blocks, block = self.used, self.blocks, self.block
+        acts = self.by_name.get(name, ())
+        if key is None or key is ANY_ARGUMENTS:
+            p = self.pointer.get(name, 0)
+            while p < len(acts) and (used[acts[p]] or blocks[acts[p]] < block):
+                p += 1
+            self.pointer[name] = p
+            if key is not None:
+                return acts[p] if p < len(acts) else -1
+            spec = self.specs[i]
+            for j in acts[p:]:
+                if not used[j] and spec.compatible(self.actual.argument(j)):
+                    return j
+            return -1
+        chains = self.chains.get(name)
+        if chains is None:
+            chains = self.chains[name] = _chains(self.actual.keys, acts)
+        head, following = chains
+        k = head.get(key, -1)
+        while k >= 0 and (used[acts[k]] or blocks[acts[k]] < block):
+            k = following[k]
+        head[key] = k
+        return acts[k] if k >= 0 else -1
+
+    def _reassign(self, i: int) -> bool:
+        """Fit reference ``i`` into the current block by re-pairing the block's references."""
+        start, end = self.starts[self.block], self.starts[self.block + 1]
+        if end - start < 2:  # a block of one call (every block, without parallel groups)
+            return False
+        members = list(self.positions[start:end])
+        refs = [*self.block_refs, i]
+        adjacency = [
+            [k for k, j in enumerate(members) if self._fits(r, j)] for r in refs
+        ]  # fmt: skip
+        if not any(self.used[members[k]] for k in adjacency[-1]):
+            return False
+        matching = maximum_matching(adjacency, len(members))
+        if -1 in matching:
+            return False
+        for r in self.block_refs:
+            self.used[self.pairs[r]] = 0
+        for r, k in zip(refs, matching, strict=True):
+            self.pairs[r] = members[k]
+            self.used[members[k]] = 1
+        self.block_refs.append(i)
+        return True
+
+    def _fits(self, r: int, j: int) -> bool:
+        spec = self.specs[r]
+        return self.actual.name(j) == spec.name and spec.compatible(self.actual.argument(j))
+
+    def run(self) -> list[int]:
+        blocks = self.blocks
+        references = self.references
+        for i, (name, key) in enumerate(zip(references.names, references.keys, strict=True)):
+            j = self._next(i, name, key)
+            if j >= 0 and blocks[j] == self.block:
+                self.block_refs.append(i)
+            elif self.block >= 0 and self._reassign(i):
+                continue
+            elif j >= 0:
+                self.block = blocks[j]
+                self.block_refs = [i]
+            else:
+                continue
+            self.pairs[i] = j
+            self.used[j] = 1
+        return self.pairs
+
+
 Order = Literal["strict", "in_order", "unordered", "subset", "superset"]
 
+
 SHOWN_ROWS = 20
+
+
 """The most diff rows a failure message shows (matched rows only when everything fits)."""
+
+
 CLOSEST_SCAN = 200
+
+
 """The most same-name calls scanned for the closest candidate of a missing reference call."""
 
 
@@ -119,9 +737,10 @@ class MatchesTrajectory(Check):
     method: ClassVar[str] = "matches_trajectory"
     positional: ClassVar[tuple[str, ...]] = ("reference",)
 
-    def __attrs_post_init__(self) -> None:
-        references = References.compile(self.reference, self.arguments, self.tools)
-        object.__setattr__(self, "_references", references)
+    @_references.default
+    @given_fields_first
+    def _compile_references(self) -> References:
+        return References.compile(self.reference, self.arguments, self.tools)
 
     def primary(self) -> Any:
         return MISSING
@@ -326,4 +945,12 @@ class _Diff:
         return lines
 
 
-__all__ = ["MatchesTrajectory"]
+__all__ = [
+    "Call",
+    "Calls",
+    "MatchesTrajectory",
+    "References",
+    "ordered_pairs",
+    "read_calls",
+    "unordered_pairs",
+]

@@ -1,7 +1,7 @@
 """The fluent families of :class:`~agent_asserts.context.EvalContext`: one mixin per family.
 
 Each method is one line: build the check object named after it and record it through the
-:class:`~agent_asserts.fluent.recorder.Recorder`. :mod:`.handles` holds the handle a method
+:class:`~agent_asserts.fluent.recording.Recorder`. :mod:`.handles` holds the handle a method
 returns and the value expectation of ``ctx.expect``/``ctx.state``.
 
 >>> from agent_asserts import EvalContext

@@ -1,15 +1,11 @@
-"""The fluent methods of :class:`~agent_asserts.context.EvalContext`, one class per family.
-
-Each method is one line: build the check object named after it and record it. The check
-classes hold all the logic (and are shared with every loader); the docs pages per family
-(``docs/checks-*.md``) show each method at work. The outcome, trajectory, events and state
-families live in ``fluent.outcome``, ``fluent.trajectory``, ``fluent.events`` and
-``fluent.state``; this module holds the conversation family.
+"""The conversation family of :class:`~agent_asserts.context.EvalContext` (Rasa Mantle's
+assertions): skills, ordered blocks, memory, agent messages and turns
+(``docs/checks-conversation.md``, classes in :mod:`agent_asserts.checks.conversation`).
 
 >>> from agent_asserts import EvalContext
 >>> from agent_asserts.testing import demo_record
->>> EvalContext(demo_record()).called_tool("refunds_issue").result.message
-'matched 1 tool calls'
+>>> EvalContext(demo_record()).memory_was_set("refund.order_id").result.passed
+True
 """
 
 from __future__ import annotations
@@ -18,24 +14,21 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, overload
 
 from agent_asserts._values import MISSING
-from agent_asserts.checks import lifecycle, memory, messages, sequencing, turns
-from agent_asserts.checks.memo import built
-from agent_asserts.fluent.recorder import Recorder
-from agent_asserts.selectors.value_key import built_by_steps
+from agent_asserts.checks import conversation
+from agent_asserts.fluent.recording import Recorder
 
 if TYPE_CHECKING:
     from agent_asserts.fluent.handles import AssertionHandle
     from agent_asserts.matching import Matcher
     from agent_asserts.record import Button
-    from agent_asserts.selectors import Selector
     from agent_asserts.selectors.calls import ToolSelector
 
 
 class ConversationMethods(Recorder):
-    """Skills, ordered blocks, memory, agent messages, turns and sequencing (Mantle)."""
+    """Skills, ordered blocks, memory, agent messages and turns (Mantle)."""
 
     def _lifecycle(self, method: str, *ids: str | None) -> AssertionHandle:
-        """Record the lifecycle check ``method`` (a key of ``lifecycle.LIFECYCLE_CHECKS``).
+        """Record the lifecycle check ``method`` (a key of ``conversation.LIFECYCLE_CHECKS``).
 
         The ten skill and ordered-block methods below are one line each over this.
 
@@ -44,7 +37,7 @@ class ConversationMethods(Recorder):
         >>> EvalContext(rec)._lifecycle("skill_resumed", "card_replace", "ask").result.passed
         True
         """
-        return self._record(built(lifecycle.LIFECYCLE_CHECKS[method], *ids))
+        return self._record(conversation.LIFECYCLE_CHECKS[method](*ids))
 
     def skill_activated(self, skill_id: str) -> AssertionHandle:
         """Skill ``skill_id`` was activated.
@@ -177,8 +170,8 @@ class ConversationMethods(Recorder):
         [True, False]
         """
         if isinstance(name, str):
-            return self._record(built(memory.MemoryWasSet, name, value))
-        checks = memory.memory_checks(memory.MemoryWasSet, name, value)
+            return self._record(conversation.MemoryWasSet(name, value))
+        checks = conversation.memory_checks(conversation.MemoryWasSet, name, value)
         return [self._record(check) for check in checks]
 
     @overload
@@ -203,8 +196,8 @@ class ConversationMethods(Recorder):
         "the last write of 'refund.order_id' (e2) was 'A1049', not 'A1050'"
         """
         if isinstance(name, str):
-            return self._record(built(memory.MemoryWasNotSet, name, value))
-        checks = memory.memory_checks(memory.MemoryWasNotSet, name, value)
+            return self._record(conversation.MemoryWasNotSet(name, value))
+        checks = conversation.memory_checks(conversation.MemoryWasNotSet, name, value)
         return [self._record(check) for check in checks]
 
     @overload
@@ -231,8 +224,8 @@ class ConversationMethods(Recorder):
         'order_id' was never cleared; memory keys written, nearest first: 'draft'
         """
         if isinstance(name, str):
-            return self._record(built(memory.MemoryWasCleared, name))
-        checks = memory.memory_checks(memory.MemoryWasCleared, name)
+            return self._record(conversation.MemoryWasCleared(name))
+        checks = conversation.memory_checks(conversation.MemoryWasCleared, name)
         return [self._record(check) for check in checks]
 
     def bot_uttered(
@@ -249,8 +242,8 @@ class ConversationMethods(Recorder):
         >>> EvalContext(demo_record()).bot_uttered(utter_name="utter_refund_done").result.message
         'e4 matched'
         """
-        check = built(
-            messages.BotUttered, utter_name=utter_name, text_matches=text_matches, buttons=buttons
+        check = conversation.BotUttered(
+            utter_name=utter_name, text_matches=text_matches, buttons=buttons
         )
         return self._record(check)
 
@@ -269,8 +262,7 @@ class ConversationMethods(Recorder):
         >>> ctx.bot_did_not_utter(text_matches=M.regex("(?i)sorry")).result.message
         'none of 1 agent message matched'
         """
-        check = built(
-            messages.BotDidNotUtter,
+        check = conversation.BotDidNotUtter(
             utter_name=utter_name,
             text_matches=text_matches,
             buttons=buttons,
@@ -292,25 +284,13 @@ class ConversationMethods(Recorder):
         >>> ctx.tools_within_one_turn("notify", "block_card", allow_extra_calls=False).result.passed
         True
         """
-        check = built(
-            turns.ToolsWithinOneTurn,
+        check = conversation.ToolsWithinOneTurn(
             *calls,
             allow_extra_calls=allow_extra_calls,
             ordered=ordered,
             ignore=ignore,
         )
         return self._record(check)
-
-    def sequencing(self, *selectors: Selector | str) -> AssertionHandle:
-        """Each selector matches an event strictly after the previous one's.
-
-        >>> from agent_asserts import EvalContext, on
-        >>> from agent_asserts.testing import demo_record
-        >>> steps = ("refunds_lookup", on.memory_set("refund.order_id"), "refunds_issue")
-        >>> EvalContext(demo_record()).sequencing(*steps).result.message
-        'found 3 steps in order: e1, e2, e3'
-        """
-        return self._record(built_by_steps(sequencing.Sequencing, selectors))
 
 
 __all__ = ["ConversationMethods"]

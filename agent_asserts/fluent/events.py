@@ -1,8 +1,9 @@
-"""The events family of :class:`~agent_asserts.context.EvalContext`: any event, steps, tokens.
+"""The events family of :class:`~agent_asserts.context.EvalContext`: events of any kind
+(``docs/checks-events.md``, classes in :mod:`agent_asserts.checks.events`).
 
 >>> from agent_asserts import EvalContext
 >>> from agent_asserts.testing import demo_record
->>> EvalContext(demo_record()).max_steps(5).result.passed
+>>> EvalContext(demo_record()).event("memory").result.passed
 True
 """
 
@@ -11,9 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from agent_asserts.checks import cost, events
-from agent_asserts.checks.memo import built
-from agent_asserts.fluent.recorder import CountLike, Recorder
+from agent_asserts.checks import events
+from agent_asserts.fluent.recording import CountLike, Recorder
 
 if TYPE_CHECKING:
     from agent_asserts.fluent.handles import AssertionHandle
@@ -32,7 +32,7 @@ class EventMethods(Recorder):
         >>> EvalContext(rec).called_subagent("fraud_check", Count.at_most(1)).result.message
         "matched 2 completed delegations to 'fraud_check' (expected at most 1)"
         """
-        return self._record(built(events.CalledSubagent, name, count))
+        return self._record(events.CalledSubagent(name, count))
 
     def event(
         self,
@@ -47,7 +47,7 @@ class EventMethods(Recorder):
         >>> EvalContext(demo_record()).event("memory", count=1).result.message
         "matched 1 event on.event('memory') (expected exactly 1)"
         """
-        return self._record(built(events.EventCheck, selector, predicate, count))
+        return self._record(events.EventCheck(selector, predicate, count))
 
     def not_event(self, selector: Selector | str) -> AssertionHandle:
         """No event matches ``selector``.
@@ -57,7 +57,7 @@ class EventMethods(Recorder):
         >>> EvalContext(demo_record()).not_event(on.tool("refunds_cancel")).result.message
         "no event matched on.tool('refunds_cancel')"
         """
-        return self._record(built(events.NotEvent, selector))
+        return self._record(events.NotEvent(selector))
 
     def event_order(self, *selectors: Selector | str) -> AssertionHandle:
         """Events matching the selectors occur in this order.
@@ -67,7 +67,7 @@ class EventMethods(Recorder):
         >>> EvalContext(demo_record()).event_order("memory", on.tool("refunds_issue")).result.passed
         True
         """
-        return self._record(built(events.EventOrder, *selectors))
+        return self._record(events.EventOrder(*selectors))
 
     def events_satisfy(self, fn: Callable[[Sequence[Event]], bool]) -> AssertionHandle:
         """A Python predicate over all the events.
@@ -77,37 +77,7 @@ class EventMethods(Recorder):
         >>> EvalContext(demo_record()).events_satisfy(lambda evs: len(evs) == 5).result.passed
         True
         """
-        return self._record(built(events.EventsSatisfy, fn))
-
-    def step_count(self, n: int) -> AssertionHandle:
-        """Exactly ``n`` steps (``"expected 2 steps, got 3"``).
-
-        >>> from agent_asserts import EvalContext
-        >>> from agent_asserts.testing import demo_record
-        >>> EvalContext(demo_record()).step_count(2).result.message
-        'expected 2 steps, got 4'
-        """
-        return self._record(built(cost.StepCount, n))
-
-    def max_steps(self, n: int) -> AssertionHandle:
-        """At most ``n`` steps.
-
-        >>> from agent_asserts import EvalContext
-        >>> from agent_asserts.testing import demo_record
-        >>> EvalContext(demo_record()).max_steps(5).result.message
-        'expected at most 5 steps, got 4'
-        """
-        return self._record(built(cost.MaxSteps, n))
-
-    def total_tokens_at_most(self, n: int) -> AssertionHandle:
-        """At most ``n`` tokens in total (``"used 5000 tokens, limit 4000"``).
-
-        >>> from agent_asserts import EvalContext
-        >>> from agent_asserts.testing import demo_record
-        >>> EvalContext(demo_record()).total_tokens_at_most(1000).result.message
-        'used 1020 tokens, limit 1000'
-        """
-        return self._record(built(cost.TotalTokensAtMost, n))
+        return self._record(events.EventsSatisfy(fn))
 
 
 __all__ = ["EventMethods"]

@@ -18,8 +18,14 @@ from typing import TYPE_CHECKING, Any, Self
 import attrs
 
 from agent_asserts._boundary import guard
-from agent_asserts.checks.expectations import Equals, Includes, Matches, Satisfies, Similarity
-from agent_asserts.checks.sources import ValueSource
+from agent_asserts.checks.expectations import (
+    Equals,
+    Includes,
+    Matches,
+    Satisfies,
+    Similarity,
+    ValueSource,
+)
 from agent_asserts.results import AssertionResult, Severity, Status
 
 if TYPE_CHECKING:

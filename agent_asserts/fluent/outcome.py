@@ -11,8 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from agent_asserts.checks import outcome
-from agent_asserts.checks.memo import built
-from agent_asserts.fluent.recorder import Recorder
+from agent_asserts.fluent.recording import Recorder
 
 if TYPE_CHECKING:
     from agent_asserts.fluent.handles import AssertionHandle
@@ -29,7 +28,7 @@ class OutcomeMethods(Recorder):
         >>> EvalContext(demo_record()).succeeded().result.message
         "status is 'completed'"
         """
-        return self._record(built(outcome.Succeeded))
+        return self._record(outcome.Succeeded())
 
     def stopped(self) -> AssertionHandle:
         """The run's status is ``stopped``.
@@ -39,7 +38,7 @@ class OutcomeMethods(Recorder):
         >>> EvalContext(demo_record()).stopped().result.message
         "expected status 'stopped', got 'completed'"
         """
-        return self._record(built(outcome.Stopped))
+        return self._record(outcome.Stopped())
 
     def message_includes(self, text: str) -> AssertionHandle:
         """The reply contains ``text``.
@@ -49,7 +48,7 @@ class OutcomeMethods(Recorder):
         >>> EvalContext(demo_record()).message_includes("A1049").result.message
         "the reply includes 'A1049'"
         """
-        return self._record(built(outcome.MessageIncludes, text))
+        return self._record(outcome.MessageIncludes(text))
 
     def output_equals(self, expected: Any) -> AssertionHandle:
         """The reply matches ``expected`` (a string or a matcher).
@@ -59,7 +58,7 @@ class OutcomeMethods(Recorder):
         >>> EvalContext(demo_record()).output_equals(M.regex("Refund issued.*")).result.passed
         True
         """
-        return self._record(built(outcome.OutputEquals, expected))
+        return self._record(outcome.OutputEquals(expected))
 
     def output_matches(self, pattern: str) -> AssertionHandle:
         """A regular expression is found in the reply.
@@ -69,7 +68,7 @@ class OutcomeMethods(Recorder):
         >>> EvalContext(demo_record()).output_matches(r"order A\\d+").result.status.value
         'pass'
         """
-        return self._record(built(outcome.OutputMatches, pattern))
+        return self._record(outcome.OutputMatches(pattern))
 
 
 __all__ = ["OutcomeMethods"]

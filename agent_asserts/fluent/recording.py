@@ -1,16 +1,22 @@
-"""From a check to its recorded result: the step every recorder shares (``EvalContext``'s
+"""From a check to its recorded result: the recorder every fluent family builds on and the step
+every recorder shares.
+
+The base every fluent family builds on: one abstract recording path.
+
+>>> from agent_asserts import EvalContext
+>>> issubclass(EvalContext, Recorder)
+True
+
+From a check to its recorded result: the step every recorder shares (``EvalContext``'s
 ``record_check`` and fluent methods, the runner, the loaders).
 
 :func:`run_check` evaluates a check (an exception escaping it becomes an ``evaluator_error``
 outcome); :func:`outcome_to_result` turns the outcome into an
 :class:`~agent_asserts.results.AssertionResult`. What every result of one check shares — its
 description (rendered when first read), default severity, own threshold, evaluator, default
-name — is worked out on its first recording and kept on the (frozen) check as a
-:class:`Shared`, so a check built once (``checks.memo.built``) and recorded many times pays
-for it once; a result whose values are already valid is filled without its validators
-(:func:`agent_asserts._fill.filler`).
+name — is read from the check as one :class:`Shared` per recording.
 
->>> from agent_asserts.checks.cost import StepCount
+>>> from agent_asserts.checks.traces import StepCount
 >>> from agent_asserts.testing import demo_record
 >>> check = StepCount(4)
 >>> result = outcome_to_result(check, run_check(check, demo_record()))
@@ -20,28 +26,57 @@ for it once; a result whose values are already valid is filled without its valid
 
 from __future__ import annotations
 
+import abc
 from typing import TYPE_CHECKING, Any
 
-from agent_asserts._fill import filler
 from agent_asserts._text import LazyText
 from agent_asserts._version import __version__
 from agent_asserts.checks.base import Check
-from agent_asserts.checks.unrecorded import decide_unrecorded
+from agent_asserts.checks.tools import decide_unrecorded
+from agent_asserts.matching import Count
 from agent_asserts.outcome import Outcome
-from agent_asserts.results import AssertionResult, EvaluatorInfo, Severity, Status
-from agent_asserts.status import EVALUATED_STATUSES
+from agent_asserts.results import AssertionResult, EvaluatorInfo, Severity
 
 if TYPE_CHECKING:
+    from agent_asserts.checks.base import Check
+    from agent_asserts.fluent.handles import AssertionHandle
     from agent_asserts.judges import Judge
     from agent_asserts.record import TrialRecord
 
+
+CountLike = int | Count | None
+
+
+class Recorder(abc.ABC):
+    """Implemented by :class:`~agent_asserts.context.EvalContext`: evaluate and record a check."""
+
+    @abc.abstractmethod
+    def record_check(self, check: Check) -> AssertionHandle:
+        """Evaluate and record one check.
+
+        >>> from agent_asserts import EvalContext
+        >>> from agent_asserts.checks.traces import MaxSteps
+        >>> from agent_asserts.testing import demo_record
+        >>> EvalContext(demo_record()).record_check(MaxSteps(5)).result.passed
+        True
+        """
+
+    def _record(self, check: Check) -> AssertionHandle:
+        """:meth:`record_check` with its defaults, the fluent methods' call (an implementation
+        may skip the argument checks of its public method here)."""
+        return self.record_check(check)
+
+
 _EVALUATOR_VERSION = f"agent_asserts {__version__}"
-_fill_result = filler(AssertionResult)
-_fill_info = filler(EvaluatorInfo)
-_PASS = Status.PASS
+
+
 # Check's own run / severity_for / own_threshold: a class that keeps them needs no call
 _PLAIN_RUN = Check.run
+
+
 _PLAIN_SEVERITY = Check.severity_for
+
+
 _PLAIN_THRESHOLD = Check.own_threshold
 
 
@@ -77,53 +112,46 @@ def plain_info(evaluator_type: str) -> EvaluatorInfo:
     """
     shared = _plain_infos.get(evaluator_type)
     if shared is None:
-        shared = _plain_infos[evaluator_type] = _fill_info(
-            (evaluator_type, _EVALUATOR_VERSION, _NoDetails())
+        shared = _plain_infos[evaluator_type] = EvaluatorInfo(
+            evaluator_type, _EVALUATOR_VERSION, _NoDetails()
         )
     return shared
 
 
 class Shared:
-    """What every result of one check shares, kept on the check after its first recording.
+    """What every result of one check shares: worked out once per recording (from class
+    attributes and the check's fields; nothing is kept on the frozen check).
 
     ``plain`` says the check keeps ``Check.run`` and ``Check.severity_for`` (it needs no judge
-    and decides no severity); ``name`` is its default name, worked out when first needed.
+    and decides no severity).
     """
 
-    __slots__ = ("described", "evaluator_type", "info", "name", "plain", "severity", "threshold")
+    __slots__ = ("described", "evaluator_type", "info", "plain", "severity", "threshold")
 
     def __init__(self, check: Check) -> None:
         kind = type(check)
-        described = check.__dict__.get("_described")
-        self.described: str | LazyText = (
-            LazyText(check.describe) if described is None else described
-        )
+        self.described: str | LazyText = LazyText(check.describe)
         self.severity: Severity = check.default_severity
         self.threshold = None if kind.own_threshold is _PLAIN_THRESHOLD else check.own_threshold()
         self.evaluator_type: str = check.evaluator_type
         self.info = plain_info(self.evaluator_type)
         self.plain = kind.run is _PLAIN_RUN and kind.severity_for is _PLAIN_SEVERITY
-        self.name: str | None = None
 
 
 def shared(check: Check) -> Shared:
-    """``check``'s :class:`Shared`, made on first use and kept on it.
+    """What every result of ``check`` shares (a new :class:`Shared`).
 
-    >>> from agent_asserts.checks.cost import StepCount
-    >>> check = StepCount(2)
-    >>> shared(check) is shared(check), shared(check).plain
-    (True, True)
+    >>> from agent_asserts.checks.traces import StepCount
+    >>> shared(StepCount(2)).plain, shared(StepCount(2)).severity.value
+    (True, 'gate')
     """
-    kept: Shared | None = check.__dict__.get("_shared")
-    if kept is None:
-        kept = check.__dict__["_shared"] = Shared(check)
-    return kept
+    return Shared(check)
 
 
 def run_check(check: Check, record: TrialRecord, *, judge: Judge | None = None) -> Outcome:
     """Evaluate ``check``; an exception escaping it becomes an ``evaluator_error`` outcome.
 
-    >>> from agent_asserts.checks.cost import StepCount
+    >>> from agent_asserts.checks.traces import StepCount
     >>> from agent_asserts.testing import demo_record
     >>> run_check(StepCount(4), demo_record()).status.value
     'pass'
@@ -151,12 +179,12 @@ def outcome_to_result(
 ) -> AssertionResult:
     """Turn one check's outcome into a recorded result (used by the context and the loaders).
 
-    >>> from agent_asserts.checks.cost import StepCount
+    >>> from agent_asserts.checks.traces import StepCount
     >>> r = outcome_to_result(StepCount(1), Outcome.of(True, message="expected 1 step, got 1"))
     >>> (r.name, r.status.value, r.severity.value)
     ('step_count:1', 'pass', 'gate')
     """
-    kept = check.__dict__.get("_shared") or shared(check)
+    kept = Shared(check)
     return build_result(check, kept, outcome, name, severity, threshold, label)
 
 
@@ -171,7 +199,7 @@ def build_result(
 ) -> AssertionResult:
     """:func:`outcome_to_result` with positional arguments and the check's :class:`Shared`
     (the recorder's call)."""
-    if outcome._plain:  # nothing to merge, no forced gate, no judge verdict
+    if outcome.plain:  # nothing to merge, no forced gate, no judge verdict
         info = kept.info  # the one shared (read-only) info of its type
         if severity is None:
             severity = kept.severity
@@ -179,8 +207,8 @@ def build_result(
     else:
         if outcome.details or outcome.evaluator or outcome.evaluator_type:
             evaluator_type = outcome.evaluator_type or kept.evaluator_type
-            info = _fill_info(
-                (evaluator_type, _EVALUATOR_VERSION, {**outcome.evaluator, **outcome.details})
+            info = EvaluatorInfo(
+                evaluator_type, _EVALUATOR_VERSION, {**outcome.evaluator, **outcome.details}
             )
         else:
             info = kept.info
@@ -192,15 +220,12 @@ def build_result(
     # A check that grades against its own threshold (a judge's `threshold=`) decided its status
     # with it, so the result is built with it; a `threshold` given here replaces it afterwards.
     own_threshold = kept.threshold
-    if not name:  # a check built once and recorded many times keeps its name
-        name = kept.name
-        if name is None:
-            name = kept.name = check.default_name()
-    status, score = outcome.status, outcome.score
-    values = (
+    if not name:
+        name = check.default_name()
+    result = AssertionResult(
         name,
-        status,
-        score,
+        outcome.status,
+        outcome.score,
         severity,
         own_threshold,
         label,
@@ -214,19 +239,16 @@ def build_result(
         kept.described,  # rendered when read
         not passed_by_judge,
     )
-    if (
-        type(score) is float
-        and 0.0 <= score <= 1.0
-        and type(severity) is Severity
-        and own_threshold is None
-        and (passed_by_judge or (score >= 1.0) == (status is _PASS)
-             or status not in EVALUATED_STATUSES)
-    ):  # fmt: skip
-        # what AssertionResult's converters and validators would check holds: fill it directly
-        result = _fill_result(values)
-    else:
-        result = AssertionResult(*values)
     return result if threshold is None else result.with_threshold(threshold)
 
 
-__all__ = ["Shared", "build_result", "outcome_to_result", "plain_info", "run_check", "shared"]
+__all__ = [
+    "CountLike",
+    "Recorder",
+    "Shared",
+    "build_result",
+    "outcome_to_result",
+    "plain_info",
+    "run_check",
+    "shared",
+]

@@ -11,8 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Literal
 
 from agent_asserts.checks import state
-from agent_asserts.checks.memo import built
-from agent_asserts.fluent.recorder import Recorder
+from agent_asserts.fluent.recording import Recorder
 from agent_asserts.matching import ANY
 
 if TYPE_CHECKING:
@@ -38,8 +37,7 @@ class StateMethods(Recorder):
         >>> ctx.changed("/orders/A1049/status", before="paid", after="refunded").result.message
         "/orders/A1049/status changed: 'paid' -> 'refunded'"
         """
-        # positional arguments: the construction cache's flat key (0.4 µs less than keywords)
-        return self._record(built(_changed, path, before, after, op))
+        return self._record(state.Changed(path, before=before, after=after, op=op))
 
     def unchanged(self, path: str) -> AssertionHandle:
         """Nothing at or below ``path`` changed.
@@ -49,7 +47,7 @@ class StateMethods(Recorder):
         >>> EvalContext(demo_record()).unchanged("/orders/A1049/amount").result.message
         '/orders/A1049/amount did not change'
         """
-        return self._record(built(state.Unchanged, path))
+        return self._record(state.Unchanged(path))
 
     def only_changed(self, *paths: str) -> AssertionHandle:
         """Frame condition: every change lies at or below one of ``paths``.
@@ -59,11 +57,7 @@ class StateMethods(Recorder):
         >>> EvalContext(demo_record()).only_changed("/orders/A1049/amount").result.message
         "changed outside /orders/A1049/amount: changed /orders/A1049/status: 'paid' -> 'refunded'"
         """
-        return self._record(built(state.OnlyChanged, *paths))
-
-
-def _changed(path: str, before: Any, after: Any, op: Any) -> state.Changed:
-    return state.Changed(path, before=before, after=after, op=op)
+        return self._record(state.OnlyChanged(*paths))
 
 
 __all__ = ["StateMethods"]

@@ -1,5 +1,6 @@
-"""The traces family of :class:`~agent_asserts.context.EvalContext`: durations, model calls,
-tokens, parallel calls, declared tools, denied calls, and per-agent views.
+"""The traces family of :class:`~agent_asserts.context.EvalContext`: steps, tokens, durations,
+model calls, parallel calls, declared tools and denied calls (``docs/checks-traces.md``,
+classes in :mod:`agent_asserts.checks.traces`).
 
 >>> from agent_asserts import EvalContext, TrialRecord
 >>> rec = TrialRecord.builder().tool("refund", {}, outcome="denied").build()
@@ -11,9 +12,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from agent_asserts.checks import tool_schemas, traces
-from agent_asserts.checks.memo import built
-from agent_asserts.fluent.recorder import Recorder
+from agent_asserts.checks import traces
+from agent_asserts.fluent.recording import Recorder
 
 if TYPE_CHECKING:
     from agent_asserts.fluent.handles import AssertionHandle
@@ -21,7 +21,37 @@ if TYPE_CHECKING:
 
 
 class TraceMethods(Recorder):
-    """Checks over what real traces carry (API.md section 10)."""
+    """What a run's trace measures and its call facts."""
+
+    def step_count(self, n: int) -> AssertionHandle:
+        """Exactly ``n`` steps (``"expected 2 steps, got 3"``).
+
+        >>> from agent_asserts import EvalContext
+        >>> from agent_asserts.testing import demo_record
+        >>> EvalContext(demo_record()).step_count(2).result.message
+        'expected 2 steps, got 4'
+        """
+        return self._record(traces.StepCount(n))
+
+    def max_steps(self, n: int) -> AssertionHandle:
+        """At most ``n`` steps.
+
+        >>> from agent_asserts import EvalContext
+        >>> from agent_asserts.testing import demo_record
+        >>> EvalContext(demo_record()).max_steps(5).result.message
+        'expected at most 5 steps, got 4'
+        """
+        return self._record(traces.MaxSteps(n))
+
+    def total_tokens_at_most(self, n: int) -> AssertionHandle:
+        """At most ``n`` tokens in total (``"used 5000 tokens, limit 4000"``).
+
+        >>> from agent_asserts import EvalContext
+        >>> from agent_asserts.testing import demo_record
+        >>> EvalContext(demo_record()).total_tokens_at_most(1000).result.message
+        'used 1020 tokens, limit 1000'
+        """
+        return self._record(traces.TotalTokensAtMost(n))
 
     def duration_at_most(self, selector: Selector | str, seconds: float) -> AssertionHandle:
         """Every event matching ``selector`` (a string is a tool name) lasted at most
@@ -32,7 +62,7 @@ class TraceMethods(Recorder):
         >>> EvalContext(rec).duration_at_most("lookup", 1).result.message
         "all 1 event on.tool('lookup') took at most 1 s; slowest: e0 took 0.25 s"
         """
-        return self._record(built(traces.DurationAtMost, selector, seconds))
+        return self._record(traces.DurationAtMost(selector, seconds))
 
     def run_duration_at_most(self, seconds: float) -> AssertionHandle:
         """The run lasted at most ``seconds`` (first event's time to last event's end).
@@ -43,7 +73,7 @@ class TraceMethods(Recorder):
         >>> EvalContext(rec).run_duration_at_most(5).result.message
         'the run took 3 s, limit 5 s'
         """
-        return self._record(built(traces.RunDurationAtMost, seconds))
+        return self._record(traces.RunDurationAtMost(seconds))
 
     def model_calls_at_most(self, n: int, model: str | None = None) -> AssertionHandle:
         """At most ``n`` model calls (of ``model`` when given).
@@ -53,7 +83,7 @@ class TraceMethods(Recorder):
         >>> EvalContext(rec).model_calls_at_most(1).result.message
         'made 2 model calls, limit 1'
         """
-        return self._record(built(traces.ModelCallsAtMost, n, model))
+        return self._record(traces.ModelCallsAtMost(n, model))
 
     def tokens_at_most(self, n: int, counter: str = "total_tokens") -> AssertionHandle:
         """At most ``n`` of ``counter`` (a ``Usage`` field or ``details`` key) over the run.
@@ -64,7 +94,7 @@ class TraceMethods(Recorder):
         >>> EvalContext(rec).tokens_at_most(50, counter="input_tokens").result.message
         'used 80 input_tokens, limit 50 (sum over 1 model_call event)'
         """
-        return self._record(built(traces.TokensAtMost, n, counter))
+        return self._record(traces.TokensAtMost(n, counter))
 
     def parallel_calls(self, *names: str) -> AssertionHandle:
         """The named tools were called in one group (issued together).
@@ -75,7 +105,7 @@ class TraceMethods(Recorder):
         >>> EvalContext(rec).parallel_calls("a", "b").result.message
         "'a', 'b' were called together in group 'r1': e0, e1"
         """
-        return self._record(built(traces.ParallelCalls, *names))
+        return self._record(traces.ParallelCalls(*names))
 
     def tool_arguments_valid(self, name: str | None = None) -> AssertionHandle:
         """Every call (of ``name``, or all) has arguments valid against its declared schema.
@@ -86,7 +116,7 @@ class TraceMethods(Recorder):
         >>> EvalContext(rec).tool_arguments_valid().result.message
         'the arguments of 1 call are valid against the declared schemas'
         """
-        return self._record(built(tool_schemas.ToolArgumentsValid, name))
+        return self._record(traces.ToolArgumentsValid(name))
 
     def no_denied_calls(self) -> AssertionHandle:
         """No tool call was denied (``outcome: denied``).
@@ -95,7 +125,7 @@ class TraceMethods(Recorder):
         >>> EvalContext(TrialRecord.builder().tool("a", {}).build()).no_denied_calls().result.passed
         True
         """
-        return self._record(built(traces.NoDeniedCalls))
+        return self._record(traces.NoDeniedCalls())
 
 
 __all__ = ["TraceMethods"]

@@ -1,4 +1,7 @@
-"""The trajectory family of :class:`~agent_asserts.context.EvalContext`: the tool calls.
+"""The trajectory family of :class:`~agent_asserts.context.EvalContext`: the tool calls
+(``docs/checks-trajectory.md``, classes in :mod:`agent_asserts.checks.tools`,
+:mod:`~agent_asserts.checks.trajectory`, :mod:`~agent_asserts.checks.sequencing` and
+:mod:`~agent_asserts.checks.trajectory_match`).
 
 >>> from agent_asserts import EvalContext
 >>> from agent_asserts.testing import demo_record
@@ -12,8 +15,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from agent_asserts.checks import sequencing, tools, trajectory, trajectory_match
-from agent_asserts.checks.memo import built
-from agent_asserts.fluent.recorder import CountLike, Recorder
+from agent_asserts.fluent.recording import CountLike, Recorder
 
 if TYPE_CHECKING:
     from agent_asserts.fluent.handles import AssertionHandle
@@ -47,13 +49,17 @@ class TrajectoryMethods(Recorder):
         >>> ctx.called_tool("refunds_issue", arguments={"amount": 42}, count=1).result.message
         'matched 1 tool calls'
         """
-        if source is None and mcp_server is None and skill_id is None and total is False:
-            # the keywords at their defaults: the construction cache's positional key (0.5 µs)
-            return self._record(built(tools.CalledTool, name, arguments, result, is_error, count))
-        check = built(tools.CalledTool,
-            name, arguments, result, is_error, count,
-            source=source, mcp_server=mcp_server, skill_id=skill_id, total=total,
-        )  # fmt: skip
+        check = tools.CalledTool(
+            name,
+            arguments,
+            result,
+            is_error,
+            count,
+            source=source,
+            mcp_server=mcp_server,
+            skill_id=skill_id,
+            total=total,
+        )
         return self._record(check)
 
     def not_called_tool(
@@ -67,7 +73,7 @@ class TrajectoryMethods(Recorder):
         >>> ctx.not_called_tool("refunds_issue", before="refunds_lookup").result.message
         "no call matched on.tool('refunds_issue') before on.tool('refunds_lookup') at e1"
         """
-        return self._record(built(tools.NotCalledTool, name, arguments, before=before))
+        return self._record(tools.NotCalledTool(name, arguments, before=before))
 
     def tool_order(self, *names: str, contiguous: bool = False) -> AssertionHandle:
         """The names (``"a|b"`` alternatives) occur in this order among the tool calls.
@@ -77,9 +83,7 @@ class TrajectoryMethods(Recorder):
         >>> EvalContext(demo_record()).tool_order("refunds_lookup", "refunds_issue").result.message
         'found 2 steps in order: e1, e3'
         """
-        if contiguous is False:  # the construction cache's positional key (0.5 µs less)
-            return self._record(built(sequencing.ToolOrder, *names))
-        return self._record(built(sequencing.ToolOrder, *names, contiguous=contiguous))
+        return self._record(sequencing.ToolOrder(*names, contiguous=contiguous))
 
     def used_no_tools(self) -> AssertionHandle:
         """No tool was called.
@@ -89,7 +93,7 @@ class TrajectoryMethods(Recorder):
         >>> EvalContext(demo_record()).used_no_tools().result.message
         'made 2 tool calls, expected none'
         """
-        return self._record(built(tools.UsedNoTools))
+        return self._record(tools.UsedNoTools())
 
     def max_tool_calls(self, n: int) -> AssertionHandle:
         """At most ``n`` tool calls.
@@ -99,7 +103,7 @@ class TrajectoryMethods(Recorder):
         >>> EvalContext(demo_record()).max_tool_calls(1).result.message
         'made 2 tool calls, limit 1'
         """
-        return self._record(built(tools.MaxToolCalls, n))
+        return self._record(tools.MaxToolCalls(n))
 
     def no_failed_actions(self) -> AssertionHandle:
         """No tool call failed and the run recorded no errors.
@@ -109,7 +113,7 @@ class TrajectoryMethods(Recorder):
         >>> EvalContext(rec).no_failed_actions().result.message
         '1 failed tool call (e0)'
         """
-        return self._record(built(tools.NoFailedActions))
+        return self._record(tools.NoFailedActions())
 
     def last_tool(self, name: str, arguments: Any = None) -> AssertionHandle:
         """The last tool call is ``name`` (with matching arguments).
@@ -120,7 +124,7 @@ class TrajectoryMethods(Recorder):
         >>> ctx.last_tool("refunds_issue", {"orderId": "A1049"}).result.message
         "the last tool call was 'refunds_issue' at e3"
         """
-        return self._record(built(trajectory.LastTool, name, arguments))
+        return self._record(trajectory.LastTool(name, arguments))
 
     def every_call(self, name: str, arguments: Any = None, result: Any = None) -> AssertionHandle:
         """Every call of ``name`` matches (passes when it was never called).
@@ -131,7 +135,7 @@ class TrajectoryMethods(Recorder):
         >>> ctx.every_call("refunds_issue", {"amount": M.gt(0)}).result.passed
         True
         """
-        return self._record(built(trajectory.EveryCall, name, arguments, result))
+        return self._record(trajectory.EveryCall(name, arguments, result))
 
     def followed_by(
         self, name: str, next: Selector | str, *, arguments: Any = None
@@ -144,7 +148,7 @@ class TrajectoryMethods(Recorder):
         >>> ctx.followed_by("refunds_lookup", on.tool("refunds_issue")).result.message
         "all 1 call of 'refunds_lookup' followed by on.tool('refunds_issue')"
         """
-        return self._record(built(trajectory.FollowedBy, name, next, arguments=arguments))
+        return self._record(trajectory.FollowedBy(name, next, arguments=arguments))
 
     def terminal_tool(self, name: str) -> AssertionHandle:
         """``name`` ran at most once and no tool call came after it.
@@ -154,7 +158,7 @@ class TrajectoryMethods(Recorder):
         >>> EvalContext(demo_record()).terminal_tool("refunds_lookup").result.message
         "tool call e3 ('refunds_issue') came after 'refunds_lookup' at e1"
         """
-        return self._record(built(trajectory.TerminalTool, name))
+        return self._record(trajectory.TerminalTool(name))
 
     def ended_session(self, arguments: Any = None, *, tool: str = "end_session") -> AssertionHandle:
         """The last tool call is the session-ending tool, with matching arguments.
@@ -164,7 +168,7 @@ class TrajectoryMethods(Recorder):
         >>> EvalContext(rec).ended_session({"reason": "done"}).result.message
         "the last tool call was 'end_session' at e0"
         """
-        return self._record(built(trajectory.EndedSession, arguments, tool=tool))
+        return self._record(trajectory.EndedSession(arguments, tool=tool))
 
     def matches_trajectory(
         self,
@@ -201,7 +205,7 @@ class TrajectoryMethods(Recorder):
         >>> EvalContext(demo_record()).trace_parsed().result.message
         'the trace parsed without errors'
         """
-        return self._record(built(trajectory.TraceParsed))
+        return self._record(trajectory.TraceParsed())
 
     def confirmation_requested(
         self, before_tool: str, pattern: str, within_last_n_turns: int = 4
@@ -213,8 +217,19 @@ class TrajectoryMethods(Recorder):
         >>> EvalContext(rec).confirmation_requested("refund", "(?i)confirm").result.message
         "every call of 'refund' was confirmed: e2 after e0"
         """
-        check = built(trajectory.ConfirmationRequested, before_tool, pattern, within_last_n_turns)
+        check = trajectory.ConfirmationRequested(before_tool, pattern, within_last_n_turns)
         return self._record(check)
+
+    def sequencing(self, *selectors: Selector | str) -> AssertionHandle:
+        """Each selector matches an event strictly after the previous one's.
+
+        >>> from agent_asserts import EvalContext, on
+        >>> from agent_asserts.testing import demo_record
+        >>> steps = ("refunds_lookup", on.memory_set("refund.order_id"), "refunds_issue")
+        >>> EvalContext(demo_record()).sequencing(*steps).result.message
+        'found 3 steps in order: e1, e2, e3'
+        """
+        return self._record(sequencing.Sequencing(*selectors))
 
 
 __all__ = ["TrajectoryMethods"]

@@ -55,8 +55,8 @@ and every operator of a file is checked.
 s.yml:2:11: x.$regex: invalid regular expression '(unclosed': missing ), ...
 
 Suite-file nodes are the check readers' located values, with problems at file:line:col:
-:class:`NodeReading` lets :func:`~agent_asserts.checks.field_reader.read_value` and
-:func:`~agent_asserts.checks.expect_reader.read_expectation` walk position-carrying nodes. It
+:class:`NodeReading` lets :func:`~agent_asserts.checks.signatures.read_value` and
+:func:`~agent_asserts.checks.data.read_expectation` walk position-carrying nodes. It
 is a part of :class:`ProblemCollector` (so a file's collector
 is what the readers are given, with nothing made per value): a value is shown as the
 collector shows it (``true``, ``a list``), an error listing problems at relative paths is
@@ -69,7 +69,7 @@ second problem, and a boolean written as a YAML 1.1 word says why it is not one.
 <string>:1:6: on: must be true or false (got 'yes'; only true and false are booleans)
 
 Check arguments are converted by their :class:`~agent_asserts.checks.signatures.TypeSpec`
-(:func:`convert`): the walk is :func:`agent_asserts.checks.field_reader.read_value`, which the
+(:func:`convert`): the walk is :func:`agent_asserts.checks.signatures.read_value`, which the
 cattrs converter uses too; here it reads nodes through the file's collector (a
 :class:`NodeReading`), so type problems (``must be a string (got 3)``) are reported at their
 file:line:col.
@@ -90,9 +90,14 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any, cast
 
 from agent_asserts._text import choice_list, closest_word, unknown_key_message
-from agent_asserts.checks.field_reader import read_value
-from agent_asserts.checks.located import IS_LIST, IS_MAPPING, UNREADABLE, Reading
-from agent_asserts.checks.signatures import TypeSpec
+from agent_asserts.checks.signatures import (
+    IS_LIST,
+    IS_MAPPING,
+    UNREADABLE,
+    Reading,
+    TypeSpec,
+    read_value,
+)
 from agent_asserts.errors import Collector, LoadError, LoadProblem
 from agent_asserts.loaders.nodes import (
     INVALID,
@@ -263,7 +268,7 @@ class NodeReading(Reading[Node]):
 
 class ProblemCollector(Collector, NodeReading):
     """The problems found so far in one file, and typed accessors that add to them; also how
-    the check readers (:mod:`agent_asserts.checks.field_reader`) see the file's nodes
+    the check readers (:mod:`agent_asserts.checks.signatures`) see the file's nodes
     (:class:`~agent_asserts.loaders.collector.NodeReading`).
 
     >>> p = ProblemCollector("a.yml")
@@ -533,7 +538,7 @@ def key_path(node: Node, key: str) -> str:
 
 def convert(node: Node, spec: TypeSpec, problems: ProblemCollector) -> Any:
     """The value of ``node`` as ``spec`` says; on a problem, ``None`` (and the problem added):
-    :func:`~agent_asserts.checks.field_reader.read_value` over the node.
+    :func:`~agent_asserts.checks.signatures.read_value` over the node.
 
     >>> from agent_asserts.loaders.collector import ProblemCollector
     >>> from agent_asserts.checks.signatures import type_spec

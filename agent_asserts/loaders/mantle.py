@@ -56,7 +56,7 @@ from typing import Any, Final
 
 import attrs
 
-from agent_asserts.checks import lifecycle, memory, messages, sequencing, tools, turns
+from agent_asserts.checks import conversation, sequencing, tools
 from agent_asserts.checks.base import Check
 from agent_asserts.checks.semantic import JudgeCheck
 from agent_asserts.loaders.collector import (
@@ -85,16 +85,19 @@ from agent_asserts.selectors.calls import (
     ToolSelector,
 )
 
-LIFECYCLE: Final = lifecycle.LIFECYCLE_CHECKS
+LIFECYCLE: Final = conversation.LIFECYCLE_CHECKS
 """Skill and ordered-block keys → their check classes (the key is the fluent method)."""
 
 MEMORY: Final[dict[str, type[Check]]] = {
-    "memory_was_set": memory.MemoryWasSet,
-    "memory_was_not_set": memory.MemoryWasNotSet,
-    "memory_was_cleared": memory.MemoryWasCleared,
+    "memory_was_set": conversation.MemoryWasSet,
+    "memory_was_not_set": conversation.MemoryWasNotSet,
+    "memory_was_cleared": conversation.MemoryWasCleared,
 }
 
-MESSAGES: Final = {"bot_uttered": messages.BotUttered, "bot_did_not_utter": messages.BotDidNotUtter}
+MESSAGES: Final = {
+    "bot_uttered": conversation.BotUttered,
+    "bot_did_not_utter": conversation.BotDidNotUtter,
+}
 MESSAGE_FIELDS: Final = ("utter_name", "text_matches", "buttons")
 TOOL_REQUIRED: Final = ("tool_name", "source")
 TOOL_OPTIONAL: Final = ("mcp_server", "skill_id", "arguments", "is_error")
@@ -139,7 +142,9 @@ def _keys(
             p.add_key_problem(body, key, message)
 
 
-def lifecycle_check(key: str, node: Node, p: ProblemCollector) -> lifecycle.LifecycleCheck | None:
+def lifecycle_check(
+    key: str, node: Node, p: ProblemCollector
+) -> conversation.LifecycleCheck | None:
     """The skill or ordered-block check of a lifecycle key (None after adding problems).
 
     >>> from agent_asserts.loaders.nodes import from_plain
@@ -260,7 +265,7 @@ def _buttons(node: Node | None, p: ProblemCollector) -> list[dict[str, Any]] | N
     return buttons
 
 
-def message_check(key: str, node: Node, p: ProblemCollector) -> messages.MessageCheck | None:
+def message_check(key: str, node: Node, p: ProblemCollector) -> conversation.MessageCheck | None:
     """The ``bot_uttered``/``bot_did_not_utter`` check of a body (None after adding problems).
 
     >>> from agent_asserts.loaders.nodes import from_plain
@@ -358,7 +363,7 @@ def _within(node: Node, p: ProblemCollector) -> Check | None:
             calls.append(ToolSelector(**fields))
     if len(p) > before or allow is None:
         return None
-    return turns.ToolsWithinOneTurn(
+    return conversation.ToolsWithinOneTurn(
         *calls, allow_extra_calls=allow, ordered=bool(ordered), ignore=LIFECYCLE_IGNORED
     )
 

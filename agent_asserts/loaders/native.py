@@ -25,7 +25,7 @@ Pointer into ``final_state``; ``initial: true`` reads ``initial_state``), or ``l
 it; one expectation key (``includes``, ``equals``, ``matches``, ``similarity``…, from
 ``agent_asserts.checks.expectations.VALUE_CHECKS``) holds the expected value; ``at_least``,
 ``severity``, ``label`` and ``name`` sit in the same mapping. The mapping is read by
-:func:`agent_asserts.checks.expect_reader.read_expectation`, as the cattrs converter reads a
+:func:`agent_asserts.checks.data.read_expectation`, as the cattrs converter reads a
 check's data form ``{"expect": {…}}``.
 
 >>> from agent_asserts.loaders.nodes import from_plain
@@ -58,9 +58,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from agent_asserts.checks.expect_reader import read_expectation
-from agent_asserts.checks.field_reader import read_value
-from agent_asserts.checks.signatures import Signature
+from agent_asserts.checks.data import read_expectation
+from agent_asserts.checks.signatures import Signature, read_value
 from agent_asserts.loaders.collector import (
     ProblemCollector,
     is_operator,
@@ -84,7 +83,7 @@ from agent_asserts.loaders.suite import (
 
 def build_expect(node: Node | None, where: Node, problems: ProblemCollector) -> CheckEntry | None:
     """The :class:`CheckEntry` of one ``expect:`` mapping, or None after adding problems:
-    :func:`~agent_asserts.checks.expect_reader.read_expectation` over the node, with the
+    :func:`~agent_asserts.checks.data.read_expectation` over the node, with the
     sibling keys (``severity``, ``at_least``, ``label``, ``name``) inside the mapping.
 
     >>> from agent_asserts.loaders.collector import ProblemCollector

@@ -65,7 +65,7 @@ def _arguments(sig: Signature) -> dict[str, Any]:
     order; for a ``list_entries`` check it is instead a non-empty list of single-check
     arguments (a value or keywords), one check per item.
 
-    >>> from agent_asserts.checks.memory import MemoryWasSet
+    >>> from agent_asserts.checks.conversation import MemoryWasSet
     >>> from agent_asserts.checks.signatures import signature
     >>> [form.get("type") for form in _arguments(signature(MemoryWasSet))["anyOf"]]
     ['object', 'string', 'array']

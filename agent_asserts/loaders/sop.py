@@ -38,10 +38,10 @@ from typing import Any, Final, Literal
 import attrs
 
 from agent_asserts.checks.base import Check
-from agent_asserts.checks.confirmation import ConfirmationRequested
 from agent_asserts.checks.semantic import JudgeCheck
 from agent_asserts.checks.sequencing import ToolOrder
 from agent_asserts.checks.tools import CalledTool, NotCalledTool
+from agent_asserts.checks.trajectory import ConfirmationRequested
 from agent_asserts.loaders.collector import choice_list, unknown_key_message
 from agent_asserts.loaders.dialects import BuildContext, builtin_dialect
 from agent_asserts.loaders.nodes import MappingNode, Node, ScalarNode, describe_value

@@ -6,7 +6,7 @@ A case is data: its checks are the same objects the fluent API builds, each in a
 :class:`CheckEntry` with the severity, threshold, label and result name the file gave it.
 Evaluating a case runs every entry through ``EvalContext.record_check`` inside ``run_case``.
 
->>> from agent_asserts.checks.cost import MaxSteps
+>>> from agent_asserts.checks.traces import MaxSteps
 >>> from agent_asserts.testing import demo_record
 >>> case = Case("budget", (CheckEntry(MaxSteps(10)), CheckEntry(MaxSteps(1), severity="soft")))
 >>> case.evaluate(demo_record()).verdict
@@ -43,11 +43,10 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from agent_asserts.batch import load_error_text, unloadable_cases
-from agent_asserts.checks.data import build_check
-from agent_asserts.checks.expect_reader import EXPECT_SOURCES, expect_signatures
+from agent_asserts.checks.data import EXPECT_SOURCES, build_check, expect_signatures
 from agent_asserts.checks.expectations import VALUE_CHECKS
-from agent_asserts.checks.not_run import not_run_if_judged
 from agent_asserts.checks.registry import all_checks, registry_version
+from agent_asserts.checks.semantic import not_run_if_judged
 from agent_asserts.checks.signatures import Signature, signature
 from agent_asserts.context import CaseTimeout
 from agent_asserts.loaders.collector import ProblemCollector, report_exception
@@ -123,7 +122,7 @@ def construct(
 def entry_to_data(entry: CheckEntry) -> Any:
     """The native form of one entry; compact when the check has a single positional value.
 
-    >>> from agent_asserts.checks.cost import MaxSteps
+    >>> from agent_asserts.checks.traces import MaxSteps
     >>> from agent_asserts.checks.outcome import Succeeded
     >>> from agent_asserts.loaders.suite import CheckEntry
     >>> entry_to_data(CheckEntry(MaxSteps(5))), entry_to_data(CheckEntry(MaxSteps(5), label="x"))
@@ -244,7 +243,7 @@ class CheckEntry:
         """Evaluate the check in ``ctx`` and record its result with this entry's options.
 
         >>> from agent_asserts import EvalContext
-        >>> from agent_asserts.checks.cost import MaxSteps
+        >>> from agent_asserts.checks.traces import MaxSteps
         >>> from agent_asserts.testing import demo_record
         >>> ctx = EvalContext(demo_record())
         >>> CheckEntry(MaxSteps(2), severity="soft", label="budget").record(ctx)
@@ -308,7 +307,7 @@ class Case:
 
     def without_judged(self) -> Case:
         """This case with every judged check replaced by one that is ``not_applicable``
-        ("judged check not run"; see :mod:`agent_asserts.checks.not_run`).
+        ("judged check not run"; see :mod:`agent_asserts.checks.semantic`).
 
         >>> from agent_asserts.loaders import loads
         >>> case = loads("checks: [succeeded, {judge: polite}]").cases[0].without_judged()

@@ -12,7 +12,7 @@ Any other argument (a float, a set, a callable, a value nested too deeply) build
 each time, exactly as a direct call does; an argument that fails validation raises every
 time, as before, and is never cached. (``checks.memo.built`` is this function.)
 
->>> from agent_asserts.checks.cost import StepCount
+>>> from agent_asserts.checks.traces import StepCount
 >>> built(StepCount, 3) is built(StepCount, 3), built(StepCount, 3) == StepCount(3)
 (True, True)
 >>> built(StepCount, True)

@@ -18,9 +18,16 @@ from hypothesis import strategies as st
 
 from agent_asserts import Count, M, on
 from agent_asserts.checks import Check, all_checks
-from agent_asserts.checks.confirmation import ConfirmationRequested
 from agent_asserts.checks.contract import ContractCheck
-from agent_asserts.checks.cost import MaxSteps, StepCount, TotalTokensAtMost
+from agent_asserts.checks.conversation import (
+    LIFECYCLE_CHECKS,
+    BotDidNotUtter,
+    BotUttered,
+    MemoryWasCleared,
+    MemoryWasNotSet,
+    MemoryWasSet,
+    ToolsWithinOneTurn,
+)
 from agent_asserts.checks.data import (
     CheckDataError,
     UnserializableCheck,
@@ -38,13 +45,13 @@ from agent_asserts.checks.expectations import (
     VALUE_CHECKS,
     Equals,
     Includes,
+    LiteralValue,
     Matches,
+    RecordField,
     Satisfies,
     Similarity,
+    StatePath,
 )
-from agent_asserts.checks.lifecycle import LIFECYCLE_CHECKS
-from agent_asserts.checks.memory import MemoryWasCleared, MemoryWasNotSet, MemoryWasSet
-from agent_asserts.checks.messages import BotDidNotUtter, BotUttered
 from agent_asserts.checks.outcome import (
     MessageIncludes,
     OutputEquals,
@@ -54,9 +61,7 @@ from agent_asserts.checks.outcome import (
 )
 from agent_asserts.checks.semantic import JudgeCheck
 from agent_asserts.checks.sequencing import Sequencing, ToolOrder
-from agent_asserts.checks.sources import LiteralValue, RecordField, StatePath
 from agent_asserts.checks.state import Changed, OnlyChanged, Unchanged
-from agent_asserts.checks.tool_schemas import ToolArgumentsValid
 from agent_asserts.checks.tools import (
     CalledTool,
     MaxToolCalls,
@@ -66,13 +71,18 @@ from agent_asserts.checks.tools import (
 )
 from agent_asserts.checks.traces import (
     DurationAtMost,
+    MaxSteps,
     ModelCallsAtMost,
     NoDeniedCalls,
     ParallelCalls,
     RunDurationAtMost,
+    StepCount,
     TokensAtMost,
+    ToolArgumentsValid,
+    TotalTokensAtMost,
 )
 from agent_asserts.checks.trajectory import (
+    ConfirmationRequested,
     EndedSession,
     EveryCall,
     FollowedBy,
@@ -81,7 +91,6 @@ from agent_asserts.checks.trajectory import (
     TraceParsed,
 )
 from agent_asserts.checks.trajectory_match import MatchesTrajectory
-from agent_asserts.checks.turns import ToolsWithinOneTurn
 from agent_asserts.serialization import converter
 
 ASSERTION = {

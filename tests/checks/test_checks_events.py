@@ -292,13 +292,13 @@ class TestTotalTokensAtMost:
     def test_no_total_is_invalid_saying_what_usage_has(
         self, usage: dict[str, int] | None, message: str
     ) -> None:
-        from agent_asserts.checks.cost import TotalTokensAtMost
+        from agent_asserts.checks.traces import TotalTokensAtMost
 
         out = TotalTokensAtMost(2000).evaluate(TrialRecord.from_dict({"usage": usage}))
         assert (out.status, out.message) == (Status.INVALID, message)
 
     def test_a_given_total_is_taken_as_recorded(self) -> None:
-        from agent_asserts.checks.cost import TotalTokensAtMost
+        from agent_asserts.checks.traces import TotalTokensAtMost
 
         usage = {"input_tokens": 900, "output_tokens": 120, "total_tokens": 1500}
         out = TotalTokensAtMost(1100).evaluate(TrialRecord.from_dict({"usage": usage}))

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from agent_asserts import EvalContext, M
-from agent_asserts.checks.memory import MemoryWasCleared, MemoryWasNotSet, MemoryWasSet
+from agent_asserts.checks.conversation import MemoryWasCleared, MemoryWasNotSet, MemoryWasSet
 from agent_asserts.record import TrialRecord
 
 

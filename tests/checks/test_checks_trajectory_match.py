@@ -8,9 +8,14 @@ from typing import Any
 import pytest
 
 from agent_asserts import EvalContext, M, TrialRecord
-from agent_asserts.checks.trajectory_align import ordered_pairs, unordered_pairs
-from agent_asserts.checks.trajectory_calls import Call, Calls, References
-from agent_asserts.checks.trajectory_match import MatchesTrajectory
+from agent_asserts.checks.trajectory_match import (
+    Call,
+    Calls,
+    MatchesTrajectory,
+    References,
+    ordered_pairs,
+    unordered_pairs,
+)
 from agent_asserts.checks.trajectory_reference import CallSpec
 from agent_asserts.loaders import loads
 

@@ -21,14 +21,17 @@ from typing import Any
 import pytest
 
 from agent_asserts import M, TrialRecord
-from agent_asserts.checks.trajectory_align import (
+from agent_asserts.checks.trajectory_match import (
+    Call,
+    Calls,
+    MatchesTrajectory,
+    References,
     _Aligner,
     _pairs_after_last,
+    _positions_of,
     ordered_pairs,
     unordered_pairs,
 )
-from agent_asserts.checks.trajectory_calls import Call, Calls, References
-from agent_asserts.checks.trajectory_match import MatchesTrajectory, _positions_of
 from agent_asserts.checks.trajectory_reference import CallSpec
 
 NAMES = ("a", "b", "c")

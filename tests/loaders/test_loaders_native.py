@@ -9,11 +9,17 @@ from typing import Any
 
 import pytest
 
-from agent_asserts.checks.cost import MaxSteps
-from agent_asserts.checks.expectations import Equals, Includes, Similarity
+from agent_asserts.checks.expectations import (
+    Equals,
+    Includes,
+    LiteralValue,
+    RecordField,
+    Similarity,
+    StatePath,
+)
 from agent_asserts.checks.sequencing import ToolOrder
-from agent_asserts.checks.sources import LiteralValue, RecordField, StatePath
 from agent_asserts.checks.tools import CalledTool, NotCalledTool
+from agent_asserts.checks.traces import MaxSteps
 from agent_asserts.loaders import Case, CheckEntry, LoadError, Suite, load, loads
 from agent_asserts.loaders.suite import check_signatures
 from agent_asserts.matching import Count, M

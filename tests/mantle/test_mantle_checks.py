@@ -5,11 +5,18 @@ from __future__ import annotations
 import pytest
 
 from agent_asserts import EvalContext, M, TrialRecord, on
-from agent_asserts.checks.lifecycle import BlockEntered, SkillActivated, SkillCancelled
-from agent_asserts.checks.memory import MemoryWasCleared, MemoryWasNotSet, MemoryWasSet
-from agent_asserts.checks.messages import BotDidNotUtter, BotUttered
+from agent_asserts.checks.conversation import (
+    BlockEntered,
+    BotDidNotUtter,
+    BotUttered,
+    MemoryWasCleared,
+    MemoryWasNotSet,
+    MemoryWasSet,
+    SkillActivated,
+    SkillCancelled,
+    ToolsWithinOneTurn,
+)
 from agent_asserts.checks.registry import all_checks
-from agent_asserts.checks.turns import ToolsWithinOneTurn
 
 
 def status(handle: object) -> str:
