@@ -32,7 +32,7 @@ from agent_asserts.checks.registry import all_checks
 from agent_asserts.checks.serialize import argument_to_data
 from agent_asserts.checks.signatures import Signature, TypeSpec, build_check, signature
 from agent_asserts.errors import AgentAssertsError, Problem
-from agent_asserts.record._validators import child, got
+from agent_asserts.record.validators import child, got
 
 C = TypeVar("C", bound=Check)
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any, Final, Generic, TypeVar
 
-from agent_asserts.record._validators import child, got
+from agent_asserts.record.validators import child, got
 
 L = TypeVar("L")
 Problems = list[tuple[str, str]]

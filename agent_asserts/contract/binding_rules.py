@@ -26,7 +26,7 @@ from agent_asserts.contract.paths import Extract, event_path_problem, parse_extr
 from agent_asserts.contract.problems import Problems, bad_choice
 from agent_asserts.matching import Matcher
 from agent_asserts.record import parse_pointer
-from agent_asserts.record._validators import got, must_be_int, must_be_number, must_be_str
+from agent_asserts.record.validators import got, must_be_int, must_be_number, must_be_str
 
 UNCHECKED: Final = object()
 """A value whose problems were already reported (its checks are skipped)."""

@@ -42,7 +42,7 @@ from agent_asserts.loaders.nodes import Node, format_path, from_plain
 from agent_asserts.loaders.record_format import take_record_format
 from agent_asserts.loaders.source import parse_into, read_source
 from agent_asserts.loaders.suite import Case, CheckEntry, Suite
-from agent_asserts.record._validators import paused_gc
+from agent_asserts.record.validators import paused_gc
 
 Source = str | os.PathLike[str] | Mapping[str, Any] | Sequence[Any]
 

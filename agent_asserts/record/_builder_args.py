@@ -16,10 +16,13 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Final, TypedDict
 
 from agent_asserts._suggest import did_you_mean
-from agent_asserts.record._links import parent_problems
-from agent_asserts.record._model_payload_decode import decode_usage
-from agent_asserts.record._payload_decode import decode_payload
-from agent_asserts.record._validators import (
+from agent_asserts.record.declared_tools import DeclaredTool, decode_tools
+from agent_asserts.record.decoding import decode_payload, decode_usage, parent_problems
+from agent_asserts.record.errors import Problem, RecordError
+from agent_asserts.record.event import STR_ENVELOPE_FIELDS, Event
+from agent_asserts.record.payloads import PAYLOAD_TYPES, Button, Payload
+from agent_asserts.record.usage import Usage
+from agent_asserts.record.validators import (
     json_copy,
     must_be_duration,
     must_be_int,
@@ -28,11 +31,6 @@ from agent_asserts.record._validators import (
     must_be_str,
     one_of,
 )
-from agent_asserts.record.declared_tools import DeclaredTool, decode_tools
-from agent_asserts.record.errors import Problem, RecordError
-from agent_asserts.record.event import STR_ENVELOPE_FIELDS, Event
-from agent_asserts.record.payloads import PAYLOAD_TYPES, Button, Payload
-from agent_asserts.record.usage import Usage
 
 
 class CommonEnvelope(TypedDict, total=False):

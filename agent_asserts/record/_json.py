@@ -24,8 +24,8 @@ import sys
 from typing import Any
 
 from agent_asserts._files import not_regular, read_bytes
-from agent_asserts.record._validators import child, paused_gc
 from agent_asserts.record.errors import Problem, RecordError
+from agent_asserts.record.validators import child, paused_gc
 
 
 class _Duplicated(dict[str, Any]):

@@ -22,8 +22,8 @@ from typing import IO, Any, Final
 
 from agent_asserts._depth import MAX_DEPTH, depth_message
 from agent_asserts.record._json import _problems, _Scan
-from agent_asserts.record._validators import child
 from agent_asserts.record.errors import Problem, RecordError
+from agent_asserts.record.validators import child
 
 CHUNK: Final = 1 << 16
 _WHITESPACE: Final = " \t\r\n"

@@ -17,13 +17,13 @@ from typing import TYPE_CHECKING, Any, Self
 from typing_extensions import Unpack
 
 from agent_asserts.record._builder_args import Envelope, as_json, as_usage, check
-from agent_asserts.record._validators import must_be_bool, must_be_str
 from agent_asserts.record.model_payloads import (
     GuardrailPayload,
     ModelCallPayload,
     ReasoningPayload,
 )
 from agent_asserts.record.usage import Usage
+from agent_asserts.record.validators import must_be_bool, must_be_str
 
 if TYPE_CHECKING:
     from agent_asserts.record.payloads import Payload

@@ -35,13 +35,7 @@ from agent_asserts.record._builder_args import (
     check_links,
     choice,
 )
-from agent_asserts.record._payload_fields import resolve_outcome
 from agent_asserts.record._trace_builder import TraceEvents
-from agent_asserts.record._validators import (
-    must_be_bool,
-    must_be_int,
-    must_be_str,
-)
 from agent_asserts.record.declared_tools import DeclaredTool
 from agent_asserts.record.event import Event
 from agent_asserts.record.payloads import (
@@ -63,6 +57,12 @@ from agent_asserts.record.payloads import (
 from agent_asserts.record.trial import TrialRecord
 from agent_asserts.record.turns import TurnTracker, opens_turn
 from agent_asserts.record.usage import Usage
+from agent_asserts.record.validators import (
+    must_be_bool,
+    must_be_int,
+    must_be_str,
+    resolve_outcome,
+)
 
 
 class RecordBuilder(TraceEvents):

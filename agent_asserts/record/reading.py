@@ -25,7 +25,6 @@ from typing import Any, Final
 from agent_asserts.record._json import load_json, parse_json, require_regular, strict_loads
 from agent_asserts.record._runs_scan import cannot_stream, sample_of
 from agent_asserts.record._stream import iter_runs, sample, top_members
-from agent_asserts.record._validators import paused_gc
 from agent_asserts.record.adapters._registry import (
     TraceFormat,
     detect,
@@ -34,9 +33,10 @@ from agent_asserts.record.adapters._registry import (
     matching_formats,
 )
 from agent_asserts.record.adapters.native import parsed_records
-from agent_asserts.record.decode import TOP_LEVEL_KEYS
+from agent_asserts.record.decoding import TOP_LEVEL_KEYS
 from agent_asserts.record.errors import Problem, RecordError
 from agent_asserts.record.trial import TrialRecord
+from agent_asserts.record.validators import paused_gc
 
 SUFFIXES: Final = (".json", ".jsonl", ".ndjson")
 """The files of a folder that are read."""

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from agent_asserts.record.declared_tools import TOOL_KEYS
-from agent_asserts.record.decode import TOP_LEVEL_KEYS
+from agent_asserts.record.decoding import TOP_LEVEL_KEYS
 from agent_asserts.record.event import ENVELOPE_FIELDS
 from agent_asserts.record.payloads import (
     BLOCK_TRANSITIONS,

@@ -23,10 +23,8 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from agent_asserts._missing import MISSING
-from agent_asserts.record._lazy_events import PendingEvents, built_events, defer, pending_of
-from agent_asserts.record._validators import paused_gc
 from agent_asserts.record.declared_tools import DeclaredTool
-from agent_asserts.record.decode import decode_record
+from agent_asserts.record.decoding import decode_record
 from agent_asserts.record.delta import DeltaEntry, compute_delta
 from agent_asserts.record.event import Event
 from agent_asserts.record.index import RecordIndex
@@ -37,6 +35,7 @@ from agent_asserts.record.run_usage import sum_model_calls
 from agent_asserts.record.timing import Timeline
 from agent_asserts.record.turns import derive_turns
 from agent_asserts.record.usage import Usage
+from agent_asserts.record.validators import paused_gc
 from agent_asserts.record.views import agent_view
 
 if TYPE_CHECKING:
@@ -134,32 +133,14 @@ class TrialRecord:
 
     @classmethod
     def _from_parsed(cls, data: Any, *, source: str | None = None) -> TrialRecord:
-        """:meth:`from_dict` of data this library parsed itself and hands over (nothing else
-        holds it): the events are checked now, built on first read of ``events`` (see
-        :mod:`agent_asserts.record._lazy_events`).
+        """:meth:`from_dict` of data this library parsed itself (the native format's reader
+        hands it over); the same decoder, the same record.
 
         >>> rec = TrialRecord._from_parsed({"events": [{"kind": "step"}]})
         >>> rec == TrialRecord.from_dict({"events": [{"kind": "step"}]})
         True
         """
-        fields = decode_record(data, source, lazy=True)
-        pending = fields["events"]
-        if not isinstance(pending, PendingEvents):
-            return cls(**fields)
-        fields["events"] = ()
-        record = cls(**fields)
-        defer(record.__dict__, pending)
-        return record
-
-    if not TYPE_CHECKING:  # mypy keeps checking every other attribute of a record
-
-        def __getattr__(self, name: str) -> Any:
-            # only called while ``events`` is absent from __dict__: a lazily loaded record
-            if name == "events" and (events := built_events(self.__dict__)) is not None:
-                return events
-            raise AttributeError(
-                f"'{type(self).__name__}' object has no attribute '{name}'", name=name, obj=self
-            )
+        return cls(**decode_record(data, source))
 
     @classmethod
     def load(
@@ -233,12 +214,7 @@ class TrialRecord:
             changes["initial_state"] = state_value(initial_state, "initial_state")
         if final_state is not MISSING:
             changes["final_state"] = state_value(final_state, "final_state")
-        pending = pending_of(self)
-        if pending is None:
-            return attrs.evolve(self, **changes)
-        record = attrs.evolve(self, events=(), **changes)  # still lazy: the same pending events
-        defer(record.__dict__, pending)
-        return record
+        return attrs.evolve(self, **changes)
 
     @staticmethod
     def builder(initial_state: Any = None) -> RecordBuilder:

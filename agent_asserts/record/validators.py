@@ -1,7 +1,11 @@
-"""Small validators shared by the decoder and the builder: each returns a problem message.
+"""Checks of JSON values, shared by the decoder, the builder and the declared tools.
 
-Every function returns None when the value is valid, else the message of the problem (the
-text that follows the JSON path in a :class:`~agent_asserts.record.errors.Problem`).
+Every ``must_be_*`` function returns None when the value is valid, else the message of the
+problem (the text that follows the JSON path in a
+:class:`~agent_asserts.record.errors.Problem`); the field readers (:func:`required_str`,
+:func:`optional_str`…) append ``(path, message)`` pairs to a :data:`Problems` list;
+:func:`json_copy` and :func:`copy_within` copy JSON data, the latter refusing data nested past
+the depth limit (:class:`TooDeep`).
 
 >>> must_be_int("four")
 "must be an integer (got 'four')"
@@ -16,12 +20,18 @@ import gc
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Final
 
-from agent_asserts._depth import MAX_DEPTH
+from agent_asserts._depth import MAX_DEPTH, too_deep
+from agent_asserts._missing import MISSING
 from agent_asserts._suggest import did_you_mean
 from agent_asserts._text import safe_repr
 from agent_asserts.errors import AgentAssertsError
+from agent_asserts.record.aliases import warn_suspicious
+from agent_asserts.record.payloads import ERROR_OUTCOMES
 
 _MAX_REPR = 60
+
+Problems = list[tuple[str, str]]
+"""Where decoders collect ``(path, message)`` problems."""
 
 
 @contextlib.contextmanager
@@ -193,7 +203,7 @@ class NotJSON(AgentAssertsError):
     >>> fast_copy({1: 2})
     Traceback (most recent call last):
     ...
-    agent_asserts.record._validators.NotJSON
+    agent_asserts.record.validators.NotJSON
     """
 
 
@@ -216,7 +226,7 @@ def fast_copy(value: Any, levels: int = MAX_DEPTH) -> Any:
     >>> fast_copy({"a": [1, {"b": None}]}, levels=2)
     Traceback (most recent call last):
     ...
-    agent_asserts.record._validators.NotJSON
+    agent_asserts.record.validators.NotJSON
     """
     kind = type(value)
     if kind is dict:
@@ -304,9 +314,152 @@ def _slow_copy(value: Any, path: str, problems: list[tuple[str, str]]) -> Any:
     return None
 
 
+MISSING_FIELD: Final = "required field missing"
+
+
+def extra_keys(raw: Mapping[str, Any], known: frozenset[str], path: str, problems: Problems) -> Any:
+    """A JSON copy of the keys of ``raw`` outside ``known`` (the payload's ``extra``).
+
+    >>> extra_keys({"name": "t", "vendor": 1}, frozenset({"name"}), "$", [])
+    {'vendor': 1}
+    """
+    if raw.keys() <= known:
+        return {}
+    warn_suspicious(raw, known, path)
+    return json_copy({key: value for key, value in raw.items() if key not in known}, path, problems)
+
+
+def required_str(raw: Mapping[str, Any], key: str, path: str, problems: Problems) -> Any:
+    """A required non-empty string (None after a problem)."""
+    value = raw.get(key, MISSING)
+    if value is MISSING:
+        problems.append((child(path, key), MISSING_FIELD))
+        return None
+    message = must_be_str(value, non_empty=True)
+    if message is not None:
+        problems.append((child(path, key), message))
+        return None
+    return value
+
+
+def optional_str(raw: Mapping[str, Any], key: str, path: str, problems: Problems) -> Any:
+    """An optional string: None when absent or null (None after a problem)."""
+    value = raw.get(key)
+    if value is None or type(value) is str:
+        return value
+    message = must_be_str(value)
+    if message is not None:
+        problems.append((child(path, key), message))
+        return None
+    return value
+
+
+def optional_bool(
+    raw: Mapping[str, Any], key: str, path: str, problems: Problems, default: Any = False
+) -> Any:
+    """An optional boolean: ``default`` when absent (None after a problem)."""
+    value = raw.get(key, MISSING)
+    if value is MISSING:
+        return default
+    if value is True or value is False:
+        return value
+    problems.append((child(path, key), must_be_bool(value) or ""))
+    return None
+
+
+def optional_choice(
+    raw: Mapping[str, Any], key: str, allowed: tuple[str, ...], path: str, problems: Problems
+) -> Any:
+    """An optional string from ``allowed``: None when absent or null.
+
+    >>> problems: Problems = []
+    >>> optional_choice({"mode": "push"}, "mode", ("handoff", "tool"), "$", problems), problems
+    (None, [('$.mode', "must be one of 'handoff', 'tool' (got 'push')")])
+    """
+    value = raw.get(key)
+    if value is None or value in allowed:
+        return value
+    message = must_be_str(value) or f"must be one of {one_of(allowed)} (got {value!r})"
+    problems.append((child(path, key), message))
+    return None
+
+
+def resolve_outcome(is_error: Any, outcome: str | None) -> tuple[bool, str, str | None]:
+    """The ``(is_error, outcome)`` of a tool call, each derived from the other when absent.
+
+    ``is_error`` is ``MISSING`` when not given, ``outcome`` None. The third item is the
+    problem message when both are given and contradict each other.
+
+    >>> resolve_outcome(MISSING, "retried")
+    (True, 'retried', None)
+    >>> resolve_outcome(True, None)
+    (True, 'failed', None)
+    >>> resolve_outcome(True, "denied")[2]
+    "true contradicts outcome 'denied' (is_error is true exactly for 'failed' and 'retried')"
+    """
+    if outcome is None:
+        flag = is_error is True
+        return flag, "failed" if flag else "succeeded", None
+    implied = outcome in ERROR_OUTCOMES
+    if is_error is MISSING or is_error is implied:
+        return implied, outcome, None
+    message = (
+        f"{str(is_error).lower()} contradicts outcome {outcome!r} (is_error is true exactly"
+        " for 'failed' and 'retried')"
+    )
+    return bool(is_error), outcome, message
+
+
+class TooDeep(AgentAssertsError):
+    """Raised by :func:`copy_within` on data nested past its limit (the record decoder then
+    reports the first container of the whole record nested past
+    :data:`~agent_asserts._depth.MAX_DEPTH`)."""
+
+
+def copy_within(value: Any, path: str, problems: Problems, levels: int) -> Any:
+    """:func:`json_copy` of a value that may be nested at most ``levels`` deep (``value``
+    itself is level 1): the depth is measured while copying, so valid data is walked once.
+
+    Raises:
+        TooDeep: ``value`` is nested deeper.
+
+    >>> copy_within({"a": [1]}, "$.x", [], 2)
+    {'a': [1]}
+    >>> copy_within({"a": [[1]]}, "$.x", [], 2)
+    Traceback (most recent call last):
+    ...
+    agent_asserts.record.validators.TooDeep
+    """
+    if type(value) in _SCALARS:
+        return value
+    try:
+        return fast_copy(value, levels)
+    except NotJSON:
+        if type(value) in (dict, list, tuple) and too_deep(value, levels) is not None:
+            raise TooDeep from None
+        return _slow_copy(value, path, problems)
+
+
+def unknown_keys(raw: Mapping[Any, Any], known: Any, path: str, problems: Problems) -> None:
+    """Add an "unknown key" problem (with a suggestion) for each key of ``raw`` not in ``known``.
+
+    >>> problems: Problems = []
+    >>> unknown_keys({"knd": 1}, ("kind",), "$", problems); problems
+    [('$.knd', "unknown key (did you mean 'kind'?)")]
+    """
+    for key in raw:
+        if key not in known:
+            problems.append((child(path, key), unknown_key(key, sorted(known))))
+
+
 __all__ = [
+    "MISSING_FIELD",
     "NotJSON",
+    "Problems",
+    "TooDeep",
     "child",
+    "copy_within",
+    "extra_keys",
     "fast_copy",
     "fits",
     "got",
@@ -319,7 +472,13 @@ __all__ = [
     "must_be_object",
     "must_be_str",
     "one_of",
+    "optional_bool",
+    "optional_choice",
+    "optional_str",
     "paused_gc",
+    "required_str",
+    "resolve_outcome",
     "scalar_types",
     "unknown_key",
+    "unknown_keys",
 ]
