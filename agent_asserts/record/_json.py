@@ -194,11 +194,36 @@ def read_text(path: str | os.PathLike[str]) -> tuple[str, str]:
         OSError: The file cannot be read.
     """
     name = os.fspath(path)
-    raw = read_bytes(name, lambda reason: RecordError([Problem("", reason, name)]))
+    return name, decode_text(read_raw(name), name)
+
+
+def read_raw(path: str | os.PathLike[str]) -> bytes:
+    """The bytes of a record file (refused as :func:`read_text` says).
+
+    Raises:
+        RecordError: The file is not a regular file or is over the size limit.
+        OSError: The file cannot be read.
+    """
+    name = os.fspath(path)
+    return read_bytes(name, lambda reason: RecordError([Problem("", reason, name)]))
+
+
+def decode_text(raw: bytes, source: str) -> str:
+    """UTF-8 text of a file's bytes (a byte-order mark skipped).
+
+    Raises:
+        RecordError: The bytes are not UTF-8 (naming ``source`` and the byte).
+
+    >>> decode_text(b"\\xef\\xbb\\xbf{}", "run.json"), decode_text(b"\\xff", "run.json")
+    Traceback (most recent call last):
+    ...
+    agent_asserts.record.errors.RecordError: invalid record: 1 problem(s)
+      run.json: not UTF-8 text (byte 0)
+    """
     try:
-        return name, raw.decode("utf-8-sig")
+        return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise RecordError([Problem("", f"not UTF-8 text (byte {exc.start})", name)]) from None
+        raise RecordError([Problem("", f"not UTF-8 text (byte {exc.start})", source)]) from None
 
 
 def require_regular(path: str | os.PathLike[str]) -> None:
@@ -223,8 +248,10 @@ def load_json(path: str | os.PathLike[str]) -> tuple[str, Any]:
 
 
 __all__ = [
+    "decode_text",
     "load_json",
     "parse_json",
+    "read_raw",
     "read_text",
     "require_regular",
     "strict_loads",

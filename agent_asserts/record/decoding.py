@@ -55,10 +55,12 @@ from agent_asserts.record.turns import TurnTracker, opens_turn
 from agent_asserts.record.usage import USAGE_COUNTERS, Usage
 from agent_asserts.record.validators import (
     MISSING_FIELD,
+    NotJSON,
     Problems,
     TooDeep,
     child,
     copy_within,
+    fast_copy,
     must_be_bool,
     must_be_duration,
     must_be_int,
@@ -73,6 +75,7 @@ from agent_asserts.record.validators import (
     paused_gc,
     required_str,
     resolve_outcome,
+    scalar_types,
     unknown_key,
     unknown_keys,
 )
@@ -111,6 +114,8 @@ _MODEL_KEYS: Final = frozenset(
 _REASONING_KEYS: Final = frozenset({"text", "summary", "redacted"})
 _GUARDRAIL_KEYS: Final = frozenset({"name", "triggered", "output"})
 _USAGE_KEYS: Final = (*USAGE_COUNTERS, "details", "reported_by")
+_COUNTER_SET: Final = frozenset(USAGE_COUNTERS)
+_SCALARS: Final = scalar_types()
 _TYPO: Final = 0.85  # closer than this to a named key: a typo, not a further counter
 _BUTTON_KEYS: Final = frozenset({"title", "payload"})
 _MESSAGE_KEYS: Final = frozenset(PAYLOAD_KEYS["message"])
@@ -123,9 +128,15 @@ _DELEGATION_KEYS: Final = frozenset(PAYLOAD_KEYS["delegation"])
 _MISSING_FIELD: Final = MISSING_FIELD
 
 
-def _value(value: Any, path: str, problems: Problems) -> Any:
-    """A payload's JSON value, copied (refused when nested too deeply)."""
-    return copy_within(value, path, problems, _VALUE_LEVELS)
+def _value(value: Any, path: str, key: str, problems: Problems) -> Any:
+    """The JSON value of a payload's ``key``, copied (refused when nested too deeply); its
+    path is only spelt out for a problem."""
+    if type(value) in _SCALARS:
+        return value
+    try:
+        return fast_copy(value, _VALUE_LEVELS)
+    except NotJSON:
+        return copy_within(value, child(path, key), problems, _VALUE_LEVELS)
 
 
 def _extra(raw: Mapping[str, Any], known: frozenset[str], path: str, problems: Problems) -> Any:
@@ -206,6 +217,11 @@ def decode_usage(raw: Any, path: str, problems: Problems) -> Usage | None:
     """
     if raw is None:
         return None
+    if type(raw) is dict and raw.keys() <= _COUNTER_SET:  # the usual usage: counters only
+        get = raw.get
+        given = (get("input_tokens"), get("output_tokens"), get("total_tokens"))
+        if all(n is None or (type(n) is int and n >= 0) for n in given):
+            return Usage(given[0], given[1], given[2])
     if (message := must_be_object(raw)) is not None:
         problems.append((path, message))
         return None
@@ -312,7 +328,7 @@ def decode_guardrail(raw: Mapping[str, Any], path: str, problems: Problems) -> A
     triggered = optional_bool(raw, "triggered", path, problems, MISSING)
     if triggered is MISSING:
         problems.append((child(path, "triggered"), "required field missing"))
-    output = _value(raw.get("output"), child(path, "output"), problems)
+    output = _value(raw.get("output"), path, "output", problems)
     extra = _extra(raw, _GUARDRAIL_KEYS, path, problems)
     if len(problems) != before:
         return None
@@ -383,8 +399,8 @@ def decode_tool_call(raw: Mapping[str, Any], path: str, problems: Problems) -> P
         name = required_str(raw, "name", path, problems)
     arguments = raw.get("arguments", MISSING)
     if arguments is not MISSING:
-        arguments = _value(arguments, child(path, "arguments"), problems)
-    result = _value(raw.get("result"), child(path, "result"), problems)
+        arguments = _value(arguments, path, "arguments", problems)
+    result = _value(raw.get("result"), path, "result", problems)
     is_error = raw.get("is_error", MISSING)
     if is_error is not MISSING and is_error is not False and is_error is not True:
         problems.append((child(path, "is_error"), must_be_bool(is_error) or ""))
@@ -450,7 +466,7 @@ def decode_memory(
     if value is not MISSING:
         if event_type == "clear":
             problems.append((child(path, "value"), "not allowed for event_type 'clear'"))
-        value = _value(value, child(path, "value"), problems)
+        value = _value(value, path, "value", problems)
     elif event_type == "set":
         problems.append((child(path, "value"), _MISSING_FIELD))
     extra = _extra(raw, _MEMORY_KEYS, path, problems)
@@ -498,7 +514,7 @@ def decode_delegation(raw: Mapping[str, Any], path: str, problems: Problems) -> 
     """
     before = len(problems)
     subagent = required_str(raw, "subagent", path, problems)
-    output = _value(raw.get("output"), child(path, "output"), problems)
+    output = _value(raw.get("output"), path, "output", problems)
     from_agent = optional_str(raw, "from_agent", path, problems)
     mode = optional_choice(raw, "mode", DELEGATION_MODES, path, problems)
     extra = _extra(raw, _DELEGATION_KEYS, path, problems)
@@ -594,7 +610,7 @@ def decode_event(
     [('$.events[0].event_type', 'required field missing')]
     """
     path = f"$.events[{position}]"
-    if not isinstance(raw, Mapping):
+    if type(raw) is not dict and not isinstance(raw, Mapping):
         problems.append((path, must_be_object(raw) or ""))
         return None
     before = len(problems)

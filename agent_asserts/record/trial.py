@@ -15,7 +15,6 @@
 
 from __future__ import annotations
 
-import functools
 import os
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
@@ -71,8 +70,9 @@ class TrialRecord:
     """The evidence of one run: initial state, events, final state, run-level data.
 
     Build one with :meth:`from_dict`, :meth:`load` or :meth:`builder`. Derived values (the
-    reply, the delta, the indexes) are computed once, on first use. Events without a ``turn``
-    get a derived one (see :mod:`agent_asserts.record.turns`).
+    reply, the delta, the indexes, the timeline…) are computed when the record is made, from
+    its fields (a record never changes). Events without a ``turn`` get a derived one (see
+    :mod:`agent_asserts.record.turns`).
 
     Attributes:
         events: The events in order of occurrence.
@@ -87,6 +87,17 @@ class TrialRecord:
         parse_errors: Items an adapter could not decode.
         metadata: Free JSON data about the run.
         tools: The tools the agent was offered, or None when not recorded.
+        reply: The explicit reply, else the text of the last agent message, else None.
+        delta: D, the changes from ``initial_state`` to ``final_state``; None if either is
+            missing.
+        index: The record's indexes (:class:`~agent_asserts.record.index.RecordIndex`).
+        tool_calls: Every ``tool_call`` event, in order.
+        timeline: The times of the events (see :mod:`agent_asserts.record.timing`).
+        run_usage: ``usage`` as recorded, else the sum over the ``model_call`` events
+            (``reported_by`` says so), else None.
+        unrecorded_arguments: Positions of the tool calls whose arguments were not recorded.
+        groups: The parallel groups (``group_id``) of the events: events of one group have
+            no order among them (see :mod:`agent_asserts.record.ordering`).
 
     >>> rec = TrialRecord(events=(), status="completed", reply="ok")
     >>> rec.reply, rec.explicit_reply, rec.delta
@@ -105,6 +116,107 @@ class TrialRecord:
     parse_errors: tuple[ParseError, ...] = attrs.field(default=(), converter=_to_parse_errors)
     metadata: Mapping[str, Any] = attrs.field(factory=dict)
     tools: tuple[DeclaredTool, ...] | None = attrs.field(default=None, converter=_to_tools)
+
+    # -- derived values, computed from the fields above when the record is made ---------------
+
+    index: RecordIndex = attrs.field(init=False, eq=False, repr=False)
+    reply: str | None = attrs.field(init=False, eq=False, repr=False)
+    delta: tuple[DeltaEntry, ...] | None = attrs.field(init=False, eq=False, repr=False)
+    tool_calls: tuple[Event, ...] = attrs.field(init=False, eq=False, repr=False)
+    timeline: Timeline = attrs.field(init=False, eq=False, repr=False)
+    run_usage: Usage | None = attrs.field(init=False, eq=False, repr=False)
+    unrecorded_arguments: tuple[int, ...] = attrs.field(init=False, eq=False, repr=False)
+    groups: GroupSpans = attrs.field(init=False, eq=False, repr=False)
+
+    @index.default
+    def _index(self) -> RecordIndex:
+        """The indexes, built in one pass over the events.
+
+        >>> TrialRecord.builder().user("hi").build().index.kinds
+        {'message': (0,)}
+        """
+        with paused_gc():
+            return RecordIndex.build(self.events)
+
+    @reply.default
+    def _reply(self) -> str | None:
+        """The explicit reply, else the text of the last agent message, else None.
+
+        >>> TrialRecord.builder().agent("a").agent("b").build().reply
+        'b'
+        """
+        if self.explicit_reply is not None:
+            return self.explicit_reply
+        events = self.events
+        for position in reversed(self.index.kinds.get("message", ())):
+            event = events[position]
+            if event.actor_ref == "agent" and isinstance(event.payload, MessagePayload):
+                return event.payload.text
+        return None
+
+    @delta.default
+    def _delta(self) -> tuple[DeltaEntry, ...] | None:
+        """D: the changes from ``initial_state`` to ``final_state``; None if either is missing.
+
+        >>> TrialRecord(initial_state={"a": 1}, final_state={"a": 2}).delta
+        (DeltaEntry(path='/a', op='changed', before=1, after=2),)
+        """
+        if self.initial_state is None or self.final_state is None:
+            return None
+        return compute_delta(self.initial_state, self.final_state)
+
+    @tool_calls.default
+    def _tool_calls(self) -> tuple[Event, ...]:
+        """Every ``tool_call`` event, in order.
+
+        >>> [e.payload.name for e in TrialRecord.builder().tool("a").tool("b").build().tool_calls]
+        ['a', 'b']
+        """
+        events = self.events
+        return tuple([events[p] for p in self.index.kinds.get("tool_call", ())])
+
+    @timeline.default
+    def _timeline(self) -> Timeline:
+        """The times of the events (see :mod:`agent_asserts.record.timing`).
+
+        >>> TrialRecord.builder().user("a", monotonic_time=2.0).build().timeline.start
+        2.0
+        """
+        return Timeline.build(self.events)
+
+    @run_usage.default
+    def _run_usage(self) -> Usage | None:
+        """The run's usage: ``usage`` as recorded, else the sum over the ``model_call``
+        events (``reported_by`` says so), else None.
+
+        >>> TrialRecord.builder().model_call("m", {"total_tokens": 4}).build().run_usage
+        Usage(input_tokens=None, output_tokens=None, total_tokens=4,
+              reported_by='sum over 1 model_call event')
+        """
+        return self.usage if self.usage is not None else sum_model_calls(self.events)
+
+    @unrecorded_arguments.default
+    def _unrecorded_arguments(self) -> tuple[int, ...]:
+        """Positions of the tool calls whose arguments were not recorded (``MISSING``).
+
+        >>> TrialRecord.builder().tool("a", {}).tool("b").build().unrecorded_arguments
+        (1,)
+        """
+        events = self.events
+        return tuple(
+            p
+            for p in self.index.kinds.get("tool_call", ())
+            if getattr(events[p].payload, "arguments", None) is MISSING
+        )
+
+    @groups.default
+    def _groups(self) -> GroupSpans:
+        """The parallel groups (``group_id``) of the events.
+
+        >>> TrialRecord.builder().tool("a", group_id="r1").build().groups.spans
+        {'r1': (0, 0)}
+        """
+        return GroupSpans.build(self.events)
 
     # -- constructors -------------------------------------------------------------------------
 
@@ -266,61 +378,6 @@ class TrialRecord:
 
     # -- derived values -----------------------------------------------------------------------
 
-    @functools.cached_property
-    def reply(self) -> str | None:
-        """The explicit reply, else the text of the last agent message, else None.
-
-        >>> TrialRecord.builder().agent("a").agent("b").build().reply
-        'b'
-        """
-        if self.explicit_reply is not None:
-            return self.explicit_reply
-        for position in reversed(self.positions_of_kind("message")):
-            event = self.events[position]
-            if event.actor_ref == "agent" and isinstance(event.payload, MessagePayload):
-                return event.payload.text
-        return None
-
-    @functools.cached_property
-    def delta(self) -> tuple[DeltaEntry, ...] | None:
-        """D: the changes from ``initial_state`` to ``final_state``; None if either is missing.
-
-        >>> TrialRecord(initial_state={"a": 1}, final_state={"a": 2}).delta
-        (DeltaEntry(path='/a', op='changed', before=1, after=2),)
-        """
-        if self.initial_state is None or self.final_state is None:
-            return None
-        return compute_delta(self.initial_state, self.final_state)
-
-    @functools.cached_property
-    def index(self) -> RecordIndex:
-        """The record's indexes, built in one pass over the events on first use.
-
-        >>> TrialRecord.builder().user("hi").build().index.kinds
-        {'message': (0,)}
-        """
-        with paused_gc():
-            return RecordIndex.build(self.events)
-
-    @functools.cached_property
-    def tool_calls(self) -> tuple[Event, ...]:
-        """Every ``tool_call`` event, in order.
-
-        >>> [e.payload.name for e in TrialRecord.builder().tool("a").tool("b").build().tool_calls]
-        ['a', 'b']
-        """
-        events = self.events
-        return tuple(events[p] for p in self.positions_of_kind("tool_call"))
-
-    @functools.cached_property
-    def timeline(self) -> Timeline:
-        """The times of the events (see :mod:`agent_asserts.record.timing`), read once.
-
-        >>> TrialRecord.builder().user("a", monotonic_time=2.0).build().timeline.start
-        2.0
-        """
-        return Timeline.build(self.events)
-
     def elapsed(self, event: Event | int) -> float | None:
         """Seconds from the run's first event to ``event`` (an event or its position); None
         when the record or the event has no time.
@@ -343,17 +400,6 @@ class TrialRecord:
         """
         return self.timeline.duration
 
-    @functools.cached_property
-    def run_usage(self) -> Usage | None:
-        """The run's usage: ``usage`` as recorded, else the sum over the ``model_call``
-        events (``reported_by`` says so), else None.
-
-        >>> TrialRecord.builder().model_call("m", {"total_tokens": 4}).build().run_usage
-        Usage(input_tokens=None, output_tokens=None, total_tokens=4,
-              reported_by='sum over 1 model_call event')
-        """
-        return self.usage if self.usage is not None else sum_model_calls(self.events)
-
     def for_agent(self, name: str) -> TrialRecord:
         """The record of one agent: its events (``agent == name``) and their descendants
         through ``parent_id``, sharing S0, Sf, ``tools`` and ``surfaces``; ``reply`` is that
@@ -365,37 +411,12 @@ class TrialRecord:
         """
         return agent_view(self, name)
 
-    @functools.cached_property
-    def unrecorded_arguments(self) -> tuple[int, ...]:
-        """Positions of the tool calls whose arguments were not recorded (``MISSING``).
-
-        >>> TrialRecord.builder().tool("a", {}).tool("b").build().unrecorded_arguments
-        (1,)
-        """
-        events = self.events
-        return tuple(
-            p
-            for p in self.positions_of_kind("tool_call")
-            if getattr(events[p].payload, "arguments", None) is MISSING
-        )
-
-    @functools.cached_property
-    def groups(self) -> GroupSpans:
-        """The parallel groups (``group_id``) of the events, built on first use: events of
-        one group have no order among them (see :mod:`agent_asserts.record.ordering`).
-
-        >>> TrialRecord.builder().tool("a", group_id="r1").build().groups.spans
-        {'r1': (0, 0)}
-        """
-        return GroupSpans.build(self.events)
-
     def build_indexes(self) -> None:
-        """Build the indexes now (they are otherwise built on first use).
+        """Build the indexes now: they are built when the record is made, so this does
+        nothing (kept for callers that warm records up).
 
         >>> TrialRecord().build_indexes()
         """
-        _ = self.index
-        _ = self.groups
 
     def positions_of_kind(self, kind: str) -> tuple[int, ...]:
         """Positions (in ``events``) of the events of ``kind``.
