@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Final
 
 from agent_asserts._distance import edit_distance
 from agent_asserts.record import DelegationPayload, SkillPayload
-from agent_asserts.record.aliases import alias_of
+from agent_asserts.record.validators import alias_of
 
 if TYPE_CHECKING:
     from agent_asserts.record import TrialRecord

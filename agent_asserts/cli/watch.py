@@ -52,8 +52,8 @@ from agent_asserts.batch import load_error_text, unloadable_cases
 from agent_asserts.cli.limits import add_judge_option, add_time_limits, judge_of, limit_keywords
 from agent_asserts.loaders import Suite, load
 from agent_asserts.record import RecordError, TrialRecord
-from agent_asserts.record._json import load_json, strict_loads
 from agent_asserts.record.adapters import get_format, records_from_data
+from agent_asserts.record.parsing import load_json, strict_loads
 from agent_asserts.results import CaseResult
 
 EXIT_OK, EXIT_INPUT, EXIT_INTERRUPTED = 0, 2, 130

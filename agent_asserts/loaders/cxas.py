@@ -35,8 +35,8 @@ from agent_asserts.loaders.nodes import MappingNode, Node, SequenceNode, from_pl
 from agent_asserts.loaders.sop import KEYS as SOP_KEYS
 from agent_asserts.loaders.suite import Case, CheckEntry, Suite
 from agent_asserts.record import TrialRecord
-from agent_asserts.record._json import require_regular
 from agent_asserts.record.adapters import ces
+from agent_asserts.record.parsing import require_regular
 
 EVAL_KEYS: Final = ("tags", "steps", "expectations", "tool_expectations", "session_parameters")
 _STEP_INPUTS: Final = ("response_guide", "static_utterance", "inject_variables")

@@ -47,8 +47,8 @@ from agent_asserts.loaders.mantle_assertions import (
 from agent_asserts.loaders.nodes import Node, SequenceNode, to_plain
 from agent_asserts.loaders.suite import Case, CheckEntry, Suite
 from agent_asserts.record import TrialRecord
-from agent_asserts.record._json import require_regular
 from agent_asserts.record.adapters import mantle
+from agent_asserts.record.parsing import require_regular
 
 SHAPE: Final = (
     "'scenario:' with 'goals: {criteria, assertions}', or a bare 'assertions:' (or 'goals:') "

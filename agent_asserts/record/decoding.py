@@ -26,28 +26,26 @@ from typing import Any, Final
 from agent_asserts._depth import MAX_DEPTH, depth_message, json_path, too_deep
 from agent_asserts._missing import MISSING
 from agent_asserts._suggest import did_you_mean
-from agent_asserts.record.aliases import warn_suspicious
 from agent_asserts.record.declared_tools import decode_tools
-from agent_asserts.record.errors import Problem, RecordError
-from agent_asserts.record.event import ENVELOPE_FIELDS, STR_ENVELOPE_FIELDS, Event
-from agent_asserts.record.model_payloads import (
-    GuardrailPayload,
-    ModelCallPayload,
-    ReasoningPayload,
-)
-from agent_asserts.record.parse_errors import ParseError
-from agent_asserts.record.payloads import (
+from agent_asserts.record.errors import ParseError, Problem, RecordError
+from agent_asserts.record.event import (
     DELEGATION_MODES,
+    ENVELOPE_FIELDS,
     KIND_EVENT_TYPES,
     PAYLOAD_KEYS,
+    STR_ENVELOPE_FIELDS,
     TOOL_OUTCOMES,
     TOOL_SOURCES,
     BlockPayload,
     Button,
     DelegationPayload,
+    Event,
+    GuardrailPayload,
     MemoryPayload,
     MessagePayload,
+    ModelCallPayload,
     Payload,
+    ReasoningPayload,
     SkillPayload,
     ToolCallPayload,
 )
@@ -78,6 +76,7 @@ from agent_asserts.record.validators import (
     scalar_types,
     unknown_key,
     unknown_keys,
+    warn_suspicious,
 )
 
 TOP_LEVEL_KEYS: Final = (

@@ -23,16 +23,6 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, BinaryIO, Final
 
-from agent_asserts.record._json import (
-    decode_text,
-    load_json,
-    parse_json,
-    read_raw,
-    require_regular,
-    strict_loads,
-)
-from agent_asserts.record._runs_scan import cannot_stream, sample_of
-from agent_asserts.record._stream import iter_runs, sample, top_members
 from agent_asserts.record.adapters._registry import (
     TraceFormat,
     detect,
@@ -43,6 +33,19 @@ from agent_asserts.record.adapters._registry import (
 from agent_asserts.record.adapters.native import parsed_records
 from agent_asserts.record.decoding import TOP_LEVEL_KEYS
 from agent_asserts.record.errors import Problem, RecordError
+from agent_asserts.record.parsing import (
+    cannot_stream,
+    decode_text,
+    iter_runs,
+    load_json,
+    parse_json,
+    read_raw,
+    require_regular,
+    sample,
+    sample_of,
+    strict_loads,
+    top_members,
+)
 from agent_asserts.record.trial import TrialRecord
 from agent_asserts.record.validators import paused_gc
 

@@ -1,4 +1,23 @@
-"""``TrialRecord``: what happened in one run (S0, T, Sf, and the derived D).
+"""The trial record: what happened in one run, with the values derived from it (the reply, the
+delta, the run's usage, the view of one agent).
+
+The run's token usage: as recorded, or the sum over its ``model_call`` events.
+
+>>> from agent_asserts.record import TrialRecord
+>>> rec = (TrialRecord.builder().model_call("m", {"input_tokens": 5, "output_tokens": 1})
+...        .model_call("m", {"input_tokens": 7, "output_tokens": 2}).build())
+>>> sum_model_calls(rec.events)
+Usage(input_tokens=12, output_tokens=3, total_tokens=15, reported_by='sum over 2 model_call events')
+
+Views of a record: the events of one agent, as a record of their own.
+
+>>> from agent_asserts.record import TrialRecord
+>>> rec = (TrialRecord.builder().event("agent_run", agent="billing", event_id="run")
+...        .tool("refund", {}, parent_id="run").tool("notify", {}).build())
+>>> [e.event_id for e in agent_view(rec, "billing").events]
+['run', 'e1']
+
+``TrialRecord``: what happened in one run (S0, T, Sf, and the derived D).
 
 >>> rec = TrialRecord.from_dict({
 ...     "initial_state": {"orders": {"A1": "paid"}},
@@ -16,7 +35,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -25,20 +44,105 @@ from agent_asserts._missing import MISSING
 from agent_asserts.record.declared_tools import DeclaredTool
 from agent_asserts.record.decoding import decode_record
 from agent_asserts.record.delta import DeltaEntry, compute_delta
-from agent_asserts.record.event import Event
-from agent_asserts.record.index import RecordIndex
-from agent_asserts.record.ordering import GroupSpans
-from agent_asserts.record.parse_errors import ParseError
-from agent_asserts.record.payloads import MessagePayload
-from agent_asserts.record.run_usage import sum_model_calls
+from agent_asserts.record.errors import ParseError
+from agent_asserts.record.event import Event, MessagePayload, ModelCallPayload
+from agent_asserts.record.index import GroupSpans, RecordIndex
 from agent_asserts.record.timing import Timeline
 from agent_asserts.record.turns import derive_turns
-from agent_asserts.record.usage import Usage
+from agent_asserts.record.usage import USAGE_COUNTERS, Usage
 from agent_asserts.record.validators import paused_gc
-from agent_asserts.record.views import agent_view
 
 if TYPE_CHECKING:
     from agent_asserts.record.builder import RecordBuilder
+    from agent_asserts.record.event import Event
+
+
+def sum_model_calls(events: Sequence[Event]) -> Usage | None:
+    """The sum of the usage of every ``model_call`` event, or None when there is none or one
+    of them has no usage (a partial sum would undercount).
+
+    A counter (or ``details`` key) is summed only when every call has it; ``reported_by``
+    says the usage is a sum.
+
+    >>> from agent_asserts.record import TrialRecord
+    >>> sum_model_calls(TrialRecord.builder().model_call("m").build().events) is None
+    True
+    """
+    usages: list[Usage] = []
+    for event in events:
+        payload = event.payload
+        if isinstance(payload, ModelCallPayload):
+            if payload.usage is None:
+                return None
+            usages.append(payload.usage)
+    if not usages:
+        return None
+    counts: list[int | None] = []
+    for name in USAGE_COUNTERS:
+        values = [getattr(u, name) for u in usages]
+        counts.append(None if None in values else sum(values))
+    keys = set(usages[0].details).intersection(*(u.details for u in usages[1:]))
+    details = {key: sum(u.details[key] for u in usages) for key in sorted(keys)}
+    noun = "event" if len(usages) == 1 else "events"
+    return Usage(
+        input_tokens=counts[0],
+        output_tokens=counts[1],
+        total_tokens=counts[2],
+        details=details,
+        reported_by=f"sum over {len(usages)} model_call {noun}",
+    )
+
+
+def agent_positions(record: TrialRecord, name: str) -> list[int]:
+    """Positions of the events of agent ``name`` and of their descendants (``parent_id``).
+
+    >>> from agent_asserts.record import TrialRecord
+    >>> agent_positions(TrialRecord.builder().user("hi").build(), "billing")
+    []
+    """
+    events = record.events
+    parent_of = {e.event_id: e.parent_id for e in events if e.parent_id is not None}
+    agent_of = {e.event_id: e.agent for e in events}
+    memo: dict[str, bool] = {}
+
+    def belongs(event_id: str) -> bool:
+        walked: list[str] = []
+        seen: set[str] = set()
+        node: str | None = event_id
+        while node is not None and node not in memo and node not in seen:
+            if agent_of.get(node) == name:
+                memo[node] = True
+                break
+            walked.append(node)
+            seen.add(node)
+            node = parent_of.get(node)
+        answer = memo.get(node, False) if node is not None else False
+        for item in walked:
+            memo[item] = answer
+        return answer
+
+    return [p for p, e in enumerate(events) if belongs(e.event_id)]
+
+
+def agent_view(record: TrialRecord, name: str) -> TrialRecord:
+    """The record of agent ``name`` (see :meth:`TrialRecord.for_agent`).
+
+    >>> from agent_asserts.record import TrialRecord
+    >>> agent_view(TrialRecord.builder().agent("hi", agent="b").build(), "b").reply
+    'hi'
+    """
+    events = tuple(record.events[p] for p in agent_positions(record, name))
+    reply = None
+    for event in reversed(events):
+        payload = event.payload
+        if (
+            event.actor_ref == "agent"
+            and event.agent == name
+            and isinstance(payload, MessagePayload)
+        ):
+            reply = payload.text
+            break
+    return attrs.evolve(record, events=events, reply=reply, usage=None, steps=None, status=None)
 
 
 def _to_events(events: Iterable[Event]) -> tuple[Event, ...]:
@@ -97,7 +201,7 @@ class TrialRecord:
             (``reported_by`` says so), else None.
         unrecorded_arguments: Positions of the tool calls whose arguments were not recorded.
         groups: The parallel groups (``group_id``) of the events: events of one group have
-            no order among them (see :mod:`agent_asserts.record.ordering`).
+            no order among them (see :mod:`agent_asserts.record.index`).
 
     >>> rec = TrialRecord(events=(), status="completed", reply="ok")
     >>> rec.reply, rec.explicit_reply, rec.delta
@@ -479,4 +583,9 @@ class TrialRecord:
         return bool(self.positions_of_kind(kind))
 
 
-__all__ = ["TrialRecord"]
+__all__ = [
+    "TrialRecord",
+    "agent_positions",
+    "agent_view",
+    "sum_model_calls",
+]

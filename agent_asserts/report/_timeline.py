@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from agent_asserts._missing import MISSING
 from agent_asserts.matching import render
-from agent_asserts.record.payloads import (
+from agent_asserts.record.event import (
     BlockPayload,
     DelegationPayload,
     MemoryPayload,

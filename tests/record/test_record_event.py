@@ -18,8 +18,7 @@ from agent_asserts.record import (
     ToolCallPayload,
     Usage,
 )
-from agent_asserts.record.event import ENVELOPE_FIELDS
-from agent_asserts.record.payloads import payload_to_dict
+from agent_asserts.record.event import ENVELOPE_FIELDS, payload_to_dict
 
 
 def test_event_to_dict_full_envelope_in_canonical_order() -> None:

@@ -13,10 +13,8 @@ import pytest
 from agent_asserts import TrialRecord
 from agent_asserts._depth import MAX_DEPTH, depth_message
 from agent_asserts.record import RecordError, reading
-from agent_asserts.record._json import parse_json
-from agent_asserts.record._runs_scan import cannot_stream, sample_of
-from agent_asserts.record._stream import sample
 from agent_asserts.record.decoding import decode_event
+from agent_asserts.record.parsing import cannot_stream, parse_json, sample, sample_of
 from agent_asserts.record.turns import TurnTracker
 
 
