@@ -120,6 +120,7 @@ _BUTTON_KEYS: Final = frozenset({"title", "payload"})
 _MESSAGE_KEYS: Final = frozenset(PAYLOAD_KEYS["message"])
 _TOOL_KEYS: Final = frozenset(PAYLOAD_KEYS["tool_call"])
 _TOOL_COMMON: Final = frozenset({"name", "arguments", "result", "is_error", "source"})
+_TOOL_STRINGS: Final = ("mcp_server", "skill_id", "call_id", "error_message")
 _MEMORY_KEYS: Final = frozenset(PAYLOAD_KEYS["memory"])
 _SKILL_KEYS: Final = frozenset(PAYLOAD_KEYS["skill"])
 _BLOCK_KEYS: Final = frozenset(PAYLOAD_KEYS["ordered_block"])
@@ -204,6 +205,26 @@ def parent_problems(links: Iterable[tuple[int, str, str]], ids: Mapping[str, int
 # -- usage, model_call, reasoning, guardrail ---------------------------------------------------
 
 
+def _plain_usage(raw: Any) -> Usage | None:
+    """The usual usage, named counters only, all valid; None for anything else."""
+    if type(raw) is dict and raw.keys() <= _COUNTER_SET:
+        get = raw.get
+        given = (get("input_tokens"), get("output_tokens"), get("total_tokens"))
+        if all(n is None or (type(n) is int and n >= 0) for n in given):
+            return Usage(given[0], given[1], given[2])
+    return None
+
+
+def _strings(raw: Mapping[str, Any], keys: tuple[str, ...], path: str, problems: Problems) -> Any:
+    """:func:`optional_str` of each of ``keys``, in order (one call for several fields)."""
+    get = raw.get
+    out = [get(key) for key in keys]
+    for i, value in enumerate(out):
+        if value is not None and type(value) is not str:
+            out[i] = optional_str(raw, keys[i], path, problems)
+    return out
+
+
 def decode_usage(raw: Any, path: str, problems: Problems) -> Usage | None:
     """Decode a usage object: the named counters, ``details``, ``reported_by``; any other key
     is a further counter (a non-negative integer) kept in ``details``, unless it is a near
@@ -216,11 +237,9 @@ def decode_usage(raw: Any, path: str, problems: Problems) -> Usage | None:
     """
     if raw is None:
         return None
-    if type(raw) is dict and raw.keys() <= _COUNTER_SET:  # the usual usage: counters only
-        get = raw.get
-        given = (get("input_tokens"), get("output_tokens"), get("total_tokens"))
-        if all(n is None or (type(n) is int and n >= 0) for n in given):
-            return Usage(given[0], given[1], given[2])
+    plain = _plain_usage(raw)
+    if plain is not None:
+        return plain
     if (message := must_be_object(raw)) is not None:
         problems.append((path, message))
         return None
@@ -284,13 +303,14 @@ def decode_model_call(raw: Mapping[str, Any], path: str, problems: Problems) -> 
     Usage(input_tokens=None, output_tokens=None, total_tokens=5)
     """
     before = len(problems)
-    model = optional_str(raw, "model", path, problems)
-    provider = optional_str(raw, "provider", path, problems)
-    usage = decode_usage(raw.get("usage"), child(path, "usage"), problems)
+    model, provider = _strings(raw, ("model", "provider"), path, problems)
+    raw_usage = raw.get("usage")
+    usage = _plain_usage(raw_usage)
+    if usage is None and raw_usage is not None:
+        usage = decode_usage(raw_usage, child(path, "usage"), problems)
     finish_reason = optional_str(raw, "finish_reason", path, problems)
     is_error = optional_bool(raw, "is_error", path, problems)
-    error_message = optional_str(raw, "error_message", path, problems)
-    error_type = optional_str(raw, "error_type", path, problems)
+    error_message, error_type = _strings(raw, ("error_message", "error_type"), path, problems)
     extra = _extra(raw, _MODEL_KEYS, path, problems)
     if len(problems) != before:
         return None
@@ -413,13 +433,9 @@ def decode_tool_call(raw: Mapping[str, Any], path: str, problems: Problems) -> P
         mcp_server = skill_id = call_id = error_message = None
         extra: Any = {}
     else:
-        mcp_server = optional_str(raw, "mcp_server", path, problems)
-        skill_id = optional_str(raw, "skill_id", path, problems)
-        call_id = optional_str(raw, "call_id", path, problems)
-        error_message = optional_str(raw, "error_message", path, problems)
+        mcp_server, skill_id, call_id, error_message = _strings(raw, _TOOL_STRINGS, path, problems)
         outcome = optional_choice(raw, "outcome", TOOL_OUTCOMES, path, problems)
-        error_type = optional_str(raw, "error_type", path, problems)
-        arguments_raw = optional_str(raw, "arguments_raw", path, problems)
+        error_type, arguments_raw = _strings(raw, ("error_type", "arguments_raw"), path, problems)
         if arguments_raw is not None and arguments is not MISSING:
             problems.append(
                 (
