@@ -2,10 +2,6 @@
 (:class:`TraceEvents`), and the checks of their arguments (each raising ``ValueError`` naming
 the argument, the value and what was expected).
 
-Argument checks of :class:`~agent_asserts.record.builder.RecordBuilder`.
-
-Each check raises ``ValueError`` naming the argument, the value and what was expected.
-
 >>> check_envelope("user", {"turn": 2, "entity_refs": ["order:1"]}, ())
 {'turn': 2, 'entity_refs': ('order:1',)}
 >>> choice("source", "remote", ("local", "mcp"))
@@ -84,9 +80,6 @@ from agent_asserts.record.validators import (
     one_of,
     resolve_outcome,
 )
-
-if TYPE_CHECKING:
-    from agent_asserts.record.event import Payload
 
 
 class CommonEnvelope(TypedDict, total=False):

@@ -1,31 +1,22 @@
 """An event of a record: the envelope (seed 002) and the typed payloads of the known kinds.
 
-Merging a payload's unknown keys (``extra``) back into its canonical JSON form.
-
->>> merge_extra({"name": "t"}, {"vendor": 1})
-{'vendor': 1, 'name': 't'}
-
-Typed payloads of the kinds real traces add: ``model_call``, ``reasoning``, ``guardrail``.
-
->>> ModelCallPayload("gpt-4o", usage=Usage(900, 120), finish_reason="tool_calls").to_dict()
-{'model': 'gpt-4o', 'usage': {'input_tokens': 900, 'output_tokens': 120, 'total_tokens': 1020},
- 'finish_reason': 'tool_calls'}
-
-Typed payloads of the known event kinds.
-
-Kinds ``message``, ``tool_call``, ``memory``, ``skill``, ``ordered_block`` and ``delegation``
-have a typed payload; every other kind keeps its payload as a plain JSON object. Payload keys
-the typed form does not know are kept in ``extra`` so nothing is lost in a round trip.
-
->>> ToolCallPayload("refunds_lookup", {"orderId": "A1049"}).to_dict()
-{'name': 'refunds_lookup', 'arguments': {'orderId': 'A1049'}, 'is_error': False, 'source': 'local'}
-
-The event envelope (seed 002) carrying a typed payload.
+Kinds ``message``, ``tool_call``, ``memory``, ``skill``, ``ordered_block`` and ``delegation``,
+and the kinds real traces add (``model_call``, ``reasoning``, ``guardrail``), have a typed
+payload; every other kind keeps its payload as a plain JSON object. Payload keys the typed form
+does not know are kept in ``extra`` so nothing is lost in a round trip (:func:`merge_extra`
+puts them back into the canonical JSON form).
 
 >>> e = Event("message", MessagePayload("refund A1049"), "e0", actor_ref="user", turn=1)
 >>> e.to_dict()  # doctest: +NORMALIZE_WHITESPACE
 {'event_id': 'e0', 'actor_ref': 'user', 'turn': 1, 'kind': 'message',
  'payload': {'text': 'refund A1049'}}
+>>> ToolCallPayload("refunds_lookup", {"orderId": "A1049"}).to_dict()
+{'name': 'refunds_lookup', 'arguments': {'orderId': 'A1049'}, 'is_error': False, 'source': 'local'}
+>>> ModelCallPayload("gpt-4o", usage=Usage(900, 120), finish_reason="tool_calls").to_dict()
+{'model': 'gpt-4o', 'usage': {'input_tokens': 900, 'output_tokens': 120, 'total_tokens': 1020},
+ 'finish_reason': 'tool_calls'}
+>>> merge_extra({"name": "t"}, {"vendor": 1})
+{'vendor': 1, 'name': 't'}
 """
 
 from __future__ import annotations

@@ -1,39 +1,30 @@
-"""The indexes of a record's events: positions by kind, tool, memory name and id
-(:class:`RecordIndex`), and the spans of the parallel groups (:class:`GroupSpans`).
+"""The indexes of a record's events, built in one pass: positions by kind, tool, memory name and
+id (:class:`RecordIndex`), and the spans of the parallel groups (:class:`GroupSpans`).
 
-Order with parallel groups: events sharing a ``group_id`` have no order among them.
+Events sharing a ``group_id`` have no order among them: an event *strictly precedes* another
+when its group (itself, when it has no ``group_id``) ends before the other's group starts.
+Order-sensitive checks use :class:`GroupSpans` to say "after" that way, so two tool calls
+issued in one model response are never ordered.
 
-An event *strictly precedes* another when its group (itself, when it has no ``group_id``) ends
-before the other's group starts. Order-sensitive checks use :class:`GroupSpans` to say
-"after" that way, so two tool calls issued in one model response are never ordered.
-
+>>> idx = RecordIndex.build([Event("tool_call", ToolCallPayload("search"), "e0", turn=1)])
+>>> idx.tools["search"], idx.kinds["tool_call"], idx.ids["e0"], idx.turns, idx.event_ids
+((0,), (0,), 0, (1,), ('e0',))
 >>> from agent_asserts.record import TrialRecord
 >>> rec = (TrialRecord.builder().tool("a", group_id="r1").tool("b", group_id="r1")
 ...        .tool("c").build())
 >>> spans = rec.groups
 >>> spans.precedes(0, 1), spans.precedes(0, 2), spans.parallel(0, 1)
 (False, True, True)
-
-Per-kind, per-tool, per-memory-name and per-id indexes of a record, built in one pass.
-
->>> from agent_asserts.record.event import Event
->>> from agent_asserts.record.event import ToolCallPayload
->>> idx = RecordIndex.build([Event("tool_call", ToolCallPayload("search"), "e0", turn=1)])
->>> idx.tools["search"], idx.kinds["tool_call"], idx.ids["e0"], idx.turns, idx.event_ids
-((0,), (0,), 0, (1,), ('e0',))
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 import attrs
 
 from agent_asserts.record.event import Event, MemoryPayload, ToolCallPayload
-
-if TYPE_CHECKING:
-    from agent_asserts.record.event import Event
 
 
 @attrs.frozen

@@ -3,8 +3,7 @@
 large multi-run documents run by run, and the scan that tells when a large file need not be
 streamed.
 
-Reading record JSON strictly: one helper for ``TrialRecord.load``, the adapters' ``read()``
-and ``iter_jsonl``.
+One strict parser serves ``TrialRecord.load``, the adapters' ``read()`` and ``iter_jsonl``.
 
 :mod:`json` silently keeps the last of duplicate keys, accepts ``NaN``/``Infinity`` (not
 JSON), turns ``1e999`` into ``inf``, and lets a huge integer or a deeply nested document escape

@@ -1,23 +1,6 @@
-"""The trial record: what happened in one run, with the values derived from it (the reply, the
-delta, the run's usage, the view of one agent).
-
-The run's token usage: as recorded, or the sum over its ``model_call`` events.
-
->>> from agent_asserts.record import TrialRecord
->>> rec = (TrialRecord.builder().model_call("m", {"input_tokens": 5, "output_tokens": 1})
-...        .model_call("m", {"input_tokens": 7, "output_tokens": 2}).build())
->>> sum_model_calls(rec.events)
-Usage(input_tokens=12, output_tokens=3, total_tokens=15, reported_by='sum over 2 model_call events')
-
-Views of a record: the events of one agent, as a record of their own.
-
->>> from agent_asserts.record import TrialRecord
->>> rec = (TrialRecord.builder().event("agent_run", agent="billing", event_id="run")
-...        .tool("refund", {}, parent_id="run").tool("notify", {}).build())
->>> [e.event_id for e in agent_view(rec, "billing").events]
-['run', 'e1']
-
-``TrialRecord``: what happened in one run (S0, T, Sf, and the derived D).
+"""``TrialRecord``: what happened in one run (S0, T, Sf, and the derived D), with the values
+derived from it when it is made — the reply, the delta, the indexes, the run's usage (as
+recorded, or the sum over its ``model_call`` events) — and the view of one agent.
 
 >>> rec = TrialRecord.from_dict({
 ...     "initial_state": {"orders": {"A1": "paid"}},
@@ -30,6 +13,14 @@ Views of a record: the events of one agent, as a record of their own.
 ... })
 >>> rec.reply, rec.tool_positions("refund"), [str(d) for d in rec.delta]
 ('Done', (1,), ["changed /orders/A1: 'paid' -> 'refunded'"])
+>>> rec = (TrialRecord.builder().model_call("m", {"input_tokens": 5, "output_tokens": 1})
+...        .model_call("m", {"input_tokens": 7, "output_tokens": 2}).build())
+>>> sum_model_calls(rec.events)
+Usage(input_tokens=12, output_tokens=3, total_tokens=15, reported_by='sum over 2 model_call events')
+>>> rec = (TrialRecord.builder().event("agent_run", agent="billing", event_id="run")
+...        .tool("refund", {}, parent_id="run").tool("notify", {}).build())
+>>> [e.event_id for e in agent_view(rec, "billing").events]
+['run', 'e1']
 """
 
 from __future__ import annotations
@@ -54,7 +45,6 @@ from agent_asserts.record.validators import paused_gc
 
 if TYPE_CHECKING:
     from agent_asserts.record.builder import RecordBuilder
-    from agent_asserts.record.event import Event
 
 
 def sum_model_calls(events: Sequence[Event]) -> Usage | None:
