@@ -23,7 +23,17 @@ MAX_DEPTH: Final = 200
 given to ``load()``, and in the values a matcher compares (the outermost container is level 1)."""
 
 
+_SCALARS: Final = frozenset({str, int, float, bool, type(None)})
+
+
 def _children(value: Any) -> Iterator[tuple[str | int, Any]] | None:
+    kind = type(value)
+    if kind in _SCALARS:  # exact types first: most values are JSON scalars, dicts and lists
+        return None
+    if kind is dict:
+        return ((str(key), child) for key, child in value.items())
+    if kind is list or kind is tuple:
+        return enumerate(value)
     if isinstance(value, Mapping):
         return ((str(key), child) for key, child in value.items())
     if isinstance(value, list | tuple):
@@ -33,7 +43,42 @@ def _children(value: Any) -> Iterator[tuple[str | int, Any]] | None:
 
 def too_deep(value: Any, limit: int = MAX_DEPTH) -> tuple[str | int, ...] | None:
     """The key path of the first container nested deeper than ``limit``, or None (a cycle is
-    infinitely deep, so it is found too)."""
+    infinitely deep, so it is found too).
+
+    The depth is measured level by level (each container visited once, exact types first);
+    only data found too deep is walked again, in document order, for the path.
+
+    >>> too_deep([[1], [[2]]], limit=2)
+    (1, 0)
+    """
+    if not _is_container(value):
+        return None
+    level = [value]
+    depth = 1
+    while level:
+        if depth > limit:
+            return _first_too_deep(value, limit)
+        inner: list[Any] = []
+        add = inner.append
+        for item in level:
+            for child in item.values() if isinstance(item, Mapping) else item:
+                kind = type(child)
+                if kind is dict or kind is list or (kind not in _SCALARS and _is_container(child)):
+                    add(child)
+        level = inner
+        depth += 1
+    return None
+
+
+def _is_container(value: Any) -> bool:
+    kind = type(value)
+    if kind is dict or kind is list or kind is tuple:
+        return True
+    return kind not in _SCALARS and isinstance(value, Mapping | list | tuple)
+
+
+def _first_too_deep(value: Any, limit: int) -> tuple[str | int, ...] | None:
+    """The key path of the first container (in document order) nested deeper than ``limit``."""
     first = _children(value)
     if first is None:
         return None

@@ -63,12 +63,10 @@ from agent_asserts.record import (
     TrialRecord,
     Usage,
 )
-from agent_asserts.record._event_decode import decode_event
-from agent_asserts.record._model_payload_decode import decode_usage
-from agent_asserts.record._payload_decode import decode_payload
-from agent_asserts.record._payload_fields import Problems
 from agent_asserts.record.declared_tools import decode_tools
+from agent_asserts.record.decoding import decode_event, decode_payload, decode_usage
 from agent_asserts.record.turns import TurnTracker
+from agent_asserts.record.validators import Problems
 from agent_asserts.result_rows import ReportRow
 from agent_asserts.results import AssertionResult, CaseResult, EvaluatorInfo, LogEntry
 

@@ -38,7 +38,7 @@ from agent_asserts.batch.recovery import pooled_outcomes
 from agent_asserts.batch.result import BatchResult
 from agent_asserts.errors import LoadError
 from agent_asserts.record import RecordError, TrialRecord
-from agent_asserts.record._json import strict_loads
+from agent_asserts.record.parsing import strict_loads
 from agent_asserts.results import CaseResult, Verdict
 from agent_asserts.runner import run_case
 

@@ -63,7 +63,7 @@ from agent_asserts.checks.signatures import (
     signature,
 )
 from agent_asserts.errors import AgentAssertsError, Problem
-from agent_asserts.record._validators import child, got
+from agent_asserts.record.validators import child, got
 
 C = TypeVar("C", bound=Check)
 

@@ -38,7 +38,7 @@ from agent_asserts._text import edit_distance
 from agent_asserts.matching import Count
 from agent_asserts.outcome import Outcome, missing_surface
 from agent_asserts.record import DelegationPayload, SkillPayload, ToolCallPayload
-from agent_asserts.record.aliases import alias_of
+from agent_asserts.record.validators import alias_of
 from agent_asserts.selectors import as_selector
 from agent_asserts.selectors.calls import MessageSelector, Selector
 

@@ -31,8 +31,7 @@ from agent_asserts.checks.registry import register
 from agent_asserts.matching import ANY, Mismatch, explain, render
 from agent_asserts.matching.values import plural
 from agent_asserts.outcome import Outcome
-from agent_asserts.record.delta import DeltaEntry, json_equal
-from agent_asserts.record.pointer import parse_pointer, resolve
+from agent_asserts.record.delta import DeltaEntry, json_equal, parse_pointer, resolve
 
 if TYPE_CHECKING:
     from agent_asserts.record import TrialRecord

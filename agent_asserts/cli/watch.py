@@ -53,8 +53,8 @@ from agent_asserts.cli.main import EXIT_INPUT, EXIT_INTERRUPTED, EXIT_OK
 from agent_asserts.cli.support import judge_of, limit_keywords
 from agent_asserts.loaders import Suite, load
 from agent_asserts.record import RecordError, TrialRecord
-from agent_asserts.record._json import load_json, strict_loads
 from agent_asserts.record.adapters import get_format, records_from_data
+from agent_asserts.record.parsing import load_json, strict_loads
 from agent_asserts.results import CaseResult
 
 

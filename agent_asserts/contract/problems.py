@@ -56,7 +56,7 @@ from agent_asserts.contract.operators import MATCHER_OPERATORS, OPERATORS, Opera
 from agent_asserts.errors import AgentAssertsError, Collector, Problem
 from agent_asserts.matching import Matcher
 from agent_asserts.record import parse_pointer
-from agent_asserts.record._validators import got, must_be_int, must_be_number, must_be_str
+from agent_asserts.record.validators import got, must_be_int, must_be_number, must_be_str
 
 KeyPath = tuple[PathPart, ...]
 ContractProblem = Problem

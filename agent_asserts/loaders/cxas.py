@@ -47,8 +47,8 @@ from agent_asserts.loaders.sop import KEYS as SOP_KEYS
 from agent_asserts.loaders.suite import Case, CheckEntry, Suite
 from agent_asserts.matching import Count, M
 from agent_asserts.record import TrialRecord
-from agent_asserts.record._json import require_regular
 from agent_asserts.record.adapters import ces
+from agent_asserts.record.parsing import require_regular
 from agent_asserts.selectors import on
 
 OPERATORS: Final[Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]]] = {

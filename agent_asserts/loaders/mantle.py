@@ -76,8 +76,8 @@ from agent_asserts.loaders.nodes import (
 from agent_asserts.loaders.suite import Case, CheckEntry, Suite
 from agent_asserts.matching import M, Matcher
 from agent_asserts.record import TrialRecord
-from agent_asserts.record._json import require_regular
 from agent_asserts.record.adapters import mantle
+from agent_asserts.record.parsing import require_regular
 from agent_asserts.selectors.calls import (
     MemoryClearedSelector,
     MemorySetSelector,

@@ -8,25 +8,28 @@
 
 from agent_asserts.record.builder import RecordBuilder
 from agent_asserts.record.declared_tools import DeclaredTool
-from agent_asserts.record.delta import DeltaEntry, compute_delta
-from agent_asserts.record.errors import Problem, RecordError
-from agent_asserts.record.event import Event
-from agent_asserts.record.model_payloads import (
-    GuardrailPayload,
-    ModelCallPayload,
-    ReasoningPayload,
+from agent_asserts.record.delta import (
+    DeltaEntry,
+    compute_delta,
+    escape_token,
+    join,
+    parse_pointer,
+    resolve,
 )
-from agent_asserts.record.parse_errors import ParseError
-from agent_asserts.record.payloads import (
+from agent_asserts.record.errors import ParseError, Problem, RecordError
+from agent_asserts.record.event import (
     BlockPayload,
     Button,
     DelegationPayload,
+    Event,
+    GuardrailPayload,
     MemoryPayload,
     MessagePayload,
+    ModelCallPayload,
+    ReasoningPayload,
     SkillPayload,
     ToolCallPayload,
 )
-from agent_asserts.record.pointer import escape_token, join, parse_pointer, resolve
 from agent_asserts.record.trial import TrialRecord
 from agent_asserts.record.usage import Usage
 

@@ -16,9 +16,17 @@ from typing import Any, Final
 
 import attrs
 
-from agent_asserts.record._event_decode import unknown_keys
-from agent_asserts.record._payload_fields import Problems, optional_str, required_str
-from agent_asserts.record._validators import child, json_copy, must_be_list, must_be_object
+from agent_asserts._depth import MAX_DEPTH
+from agent_asserts.record.validators import (
+    Problems,
+    child,
+    copy_within,
+    must_be_list,
+    must_be_object,
+    optional_str,
+    required_str,
+    unknown_keys,
+)
 
 TOOL_KEYS: Final = ("name", "description", "parameters")
 """The keys of a declared tool in its canonical JSON form."""
@@ -94,7 +102,9 @@ def decode_tools(raw: Any, problems: Problems, path: str = "$.tools") -> tuple[D
             if (message := must_be_object(parameters)) is not None:
                 problems.append((child(ipath, "parameters"), message))
             else:
-                parameters = json_copy(parameters, child(ipath, "parameters"), problems)
+                # level 4 of a record: record, tools list, tool, parameters
+                where = child(ipath, "parameters")
+                parameters = copy_within(parameters, where, problems, MAX_DEPTH - 3)
         if len(problems) == before:
             out.append(DeclaredTool(name, description, parameters))
     return tuple(out)

@@ -17,15 +17,12 @@ held in memory at once. ``format="auto"`` detects each document's format from it
 
 from __future__ import annotations
 
+import io
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, BinaryIO, Final
 
-from agent_asserts.record._json import load_json, parse_json, require_regular, strict_loads
-from agent_asserts.record._runs_scan import cannot_stream, sample_of
-from agent_asserts.record._stream import iter_runs, sample, top_members
-from agent_asserts.record._validators import paused_gc
 from agent_asserts.record.adapters._registry import (
     TraceFormat,
     detect,
@@ -34,9 +31,23 @@ from agent_asserts.record.adapters._registry import (
     matching_formats,
 )
 from agent_asserts.record.adapters.native import parsed_records
-from agent_asserts.record.decode import TOP_LEVEL_KEYS
+from agent_asserts.record.decoding import TOP_LEVEL_KEYS
 from agent_asserts.record.errors import Problem, RecordError
+from agent_asserts.record.parsing import (
+    cannot_stream,
+    decode_text,
+    iter_runs,
+    load_json,
+    parse_json,
+    read_raw,
+    require_regular,
+    sample,
+    sample_of,
+    strict_loads,
+    top_members,
+)
 from agent_asserts.record.trial import TrialRecord
+from agent_asserts.record.validators import paused_gc
 
 SUFFIXES: Final = (".json", ".jsonl", ".ndjson")
 """The files of a folder that are read."""
@@ -84,8 +95,7 @@ def records_of(
 
 
 def _parsed_records(spec: TraceFormat, data: Any, source: str) -> Iterator[TrialRecord]:
-    """The records of data parsed here from a file, which nothing else holds: a native record
-    keeps its checked events unbuilt until read (:mod:`agent_asserts.record._lazy_events`)."""
+    """The records of data parsed here from a file, which nothing else holds."""
     if spec.name == "native":
         return parsed_records(data, source=source)
     return spec.to_records(data, source=source)
@@ -152,12 +162,19 @@ def _file_records(path: Path, format: str) -> Iterator[TrialRecord]:
         if spec.read_records is not None:
             yield from spec.read_records(path, source=name)
             return
-    if _is_lines(path):
+    if path.suffix in LINE_SUFFIXES:
         yield from _line_records(path, name, format)
     elif path.stat().st_size > STREAM_ABOVE:
-        yield from _streamed_records(path, name, format)
+        if _is_lines(path):
+            yield from _line_records(path, name, format)
+        else:
+            yield from _streamed_records(path, name, format)
     else:
-        _, data = load_json(path)
+        raw = read_raw(path)  # read once: JSON Lines is told from the bytes in memory
+        if _holds_lines(io.BytesIO(raw)):
+            yield from _lines_records(io.BytesIO(raw), path, name, format)
+            return
+        data = parse_json(decode_text(raw, name), name)
         spec = _format_of(data, format, name)
         if spec.read_records is not None:
             yield from spec.read_records(path, source=name)
@@ -171,34 +188,48 @@ def _is_lines(path: Path) -> bool:
     if path.suffix in LINE_SUFFIXES:
         return True
     with path.open("rb") as handle:
-        first = handle.readline(SNIFF)
-        if not first.endswith(b"\n"):
-            return False
-        try:
-            strict_loads(first.decode("utf-8-sig"))
-        except ValueError:  # not JSON, not UTF-8, or not strict JSON
-            return False
-        return any(line.strip() for line in iter(lambda: handle.readline(SNIFF), b""))
+        return _holds_lines(handle)
+
+
+def _holds_lines(handle: BinaryIO) -> bool:
+    """Whether the first line read from ``handle`` (at most :data:`SNIFF` bytes) is a whole
+    JSON value and another non-blank line follows.
+
+    >>> _holds_lines(io.BytesIO(b'{"a": 1}\\n{"a": 2}\\n')), _holds_lines(io.BytesIO(b'{\\n}'))
+    (True, False)
+    """
+    first = handle.readline(SNIFF)
+    if not first.endswith(b"\n"):
+        return False
+    try:
+        strict_loads(first.decode("utf-8-sig"))
+    except ValueError:  # not JSON, not UTF-8, or not strict JSON
+        return False
+    return any(line.strip() for line in iter(lambda: handle.readline(SNIFF), b""))
 
 
 def _line_records(path: Path, name: str, format: str) -> Iterator[TrialRecord]:
     with path.open("rb") as handle:
-        for number, raw in enumerate(handle, 1):
-            where = f"{name}:{number}"
-            try:
-                line = raw.decode("utf-8-sig" if number == 1 else "utf-8")
-            except UnicodeDecodeError as exc:
-                raise RecordError(
-                    [Problem("", f"not UTF-8 text (byte {exc.start})", where)]
-                ) from None
-            if not line.strip():
-                continue
-            data = parse_json(line, where)
-            spec = _format_of(data, format, where)
-            if spec.read_records is not None:  # a file of events (Mantle): one run
-                yield from spec.read_records(path, source=name)
-                return
-            yield from _parsed_records(spec, data, where)
+        yield from _lines_records(handle, path, name, format)
+
+
+def _lines_records(
+    lines: Iterable[bytes], path: Path, name: str, format: str
+) -> Iterator[TrialRecord]:
+    for number, raw in enumerate(lines, 1):
+        where = f"{name}:{number}"
+        try:
+            line = raw.decode("utf-8-sig" if number == 1 else "utf-8")
+        except UnicodeDecodeError as exc:
+            raise RecordError([Problem("", f"not UTF-8 text (byte {exc.start})", where)]) from None
+        if not line.strip():
+            continue
+        data = parse_json(line, where)
+        spec = _format_of(data, format, where)
+        if spec.read_records is not None:  # a file of events (Mantle): one run
+            yield from spec.read_records(path, source=name)
+            return
+        yield from _parsed_records(spec, data, where)
 
 
 def _streamed_records(path: Path, name: str, format: str) -> Iterator[TrialRecord]:

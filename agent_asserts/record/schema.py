@@ -19,11 +19,11 @@ from pathlib import Path
 from typing import Any, Final
 
 from agent_asserts.record.declared_tools import TOOL_KEYS
-from agent_asserts.record.decode import TOP_LEVEL_KEYS
-from agent_asserts.record.event import ENVELOPE_FIELDS
-from agent_asserts.record.payloads import (
+from agent_asserts.record.decoding import TOP_LEVEL_KEYS
+from agent_asserts.record.event import (
     BLOCK_TRANSITIONS,
     DELEGATION_MODES,
+    ENVELOPE_FIELDS,
     MEMORY_EVENT_TYPES,
     PAYLOAD_KEYS,
     SKILL_TRANSITIONS,

@@ -1,4 +1,6 @@
-"""``TrialRecord``: what happened in one run (S0, T, Sf, and the derived D).
+"""``TrialRecord``: what happened in one run (S0, T, Sf, and the derived D), with the values
+derived from it when it is made — the reply, the delta, the indexes, the run's usage (as
+recorded, or the sum over its ``model_call`` events) — and the view of one agent.
 
 >>> rec = TrialRecord.from_dict({
 ...     "initial_state": {"orders": {"A1": "paid"}},
@@ -11,36 +13,126 @@
 ... })
 >>> rec.reply, rec.tool_positions("refund"), [str(d) for d in rec.delta]
 ('Done', (1,), ["changed /orders/A1: 'paid' -> 'refunded'"])
+>>> rec = (TrialRecord.builder().model_call("m", {"input_tokens": 5, "output_tokens": 1})
+...        .model_call("m", {"input_tokens": 7, "output_tokens": 2}).build())
+>>> sum_model_calls(rec.events)
+Usage(input_tokens=12, output_tokens=3, total_tokens=15, reported_by='sum over 2 model_call events')
+>>> rec = (TrialRecord.builder().event("agent_run", agent="billing", event_id="run")
+...        .tool("refund", {}, parent_id="run").tool("notify", {}).build())
+>>> [e.event_id for e in agent_view(rec, "billing").events]
+['run', 'e1']
 """
 
 from __future__ import annotations
 
-import functools
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from agent_asserts._values import MISSING
-from agent_asserts.record._lazy_events import PendingEvents, built_events, defer, pending_of
-from agent_asserts.record._validators import paused_gc
 from agent_asserts.record.declared_tools import DeclaredTool
-from agent_asserts.record.decode import decode_record
+from agent_asserts.record.decoding import decode_record
 from agent_asserts.record.delta import DeltaEntry, compute_delta
-from agent_asserts.record.event import Event
-from agent_asserts.record.index import RecordIndex
-from agent_asserts.record.ordering import GroupSpans
-from agent_asserts.record.parse_errors import ParseError
-from agent_asserts.record.payloads import MessagePayload
-from agent_asserts.record.run_usage import sum_model_calls
+from agent_asserts.record.errors import ParseError
+from agent_asserts.record.event import Event, MessagePayload, ModelCallPayload
+from agent_asserts.record.index import GroupSpans, RecordIndex
 from agent_asserts.record.timing import Timeline
 from agent_asserts.record.turns import derive_turns
-from agent_asserts.record.usage import Usage
-from agent_asserts.record.views import agent_view
+from agent_asserts.record.usage import USAGE_COUNTERS, Usage
+from agent_asserts.record.validators import paused_gc
 
 if TYPE_CHECKING:
     from agent_asserts.record.builder import RecordBuilder
+
+
+def sum_model_calls(events: Sequence[Event]) -> Usage | None:
+    """The sum of the usage of every ``model_call`` event, or None when there is none or one
+    of them has no usage (a partial sum would undercount).
+
+    A counter (or ``details`` key) is summed only when every call has it; ``reported_by``
+    says the usage is a sum.
+
+    >>> from agent_asserts.record import TrialRecord
+    >>> sum_model_calls(TrialRecord.builder().model_call("m").build().events) is None
+    True
+    """
+    usages: list[Usage] = []
+    for event in events:
+        payload = event.payload
+        if isinstance(payload, ModelCallPayload):
+            if payload.usage is None:
+                return None
+            usages.append(payload.usage)
+    if not usages:
+        return None
+    counts: list[int | None] = []
+    for name in USAGE_COUNTERS:
+        values = [getattr(u, name) for u in usages]
+        counts.append(None if None in values else sum(values))
+    keys = set(usages[0].details).intersection(*(u.details for u in usages[1:]))
+    details = {key: sum(u.details[key] for u in usages) for key in sorted(keys)}
+    noun = "event" if len(usages) == 1 else "events"
+    return Usage(
+        input_tokens=counts[0],
+        output_tokens=counts[1],
+        total_tokens=counts[2],
+        details=details,
+        reported_by=f"sum over {len(usages)} model_call {noun}",
+    )
+
+
+def agent_positions(record: TrialRecord, name: str) -> list[int]:
+    """Positions of the events of agent ``name`` and of their descendants (``parent_id``).
+
+    >>> from agent_asserts.record import TrialRecord
+    >>> agent_positions(TrialRecord.builder().user("hi").build(), "billing")
+    []
+    """
+    events = record.events
+    parent_of = {e.event_id: e.parent_id for e in events if e.parent_id is not None}
+    agent_of = {e.event_id: e.agent for e in events}
+    memo: dict[str, bool] = {}
+
+    def belongs(event_id: str) -> bool:
+        walked: list[str] = []
+        seen: set[str] = set()
+        node: str | None = event_id
+        while node is not None and node not in memo and node not in seen:
+            if agent_of.get(node) == name:
+                memo[node] = True
+                break
+            walked.append(node)
+            seen.add(node)
+            node = parent_of.get(node)
+        answer = memo.get(node, False) if node is not None else False
+        for item in walked:
+            memo[item] = answer
+        return answer
+
+    return [p for p, e in enumerate(events) if belongs(e.event_id)]
+
+
+def agent_view(record: TrialRecord, name: str) -> TrialRecord:
+    """The record of agent ``name`` (see :meth:`TrialRecord.for_agent`).
+
+    >>> from agent_asserts.record import TrialRecord
+    >>> agent_view(TrialRecord.builder().agent("hi", agent="b").build(), "b").reply
+    'hi'
+    """
+    events = tuple(record.events[p] for p in agent_positions(record, name))
+    reply = None
+    for event in reversed(events):
+        payload = event.payload
+        if (
+            event.actor_ref == "agent"
+            and event.agent == name
+            and isinstance(payload, MessagePayload)
+        ):
+            reply = payload.text
+            break
+    return attrs.evolve(record, events=events, reply=reply, usage=None, steps=None, status=None)
 
 
 def _to_events(events: Iterable[Event]) -> tuple[Event, ...]:
@@ -72,8 +164,9 @@ class TrialRecord:
     """The evidence of one run: initial state, events, final state, run-level data.
 
     Build one with :meth:`from_dict`, :meth:`load` or :meth:`builder`. Derived values (the
-    reply, the delta, the indexes) are computed once, on first use. Events without a ``turn``
-    get a derived one (see :mod:`agent_asserts.record.turns`).
+    reply, the delta, the indexes, the timeline…) are computed when the record is made, from
+    its fields (a record never changes). Events without a ``turn`` get a derived one (see
+    :mod:`agent_asserts.record.turns`).
 
     Attributes:
         events: The events in order of occurrence.
@@ -88,6 +181,17 @@ class TrialRecord:
         parse_errors: Items an adapter could not decode.
         metadata: Free JSON data about the run.
         tools: The tools the agent was offered, or None when not recorded.
+        reply: The explicit reply, else the text of the last agent message, else None.
+        delta: D, the changes from ``initial_state`` to ``final_state``; None if either is
+            missing.
+        index: The record's indexes (:class:`~agent_asserts.record.index.RecordIndex`).
+        tool_calls: Every ``tool_call`` event, in order.
+        timeline: The times of the events (see :mod:`agent_asserts.record.timing`).
+        run_usage: ``usage`` as recorded, else the sum over the ``model_call`` events
+            (``reported_by`` says so), else None.
+        unrecorded_arguments: Positions of the tool calls whose arguments were not recorded.
+        groups: The parallel groups (``group_id``) of the events: events of one group have
+            no order among them (see :mod:`agent_asserts.record.index`).
 
     >>> rec = TrialRecord(events=(), status="completed", reply="ok")
     >>> rec.reply, rec.explicit_reply, rec.delta
@@ -106,6 +210,107 @@ class TrialRecord:
     parse_errors: tuple[ParseError, ...] = attrs.field(default=(), converter=_to_parse_errors)
     metadata: Mapping[str, Any] = attrs.field(factory=dict)
     tools: tuple[DeclaredTool, ...] | None = attrs.field(default=None, converter=_to_tools)
+
+    # -- derived values, computed from the fields above when the record is made ---------------
+
+    index: RecordIndex = attrs.field(init=False, eq=False, repr=False)
+    reply: str | None = attrs.field(init=False, eq=False, repr=False)
+    delta: tuple[DeltaEntry, ...] | None = attrs.field(init=False, eq=False, repr=False)
+    tool_calls: tuple[Event, ...] = attrs.field(init=False, eq=False, repr=False)
+    timeline: Timeline = attrs.field(init=False, eq=False, repr=False)
+    run_usage: Usage | None = attrs.field(init=False, eq=False, repr=False)
+    unrecorded_arguments: tuple[int, ...] = attrs.field(init=False, eq=False, repr=False)
+    groups: GroupSpans = attrs.field(init=False, eq=False, repr=False)
+
+    @index.default
+    def _index(self) -> RecordIndex:
+        """The indexes, built in one pass over the events.
+
+        >>> TrialRecord.builder().user("hi").build().index.kinds
+        {'message': (0,)}
+        """
+        with paused_gc():
+            return RecordIndex.build(self.events)
+
+    @reply.default
+    def _reply(self) -> str | None:
+        """The explicit reply, else the text of the last agent message, else None.
+
+        >>> TrialRecord.builder().agent("a").agent("b").build().reply
+        'b'
+        """
+        if self.explicit_reply is not None:
+            return self.explicit_reply
+        events = self.events
+        for position in reversed(self.index.kinds.get("message", ())):
+            event = events[position]
+            if event.actor_ref == "agent" and isinstance(event.payload, MessagePayload):
+                return event.payload.text
+        return None
+
+    @delta.default
+    def _delta(self) -> tuple[DeltaEntry, ...] | None:
+        """D: the changes from ``initial_state`` to ``final_state``; None if either is missing.
+
+        >>> TrialRecord(initial_state={"a": 1}, final_state={"a": 2}).delta
+        (DeltaEntry(path='/a', op='changed', before=1, after=2),)
+        """
+        if self.initial_state is None or self.final_state is None:
+            return None
+        return compute_delta(self.initial_state, self.final_state)
+
+    @tool_calls.default
+    def _tool_calls(self) -> tuple[Event, ...]:
+        """Every ``tool_call`` event, in order.
+
+        >>> [e.payload.name for e in TrialRecord.builder().tool("a").tool("b").build().tool_calls]
+        ['a', 'b']
+        """
+        events = self.events
+        return tuple([events[p] for p in self.index.kinds.get("tool_call", ())])
+
+    @timeline.default
+    def _timeline(self) -> Timeline:
+        """The times of the events (see :mod:`agent_asserts.record.timing`).
+
+        >>> TrialRecord.builder().user("a", monotonic_time=2.0).build().timeline.start
+        2.0
+        """
+        return Timeline.build(self.events)
+
+    @run_usage.default
+    def _run_usage(self) -> Usage | None:
+        """The run's usage: ``usage`` as recorded, else the sum over the ``model_call``
+        events (``reported_by`` says so), else None.
+
+        >>> TrialRecord.builder().model_call("m", {"total_tokens": 4}).build().run_usage
+        Usage(input_tokens=None, output_tokens=None, total_tokens=4,
+              reported_by='sum over 1 model_call event')
+        """
+        return self.usage if self.usage is not None else sum_model_calls(self.events)
+
+    @unrecorded_arguments.default
+    def _unrecorded_arguments(self) -> tuple[int, ...]:
+        """Positions of the tool calls whose arguments were not recorded (``MISSING``).
+
+        >>> TrialRecord.builder().tool("a", {}).tool("b").build().unrecorded_arguments
+        (1,)
+        """
+        events = self.events
+        return tuple(
+            p
+            for p in self.index.kinds.get("tool_call", ())
+            if getattr(events[p].payload, "arguments", None) is MISSING
+        )
+
+    @groups.default
+    def _groups(self) -> GroupSpans:
+        """The parallel groups (``group_id``) of the events.
+
+        >>> TrialRecord.builder().tool("a", group_id="r1").build().groups.spans
+        {'r1': (0, 0)}
+        """
+        return GroupSpans.build(self.events)
 
     # -- constructors -------------------------------------------------------------------------
 
@@ -134,32 +339,14 @@ class TrialRecord:
 
     @classmethod
     def _from_parsed(cls, data: Any, *, source: str | None = None) -> TrialRecord:
-        """:meth:`from_dict` of data this library parsed itself and hands over (nothing else
-        holds it): the events are checked now, built on first read of ``events`` (see
-        :mod:`agent_asserts.record._lazy_events`).
+        """:meth:`from_dict` of data this library parsed itself (the native format's reader
+        hands it over); the same decoder, the same record.
 
         >>> rec = TrialRecord._from_parsed({"events": [{"kind": "step"}]})
         >>> rec == TrialRecord.from_dict({"events": [{"kind": "step"}]})
         True
         """
-        fields = decode_record(data, source, lazy=True)
-        pending = fields["events"]
-        if not isinstance(pending, PendingEvents):
-            return cls(**fields)
-        fields["events"] = ()
-        record = cls(**fields)
-        defer(record.__dict__, pending)
-        return record
-
-    if not TYPE_CHECKING:  # mypy keeps checking every other attribute of a record
-
-        def __getattr__(self, name: str) -> Any:
-            # only called while ``events`` is absent from __dict__: a lazily loaded record
-            if name == "events" and (events := built_events(self.__dict__)) is not None:
-                return events
-            raise AttributeError(
-                f"'{type(self).__name__}' object has no attribute '{name}'", name=name, obj=self
-            )
+        return cls(**decode_record(data, source))
 
     @classmethod
     def load(
@@ -233,12 +420,7 @@ class TrialRecord:
             changes["initial_state"] = state_value(initial_state, "initial_state")
         if final_state is not MISSING:
             changes["final_state"] = state_value(final_state, "final_state")
-        pending = pending_of(self)
-        if pending is None:
-            return attrs.evolve(self, **changes)
-        record = attrs.evolve(self, events=(), **changes)  # still lazy: the same pending events
-        defer(record.__dict__, pending)
-        return record
+        return attrs.evolve(self, **changes)
 
     @staticmethod
     def builder(initial_state: Any = None) -> RecordBuilder:
@@ -290,61 +472,6 @@ class TrialRecord:
 
     # -- derived values -----------------------------------------------------------------------
 
-    @functools.cached_property
-    def reply(self) -> str | None:
-        """The explicit reply, else the text of the last agent message, else None.
-
-        >>> TrialRecord.builder().agent("a").agent("b").build().reply
-        'b'
-        """
-        if self.explicit_reply is not None:
-            return self.explicit_reply
-        for position in reversed(self.positions_of_kind("message")):
-            event = self.events[position]
-            if event.actor_ref == "agent" and isinstance(event.payload, MessagePayload):
-                return event.payload.text
-        return None
-
-    @functools.cached_property
-    def delta(self) -> tuple[DeltaEntry, ...] | None:
-        """D: the changes from ``initial_state`` to ``final_state``; None if either is missing.
-
-        >>> TrialRecord(initial_state={"a": 1}, final_state={"a": 2}).delta
-        (DeltaEntry(path='/a', op='changed', before=1, after=2),)
-        """
-        if self.initial_state is None or self.final_state is None:
-            return None
-        return compute_delta(self.initial_state, self.final_state)
-
-    @functools.cached_property
-    def index(self) -> RecordIndex:
-        """The record's indexes, built in one pass over the events on first use.
-
-        >>> TrialRecord.builder().user("hi").build().index.kinds
-        {'message': (0,)}
-        """
-        with paused_gc():
-            return RecordIndex.build(self.events)
-
-    @functools.cached_property
-    def tool_calls(self) -> tuple[Event, ...]:
-        """Every ``tool_call`` event, in order.
-
-        >>> [e.payload.name for e in TrialRecord.builder().tool("a").tool("b").build().tool_calls]
-        ['a', 'b']
-        """
-        events = self.events
-        return tuple(events[p] for p in self.positions_of_kind("tool_call"))
-
-    @functools.cached_property
-    def timeline(self) -> Timeline:
-        """The times of the events (see :mod:`agent_asserts.record.timing`), read once.
-
-        >>> TrialRecord.builder().user("a", monotonic_time=2.0).build().timeline.start
-        2.0
-        """
-        return Timeline.build(self.events)
-
     def elapsed(self, event: Event | int) -> float | None:
         """Seconds from the run's first event to ``event`` (an event or its position); None
         when the record or the event has no time.
@@ -367,17 +494,6 @@ class TrialRecord:
         """
         return self.timeline.duration
 
-    @functools.cached_property
-    def run_usage(self) -> Usage | None:
-        """The run's usage: ``usage`` as recorded, else the sum over the ``model_call``
-        events (``reported_by`` says so), else None.
-
-        >>> TrialRecord.builder().model_call("m", {"total_tokens": 4}).build().run_usage
-        Usage(input_tokens=None, output_tokens=None, total_tokens=4,
-              reported_by='sum over 1 model_call event')
-        """
-        return self.usage if self.usage is not None else sum_model_calls(self.events)
-
     def for_agent(self, name: str) -> TrialRecord:
         """The record of one agent: its events (``agent == name``) and their descendants
         through ``parent_id``, sharing S0, Sf, ``tools`` and ``surfaces``; ``reply`` is that
@@ -389,37 +505,12 @@ class TrialRecord:
         """
         return agent_view(self, name)
 
-    @functools.cached_property
-    def unrecorded_arguments(self) -> tuple[int, ...]:
-        """Positions of the tool calls whose arguments were not recorded (``MISSING``).
-
-        >>> TrialRecord.builder().tool("a", {}).tool("b").build().unrecorded_arguments
-        (1,)
-        """
-        events = self.events
-        return tuple(
-            p
-            for p in self.positions_of_kind("tool_call")
-            if getattr(events[p].payload, "arguments", None) is MISSING
-        )
-
-    @functools.cached_property
-    def groups(self) -> GroupSpans:
-        """The parallel groups (``group_id``) of the events, built on first use: events of
-        one group have no order among them (see :mod:`agent_asserts.record.ordering`).
-
-        >>> TrialRecord.builder().tool("a", group_id="r1").build().groups.spans
-        {'r1': (0, 0)}
-        """
-        return GroupSpans.build(self.events)
-
     def build_indexes(self) -> None:
-        """Build the indexes now (they are otherwise built on first use).
+        """Build the indexes now: they are built when the record is made, so this does
+        nothing (kept for callers that warm records up).
 
         >>> TrialRecord().build_indexes()
         """
-        _ = self.index
-        _ = self.groups
 
     def positions_of_kind(self, kind: str) -> tuple[int, ...]:
         """Positions (in ``events``) of the events of ``kind``.
@@ -482,4 +573,9 @@ class TrialRecord:
         return bool(self.positions_of_kind(kind))
 
 
-__all__ = ["TrialRecord"]
+__all__ = [
+    "TrialRecord",
+    "agent_positions",
+    "agent_view",
+    "sum_model_calls",
+]

@@ -7,7 +7,7 @@ the current turn). An explicit ``turn`` on any event sets the current turn for t
 after it.
 
 >>> from agent_asserts.record.event import Event
->>> from agent_asserts.record.payloads import MessagePayload
+>>> from agent_asserts.record.event import MessagePayload
 >>> events = [
 ...     Event("message", MessagePayload("/session_start"), "e0", actor_ref="user"),
 ...     Event("message", MessagePayload("hi"), "e1", actor_ref="user"),
@@ -24,8 +24,7 @@ from typing import Any
 
 import attrs
 
-from agent_asserts.record.event import Event
-from agent_asserts.record.payloads import MessagePayload
+from agent_asserts.record.event import Event, MessagePayload
 
 
 def opens_turn(kind: str, actor_ref: str | None, payload: Any) -> bool:

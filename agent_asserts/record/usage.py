@@ -15,7 +15,7 @@ USAGE_COUNTERS: Final = ("input_tokens", "output_tokens", "total_tokens")
 """The named counters of :class:`Usage` (any other counter goes to ``details``)."""
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, init=False)
 class Usage:
     """Token counts; ``total_tokens`` defaults to input + output when both are given.
 
@@ -40,13 +40,21 @@ class Usage:
     details: Mapping[str, int] = attrs.field(factory=dict)
     reported_by: str | None = None
 
-    def __attrs_post_init__(self) -> None:
-        if (
-            self.total_tokens is None
-            and self.input_tokens is not None
-            and self.output_tokens is not None
-        ):
-            object.__setattr__(self, "total_tokens", self.input_tokens + self.output_tokens)
+    def __init__(
+        self,
+        input_tokens: int | None = None,
+        output_tokens: int | None = None,
+        total_tokens: int | None = None,
+        details: Mapping[str, int] = attrs.NOTHING,  # type: ignore[assignment]
+        reported_by: str | None = None,
+    ) -> None:
+        # total_tokens is derived here, before the fields are set (a frozen instance is never
+        # written after): attrs' own __init__ sets them
+        if total_tokens is None and input_tokens is not None and output_tokens is not None:
+            total_tokens = input_tokens + output_tokens
+        given: Any = details  # attrs.NOTHING when not given, as attrs' own __init__ shows
+        details = {} if given is attrs.NOTHING else given
+        self.__attrs_init__(input_tokens, output_tokens, total_tokens, details, reported_by)
 
     def __repr__(self) -> str:
         parts = [

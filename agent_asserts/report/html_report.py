@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any
 from agent_asserts._text import escape_controls
 from agent_asserts._values import MISSING
 from agent_asserts.matching import render
-from agent_asserts.record.payloads import (
+from agent_asserts.record.event import (
     BlockPayload,
     DelegationPayload,
     MemoryPayload,

@@ -28,7 +28,7 @@ from agent_asserts.record import (
     ToolCallPayload,
     TrialRecord,
 )
-from agent_asserts.record.payloads import BLOCK_TRANSITIONS, SKILL_TRANSITIONS, TOOL_OUTCOMES
+from agent_asserts.record.event import BLOCK_TRANSITIONS, SKILL_TRANSITIONS, TOOL_OUTCOMES
 from agent_asserts.selectors.base import (
     ENVELOPE_FILTERS,
     EventSelector,

@@ -23,7 +23,7 @@ from agent_asserts.record import (
     SkillPayload,
     TrialRecord,
 )
-from agent_asserts.record.payloads import BLOCK_TRANSITIONS, SKILL_TRANSITIONS
+from agent_asserts.record.event import BLOCK_TRANSITIONS, SKILL_TRANSITIONS
 from agent_asserts.selectors.base import (
     Selector,
     _check_choice,

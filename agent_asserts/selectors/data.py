@@ -26,7 +26,7 @@ from typing import Any
 import attrs
 
 from agent_asserts._text import did_you_mean, unknown_key_message
-from agent_asserts.record.payloads import BLOCK_TRANSITIONS, SKILL_TRANSITIONS
+from agent_asserts.record.event import BLOCK_TRANSITIONS, SKILL_TRANSITIONS
 from agent_asserts.selectors import on
 
 _FORMS = ("tool", "message", "memory_set", "memory_cleared", "subagent", "event")

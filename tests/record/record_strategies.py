@@ -6,7 +6,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from agent_asserts.record.payloads import BLOCK_TRANSITIONS, SKILL_TRANSITIONS
+from agent_asserts.record.event import BLOCK_TRANSITIONS, SKILL_TRANSITIONS
 
 scalars = st.one_of(
     st.none(),

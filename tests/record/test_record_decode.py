@@ -10,8 +10,7 @@ from hypothesis import given
 from record_strategies import event_dicts
 
 from agent_asserts.record import Problem, RecordError, TrialRecord
-from agent_asserts.record._event_decode import decode_event as _decode_event
-from agent_asserts.record._fast import fast_event
+from agent_asserts.record.decoding import decode_event as _decode_event
 from agent_asserts.record.turns import TurnTracker
 
 
@@ -377,12 +376,12 @@ def test_numbers_for_times_are_kept() -> None:
 
 
 @given(event_dicts())
-def test_fast_path_agrees_with_thorough_decoder(raw: dict[str, Any]) -> None:
+def test_a_valid_event_decodes_and_its_dict_form_decodes_to_it(raw: dict[str, Any]) -> None:
     problems: list[tuple[str, str]] = []
-    slow = _decode_event(raw, 4, problems, TurnTracker(), {})
-    assert problems == []
-    fast = fast_event(raw, 4, TurnTracker(), {})
-    assert fast is None or fast == slow
+    event = _decode_event(raw, 4, problems, TurnTracker(), {})
+    assert problems == [] and event is not None
+    again = _decode_event(event.to_dict(), 4, problems, TurnTracker(), {})
+    assert problems == [] and again == event
 
 
 @pytest.mark.parametrize(
@@ -395,7 +394,7 @@ def test_fast_path_agrees_with_thorough_decoder(raw: dict[str, Any]) -> None:
         OrderedDict(kind="audit"),
     ],
 )
-def test_unusual_but_valid_events_take_the_thorough_path(raw: dict[str, Any]) -> None:
+def test_unusual_but_valid_events_decode(raw: dict[str, Any]) -> None:
     problems: list[tuple[str, str]] = []
     assert _decode_event(raw, 0, problems, TurnTracker(), {}) is not None
     assert problems == []

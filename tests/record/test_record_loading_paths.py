@@ -13,11 +13,8 @@ import pytest
 from agent_asserts import TrialRecord
 from agent_asserts._depth import MAX_DEPTH, depth_message
 from agent_asserts.record import RecordError, reading
-from agent_asserts.record._event_decode import decode_event
-from agent_asserts.record._fast import fast_event
-from agent_asserts.record._json import parse_json
-from agent_asserts.record._runs_scan import cannot_stream, sample_of
-from agent_asserts.record._stream import sample
+from agent_asserts.record.decoding import decode_event
+from agent_asserts.record.parsing import cannot_stream, parse_json, sample, sample_of
 from agent_asserts.record.turns import TurnTracker
 
 
@@ -197,14 +194,12 @@ def test_sample_of_parsed_data_is_the_stream_sample(tmp_path: Path) -> None:
         {"kind": "tool_call", "turn": 0, "payload": {"name": "f", "arguments": {"a": 1}}},
     ],
 )
-def test_a_plain_event_takes_the_fast_path_and_equals_the_thorough_decoding(
-    raw: dict[str, object],
-) -> None:
-    fast = fast_event(raw, 4, TurnTracker(), {})
+def test_a_plain_event_decodes_alone_as_in_a_record(raw: dict[str, object]) -> None:
+    in_record = TrialRecord.from_dict({"events": [raw]}).events[0]
     problems: list[tuple[str, str]] = []
-    slow = decode_event(raw, 4, problems, TurnTracker(), {})
-    assert problems == [] and fast is not None
-    assert fast == slow and repr(fast) == repr(slow)
+    alone = decode_event(raw, 0, problems, TurnTracker(), {})
+    assert problems == [] and alone is not None
+    assert alone == in_record and repr(alone) == repr(in_record)
 
 
 @pytest.mark.parametrize(

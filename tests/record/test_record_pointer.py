@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from agent_asserts import MISSING
 from agent_asserts.record import escape_token, join, parse_pointer, resolve
-from agent_asserts.record.pointer import unescape_token
+from agent_asserts.record.delta import unescape_token
 
 DOC = {
     "foo": ["bar", "baz"],

@@ -96,7 +96,7 @@ def test_one_placeholder_for_every_broken_repr_and_str() -> None:
     assert safe_str(Broken()) == "<Broken object (str failed: ValueError)>"
     from agent_asserts._values import to_jsonable
     from agent_asserts.matching import render as render_value
-    from agent_asserts.record._validators import got
+    from agent_asserts.record.validators import got
 
     assert to_jsonable(Broken()) == render_value(Broken()) == got(Broken()) == safe_repr(Broken())
 

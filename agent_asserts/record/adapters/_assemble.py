@@ -9,7 +9,7 @@ from agent_asserts._values import MISSING
 from agent_asserts.record.adapters._arguments import parse_arguments
 from agent_asserts.record.adapters._pairing import Pairing
 from agent_asserts.record.adapters._steps import ModelInfo, Step, ToolInfo
-from agent_asserts.record.parse_errors import ParseError
+from agent_asserts.record.errors import ParseError
 
 if TYPE_CHECKING:
     from agent_asserts.record.adapters._span_tree import _Tree

@@ -20,8 +20,7 @@ from typing import Any, Final
 
 from agent_asserts._values import MISSING
 from agent_asserts.errors import AgentAssertsError
-from agent_asserts.record.event import Event
-from agent_asserts.record.payloads import (
+from agent_asserts.record.event import (
     BLOCK_TRANSITIONS,
     PAYLOAD_KEYS,
     PAYLOAD_TYPES,
@@ -29,6 +28,7 @@ from agent_asserts.record.payloads import (
     TOOL_SOURCES,
     BlockPayload,
     Button,
+    Event,
     MemoryPayload,
     MessagePayload,
     SkillPayload,

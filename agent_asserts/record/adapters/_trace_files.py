@@ -14,8 +14,8 @@ import os
 from collections.abc import Iterable
 from typing import Any
 
-from agent_asserts.record._json import parse_json, read_text, strict_loads
 from agent_asserts.record.errors import Problem, RecordError
+from agent_asserts.record.parsing import parse_json, read_text, strict_loads
 from agent_asserts.record.trial import TrialRecord
 
 

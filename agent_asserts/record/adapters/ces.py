@@ -50,8 +50,8 @@ from typing import Any, Final
 
 from agent_asserts._values import to_jsonable
 from agent_asserts.errors import AgentAssertsError
-from agent_asserts.record._json import load_json
 from agent_asserts.record.errors import Problem, RecordError
+from agent_asserts.record.parsing import load_json
 from agent_asserts.record.trial import TrialRecord
 
 FORMAT: Final = "ces"

@@ -57,11 +57,10 @@ import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, Final
 
-from agent_asserts.record._json import parse_json, read_text, strict_loads, syntax_error
 from agent_asserts.record.adapters._mantle_rows import ENVELOPE_KEYS, Undecodable, decode_row
-from agent_asserts.record.errors import Problem, RecordError
+from agent_asserts.record.errors import ParseError, Problem, RecordError
 from agent_asserts.record.event import Event
-from agent_asserts.record.parse_errors import ParseError
+from agent_asserts.record.parsing import parse_json, read_text, strict_loads, syntax_error
 from agent_asserts.record.trial import TrialRecord
 
 FORMAT: Final = "mantle"

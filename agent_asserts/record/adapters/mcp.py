@@ -43,7 +43,6 @@ import os
 from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
-from agent_asserts.record._json import parse_json, read_text
 from agent_asserts.record.adapters.toolkit import (
     TraceBuilder,
     content_text,
@@ -52,6 +51,7 @@ from agent_asserts.record.adapters.toolkit import (
     tool_definitions,
 )
 from agent_asserts.record.errors import RecordError
+from agent_asserts.record.parsing import parse_json, read_text
 from agent_asserts.record.trial import TrialRecord
 
 FORMAT: Final = "mcp"

@@ -17,8 +17,8 @@ import os
 from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
-from agent_asserts.record._json import load_json
-from agent_asserts.record.decode import TOP_LEVEL_KEYS
+from agent_asserts.record.decoding import TOP_LEVEL_KEYS
+from agent_asserts.record.parsing import load_json
 from agent_asserts.record.trial import TrialRecord
 
 FORMAT: Final = "native"

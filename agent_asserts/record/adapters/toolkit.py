@@ -36,11 +36,10 @@ from datetime import UTC, datetime
 from typing import Any, Final
 
 from agent_asserts._values import MISSING
-from agent_asserts.record._json import load_json
 from agent_asserts.record.adapters._arguments import json_or_text, parse_arguments
-from agent_asserts.record.errors import Problem, RecordError
-from agent_asserts.record.parse_errors import ParseError
-from agent_asserts.record.payloads import ERROR_OUTCOMES
+from agent_asserts.record.errors import ParseError, Problem, RecordError
+from agent_asserts.record.event import ERROR_OUTCOMES
+from agent_asserts.record.parsing import load_json
 from agent_asserts.record.trial import TrialRecord
 
 Where = str | Iterable[str]

@@ -15,7 +15,7 @@ from agent_asserts import TrialRecord, evaluate_many, iter_records
 from agent_asserts.cli import main
 from agent_asserts.loaders import load, loads
 from agent_asserts.record import RecordError
-from agent_asserts.record._stream import iter_runs, sample
+from agent_asserts.record.parsing import iter_runs, sample
 
 CES = {"detailed_trace": [
     "User Query: refund A1", "Tool Call: refund with args {'id': 'A1'}",

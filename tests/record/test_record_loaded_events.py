@@ -1,32 +1,24 @@
-"""A record loaded from a file checks its events at load and builds them on first read.
+"""A record loaded from a file has its events built at load, by the one decoder.
 
-The lazily loaded record must be indistinguishable from the one ``from_dict`` builds eagerly:
-equal, same ``repr``, ``to_dict``, pickles, copies, ``evolve``; a malformed record still fails
-at load with the same error; threads reading a fresh record at once get one tuple.
+The loaded record is the one ``from_dict`` builds: equal, same ``repr``, ``to_dict``, pickles,
+copies, ``evolve``; a malformed event fails at load with the same error; ``events`` is an
+attribute like any other (``vars``, ``dir``).
 """
 
 from __future__ import annotations
 
 import copy
 import json
-import os
 import pickle
-import signal
-import threading
-import time
 from pathlib import Path
 from typing import Any
 
 import attrs
 import pytest
 from hypothesis import given, settings
-from record_strategies import event_dicts, record_dicts
+from record_strategies import record_dicts
 
 from agent_asserts import RecordError, TrialRecord, iter_records
-from agent_asserts.record._event_decode import check_events
-from agent_asserts.record._fast import copied, fast_build, fast_valid, kept
-from agent_asserts.record._lazy_events import PendingEvents, is_pending
-from agent_asserts.record.turns import TurnTracker
 
 DATA: dict[str, Any] = {
     "initial_state": {"orders": {"A1": "paid"}},
@@ -50,23 +42,21 @@ def path(tmp_path: Path) -> Path:
     return file
 
 
-def test_events_are_not_built_until_read_and_then_once(path: Path) -> None:
+def test_events_are_built_at_load_and_shown_like_any_attribute(path: Path) -> None:
     rec = TrialRecord.load(path)
-    assert is_pending(rec)
+    assert "events" in vars(rec) and "events" in dir(rec)
     assert (rec.status, rec.initial_state, rec.explicit_reply) == (
         "completed",
         {"orders": {"A1": "paid"}},
         None,
     )
-    assert is_pending(rec)
-    events = rec.events
-    assert not is_pending(rec)
+    events = vars(rec)["events"]
     assert rec.events is events
     assert [e.event_id for e in events] == ["e0", "e1", "e2", "e3", "e4", "e5"]
     assert [e.turn for e in events] == [1, 1, 1, 1, 1, 1]
 
 
-def test_a_lazily_loaded_record_equals_the_eager_one_in_every_view(path: Path) -> None:
+def test_a_loaded_record_equals_the_from_dict_one_in_every_view(path: Path) -> None:
     eager = TrialRecord.from_dict(DATA)
     for read in (
         lambda r: r,
@@ -86,34 +76,27 @@ def test_a_lazily_loaded_record_equals_the_eager_one_in_every_view(path: Path) -
         assert read(TrialRecord.load(path)) == read(eager)
 
 
-def test_hashing_a_lazily_loaded_record_behaves_as_the_eager_one(path: Path) -> None:
+def test_hashing_a_loaded_record_behaves_as_the_from_dict_one(path: Path) -> None:
     # a record is unhashable (its metadata is a dict): hashing says so, as for the eager one
     for rec in (TrialRecord.load(path), TrialRecord.from_dict(DATA)):
         with pytest.raises(TypeError, match="unhashable type: 'dict'"):
             hash(rec)
 
 
-def test_a_pickle_or_copy_of_a_record_not_read_yet_stays_lazy_and_builds_its_own(
-    path: Path,
-) -> None:
+def test_a_pickle_or_copy_of_a_loaded_record_has_equal_events(path: Path) -> None:
     rec = TrialRecord.load(path)
     for twin in (pickle.loads(pickle.dumps(rec)), copy.copy(rec), copy.deepcopy(rec)):
-        assert is_pending(twin)
         assert twin.events == rec.events
-        assert twin.events is not rec.events
-    read = TrialRecord.load(path)
-    _ = read.events
-    assert not is_pending(pickle.loads(pickle.dumps(read)))
+        assert twin == rec
 
 
-def test_with_state_keeps_the_events_unbuilt(path: Path) -> None:
+def test_with_state_keeps_the_events(path: Path) -> None:
     rec = TrialRecord.load(path, final_state={"orders": {}})
-    assert is_pending(rec)
     assert rec.final_state == {"orders": {}}
     assert rec.events == TrialRecord.from_dict(DATA).events
 
 
-def test_every_file_reader_defers_and_reads_equal_records(tmp_path: Path) -> None:
+def test_every_file_reader_reads_equal_records(tmp_path: Path) -> None:
     lines = tmp_path / "runs.jsonl"
     lines.write_text(json.dumps(DATA) + "\n" + json.dumps(DATA) + "\n")
     array = tmp_path / "runs.json"
@@ -121,35 +104,7 @@ def test_every_file_reader_defers_and_reads_equal_records(tmp_path: Path) -> Non
     eager = TrialRecord.from_dict(DATA)
     for source in (lines, array):
         records = list(iter_records(source))
-        assert all(is_pending(r) for r in records)
         assert records == [eager, eager]
-
-
-def test_concurrent_first_reads_get_one_tuple(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    builds: list[int] = []
-    build = PendingEvents.build
-    start = threading.Barrier(8)
-
-    def slow_build(self: PendingEvents) -> Any:
-        builds.append(1)
-        time.sleep(0.05)  # long enough for every other thread to reach the lock
-        return build(self)
-
-    monkeypatch.setattr(PendingEvents, "build", slow_build)
-    rec = TrialRecord.load(path)
-    seen: list[Any] = []
-
-    def read() -> None:
-        start.wait()
-        seen.append(rec.events)
-
-    threads = [threading.Thread(target=read) for _ in range(8)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert len(builds) == 1
-    assert len(seen) == 8 and all(events is seen[0] for events in seen)
 
 
 def test_other_missing_attributes_still_raise_the_usual_error(path: Path) -> None:
@@ -157,7 +112,7 @@ def test_other_missing_attributes_still_raise_the_usual_error(path: Path) -> Non
     with pytest.raises(AttributeError) as info:
         _ = rec.evnts  # type: ignore[attr-defined]
     assert str(info.value) == "'TrialRecord' object has no attribute 'evnts'"
-    assert not hasattr(rec, "evnts") and is_pending(rec)
+    assert not hasattr(rec, "evnts")
     assert str(info.value) == str(_missing_attribute(TrialRecord.from_dict(DATA)))
 
 
@@ -178,50 +133,29 @@ def _missing_attribute(rec: TrialRecord) -> AttributeError:
         ({"kind": "tool_call", "payload": {"name": ""}}, "$.events[40000].payload.name: must"),
     ],
 )
-def test_a_malformed_event_still_fails_at_load_with_the_eager_error(
+def test_a_malformed_event_fails_at_load_with_the_from_dict_error(
     tmp_path: Path, event: dict[str, Any], problem: str
 ) -> None:
     data = {"events": [{"kind": "step", "payload": {"i": i}} for i in range(50_000)]}
     data["events"][40_000] = event
     file = tmp_path / "run.json"
     file.write_text(json.dumps(data))
-    with pytest.raises(RecordError) as lazy:
+    with pytest.raises(RecordError) as loaded:
         TrialRecord.load(file)
-    with pytest.raises(RecordError) as eager:
+    with pytest.raises(RecordError) as decoded:
         TrialRecord.from_dict(data, source=str(file))
-    assert str(lazy.value) == str(eager.value)
-    assert problem in str(lazy.value)
+    assert str(loaded.value) == str(decoded.value)
+    assert problem in str(loaded.value)
 
 
 @settings(max_examples=150, deadline=None)
 @given(record_dicts())
-def test_lazy_and_eager_decoding_give_equal_records(data: dict[str, Any]) -> None:
-    parsed = json.loads(json.dumps(data))
-    lazy = TrialRecord._from_parsed(parsed)
-    eager = TrialRecord.from_dict(data)
-    assert repr(lazy) == repr(eager)
-    assert lazy == eager
-    assert lazy.to_dict() == eager.to_dict()
-
-
-@settings(max_examples=150, deadline=None)
-@given(event_dicts())
-def test_a_kept_build_equals_a_copied_one_and_shares_the_values(raw: dict[str, Any]) -> None:
-    tracker = TurnTracker()
-    if fast_valid(raw, 3, tracker) is False:
-        return
-    shared = fast_build(raw, 3, tracker.current, kept)
-    own = fast_build(raw, 3, tracker.current, copied)
-    assert shared == own and repr(shared) == repr(own)
-    if "payload" in raw and raw["kind"] in {"audit", "step"}:  # kinds without a typed payload
-        assert shared.payload is raw["payload"] and own.payload is not raw["payload"]
-
-
-def test_check_events_builds_only_what_the_fast_path_leaves() -> None:
-    problems: list[tuple[str, str]] = []
-    plan = check_events(DATA["events"], problems)
-    assert problems == []
-    assert [type(step).__name__ for step in plan] == ["int", "int", "int", "int", "Event", "int"]
+def test_parsed_data_and_from_dict_give_equal_records(data: dict[str, Any]) -> None:
+    parsed = TrialRecord._from_parsed(json.loads(json.dumps(data)))
+    decoded = TrialRecord.from_dict(data)
+    assert repr(parsed) == repr(decoded)
+    assert parsed == decoded
+    assert parsed.to_dict() == decoded.to_dict()
 
 
 def _dup(at: int, event_id: str, first: int, assigned: str = "") -> str:
@@ -276,11 +210,11 @@ def _dup(at: int, event_id: str, first: int, assigned: str = "") -> str:
         ),
     ],
 )
-def test_ids_assigned_by_position_and_explicit_ones_are_checked_as_before(
+def test_ids_assigned_by_position_and_explicit_ones_are_checked_together(
     tmp_path: Path, events: list[dict[str, Any]], problems: list[str]
 ) -> None:
-    # ids assigned by position are only kept once an explicit id (or the thorough decoder,
-    # or a parent link) needs them: every mix still finds the same duplicates
+    # ids assigned by position and explicit ones share one namespace: every mix finds the
+    # same duplicates, whether decoded from data or loaded from a file
     file = tmp_path / "run.json"
     file.write_text(json.dumps({"events": events}))
     for load in (lambda: TrialRecord.from_dict({"events": events}), lambda: TrialRecord.load(file)):
@@ -292,21 +226,3 @@ def test_ids_assigned_by_position_and_explicit_ones_are_checked_as_before(
 def test_a_parent_named_by_its_assigned_id_is_found() -> None:
     rec = TrialRecord._from_parsed({"events": [{"kind": "a"}, {"kind": "a", "parent_id": "e0"}]})
     assert [(e.event_id, e.parent_id) for e in rec.events] == [("e0", None), ("e1", "e0")]
-
-
-def test_a_forked_child_builds_even_if_a_parent_thread_was_building(path: Path) -> None:
-    from agent_asserts.record import _lazy_events
-
-    rec = TrialRecord.load(path)
-    with _lazy_events._BUILDING:  # as if another thread of the parent were building at the fork
-        pid = os.fork()
-        if pid == 0:  # the child: a fresh lock, so reading the events does not wait forever
-            os._exit(0 if len(rec.events) == 6 else 1)
-    deadline = time.monotonic() + 10
-    while (done := os.waitpid(pid, os.WNOHANG)) == (0, 0) and time.monotonic() < deadline:
-        time.sleep(0.01)
-    if done == (0, 0):
-        os.kill(pid, signal.SIGKILL)
-        os.waitpid(pid, 0)
-    assert done != (0, 0), "the child waited for the parent's lock"
-    assert os.waitstatus_to_exitcode(done[1]) == 0
