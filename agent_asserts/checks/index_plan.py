@@ -55,7 +55,7 @@ def plan_entry(selector: Selector) -> tuple[Any, ...] | None:
     Only this package's selector classes themselves (a subclass may select otherwise): a
     tool name alone is ``("tools", name)``, a kind alone ``("kinds", kind)``, plain-string
     envelope filters ``("events", kind, event_type, filters)``, any other selector its class
-    and field values. Stricter than :func:`~agent_asserts.selectors.value_key.selector_key`
+    and field values. Stricter than :func:`~agent_asserts.selectors.base.selector_key`
     (which keys matchers by content, to reuse a check): what a matcher or a mapping selects
     can depend on the evaluation's options (``unrecorded_as_matching``), so such a selection
     is never kept on the record.

@@ -1,4 +1,4 @@
-"""The construction cache of the fluent path (:mod:`agent_asserts.selectors.memo`, which
+"""The construction cache of the fluent path (:mod:`agent_asserts.selectors.base`, which
 caches selectors too): a fluent call repeated with the same plain arguments reuses its check.
 
 >>> from agent_asserts.checks.cost import StepCount
@@ -8,6 +8,6 @@ True
 
 from __future__ import annotations
 
-from agent_asserts.selectors.memo import built
+from agent_asserts.selectors.base import built
 
 __all__ = ["built"]

@@ -1,7 +1,7 @@
 """Deciding a check over tool calls whose arguments were not recorded.
 
 :func:`decide_unrecorded` evaluates a check a second time with those calls treated as matching
-every argument matcher (:mod:`agent_asserts.selectors.unrecorded`); when the two evaluations
+every argument matcher (:mod:`agent_asserts.selectors.calls`); when the two evaluations
 disagree, the record cannot decide the check and the outcome is ``invalid``.
 
 >>> from agent_asserts.checks.tools import CalledTool
@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from agent_asserts.checks.base import Check
 from agent_asserts.checks.suggest_names import alias_hint
 from agent_asserts.outcome import Outcome
-from agent_asserts.selectors.unrecorded import unrecorded_as_matching
+from agent_asserts.selectors.calls import unrecorded_as_matching
 from agent_asserts.status import Status
 
 if TYPE_CHECKING:

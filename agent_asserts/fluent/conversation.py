@@ -21,7 +21,7 @@ from agent_asserts._missing import MISSING
 from agent_asserts.checks import lifecycle, memory, messages, sequencing, turns
 from agent_asserts.checks.memo import built
 from agent_asserts.fluent.recorder import Recorder
-from agent_asserts.selectors.value_key import built_by_steps
+from agent_asserts.selectors.base import built_by_steps
 
 if TYPE_CHECKING:
     from agent_asserts.fluent.handles import AssertionHandle

@@ -146,10 +146,11 @@ class LooseMatcher(Matcher):
     value: Any = attrs.field(eq=data_key)
     text: str = attrs.field(init=False, eq=False)
 
-    def __attrs_post_init__(self) -> None:
+    @text.default
+    def _validated_text(self) -> str:
         within_depth(self, None, self.value)
         _check_data(self.value)
-        object.__setattr__(self, "text", js_string(self.value))
+        return js_string(self.value)  # type: ignore[return-value]  # never MISSING here
 
     def matches(self, actual: Any) -> bool:
         return js_string(actual) == self.text

@@ -33,9 +33,6 @@ from agent_asserts.matching.simple import (
 from agent_asserts.matching.structural import ExactMatcher, PartialMatcher
 from agent_asserts.matching.subset import SubsetOfMatcher
 
-_REGEXES_KEPT: Final = 1024
-_regexes: dict[str, RegexMatcher] = {}
-
 
 class M:
     """Matcher factories: ``M.regex('dup.*')``, ``M.gt(3)``, ``M.unordered([...])``…
@@ -92,15 +89,7 @@ class M:
         >>> M.regex(r"A\\d+").matches("order A1049"), M.regex("true").matches(True)
         (True, True)
         """
-        # one frozen matcher per pattern (a test writes M.regex(...) inside its calls)
-        found = _regexes.get(pattern) if type(pattern) is str else None
-        if found is None:
-            found = RegexMatcher(pattern)  # an invalid pattern raises every time
-            if type(pattern) is str:
-                if len(_regexes) >= _REGEXES_KEPT:
-                    _regexes.clear()
-                _regexes[pattern] = found
-        return found
+        return RegexMatcher(pattern)
 
     @staticmethod
     def satisfies(fn: Callable[[Any], object]) -> Matcher:

@@ -115,8 +115,9 @@ class RegexMatcher(Matcher):
     pattern: str
     compiled: re.Pattern[str] = attrs.field(init=False, eq=False)
 
-    def __attrs_post_init__(self) -> None:
-        object.__setattr__(self, "compiled", compile_regex(self.pattern))
+    @compiled.default
+    def _compiled(self) -> re.Pattern[str]:
+        return compile_regex(self.pattern)
 
     def matches(self, actual: Any) -> bool:
         subject = regex_subject(actual)

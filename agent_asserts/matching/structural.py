@@ -53,19 +53,13 @@ def match_value(expected: Any, actual: Any) -> bool:
         return strict_equal(expected, actual)
     if te is dict:
         return _match_mapping(expected, actual)
-    matcher = _matcher_types.get(te)
-    if matcher is None:  # the ABC isinstance check once per type
-        matcher = _matcher_types[te] = issubclass(te, Matcher)
-    if matcher:
+    if isinstance(expected, Matcher):
         return bool(expected.matches(actual))
     if is_list(expected):
         return _match_list(expected, actual)
     if isinstance(expected, Mapping):
         return _match_mapping(expected, actual)
     return strict_equal(expected, actual)
-
-
-_matcher_types: dict[type, bool] = {}
 
 
 def _match_mapping(expected: Mapping[Any, Any], actual: Any) -> bool:

@@ -15,7 +15,6 @@ event as a list of mismatches (for the "closest candidate" of a failure).
 
 from __future__ import annotations
 
-import itertools
 from typing import Any
 
 from agent_asserts._boundary import guard
@@ -30,7 +29,6 @@ from agent_asserts.selectors.calls import (
     SubagentSelector,
     ToolSelector,
 )
-from agent_asserts.selectors.memo import built
 
 
 class on:  # noqa: N801 - a namespace read as a word: on.tool(...)
@@ -57,15 +55,7 @@ class on:  # noqa: N801 - a namespace read as a word: on.tool(...)
         >>> on.event("audit").kind
         'audit'
         """
-        # built once per distinct plain arguments (selectors are frozen): a test that writes
-        # ``on.event("audit", operation_ref="op-7")`` in a loop validates it once
-        return built(_event_selector, kind, event_type, *itertools.chain(*filters.items()))
-
-
-def _event_selector(kind: str | None, event_type: str | None, *filters: Any) -> EventSelector:
-    # the filters come as key, value, key, value…: flat arguments, the cache's fast key
-    items = dict(zip(filters[::2], filters[1::2], strict=True))
-    return EventSelector(kind=kind, event_type=event_type, filters=items)
+        return EventSelector(kind=kind, event_type=event_type, filters=filters)
 
 
 guard(on, "on")
@@ -96,11 +86,11 @@ def as_selector(
     """
     if isinstance(value, Selector):
         return value
-    if isinstance(value, str):  # built once per name (selectors are frozen)
+    if isinstance(value, str):
         if default == "tool":
-            return built(ToolSelector, value)
+            return ToolSelector(value)
         if default == "kind":
-            return built(EventSelector, kind=value)
+            return EventSelector(kind=value)
         raise ValueError(f"'default' must be 'tool' or 'kind' (got {default!r})")
     what = "an event kind" if default == "kind" else "a tool name"
     hint = "; give several steps as separate arguments" if isinstance(value, list | tuple) else ""
