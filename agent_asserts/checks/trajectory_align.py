@@ -25,7 +25,7 @@ from typing import Any
 
 from agent_asserts.checks.trajectory_calls import Calls, References
 from agent_asserts.checks.trajectory_reference import ANY_ARGUMENTS, CallSpec
-from agent_asserts.matching.bipartite import maximum_matching
+from agent_asserts.matching.containers import maximum_matching
 
 
 def _chains(keys: list[Any], acts: Sequence[int]) -> tuple[dict[Any, int], list[int]]:

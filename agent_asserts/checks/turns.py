@@ -34,7 +34,7 @@ from agent_asserts.checks.base import Check
 from agent_asserts.checks.registry import register
 from agent_asserts.checks.selection import event_ids, id_list, tool_name
 from agent_asserts.checks.sequencing import find_in_order, step_label
-from agent_asserts.matching.bipartite import maximum_matching
+from agent_asserts.matching.containers import maximum_matching
 from agent_asserts.outcome import Outcome, missing_surface
 from agent_asserts.selectors import as_selector
 from agent_asserts.selectors.calls import Selector, ToolSelector

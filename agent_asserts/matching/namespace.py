@@ -15,23 +15,19 @@ from agent_asserts._boundary import guard
 from agent_asserts.matching.base import Matcher
 from agent_asserts.matching.combinators import AllOfMatcher, AnyOfMatcher, NotMatcher
 from agent_asserts.matching.containers import ContainsMatcher, JsonMatcher, UnorderedMatcher
-from agent_asserts.matching.lenient import LenientMatcher
-from agent_asserts.matching.loose import LooseMatcher
+from agent_asserts.matching.lenient import LenientMatcher, LooseMatcher
 from agent_asserts.matching.scalar import (
+    AbsentMatcher,
+    AnythingMatcher,
     ApproxMatcher,
     BetweenMatcher,
     CompareMatcher,
+    NonEmptyMatcher,
     OneOfMatcher,
     RegexMatcher,
-)
-from agent_asserts.matching.simple import (
-    AbsentMatcher,
-    AnythingMatcher,
-    NonEmptyMatcher,
     SatisfiesMatcher,
 )
-from agent_asserts.matching.structural import ExactMatcher, PartialMatcher
-from agent_asserts.matching.subset import SubsetOfMatcher
+from agent_asserts.matching.structural import ExactMatcher, PartialMatcher, SubsetOfMatcher
 
 
 class M:
