@@ -28,7 +28,7 @@ from agent_asserts._suggest import choice_list, unknown_key_message
 from agent_asserts.checks.located import IS_LIST, IS_MAPPING, UNREADABLE, Reading
 from agent_asserts.checks.signatures import TypeSpec
 from agent_asserts.matching import Count, OperatorError, from_data
-from agent_asserts.selectors.data import selector_from_data
+from agent_asserts.selectors import selector_from_data
 
 L = TypeVar("L")
 ANY = TypeSpec("any")
