@@ -65,6 +65,9 @@ def search(compiled: re.Pattern[str], text: str) -> Any:
 
     Returns the match object (``re.Match`` or ``regex.Match``, same ``group``/``span``) or
     None.
+
+    >>> search(re.compile("b+"), "abbc").span(), search(re.compile("x"), "abc")
+    ((1, 3), None)
     """
     if re_interruptible() or compiled.flags & ~re.UNICODE:
         return compiled.search(text)
