@@ -6,8 +6,7 @@ from __future__ import annotations
 import pytest
 
 from agent_asserts import EvalContext, TrialRecord, on
-from agent_asserts.selectors import Selector
-from agent_asserts.selectors.data import selector_from_data
+from agent_asserts.selectors import Selector, selector_from_data
 
 
 def record() -> TrialRecord:

@@ -23,8 +23,7 @@ import attrs
 from agent_asserts.checks.base import Check
 from agent_asserts.checks.registry import register
 from agent_asserts.matching import explain, render
-from agent_asserts.matching.regex_search import search
-from agent_asserts.matching.scalar import compile_regex, slash_hint
+from agent_asserts.matching.scalar import compile_regex, search, slash_hint
 from agent_asserts.outcome import Outcome
 
 if TYPE_CHECKING:

@@ -33,12 +33,12 @@ from agent_asserts._values import MISSING
 from agent_asserts.matching import Matcher, MatcherError, Mismatch, render
 from agent_asserts.matching.structural import (
     ExactMatcher,
+    SubsetOfMatcher,
     exact_value,
     explain_exact,
     explain_value,
     match_value,
 )
-from agent_asserts.matching.subset import SubsetOfMatcher
 from agent_asserts.matching.values import data_key, is_list
 from agent_asserts.record import ToolCallPayload, TrialRecord
 

@@ -9,14 +9,12 @@ $.amount: expected 42, got 40
 $.reason: expected a match of 'dup.*', got 'other'
 """
 
-from agent_asserts.matching.base import Matcher, MatcherError, Mismatch
+from agent_asserts.matching.base import Matcher, MatcherError, Mismatch, value_to_data
 from agent_asserts.matching.count import Count
-from agent_asserts.matching.data import value_to_data
 from agent_asserts.matching.namespace import ANY, M
 from agent_asserts.matching.operators import OPERATORS, OperatorError, from_data
-from agent_asserts.matching.similarity import similarity
 from agent_asserts.matching.structural import as_matcher, explain, matches
-from agent_asserts.matching.values import render, strict_equal
+from agent_asserts.matching.values import render, similarity, strict_equal
 
 __all__ = [
     "ANY",

@@ -16,11 +16,9 @@ from typing import Any, ClassVar
 import attrs
 
 from agent_asserts._values import MISSING
-from agent_asserts.matching.base import ROOT, Matcher, Mismatch, describe_value
-from agent_asserts.matching.data import value_to_data
-from agent_asserts.matching.depth import each_within_depth, within_depth
+from agent_asserts.matching.base import ROOT, Matcher, Mismatch, describe_value, value_to_data
 from agent_asserts.matching.structural import explain_value, match_value
-from agent_asserts.matching.values import data_key, render
+from agent_asserts.matching.values import data_key, each_within_depth, render, within_depth
 
 
 def _validate_parts(instance: Any, _: Any, value: tuple[Any, ...]) -> None:

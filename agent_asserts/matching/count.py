@@ -14,7 +14,7 @@ from typing import Any, Literal
 import attrs
 
 from agent_asserts.matching.base import MatcherError
-from agent_asserts.matching.simple import callable_name
+from agent_asserts.matching.scalar import callable_name
 
 CountKind = Literal["exactly", "at_least", "at_most", "between", "satisfies"]
 

@@ -15,26 +15,19 @@ from agent_asserts._boundary import guard
 from agent_asserts.matching.base import Matcher
 from agent_asserts.matching.combinators import AllOfMatcher, AnyOfMatcher, NotMatcher
 from agent_asserts.matching.containers import ContainsMatcher, JsonMatcher, UnorderedMatcher
-from agent_asserts.matching.lenient import LenientMatcher
-from agent_asserts.matching.loose import LooseMatcher
+from agent_asserts.matching.lenient import LenientMatcher, LooseMatcher
 from agent_asserts.matching.scalar import (
+    AbsentMatcher,
+    AnythingMatcher,
     ApproxMatcher,
     BetweenMatcher,
     CompareMatcher,
+    NonEmptyMatcher,
     OneOfMatcher,
     RegexMatcher,
-)
-from agent_asserts.matching.simple import (
-    AbsentMatcher,
-    AnythingMatcher,
-    NonEmptyMatcher,
     SatisfiesMatcher,
 )
-from agent_asserts.matching.structural import ExactMatcher, PartialMatcher
-from agent_asserts.matching.subset import SubsetOfMatcher
-
-_REGEXES_KEPT: Final = 1024
-_regexes: dict[str, RegexMatcher] = {}
+from agent_asserts.matching.structural import ExactMatcher, PartialMatcher, SubsetOfMatcher
 
 
 class M:
@@ -92,15 +85,7 @@ class M:
         >>> M.regex(r"A\\d+").matches("order A1049"), M.regex("true").matches(True)
         (True, True)
         """
-        # one frozen matcher per pattern (a test writes M.regex(...) inside its calls)
-        found = _regexes.get(pattern) if type(pattern) is str else None
-        if found is None:
-            found = RegexMatcher(pattern)  # an invalid pattern raises every time
-            if type(pattern) is str:
-                if len(_regexes) >= _REGEXES_KEPT:
-                    _regexes.clear()
-                _regexes[pattern] = found
-        return found
+        return RegexMatcher(pattern)
 
     @staticmethod
     def satisfies(fn: Callable[[Any], object]) -> Matcher:

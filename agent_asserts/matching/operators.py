@@ -21,8 +21,7 @@ from typing import Any, Final
 
 from agent_asserts._text import did_you_mean
 from agent_asserts.errors import AgentAssertsError, Problem
-from agent_asserts.matching.base import Matcher
-from agent_asserts.matching.data import unescape_key, value_to_data
+from agent_asserts.matching.base import Matcher, unescape_key, value_to_data
 from agent_asserts.matching.namespace import M
 from agent_asserts.matching.values import is_list, is_number, render
 

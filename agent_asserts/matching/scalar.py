@@ -1,12 +1,30 @@
-"""Scalar matchers: regex, numeric comparisons, ranges, approximate numbers, value sets.
+"""Matchers of one value: regex, numeric comparisons, ranges, approximate numbers, value sets,
+and the matchers without structure (anything, non-empty, absent, a Python predicate).
 
+>>> from agent_asserts._values import MISSING
 >>> from agent_asserts.matching import M
 >>> M.regex("^A\\\\d+").matches("A1049"), M.between(1, 3).matches(3), M.gt(1).matches(True)
 (True, True, False)
+>>> M.anything().matches(MISSING), M.non_empty().matches(""), M.absent().matches(None)
+(True, False, False)
+
+**Pattern search under a time limit** (:func:`search`): the one place a regular expression is
+run on data. It is ``compiled.search(text)``: the ``re`` engine, whose semantics the docs
+describe. Under a time limit (``run_case(timeout=...)``, ``agent-asserts check --timeout``,
+``evaluate_many(timeout=...)``) armed in the main thread, the limit's signal interrupts
+``re`` itself. Under a limit armed in another thread (thread pools, the live processor),
+where no signal can reach the match, the same pattern runs on the ``regex`` engine when the
+``regex`` package is installed (the ``regex`` extra), with the time left as its match
+``timeout``; past it, the case's ``TimeLimitExceeded`` is raised. The ``regex`` engine's
+timeout is checked coarsely: it may overrun by a few seconds on the worst patterns.
+
+>>> search(re.compile("A\\\\d+"), "order A1049").group(0)
+'A1049'
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import operator
@@ -16,12 +34,51 @@ from typing import Any, Final
 
 import attrs
 
+from agent_asserts._deadline import expired, re_interruptible, remaining
 from agent_asserts._values import MISSING
-from agent_asserts.matching.base import ROOT, Matcher, Mismatch
-from agent_asserts.matching.data import value_to_data
-from agent_asserts.matching.depth import each_within_depth, nested_too_deeply
-from agent_asserts.matching.regex_search import search
-from agent_asserts.matching.values import data_key, is_list, is_number, render, strict_equal
+from agent_asserts.matching.base import ROOT, Matcher, MatcherError, Mismatch, value_to_data
+from agent_asserts.matching.values import (
+    data_key,
+    each_within_depth,
+    is_list,
+    is_number,
+    nested_too_deeply,
+    render,
+    strict_equal,
+)
+
+
+@functools.lru_cache(maxsize=256)
+def _timed_engine(pattern: str) -> Any:
+    try:
+        import regex  # the optional engine, imported only when a limit needs it
+    except ImportError:
+        return None
+    try:
+        return regex.compile(pattern)
+    except Exception:  # a pattern ``re`` accepts but ``regex`` does not: keep ``re``
+        return None
+
+
+def search(compiled: re.Pattern[str], text: str) -> Any:
+    """``compiled.search(text)``, bounded by the armed time limit (if any).
+
+    Returns the match object (``re.Match`` or ``regex.Match``, same ``group``/``span``) or
+    None.
+
+    >>> search(re.compile("b+"), "abbc").span(), search(re.compile("x"), "abc")
+    ((1, 3), None)
+    """
+    if re_interruptible() or compiled.flags & ~re.UNICODE:
+        return compiled.search(text)
+    engine = _timed_engine(compiled.pattern)
+    if engine is None:
+        return compiled.search(text)
+    try:
+        return engine.search(text, timeout=max(remaining() or 0.0, 1e-3))
+    except TimeoutError:
+        raise expired() from None
+
 
 NOT_A_NUMBER: Final = " (not a number)"
 
@@ -115,8 +172,9 @@ class RegexMatcher(Matcher):
     pattern: str
     compiled: re.Pattern[str] = attrs.field(init=False, eq=False)
 
-    def __attrs_post_init__(self) -> None:
-        object.__setattr__(self, "compiled", compile_regex(self.pattern))
+    @compiled.default
+    def _compiled(self) -> re.Pattern[str]:
+        return compile_regex(self.pattern)
 
     def matches(self, actual: Any) -> bool:
         subject = regex_subject(actual)
@@ -360,13 +418,178 @@ class OneOfMatcher(Matcher):
         return f"{self._name}({', '.join(repr(v) for v in self.values)})"
 
 
+@attrs.frozen(repr=False)
+class AnythingMatcher(Matcher):
+    """``M.anything()`` (also ``ANY``): no constraint; even ``MISSING`` matches.
+
+    >>> from agent_asserts.matching import M
+    >>> M.anything().matches(None), M.anything().explain(42)
+    (True, [])
+    """
+
+    def matches(self, actual: Any) -> bool:
+        return True
+
+    def explain(self, actual: Any, path: str = ROOT) -> list[Mismatch]:
+        return []
+
+    def describe(self) -> str:
+        return "anything"
+
+    def to_data(self) -> Any:
+        return {"$anything": True}
+
+    def __repr__(self) -> str:
+        return "M.anything()"
+
+
+def is_non_empty(actual: Any) -> bool:
+    """The cxas ``*`` wildcard: a non-empty string/list/mapping, or any other non-null value.
+
+    Args:
+        actual: The actual value.
+
+    Returns:
+        False for ``""``, ``[]``, ``{}``, ``None`` and ``MISSING``; True otherwise (``0`` and
+        ``False`` are values).
+
+    >>> is_non_empty("x"), is_non_empty([]), is_non_empty(0), is_non_empty(None)
+    (True, False, True, False)
+    """
+    if actual is None or actual is MISSING:
+        return False
+    if isinstance(actual, str | Mapping) or is_list(actual):
+        return len(actual) > 0
+    return True
+
+
+@attrs.frozen(repr=False)
+class NonEmptyMatcher(Matcher):
+    """``M.non_empty()``: the cxas ``*`` wildcard (see :func:`is_non_empty`).
+
+    >>> from agent_asserts.matching import M
+    >>> M.non_empty().matches({"a": 1}), M.non_empty().matches({})
+    (True, False)
+    """
+
+    def matches(self, actual: Any) -> bool:
+        return is_non_empty(actual)
+
+    def explain(self, actual: Any, path: str = ROOT) -> list[Mismatch]:
+        return [] if is_non_empty(actual) else self._fail(actual, path)
+
+    def describe(self) -> str:
+        return "a non-empty value"
+
+    def to_data(self) -> Any:
+        return {"$non_empty": True}
+
+    def __repr__(self) -> str:
+        return "M.non_empty()"
+
+
+@attrs.frozen(repr=False)
+class AbsentMatcher(Matcher):
+    """``M.absent()``: only ``MISSING`` (an absent key or state path) matches; ``None`` is a value.
+
+    >>> from agent_asserts.matching import M, matches
+    >>> matches({"a": M.absent()}, {}), matches({"a": M.absent()}, {"a": None})
+    (True, False)
+    """
+
+    def matches(self, actual: Any) -> bool:
+        return actual is MISSING
+
+    def explain(self, actual: Any, path: str = ROOT) -> list[Mismatch]:
+        return [] if actual is MISSING else self._fail(actual, path)
+
+    def describe(self) -> str:
+        return "absent"
+
+    def to_data(self) -> Any:
+        return {"$absent": True}
+
+    def __repr__(self) -> str:
+        return "M.absent()"
+
+
+def _validate_callable(_: Any, __: Any, value: Any) -> None:
+    if not callable(value):
+        raise ValueError(f"M.satisfies() takes a callable (got {value!r})")
+
+
+def callable_name(fn: Callable[..., Any]) -> str:
+    """Name a callable for reprs: its ``__qualname__`` (``<lambda>`` for lambdas), else ``repr``.
+
+    Args:
+        fn: The callable.
+
+    Returns:
+        A short name.
+
+    >>> callable_name(len), callable_name(lambda n: n > 1)
+    ('len', '<lambda>')
+    """
+    name = getattr(fn, "__qualname__", None)
+    return name if isinstance(name, str) else repr(fn)
+
+
+@attrs.frozen(repr=False)
+class SatisfiesMatcher(Matcher):
+    """``M.satisfies(fn)``: ``bool(fn(actual))``; a raising predicate raises :class:`MatcherError`.
+
+    A raising predicate is neither a pass nor a fail: the checks layer records it as an
+    ``EVALUATOR_ERROR``. A missing value never satisfies (the predicate is not called): the key
+    must exist.
+
+    >>> from agent_asserts.matching import M
+    >>> def is_even(n: int) -> bool:
+    ...     return n % 2 == 0
+    >>> M.satisfies(is_even).matches(4), M.satisfies(is_even).explain(3)[0].reason
+    (True, 'expected a value satisfying is_even, got 3')
+    >>> M.satisfies(is_even).matches("x")
+    Traceback (most recent call last):
+    ...
+    agent_asserts.matching.base.MatcherError: M.satisfies(is_even) raised TypeError: ...
+    """
+
+    fn: Callable[[Any], object] = attrs.field(validator=_validate_callable)
+
+    def matches(self, actual: Any) -> bool:
+        if actual is MISSING:
+            return False
+        try:
+            return bool(self.fn(actual))
+        except Exception as exc:
+            raise MatcherError(repr(self), exc) from exc
+
+    def explain(self, actual: Any, path: str = ROOT) -> list[Mismatch]:
+        return [] if self.matches(actual) else self._fail(actual, path)
+
+    def describe(self) -> str:
+        return f"a value satisfying {callable_name(self.fn)}"
+
+    def to_data(self) -> Any:
+        raise TypeError("M.satisfies(...) takes a Python callable and has no YAML/JSON form")
+
+    def __repr__(self) -> str:
+        return f"M.satisfies({callable_name(self.fn)})"
+
+
 __all__ = [
+    "AbsentMatcher",
+    "AnythingMatcher",
     "ApproxMatcher",
     "BetweenMatcher",
     "CompareMatcher",
+    "NonEmptyMatcher",
     "OneOfMatcher",
     "RegexMatcher",
+    "SatisfiesMatcher",
+    "callable_name",
     "check_number",
     "compile_regex",
+    "is_non_empty",
     "regex_subject",
+    "search",
 ]

@@ -1,4 +1,5 @@
-"""The default comparison rules (partial mappings, element-wise lists, strict scalars).
+"""The default comparison rules (partial mappings, element-wise lists, strict scalars), and the
+structural matchers ``M.partial``, ``M.exact`` and ``M.subset_of``.
 
 ``as_matcher`` is the one place where a plain expected value becomes a matcher; ``matches`` and
 ``explain`` apply the same rules without building matcher objects for plain values (the fast
@@ -8,6 +9,17 @@ path of ``called_tool``).
 (True, False, False)
 >>> [str(m) for m in explain({"a": {"b": 42}}, {"a": {"b": 40}})]
 ['$.a.b: expected 42, got 40']
+
+``M.subset_of(mapping)`` is the mirror of the default partial match: there every *expected*
+key must be present in the actual mapping; here every *actual* key must appear in the expected
+mapping, with a value that matches the expected one under the default rules. Expected keys the
+actual mapping lacks are fine, so ``{}`` is a subset of anything.
+
+>>> from agent_asserts.matching import M
+>>> M.subset_of({"id": "A1", "reason": "dup"}).matches({"id": "A1"})
+True
+>>> [str(m) for m in M.subset_of({"id": "A1"}).explain({"id": "A1", "amount": 5})]
+['$.amount: unexpected key (got 5); allowed keys: id']
 """
 
 from __future__ import annotations
@@ -25,10 +37,16 @@ from agent_asserts.matching.base import (
     describe_value,
     index_path,
     key_path,
+    value_to_data,
 )
-from agent_asserts.matching.data import value_to_data
-from agent_asserts.matching.depth import within_depth
-from agent_asserts.matching.values import data_key, is_list, plural, render, strict_equal
+from agent_asserts.matching.values import (
+    data_key,
+    is_list,
+    plural,
+    render,
+    strict_equal,
+    within_depth,
+)
 
 _PLAIN: Final = frozenset({str, int, float, bool, type(None)})
 
@@ -53,19 +71,13 @@ def match_value(expected: Any, actual: Any) -> bool:
         return strict_equal(expected, actual)
     if te is dict:
         return _match_mapping(expected, actual)
-    matcher = _matcher_types.get(te)
-    if matcher is None:  # the ABC isinstance check once per type
-        matcher = _matcher_types[te] = issubclass(te, Matcher)
-    if matcher:
+    if isinstance(expected, Matcher):
         return bool(expected.matches(actual))
     if is_list(expected):
         return _match_list(expected, actual)
     if isinstance(expected, Mapping):
         return _match_mapping(expected, actual)
     return strict_equal(expected, actual)
-
-
-_matcher_types: dict[type, bool] = {}
 
 
 def _match_mapping(expected: Mapping[Any, Any], actual: Any) -> bool:
@@ -336,9 +348,65 @@ def explain(expected: Any, actual: Any, path: str = ROOT) -> list[Mismatch]:
     return explain_value(expected, actual, path)
 
 
+def _validate_mapping(_: Any, __: Any, value: Any) -> None:
+    if not isinstance(value, Mapping):
+        raise TypeError(f"M.subset_of() takes a mapping (got {render(value)})")
+    within_depth(_, __, value)
+
+
+@attrs.frozen(repr=False)
+class SubsetOfMatcher(Matcher):
+    """``M.subset_of(mapping)``: every actual key is one of ``mapping``'s, its value matching.
+
+    >>> from agent_asserts.matching import M
+    >>> M.subset_of({"a": 1}).matches({"a": 2}), M.subset_of({"a": 1}).matches("x")
+    (False, False)
+    """
+
+    value: Mapping[Any, Any] = attrs.field(eq=data_key, validator=_validate_mapping)
+
+    def matches(self, actual: Any) -> bool:
+        if not isinstance(actual, Mapping):
+            return False
+        expected = self.value
+        for key, got in actual.items():
+            if key not in expected or not match_value(expected[key], got):
+                return False
+        return True
+
+    def explain(self, actual: Any, path: str = ROOT) -> list[Mismatch]:
+        if not isinstance(actual, Mapping):
+            return [Mismatch(path, self, actual, f"expected a mapping, got {render(actual)}")]
+        expected = self.value
+        out: list[Mismatch] = []
+        allowed = ", ".join(str(k) for k in expected) or "none"
+        for key, got in actual.items():
+            child = key_path(path, key)
+            if key not in expected:
+                reason = f"unexpected key (got {render(got)}); allowed keys: {allowed}"
+                out.append(Mismatch(child, MISSING_KEY, got, reason))
+            else:
+                out.extend(explain_value(expected[key], got, child))
+        return out
+
+    def describe(self) -> str:
+        return f"a subset of {render(self.value)}"
+
+    def to_data(self) -> Any:
+        return {"$subset_of": value_to_data(self.value)}
+
+    def __repr__(self) -> str:
+        return f"M.subset_of({self.value!r})"
+
+
+MISSING_KEY = "<no such expected key>"
+"""The ``expected`` of a mismatch for an actual key the expected mapping does not have."""
+
+
 __all__ = [
     "ExactMatcher",
     "PartialMatcher",
+    "SubsetOfMatcher",
     "as_matcher",
     "exact_value",
     "explain",

@@ -1,4 +1,4 @@
-"""Plain-value helpers: JSON typing, strict equality, safe rendering.
+"""Plain values: JSON typing, strict equality, safe rendering, the nesting limit, similarity.
 
 These are the leaves every matcher builds on. JSON has one number type, so ``2 == 2.0``; a
 bool is its own type, so ``True`` never equals ``1``; a list and a tuple are both "a list".
@@ -7,21 +7,50 @@ bool is its own type, so ``True`` never equals ``1``; a list and a tuple are bot
 (True, False, True)
 >>> render("x" * 100)[-3:]
 'xx…'
+
+**The nesting limit** (:data:`~agent_asserts._depth.MAX_DEPTH`, 200 levels). Matchers walk
+values recursively; a value nested deeper than Python's recursion limit would raise
+``RecursionError`` from deep inside. So:
+
+- an **expected** value nested past the limit is refused when the matcher is built, with the
+  matchers' documented ``ValueError`` (:func:`within_depth`, an attrs validator);
+- an **actual** value is never refused: a matcher only walks it as deep as its (bounded)
+  expected value, except where it must walk it whole — the text ``M.regex`` searches and
+  ``M.loose`` compares, JSON text parsed by ``M.json`` and ``M.lenient`` — and there a value
+  past the limit simply does not match (:func:`nested_too_deeply`, :func:`parse_json_text`);
+  its mismatch renders it as ``<list nested more than 200 levels deep …>``.
+
+>>> deep: list[object] = []
+>>> for _ in range(300): deep = [deep]
+>>> nested_too_deeply(deep), nested_too_deeply([[1]]), nested_too_deeply("[[")
+(True, False, False)
+>>> parse_json_text("[" * 300 + "]" * 300)[1]
+' (invalid JSON: nested more than 200 levels deep (the limit of nesting))'
+
+**Text similarity** (:func:`similarity`): ``1 - levenshtein(a, b) / max(len(a), len(b))``
+over Unicode code points, not bytes, so ``"café"`` and ``"cafe"`` differ by one edit out of
+four characters.
+
+>>> similarity("café", "cafe")
+0.75
 """
 
 from __future__ import annotations
 
+import json
 import numbers
 import types
+import unicodedata
 from collections.abc import Mapping
 from typing import Any, Final
 
-from agent_asserts._depth import depth_message, too_deep
-from agent_asserts._text import safe_repr
+from agent_asserts._depth import depth_message, json_path, too_deep
+from agent_asserts._text import edit_distance, safe_repr
 from agent_asserts._values import MISSING
 
 MAX_RENDER: Final = 80
 """Longest text :func:`render` returns (including the ``…``)."""
+
 
 _SCALAR_TYPES: Final = frozenset({str, int, float, bool, type(None)})
 
@@ -221,13 +250,107 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
+def within_depth(_: Any, __: Any, value: Any) -> None:
+    """An attrs validator: refuse an expected value nested past the limit, naming where.
+
+    Raises:
+        ValueError: ``expected value at $[0]…[0]: nested more than 200 levels deep …``.
+
+    >>> within_depth(None, None, [[[1]]])
+    >>> deep: list[object] = []
+    >>> for _ in range(300): deep = [deep]
+    >>> within_depth(None, None, {"a": deep})  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ValueError: expected value at $.a[0]...[0]: nested more than 200 levels deep (the limit ...)
+    """
+    where = too_deep(value)
+    if where is not None:
+        raise ValueError(f"expected value at {json_path(where)}: {depth_message()}")
+
+
+def each_within_depth(_: Any, __: Any, values: tuple[Any, ...]) -> None:
+    """:func:`within_depth` for each of several expected values (``M.one_of``, ``M.all_of``…);
+    the path starts with the value's position.
+
+    >>> deep: list[object] = []
+    >>> for _ in range(300): deep = [deep]
+    >>> each_within_depth(None, None, (1, deep))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ValueError: expected value at $[1][0]...[0]: nested more than 200 levels deep (the limit ...)
+    """
+    for index, value in enumerate(values):
+        where = too_deep(value)
+        if where is not None:
+            raise ValueError(f"expected value at {json_path((index, *where))}: {depth_message()}")
+
+
+def nested_too_deeply(actual: Any) -> bool:
+    """Whether ``actual`` is a container (mapping, list, tuple) nested past the limit."""
+    return isinstance(actual, Mapping | list | tuple) and too_deep(actual) is not None
+
+
+def parse_json_text(text: str | bytes | bytearray) -> tuple[Any, str]:
+    """``(value, "")`` for JSON text within the limit, else ``(None, " (invalid JSON: …)")``.
+
+    >>> parse_json_text('{"a": [1]}'), parse_json_text("{x")[1][:27]
+    (({'a': [1]}, ''), ' (invalid JSON: Expecting p')
+    """
+    try:
+        value = json.loads(text)
+    except ValueError as exc:
+        return None, f" (invalid JSON: {exc})"
+    except RecursionError:
+        return None, f" (invalid JSON: {depth_message()})"
+    if nested_too_deeply(value):
+        return None, f" (invalid JSON: {depth_message()})"
+    return value, ""
+
+
+def similarity(a: str, b: str) -> float:
+    """Compare two texts: 1.0 when equal, 0.0 when nothing is shared.
+
+    Args:
+        a: One text.
+        b: The other text.
+
+    Both texts are first put in Unicode normal form NFC, so a letter written with a combining
+    accent (``"e\\u0301"``) and the same precomposed letter (``"é"``) count as one character.
+
+    Returns:
+        ``1 - Levenshtein.distance(a, b) / max(len(a), len(b))``; 1.0 when both are empty.
+
+    Raises:
+        TypeError: When ``a`` or ``b`` is not a string.
+
+    >>> similarity("kitten", "sitting"), similarity("", ""), similarity("abc", "")
+    (0.5714285714285714, 1.0, 0.0)
+    >>> similarity("caf\\u00e9", "cafe\\u0301")
+    1.0
+    """
+    if not isinstance(a, str) or not isinstance(b, str):
+        raise TypeError(
+            f"similarity() compares two strings (got {type(a).__name__} and {type(b).__name__})"
+        )
+    a, b = unicodedata.normalize("NFC", a), unicodedata.normalize("NFC", b)
+    longest = max(len(a), len(b))
+    if longest == 0:
+        return 1.0
+    distance = edit_distance(a, b)
+    return 1.0 - distance / longest
+
+
 __all__ = [
     "MAX_RENDER",
     "data_key",
+    "each_within_depth",
     "is_list",
     "is_number",
     "json_kind",
+    "nested_too_deeply",
+    "parse_json_text",
     "plural",
     "render",
+    "similarity",
     "strict_equal",
+    "within_depth",
 ]

@@ -218,11 +218,12 @@ class Selector(abc.ABC):
         return best
 
     def describe(self) -> str:
-        """Human-readable form, the same as ``repr``; rendered once per (frozen) selector."""
-        kept: str | None = self.__dict__.get("_described")
-        if kept is None:
-            kept = self.__dict__["_described"] = repr(self)
-        return kept
+        """Human-readable form, the same as ``repr``.
+
+        >>> EventSelector("audit").describe()
+        "on.event('audit')"
+        """
+        return repr(self)
 
 
 def _payload_data(event: Event) -> Any:
@@ -260,12 +261,14 @@ class EventSelector(Selector):
     kind: str | None = None
     event_type: str | None = None
     filters: Mapping[str, Any] = attrs.field(factory=dict, converter=dict)
+    # derived once, when the selector is built (after the arguments above are validated)
     _matchers: dict[str, Matcher] = attrs.field(init=False, eq=False)
     # Fast path: when every filter is a plain string on an envelope field (strict equality),
     # one attrgetter reads them all and a tuple comparison decides.
     _quick: tuple[Callable[[Event], Any], Any] | None = attrs.field(init=False, eq=False)
 
-    def __attrs_post_init__(self) -> None:
+    @_matchers.default
+    def _validated_matchers(self) -> dict[str, Matcher]:
         _check_str("kind", self.kind)
         _check_str("event_type", self.event_type)
         matchers: dict[str, Matcher] = {}
@@ -275,14 +278,16 @@ class EventSelector(Selector):
                 raise ValueError(f"unknown event filter {key!r}{hint}")
             _check_filter(key, value)
             matchers[key] = as_matcher(value)
-        object.__setattr__(self, "_matchers", matchers)
-        quick = None
+        return matchers
+
+    @_quick.default
+    def _quick_reader(self) -> tuple[Callable[[Event], Any], Any] | None:
         plain = {k: v for k, v in self.filters.items() if type(v) is str and k not in _NOT_QUICK}
-        if plain and len(plain) == len(self.filters):
-            keys = tuple(plain)
-            wanted = plain[keys[0]] if len(keys) == 1 else tuple(plain.values())
-            quick = (operator.attrgetter(*keys), wanted)
-        object.__setattr__(self, "_quick", quick)
+        if not plain or len(plain) != len(self.filters):
+            return None
+        keys = tuple(plain)
+        wanted = plain[keys[0]] if len(keys) == 1 else tuple(plain.values())
+        return (operator.attrgetter(*keys), wanted)
 
     def select(self, record: TrialRecord) -> list[int]:
         if self._quick is None or self.event_type is not None:
@@ -359,4 +364,10 @@ def check_agent(value: Any) -> None:
         _check_name("agent", value)
 
 
-__all__ = ["ENVELOPE_FILTERS", "EventSelector", "Selector", "call_repr", "check_agent"]
+__all__ = [
+    "ENVELOPE_FILTERS",
+    "EventSelector",
+    "Selector",
+    "call_repr",
+    "check_agent",
+]

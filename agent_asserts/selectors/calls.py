@@ -1,7 +1,14 @@
-"""The concrete selectors behind ``on.*`` (see :mod:`agent_asserts.selectors`): tool calls and
-messages here; memory, lifecycles and delegations in :mod:`agent_asserts.selectors.conversation`;
-the base and ``on.event`` in :mod:`agent_asserts.selectors.base`. Every one of them is importable
-from this module.
+"""Tool-call and message selectors (``on.tool``, ``on.message``) and unrecorded arguments.
+
+Memory, lifecycles and delegations are in :mod:`agent_asserts.selectors.conversation`, the base
+and ``on.event`` in :mod:`agent_asserts.selectors.base`; every selector is importable from this
+module.
+
+A call without recorded arguments (``ToolCallPayload.arguments`` is ``MISSING``) neither
+matches nor fails an argument matcher: the result of a check may depend on it. Checks are
+evaluated with such calls treated as *not* matching (the default) and, when the record has
+any, again with them treated as matching (:func:`unrecorded_as_matching`); a check whose
+status differs between the two is ``invalid`` ("arguments not recorded"), never a fail.
 
 >>> from agent_asserts.record import TrialRecord
 >>> rec = TrialRecord.builder().tool("lookup", arguments={"id": 1}).build()
@@ -11,16 +18,15 @@ from this module.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import contextlib
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextvars import ContextVar
 from typing import Any, ClassVar, cast
 
 import attrs
 
-from agent_asserts._deadline import re_interruptible
-from agent_asserts._kept import kept
 from agent_asserts._values import MISSING
 from agent_asserts.matching import M, Matcher, Mismatch, render, value_to_data
-from agent_asserts.matching.compiled import compile_filter, compile_test
 from agent_asserts.record import (
     Button,
     Event,
@@ -47,7 +53,34 @@ from agent_asserts.selectors.conversation import (
     SkillSelector,
     SubagentSelector,
 )
-from agent_asserts.selectors.unrecorded import unrecorded_match
+
+_UNRECORDED_MATCH: ContextVar[bool] = ContextVar("unrecorded_arguments_match", default=False)
+
+
+def unrecorded_match() -> bool:
+    """Whether a call without recorded arguments counts as matching an argument matcher now.
+
+    >>> unrecorded_match()
+    False
+    >>> with unrecorded_as_matching():
+    ...     unrecorded_match()
+    True
+    """
+    return _UNRECORDED_MATCH.get()
+
+
+@contextlib.contextmanager
+def unrecorded_as_matching() -> Iterator[None]:
+    """Within the block, calls without recorded arguments match every argument matcher.
+
+    >>> with unrecorded_as_matching():
+    ...     pass
+    """
+    token = _UNRECORDED_MATCH.set(True)
+    try:
+        yield
+    finally:
+        _UNRECORDED_MATCH.reset(token)
 
 
 def check_arguments(method: str, value: Any) -> None:
@@ -91,16 +124,21 @@ class ToolSelector(Selector):
     source: str | None = None
     mcp_server: str | None = None
     skill_id: str | None = None
+    agent: str | None = attrs.field(default=None, kw_only=True)
+    outcome: str | None = attrs.field(default=None, kw_only=True)
+    # derived once, when the selector is built (after every argument above is validated)
     names: tuple[str, ...] = attrs.field(init=False, eq=False)
     _arguments: Matcher | None = attrs.field(init=False, eq=False)
     _result: Matcher | None = attrs.field(init=False, eq=False)
-
-    agent: str | None = attrs.field(default=None, kw_only=True)
-    outcome: str | None = attrs.field(default=None, kw_only=True)
+    # by one name and arguments/result only: the per-name index, reading only those two
+    _by_name_and_values: bool = attrs.field(init=False, eq=False)
+    # by name alone: the per-name index holds exactly the selected calls
+    _by_name_only: bool = attrs.field(init=False, eq=False)
 
     index_kind: ClassVar[str | None] = "tool_call"
 
-    def __attrs_post_init__(self) -> None:
+    @names.default
+    def _validated_names(self) -> tuple[str, ...]:
         check_agent(self.agent)
         if self.outcome is not None:
             _check_choice("outcome", self.outcome, TOOL_OUTCOMES)
@@ -118,9 +156,25 @@ class ToolSelector(Selector):
         names = tuple(part.strip() for part in self.name.split("|"))
         if any(not part for part in names):
             raise ValueError(f"'name' has an empty alternative (got {self.name!r})")
-        object.__setattr__(self, "names", names)
-        object.__setattr__(self, "_arguments", _optional_matcher(self.arguments))
-        object.__setattr__(self, "_result", _optional_matcher(self.result))
+        return names
+
+    @_arguments.default
+    def _arguments_matcher(self) -> Matcher | None:
+        return _optional_matcher(self.arguments)
+
+    @_result.default
+    def _result_matcher(self) -> Matcher | None:
+        return _optional_matcher(self.result)
+
+    @_by_name_and_values.default
+    def _selects_by_name_and_values(self) -> bool:
+        return len(self.names) == 1 and all(
+            getattr(self, field) is None for field in _TOOL_KEYWORDS[2:]
+        )
+
+    @_by_name_only.default
+    def _selects_by_name_only(self) -> bool:
+        return self._by_name_and_values and self.arguments is None and self.result is None
 
     def __repr__(self) -> str:
         fields = {f: getattr(self, f) for f in _TOOL_KEYWORDS}
@@ -137,62 +191,30 @@ class ToolSelector(Selector):
     def takes_every_candidate(self) -> bool:
         # By name alone, the per-name index is the answer: it holds exactly the tool calls of
         # that name, so no call needs reading.
-        return kept(self, "_by_name_only", self._by_name_only)
+        return self._by_name_only
 
     def select(self, record: TrialRecord) -> list[int]:
-        # by name and an expected mapping of arguments: one generated loop over the per-name
-        # index (patterns searched by ``re`` directly when no limit needs the timed engine; a
-        # call without recorded arguments never matches a mapping)
-        keep = self.__dict__.get("_arguments_filter")
-        if keep is None:
-            keep = self.__dict__["_arguments_filter"] = self._arguments_filter()
-        if keep is not _NO_FILTER and re_interruptible() and not unrecorded_match():
-            selected: list[int] = keep(record.tool_positions(self.names[0]), record.events)
-            return selected
-        if self.takes_every_candidate():
-            return list(self.candidates(record))
-        if not kept(self, "_by_name_and_values", self._by_name_and_values):
+        if self._by_name_only:
+            return list(record.tool_positions(self.names[0]))
+        if not self._by_name_and_values:
             return super().select(record)
         # matches_fields() inlined over the per-name index: the name holds, only the arguments
         # and the result are read
         events = record.events
         arguments, result = self._arguments, self._result
-        plain = result is None and arguments is not None and not unrecorded_match()
-        if plain and re_interruptible():  # the arguments alone, by one compiled test
-            test = kept(self, "_arguments_test", compile_test, arguments)
-            return [
-                i
-                for i in record.tool_positions(self.names[0])
-                if (a := events[i].payload.arguments) is not MISSING  # type: ignore[union-attr]
-                and test(a)
-            ]
+        unrecorded = unrecorded_match()
         out = []
         for i in record.tool_positions(self.names[0]):
             p = cast(ToolCallPayload, events[i].payload)  # the per-name index holds tool calls
             if arguments is not None:
-                if p.arguments is MISSING:  # not recorded: see selectors/unrecorded.py
-                    if not unrecorded_match():
+                if p.arguments is MISSING:  # not recorded: see unrecorded_match()
+                    if not unrecorded:
                         continue
                 elif not arguments.matches(p.arguments):
                     continue
             if result is None or result.matches(p.result):
                 out.append(i)
         return out
-
-    def _arguments_filter(self) -> Any:
-        if self._result is not None or self._arguments is None or not self._by_name_and_values():
-            return _NO_FILTER
-        return compile_filter(self._arguments, "items[i].payload.arguments") or _NO_FILTER
-
-    def _by_name_and_values(self) -> bool:
-        return len(self.names) == 1 and all(
-            getattr(self, field) is None for field in _TOOL_KEYWORDS[2:]
-        )
-
-    def _by_name_only(self) -> bool:
-        return len(self.names) == 1 and all(
-            getattr(self, field) is None for field in ("_arguments", "_result", *_TOOL_KEYWORDS)
-        )
 
     def matches_fields(self, event: Event) -> bool:
         p = event.payload
@@ -209,7 +231,7 @@ class ToolSelector(Selector):
         if self.skill_id is not None and p.skill_id != self.skill_id:
             return False
         if self._arguments is not None:
-            if p.arguments is MISSING:  # not recorded: see selectors/unrecorded.py
+            if p.arguments is MISSING:  # not recorded: see unrecorded_match()
                 if not unrecorded_match():
                     return False
             elif not self._arguments.matches(p.arguments):
@@ -246,9 +268,6 @@ class ToolSelector(Selector):
             if value is not None:
                 out[field] = value_to_data(value)
         return out
-
-
-_NO_FILTER: Any = ()  # kept when the selection is not by name and an expected mapping
 
 
 _TOOL_KEYWORDS = (
@@ -294,13 +313,14 @@ class MessageSelector(Selector):
         default=None,
         converter=_as_buttons,
     )
-    _text: Matcher | None = attrs.field(init=False, eq=False)
-
     agent: str | None = attrs.field(default=None, kw_only=True)
+    # derived once, when the selector is built (after the arguments above are validated)
+    _text: Matcher | None = attrs.field(init=False, eq=False)
 
     index_kind: ClassVar[str | None] = "message"
 
-    def __attrs_post_init__(self) -> None:
+    @_text.default
+    def _validated_text(self) -> Matcher | None:
         check_agent(self.agent)
         _check_str("actor", self.actor)
         _check_str("utter_name", self.utter_name)
@@ -310,7 +330,7 @@ class MessageSelector(Selector):
                 f"(got {self.text!r})"
             )
         matcher = M.regex(self.text) if isinstance(self.text, str) else self.text
-        object.__setattr__(self, "_text", _optional_matcher(matcher))
+        return _optional_matcher(matcher)
 
     def __repr__(self) -> str:
         buttons = None if self.buttons is None else [_button_data(b) for b in self.buttons]
@@ -416,4 +436,6 @@ __all__ = [
     "ToolSelector",
     "call_repr",
     "check_arguments",
+    "unrecorded_as_matching",
+    "unrecorded_match",
 ]

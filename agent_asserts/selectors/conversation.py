@@ -45,21 +45,21 @@ class MemorySetSelector(Selector):
 
     name: str
     value: Any = MISSING
-    _value: Matcher | None = attrs.field(init=False, eq=False)
-
     agent: str | None = attrs.field(default=None, kw_only=True)
+    # derived once, when the selector is built (after the arguments above are validated)
+    _value: Matcher | None = attrs.field(init=False, eq=False)
 
     index_kind: ClassVar[str | None] = "memory"
 
-    def __attrs_post_init__(self) -> None:
+    @_value.default
+    def _validated_value(self) -> Matcher | None:
         check_agent(self.agent)
         _check_memory_name(self.name)
         if self.value is None:
             raise ValueError("'value' must not be None: null is not accepted as a memory value")
-        matcher = None
-        if self.value is not MISSING:
-            matcher = self.value if isinstance(self.value, Matcher) else M.exact(self.value)
-        object.__setattr__(self, "_value", matcher)
+        if self.value is MISSING:
+            return None
+        return self.value if isinstance(self.value, Matcher) else M.exact(self.value)
 
     def __repr__(self) -> str:
         args = [self.name] if self.value is MISSING else [self.name, self.value]

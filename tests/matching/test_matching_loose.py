@@ -8,7 +8,7 @@ import pytest
 
 from agent_asserts._values import MISSING
 from agent_asserts.matching import M
-from agent_asserts.matching.loose import js_number, js_string
+from agent_asserts.matching.lenient import js_number, js_string
 
 
 @pytest.mark.parametrize(

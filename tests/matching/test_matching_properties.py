@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from hypothesis import assume, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agent_asserts._values import MISSING
@@ -57,10 +57,9 @@ def leaf_matchers() -> st.SearchStrategy[Matcher]:
     )
 
 
-def with_matchers(inner: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+def matchers_of(inner: st.SearchStrategy[Any]) -> st.SearchStrategy[Matcher]:
+    """The matchers built from other expected values (``inner``)."""
     return st.one_of(
-        st.lists(inner, max_size=3),
-        st.dictionaries(keys, inner, max_size=3),
         st.lists(inner, min_size=1, max_size=3).map(lambda xs: M.all_of(*xs)),
         st.lists(inner, min_size=1, max_size=3).map(lambda xs: M.any_of(*xs)),
         st.builds(M.not_, inner),
@@ -73,8 +72,15 @@ def with_matchers(inner: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
     )
 
 
+def with_matchers(inner: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+    return (
+        st.lists(inner, max_size=3) | st.dictionaries(keys, inner, max_size=3) | matchers_of(inner)
+    )
+
+
 expected_values = st.recursive(scalars | leaf_matchers(), with_matchers, max_leaves=8)
-matchers = expected_values.filter(lambda v: isinstance(v, Matcher))
+# every draw is a matcher (built, not filtered out of expected_values)
+matchers = leaf_matchers() | matchers_of(expected_values)
 
 
 def mutate(value: Any, data: st.DataObject) -> Any:
@@ -140,9 +146,25 @@ def has_bool(value: Any) -> bool:
     return False
 
 
-@given(value=json_values)
+# JSON values holding a bool at some depth, by construction (a bool, wrapped in lists and
+# mappings that also hold other values), so no draw is thrown away
+json_values_with_a_bool = st.recursive(
+    st.booleans(),
+    lambda inner: (
+        st.tuples(st.lists(json_values, max_size=2), inner, st.lists(json_values, max_size=2)).map(
+            lambda t: [*t[0], t[1], *t[2]]
+        )
+        | st.tuples(st.dictionaries(keys, json_values, max_size=3), keys, inner).map(
+            lambda t: {**t[0], t[1]: t[2]}
+        )
+    ),
+    max_leaves=4,
+)
+
+
+@given(value=json_values_with_a_bool)
 def test_a_bool_never_equals_a_number_at_any_depth(value: Any) -> None:
-    assume(has_bool(value))
+    assert has_bool(value)
     numeric = bools_to_ints(value)
     assert not matches(value, numeric)
     assert not matches(numeric, value)

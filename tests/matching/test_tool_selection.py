@@ -1,5 +1,5 @@
-"""A compiled expected value answers exactly as the default rules, and a selector's compiled
-selection equals the general one (time limits and unrecorded arguments included)."""
+"""A tool selector's selection over the per-name index equals the general one (each candidate
+through ``matches``), with time limits and unrecorded arguments included."""
 
 from __future__ import annotations
 
@@ -12,12 +12,9 @@ from hypothesis import strategies as st
 from agent_asserts import M, TrialRecord
 from agent_asserts._deadline import re_interruptible, time_limit
 from agent_asserts._values import MISSING
-from agent_asserts.matching.compiled import compile_filter, compile_test
-from agent_asserts.matching.structural import match_value
-from agent_asserts.selectors.calls import ToolSelector
-from agent_asserts.selectors.unrecorded import unrecorded_as_matching
+from agent_asserts.selectors.calls import ToolSelector, unrecorded_as_matching
 
-keys = st.sampled_from(["a", "b", "orderId", 3])
+keys = st.sampled_from(["a", "b", "orderId"])
 scalars = st.sampled_from([0, 1, 2, True, False, 1.0, 2.5, -0.0, "a", "A1", "b1", "", None])
 leaf_matchers = st.sampled_from(
     [
@@ -44,32 +41,6 @@ def nested(inner: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
 
 
 expected_values = st.recursive(scalars | leaf_matchers, nested, max_leaves=8)
-actual_values = st.recursive(
-    scalars | st.just(MISSING),
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(keys, inner, max_size=4),
-    max_leaves=10,
-)
-
-
-@given(expected_values, actual_values)
-def test_a_compiled_value_answers_as_the_default_rules(expected: Any, actual: Any) -> None:
-    assert bool(compile_test(expected)(actual)) == match_value(expected, actual)
-
-
-@given(st.dictionaries(keys, expected_values, max_size=4), actual_values)
-def test_a_compiled_mapping_answers_as_the_default_rules(expected: Any, actual: Any) -> None:
-    assert bool(compile_test(expected)(actual)) == match_value(expected, actual)
-
-
-def test_large_and_deep_mappings_use_the_general_rules() -> None:
-    wide = {f"k{i}": i for i in range(100)}
-    assert compile_test(wide)(dict(wide)) is True
-    assert compile_test(wide)({**wide, "k99": 0}) is False
-    deep: Any = {"a": "x"}
-    for _ in range(20):
-        deep = {"a": deep}
-    assert compile_test(deep)(deep) is True
-    assert compile_test(deep)({"a": {"a": 1}}) is False
 
 
 def _record(values: list[Any]) -> TrialRecord:
@@ -99,13 +70,26 @@ calls = st.lists(
 )
 
 
-@given(st.dictionaries(keys.filter(lambda k: k != 3), expected_values, max_size=3), calls)
-def test_a_selection_equals_the_general_one(arguments: Any, values: list[Any]) -> None:
-    selector = ToolSelector("lookup", arguments=arguments)
+@given(
+    st.dictionaries(keys, expected_values, max_size=3),
+    st.sampled_from([None, {"ok": True}, M.anything()]),
+    calls,
+)
+def test_a_selection_equals_the_general_one(arguments: Any, result: Any, values: list[Any]) -> None:
+    selector = ToolSelector("lookup", arguments=arguments, result=result)
     record = _record(values)
     assert selector.select(record) == _general(selector, record)
     with unrecorded_as_matching():
         assert selector.select(record) == _general(selector, record)
+
+
+def test_a_selection_by_name_alone_is_the_per_name_index() -> None:
+    record = _record([{"a": 1}, MISSING])
+    selector = ToolSelector("lookup")
+    assert selector.takes_every_candidate()
+    assert selector.select(record) == [0, 2] == _general(selector, record)
+    assert not ToolSelector("lookup", arguments={}).takes_every_candidate()
+    assert not ToolSelector("lookup|other").takes_every_candidate()
 
 
 def test_a_limit_armed_in_another_thread_selects_through_the_timed_search() -> None:
@@ -122,15 +106,3 @@ def test_a_limit_armed_in_another_thread_selects_through_the_timed_search() -> N
     worker.join()
     assert seen == [(False, [0])]
     assert selector.select(record) == [0]
-
-
-@given(st.dictionaries(keys, expected_values, max_size=4), st.lists(actual_values, max_size=6))
-def test_a_compiled_filter_keeps_what_the_default_rules_match(
-    expected: Any, items: list[Any]
-) -> None:
-    keep = compile_filter(expected, "items[i]")
-    assert keep is not None
-    positions = list(range(len(items)))
-    assert keep(positions, items) == [i for i in positions if match_value(expected, items[i])]
-    assert compile_filter(M.partial(expected), "items[i]") is not None
-    assert compile_filter(M.gt(1), "items[i]") is None
