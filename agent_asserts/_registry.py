@@ -61,21 +61,24 @@ class Registry(MutableMapping[str, V]):
         self._entries: dict[str, V] = {}
         self._version = 0
         self._loaded = load is None
+        self._loading = False
         self._lock = threading.RLock()
 
     def _ensure_loaded(self) -> None:
+        """Run ``load`` once. Other threads wait on the lock until it has finished (they never
+        see a half-filled table); the loading thread itself may read the table meanwhile."""
         if self._loaded:
             return
-        with self._lock:
-            if self._loaded:
+        with self._lock:  # reentrant: the loading thread passes, the others wait here
+            if self._loaded or self._loading:
                 return
-            self._loaded = True  # set first: the modules being imported read the table too
-            assert self._load is not None
+            self._loading = True
             try:
+                assert self._load is not None
                 self._load()
-            except BaseException:
-                self._loaded = False
-                raise
+                self._loaded = True
+            finally:
+                self._loading = False
 
     @property
     def version(self) -> int:
