@@ -1,8 +1,8 @@
 """What every trace adapter needs, written once: a :class:`TraceBuilder` that pairs calls with
 results, parses JSON-string arguments, groups parallel calls, sums usage and derives the run
-status, and small readers for timestamps and JSON-looking text (``parse_arguments`` and
-``json_or_text`` are those of :mod:`~agent_asserts.record.adapters._arguments`, shared with
-the span formats).
+status; the readers of tool-call arguments and JSON-looking text (``parse_arguments``,
+``json_or_text``, ``count``, shared with the span formats); small readers for timestamps; and
+the reading of trace files (one JSON document or JSON Lines).
 
 Pairing: a result goes to the open call with its id; failing that, to the earliest open call of
 the same name (a call or result without an id pairs by name and order). A call that never gets
@@ -24,6 +24,25 @@ made from in ``payload.trace_items``.
 ('{"id": ', ['[1].tool_calls[1]: arguments are not valid JSON: Expecting value (column 8)'])
 >>> rec.status, rec.reply
 ('incomplete', 'Sorry')
+
+**Arguments.** Tool-call arguments as recorded: an object, a JSON string, or text that is not
+JSON.
+
+>>> parse_arguments('{"order_id": "A1049"}')
+({'order_id': 'A1049'}, None, None)
+>>> arguments, raw, problem = parse_arguments('{"order_id": "A1049"')
+>>> arguments is MISSING, raw
+(True, '{"order_id": "A1049"')
+>>> print(problem)
+arguments are not valid JSON: Expecting ',' delimiter (column 21)
+
+**Trace files.** One JSON document, or JSON Lines (one document per line).
+
+>>> import pathlib, tempfile
+>>> tmp = tempfile.TemporaryDirectory(); path = pathlib.Path(tmp.name, "t.jsonl")
+>>> _ = path.write_text('{"a": 1}\\n\\n{"a": 2}\\n')
+>>> read_documents(path, "otel"); tmp.cleanup()
+[{'a': 1}, {'a': 2}]
 """
 
 from __future__ import annotations
@@ -36,12 +55,124 @@ from datetime import UTC, datetime
 from typing import Any, Final
 
 from agent_asserts._missing import MISSING
-from agent_asserts.record._json import load_json
-from agent_asserts.record.adapters._arguments import json_or_text, parse_arguments
+from agent_asserts.record._json import load_json, parse_json, read_text, strict_loads
 from agent_asserts.record.errors import Problem, RecordError
 from agent_asserts.record.parse_errors import ParseError
 from agent_asserts.record.payloads import ERROR_OUTCOMES
 from agent_asserts.record.trial import TrialRecord
+
+INVALID_JSON_KEY: Final = "INVALID_JSON"
+"""The key Pydantic AI wraps argument text that is not JSON in (``{"INVALID_JSON": "…"}``)."""
+
+
+def parse_arguments(value: Any) -> tuple[Any, str | None, str | None]:
+    """``(arguments, arguments_raw, problem)`` for an arguments value.
+
+    A JSON string is parsed; text that is not JSON gives ``MISSING`` arguments, the text as
+    ``arguments_raw`` and a problem to record as a parse error. An empty string is ``{}``.
+    Pydantic AI's ``{"INVALID_JSON": text}`` wrapper is read as the text it wraps.
+
+    >>> parse_arguments({"INVALID_JSON": "{oops"})[0] is MISSING
+    True
+    >>> parse_arguments("")
+    ({}, None, None)
+    """
+    if isinstance(value, Mapping) and set(value) == {INVALID_JSON_KEY}:
+        value = value[INVALID_JSON_KEY]
+        if not isinstance(value, str):
+            return MISSING, None, "arguments are not valid JSON"
+    if not isinstance(value, str):
+        return value, None, None
+    if not value.strip():
+        return {}, None, None
+    try:
+        parsed = json.loads(value)
+    except json.JSONDecodeError as exc:
+        return MISSING, value, f"arguments are not valid JSON: {exc.msg} (column {exc.colno})"
+    except RecursionError:
+        return MISSING, value, "arguments are not valid JSON: nested too deeply"
+    if isinstance(parsed, Mapping) and set(parsed) == {INVALID_JSON_KEY}:
+        return parse_arguments(parsed)
+    return parsed, None, None
+
+
+def json_or_text(value: Any) -> Any:
+    """A recorded value: text holding a JSON object or array parsed, anything else as it is.
+
+    >>> json_or_text('{"status": "paid"}'), json_or_text("paid"), json_or_text("[oops")
+    ({'status': 'paid'}, 'paid', '[oops')
+    """
+    if isinstance(value, str) and value.lstrip()[:1] in ("{", "["):
+        try:
+            return json.loads(value)
+        except (json.JSONDecodeError, RecursionError):
+            return value
+    return value
+
+
+def count(value: Any) -> int | None:
+    """A token count: a non-negative integer (an integral float or digit string too), else None.
+
+    >>> count(12), count("12"), count(12.0), count(-1), count(True), count("x")
+    (12, 12, 12, None, None, None)
+    """
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value)
+    return value if isinstance(value, int) and value >= 0 else None
+
+
+def read_documents(path: str | os.PathLike[str], format_name: str) -> Any:
+    """The file's JSON document, or the list of its JSON Lines documents.
+
+    Raises:
+        RecordError: The file is not UTF-8, or is neither JSON nor JSON Lines (naming the
+            line and the format being read).
+    """
+    name, text = read_text(path)
+    try:
+        return strict_loads(text, name)
+    except json.JSONDecodeError:
+        pass
+    documents = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            documents.append(parse_json(line))
+        except RecordError as exc:
+            reason = "; ".join(problem.message for problem in exc.problems)
+            message = f"not a {format_name} JSON document or JSON Lines file: {reason}"
+            raise RecordError([Problem(f"line {number}", message, name)]) from None
+    return documents
+
+
+def only_record(records: Iterable[TrialRecord], what: str, source: str | None) -> TrialRecord:
+    """The one record of a document that holds one run (an empty one is an empty record).
+
+    Raises:
+        RecordError: The document holds several runs (``what``: ``traces``, ``histories``),
+            naming their number and :func:`to_records`.
+
+    >>> only_record([], "traces", None).events
+    ()
+    >>> only_record([TrialRecord(), TrialRecord()], "traces", "t.json")
+    Traceback (most recent call last):
+    ...
+    agent_asserts.record.errors.RecordError: invalid record: 1 problem(s)
+      t.json: $: the data holds 2 traces; read them with to_records() or iter_records()
+    """
+    found = list(records)
+    if len(found) == 1:
+        return found[0]
+    if not found:
+        return TrialRecord()
+    message = f"the data holds {len(found)} {what}; read them with to_records() or iter_records()"
+    raise RecordError([Problem("$", message, source)])
+
 
 Where = str | Iterable[str]
 """One input position (``messages[3].tool_calls[0]``) or several."""
