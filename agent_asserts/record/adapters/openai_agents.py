@@ -89,13 +89,15 @@ def detect(data: Any) -> bool:
     >>> detect({"data": [{"object": "trace", "id": "trace_1"}]}), detect({"data": []})
     (True, False)
     """
-    try:
-        items = _items(data)
-    except RecordError:
-        return False
-    return bool(items) and all(
-        isinstance(item, Mapping) and item.get("object") in ("trace", "trace.span")
-        for item in items[:20]
+    if isinstance(data, Mapping) and isinstance(data.get("data"), list):
+        data = data["data"]
+    return (
+        isinstance(data, list)
+        and bool(data)
+        and all(
+            isinstance(item, Mapping) and item.get("object") in ("trace", "trace.span")
+            for item in data[:20]
+        )
     )
 
 
