@@ -54,12 +54,30 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from datetime import UTC, datetime
 from typing import Any, Final
 
+from agent_asserts._depth import MAX_DEPTH
 from agent_asserts._missing import MISSING
 from agent_asserts.record._json import load_json, parse_json, read_text, strict_loads
+from agent_asserts.record.aliases import warn_suspicious
+from agent_asserts.record.declared_tools import DeclaredTool
 from agent_asserts.record.errors import Problem, RecordError
+from agent_asserts.record.event import ENVELOPE_FIELDS, STR_ENVELOPE_FIELDS, Event
+from agent_asserts.record.model_payloads import ModelCallPayload, ReasoningPayload
 from agent_asserts.record.parse_errors import ParseError
-from agent_asserts.record.payloads import ERROR_OUTCOMES
+from agent_asserts.record.payloads import (
+    DELEGATION_MODES,
+    ERROR_OUTCOMES,
+    KIND_EVENT_TYPES,
+    PAYLOAD_KEYS,
+    PAYLOAD_TYPES,
+    TOOL_OUTCOMES,
+    DelegationPayload,
+    MemoryPayload,
+    MessagePayload,
+    ToolCallPayload,
+)
 from agent_asserts.record.trial import TrialRecord
+from agent_asserts.record.turns import TurnTracker, opens_turn
+from agent_asserts.record.usage import Usage
 
 INVALID_JSON_KEY: Final = "INVALID_JSON"
 """The key Pydantic AI wraps argument text that is not JSON in (``{"INVALID_JSON": "…"}``)."""
@@ -691,7 +709,358 @@ class TraceBuilder:
             data["initial_state"] = initial_state
         if final_state is not None:
             data["final_state"] = final_state
-        return TrialRecord.from_dict(data, source=self.source)
+        return record_of(data, self.source)
+
+
+# -- the record, built directly --------------------------------------------------------------
+
+
+class _Recheck(Exception):
+    """A value the builder does not vouch for: :func:`record_of` leaves the whole record to
+    ``TrialRecord.from_dict``, which names the problem at its JSON path."""
+
+
+_DEEPEST: Final = MAX_DEPTH - 10
+"""How deep a value may nest to be copied here; deeper ones (arguments parsed from text) are
+left to the record's own depth check and its message."""
+
+_TOP_KEYS: Final = frozenset(
+    {"events", "status", "usage", "errors", "parse_errors", "metadata", "tools"}
+    | {"initial_state", "final_state"}
+)
+_EVENT_KEYS: Final = frozenset(ENVELOPE_FIELDS) - {"entity_refs"}
+_STR_KEYS: Final = frozenset(STR_ENVELOPE_FIELDS)
+_MESSAGE_KEYS: Final = frozenset(PAYLOAD_KEYS["message"])
+_TOOL_KEYS: Final = frozenset(PAYLOAD_KEYS["tool_call"])
+_TOOL_STR_KEYS: Final = (
+    "mcp_server", "skill_id", "call_id", "error_message", "error_type", "arguments_raw"
+)  # fmt: skip
+_MODEL_KEYS: Final = frozenset(PAYLOAD_KEYS["model_call"])
+_REASONING_KEYS: Final = frozenset(PAYLOAD_KEYS["reasoning"])
+_DELEGATION_KEYS: Final = frozenset(PAYLOAD_KEYS["delegation"])
+_OWN_EXTRA: Final = frozenset({"trace_items"})
+"""The extra key every builder event carries: no misspelling of any payload field, so the
+record's warning about suspicious keys is only asked about the others."""
+_USAGE_KEYS: Final = frozenset({"input_tokens", "output_tokens", "total_tokens"})
+_CONSTRAINED: Final = frozenset(KIND_EVENT_TYPES) - {"memory"}
+"""Kinds whose ``event_type`` the record constrains, other than ``memory`` (the builder makes
+none of them)."""
+_MEMORY_KEYS: Final = frozenset(PAYLOAD_KEYS["memory"])
+
+
+def _plain(value: Any, levels: int = _DEEPEST) -> Any:
+    """A copy of JSON data (dicts with string keys, lists, scalars: exact types)."""
+    kind = type(value)
+    if kind is str or kind is int or kind is float or kind is bool or value is None:
+        return value
+    if levels < 1:
+        raise _Recheck
+    if kind is dict:
+        out = {}
+        for key, item in value.items():
+            if type(key) is not str:
+                raise _Recheck
+            out[key] = _plain(item, levels - 1)
+        return out
+    if kind is list:
+        return [_plain(item, levels - 1) for item in value]
+    raise _Recheck
+
+
+def _text(value: Any, *, empty: bool = True) -> Any:
+    """``value`` when it is None or a string (a non-empty one unless ``empty``)."""
+    if value is None or (type(value) is str and (empty or value)):
+        return value
+    raise _Recheck
+
+
+def _counter(value: Any) -> int:
+    if type(value) is int and value >= 0:
+        return value
+    raise _Recheck
+
+
+def _extra(raw: dict[str, Any], known: frozenset[str], path: str) -> dict[str, Any]:
+    """The keys of a payload outside its fields, as the record keeps them (warning on a key
+    that looks like a misspelt field, as the record's decoding does)."""
+    if raw.keys() <= known:
+        return {}
+    extra = {key: _plain(value) for key, value in raw.items() if key not in known}
+    if extra.keys() - _OWN_EXTRA:
+        warn_suspicious(raw, known, path)
+    return extra
+
+
+def _usage(raw: Any) -> Usage | None:
+    if raw is None:
+        return None
+    if type(raw) is not dict or not raw.keys() <= _USAGE_KEYS | {"details", "reported_by"}:
+        raise _Recheck
+    details = raw.get("details", {})
+    if type(details) is not dict or not all(type(key) is str for key in details):
+        raise _Recheck
+    return Usage(
+        input_tokens=None if raw.get("input_tokens") is None else _counter(raw["input_tokens"]),
+        output_tokens=None if raw.get("output_tokens") is None else _counter(raw["output_tokens"]),
+        total_tokens=None if raw.get("total_tokens") is None else _counter(raw["total_tokens"]),
+        details={key: _counter(value) for key, value in details.items()},
+        reported_by=_text(raw.get("reported_by")),
+    )
+
+
+def _flag(value: Any) -> bool:
+    if value is True or value is False:
+        return value
+    raise _Recheck
+
+
+def _tool_call(raw: dict[str, Any], path: str) -> ToolCallPayload:
+    arguments = raw.get("arguments", MISSING)
+    if arguments is not MISSING:
+        arguments = _plain(arguments)
+    is_error = raw.get("is_error", MISSING)
+    if is_error is not MISSING and is_error is not True and is_error is not False:
+        raise _Recheck
+    outcome = raw.get("outcome")
+    if outcome is None:
+        implied = is_error is True
+        outcome = "failed" if implied else "succeeded"
+    else:
+        if outcome not in TOOL_OUTCOMES:
+            raise _Recheck
+        implied = outcome in ERROR_OUTCOMES
+        if is_error is not MISSING and is_error is not implied:
+            raise _Recheck  # a contradiction: the record names it
+    source = raw.get("source", "local")
+    if source != "local" and source != "mcp":
+        raise _Recheck
+    strings = [_text(raw.get(key)) for key in _TOOL_STR_KEYS]
+    if strings[5] is not None and arguments is not MISSING:
+        raise _Recheck
+    return ToolCallPayload(
+        _text(raw.get("name"), empty=False) or _recheck(),
+        arguments,
+        _plain(raw.get("result")),
+        implied,
+        source,
+        strings[0],
+        strings[1],
+        strings[2],
+        strings[3],
+        _extra(raw, _TOOL_KEYS, path),
+        outcome,
+        strings[4],
+        strings[5],
+    )
+
+
+def _recheck() -> Any:
+    raise _Recheck
+
+
+def _memory(raw: dict[str, Any], path: str, event_type: Any) -> MemoryPayload:
+    value = raw.get("value", MISSING)
+    if value is MISSING:
+        if event_type != "clear":
+            raise _Recheck
+    elif event_type != "set":
+        raise _Recheck
+    else:
+        value = _plain(value)
+    name = _text(raw.get("name"), empty=False) or _recheck()
+    return MemoryPayload(name, value, _extra(raw, _MEMORY_KEYS, path))
+
+
+def _payload(kind: str, raw: Any, path: str, event_type: Any) -> Any:
+    if type(raw) is not dict:
+        raise _Recheck
+    if kind == "memory":
+        return _memory(raw, path, event_type)
+    if kind == "tool_call":
+        return _tool_call(raw, path)
+    if kind == "message":
+        if "buttons" in raw or type(raw.get("text", "")) is not str:
+            raise _Recheck
+        text = raw.get("text", "")
+        return MessagePayload(
+            text, _text(raw.get("utter_name")), (), _extra(raw, _MESSAGE_KEYS, path)
+        )
+    if kind == "model_call":
+        return ModelCallPayload(
+            _text(raw.get("model")),
+            _text(raw.get("provider")),
+            _usage(raw.get("usage")),
+            _text(raw.get("finish_reason")),
+            _flag(raw.get("is_error", False)),
+            _text(raw.get("error_message")),
+            _text(raw.get("error_type")),
+            _extra(raw, _MODEL_KEYS, path),
+        )
+    if kind == "reasoning":
+        return ReasoningPayload(
+            _text(raw.get("text")),
+            _text(raw.get("summary")),
+            _flag(raw.get("redacted", False)),
+            _extra(raw, _REASONING_KEYS, path),
+        )
+    if kind == "delegation":
+        mode = raw.get("mode")
+        if mode is not None and mode not in DELEGATION_MODES:
+            raise _Recheck
+        return DelegationPayload(
+            _text(raw.get("subagent"), empty=False) or _recheck(),
+            _plain(raw.get("output")),
+            _extra(raw, _DELEGATION_KEYS, path),
+            _text(raw.get("from_agent")),
+            mode,
+        )
+    if kind in PAYLOAD_TYPES:  # a typed kind the builder does not make: the record decodes it
+        raise _Recheck
+    return _plain(raw)
+
+
+def _events(raw_events: list[Any]) -> list[Event]:
+    tracker = TurnTracker()
+    ids: set[str] = set()
+    out = []
+    for position, raw in enumerate(raw_events):
+        if type(raw) is not dict or not raw.keys() <= _EVENT_KEYS:
+            raise _Recheck
+        get = raw.get
+        kind = get("kind")
+        event_id = get("event_id")
+        if type(kind) is not str or not kind or kind in _CONSTRAINED:
+            raise _Recheck
+        if type(event_id) is not str or not event_id or event_id in ids:
+            raise _Recheck
+        ids.add(event_id)
+        for key in _STR_KEYS.intersection(raw):
+            _text(raw[key])
+        parent_id = get("parent_id")
+        if (parent_id is not None and parent_id not in ids) or parent_id == event_id:
+            raise _Recheck  # only links to an earlier event are vouched for (no cycle)
+        wall_time = get("wall_time")
+        if not (wall_time is None or type(wall_time) in (str, int, float)):
+            raise _Recheck
+        monotonic_time = get("monotonic_time")
+        if not (monotonic_time is None or type(monotonic_time) in (int, float)):
+            raise _Recheck
+        duration = get("duration")
+        if duration is not None and not (
+            type(duration) in (int, float) and 0 <= duration < math.inf
+        ):
+            raise _Recheck
+        turn = get("turn")
+        if turn is not None:
+            _counter(turn)
+        event_type = _text(get("event_type"))
+        if event_type is None and kind == "delegation":
+            event_type = "completed"
+        payload = _payload(kind, get("payload", {}), f"$.events[{position}].payload", event_type)
+        actor_ref = get("actor_ref")
+        opens = kind == "message" and actor_ref == "user" and opens_turn(kind, actor_ref, payload)
+        out.append(
+            Event(
+                kind,
+                payload,
+                event_id,
+                event_type,
+                wall_time,
+                monotonic_time,
+                actor_ref,
+                get("surface"),
+                get("audience"),
+                tracker.assign(turn, opens),
+                get("phase"),
+                (),
+                get("operation_ref"),
+                get("correlation_id"),
+                get("caused_by_event_id"),
+                get("status"),
+                duration,
+                parent_id,
+                get("group_id"),
+                get("agent"),
+            )
+        )
+    return out
+
+
+def _tools(raw: Any) -> list[DeclaredTool] | None:
+    if raw is None:
+        return None
+    if type(raw) is not list:
+        raise _Recheck
+    names: set[str] = set()
+    out = []
+    for item in raw:
+        if type(item) is not dict or not item.keys() <= {"name", "description", "parameters"}:
+            raise _Recheck
+        name = _text(item.get("name"), empty=False)
+        if name is None or name in names:
+            raise _Recheck
+        names.add(name)
+        parameters = item.get("parameters")
+        if parameters is not None and type(parameters) is not dict:
+            raise _Recheck
+        out.append(DeclaredTool(name, _text(item.get("description")), _plain(parameters)))
+    return out
+
+
+def _parse_errors(raw: list[Any]) -> list[ParseError]:
+    out = []
+    for item in raw:
+        if type(item) is not dict or not item.keys() <= {"position", "reason", "item", "source"}:
+            raise _Recheck
+        position, reason = item.get("position"), item.get("reason")
+        if type(position) is not str or type(reason) is not str:
+            raise _Recheck
+        out.append(
+            ParseError(position, reason, _plain(item.get("item")), _text(item.get("source")))
+        )
+    return out
+
+
+def record_of(data: dict[str, Any], source: str | None = None) -> TrialRecord:
+    """The record of a canonical record dict a :class:`TraceBuilder` assembled, made with the
+    record's constructors (each value checked and copied once). Anything the builder does not
+    vouch for (a value of the wrong type, a contradiction, a typed kind it does not make) is
+    left to ``TrialRecord.from_dict``, whose ``RecordError`` names the problem at its JSON path:
+    the result is always what ``from_dict`` makes of ``data``.
+
+    >>> data = {"events": [{"kind": "message", "event_id": "e0", "actor_ref": "user",
+    ...                     "payload": {"text": "hi"}}], "status": "completed"}
+    >>> record_of(data) == TrialRecord.from_dict(data)
+    True
+    >>> record_of({"events": [], "status": 3})
+    Traceback (most recent call last):
+    ...
+    agent_asserts.record.errors.RecordError: invalid record: 1 problem(s)
+      $.status: must be a string (got 3)
+    """
+    try:
+        if not data.keys() <= _TOP_KEYS:
+            raise _Recheck
+        metadata = data.get("metadata", {})
+        errors = data.get("errors", [])
+        if type(metadata) is not dict or type(errors) is not list:
+            raise _Recheck
+        events = data.get("events", [])
+        if type(events) is not list:
+            raise _Recheck
+        return TrialRecord(
+            events=_events(events),
+            initial_state=_plain(data.get("initial_state")),
+            final_state=_plain(data.get("final_state")),
+            status=_text(data.get("status")),
+            usage=_usage(data.get("usage")),
+            errors=_plain(errors),
+            parse_errors=_parse_errors(data.get("parse_errors", [])),
+            metadata=_plain(metadata),
+            tools=_tools(data.get("tools")),
+        )
+    except _Recheck:
+        return TrialRecord.from_dict(data, source=source)
 
 
 __all__ = [
