@@ -50,7 +50,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from agent_asserts._missing import MISSING
 from agent_asserts.record.adapters._spans import AgentInfo, ModelInfo, Step, ToolInfo, start_order
-from agent_asserts.record.adapters.toolkit import parse_arguments
+from agent_asserts.record.adapters.toolkit import parse_arguments, record_of
 from agent_asserts.record.errors import RecordError
 from agent_asserts.record.parse_errors import ParseError
 from agent_asserts.record.trial import TrialRecord
@@ -534,7 +534,7 @@ def decode_record(
     while True:
         data["parse_errors"] = list(errors)
         try:
-            return TrialRecord.from_dict(data, source=source)
+            return record_of(data, source)
         except RecordError as exc:
             found = {_event_index(p.path) for p in exc.problems}
             bad = sorted((i for i in found if i is not None), reverse=True)

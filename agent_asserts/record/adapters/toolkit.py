@@ -59,9 +59,14 @@ from agent_asserts._missing import MISSING
 from agent_asserts.record._json import load_json, parse_json, read_text, strict_loads
 from agent_asserts.record.aliases import warn_suspicious
 from agent_asserts.record.declared_tools import DeclaredTool
+from agent_asserts.record.decode import TOP_LEVEL_KEYS
 from agent_asserts.record.errors import Problem, RecordError
 from agent_asserts.record.event import ENVELOPE_FIELDS, STR_ENVELOPE_FIELDS, Event
-from agent_asserts.record.model_payloads import ModelCallPayload, ReasoningPayload
+from agent_asserts.record.model_payloads import (
+    GuardrailPayload,
+    ModelCallPayload,
+    ReasoningPayload,
+)
 from agent_asserts.record.parse_errors import ParseError
 from agent_asserts.record.payloads import (
     DELEGATION_MODES,
@@ -724,10 +729,7 @@ _DEEPEST: Final = MAX_DEPTH - 10
 """How deep a value may nest to be copied here; deeper ones (arguments parsed from text) are
 left to the record's own depth check and its message."""
 
-_TOP_KEYS: Final = frozenset(
-    {"events", "status", "usage", "errors", "parse_errors", "metadata", "tools"}
-    | {"initial_state", "final_state"}
-)
+_TOP_KEYS: Final = frozenset(TOP_LEVEL_KEYS)
 _EVENT_KEYS: Final = frozenset(ENVELOPE_FIELDS) - {"entity_refs"}
 _STR_KEYS: Final = frozenset(STR_ENVELOPE_FIELDS)
 _MESSAGE_KEYS: Final = frozenset(PAYLOAD_KEYS["message"])
@@ -738,6 +740,7 @@ _TOOL_STR_KEYS: Final = (
 _MODEL_KEYS: Final = frozenset(PAYLOAD_KEYS["model_call"])
 _REASONING_KEYS: Final = frozenset(PAYLOAD_KEYS["reasoning"])
 _DELEGATION_KEYS: Final = frozenset(PAYLOAD_KEYS["delegation"])
+_GUARDRAIL_KEYS: Final = frozenset(PAYLOAD_KEYS["guardrail"])
 _OWN_EXTRA: Final = frozenset({"trace_items"})
 """The extra key every builder event carries: no misspelling of any payload field, so the
 record's warning about suspicious keys is only asked about the others."""
@@ -914,6 +917,13 @@ def _payload(kind: str, raw: Any, path: str, event_type: Any) -> Any:
             _text(raw.get("from_agent")),
             mode,
         )
+    if kind == "guardrail":
+        return GuardrailPayload(
+            _text(raw.get("name"), empty=False) or _recheck(),
+            _flag(raw.get("triggered")),
+            _plain(raw.get("output")),
+            _extra(raw, _GUARDRAIL_KEYS, path),
+        )
     if kind in PAYLOAD_TYPES:  # a typed kind the builder does not make: the record decodes it
         raise _Recheck
     return _plain(raw)
@@ -1021,9 +1031,18 @@ def _parse_errors(raw: list[Any]) -> list[ParseError]:
     return out
 
 
+def _surfaces(raw: Any) -> frozenset[str] | None:
+    if raw is None:
+        return None
+    if type(raw) is not list or not all(type(item) is str for item in raw):
+        raise _Recheck
+    return frozenset(raw)
+
+
 def record_of(data: dict[str, Any], source: str | None = None) -> TrialRecord:
-    """The record of a canonical record dict a :class:`TraceBuilder` assembled, made with the
-    record's constructors (each value checked and copied once). Anything the builder does not
+    """The record of a canonical record dict an adapter assembled (a :class:`TraceBuilder`, the
+    span-tree assembly, CES), made with the record's constructors (each value checked and copied
+    once). Anything the builder does not
     vouch for (a value of the wrong type, a contradiction, a typed kind it does not make) is
     left to ``TrialRecord.from_dict``, whose ``RecordError`` names the problem at its JSON path:
     the result is always what ``from_dict`` makes of ``data``.
@@ -1053,6 +1072,9 @@ def record_of(data: dict[str, Any], source: str | None = None) -> TrialRecord:
             initial_state=_plain(data.get("initial_state")),
             final_state=_plain(data.get("final_state")),
             status=_text(data.get("status")),
+            reply=_text(data.get("reply")),
+            steps=None if data.get("steps") is None else _counter(data["steps"]),
+            surfaces=_surfaces(data.get("surfaces")),
             usage=_usage(data.get("usage")),
             errors=_plain(errors),
             parse_errors=_parse_errors(data.get("parse_errors", [])),

@@ -1,7 +1,8 @@
-"""The trace builder makes its records with the record's constructors (each value checked once),
-and what it makes is what ``TrialRecord.from_dict`` makes of the same canonical dict: on every
-fixture of the formats built with it, and on canonical dicts it does not vouch for (wrong types,
-contradictions), where ``from_dict`` names the problem."""
+"""The adapters make their records with the record's constructors (``toolkit.record_of``: each
+value checked once), and what they make is what ``TrialRecord.from_dict`` makes of the same
+canonical dict: on every fixture of the formats built that way (the trace builder's and the
+span-tree formats), and on canonical dicts it does not vouch for (wrong types, contradictions),
+where ``from_dict`` names the problem."""
 
 from __future__ import annotations
 
@@ -14,24 +15,27 @@ import pytest
 from adapter_checks import FIXTURES, load_json
 
 from agent_asserts import RecordError, TrialRecord
-from agent_asserts.record.adapters import records_from_data, toolkit
+from agent_asserts.record.adapters import _span_tree, records_from_data, toolkit
 from agent_asserts.record.aliases import suspicious_keys
 from agent_asserts.record.payloads import PAYLOAD_KEYS
 
-BUILDER_FORMATS = (
+DIRECT_FORMATS = (
     "openai-chat",
     "anthropic",
     "openai-responses",
     "gemini",
     "langchain",
     "mcp",
+    "otel",
+    "openai-agents",
     "pydantic-ai",
+    "langfuse",
 )
-FILES = sorted(p for p in FIXTURES.glob("*/*.json") if p.parent.name in BUILDER_FORMATS)
+FILES = sorted(p for p in FIXTURES.glob("*/*.json") if p.parent.name in DIRECT_FORMATS)
 
 
 def _built(path: Path, monkeypatch: pytest.MonkeyPatch) -> list[tuple[dict[str, Any], Any]]:
-    """Each canonical dict the builder assembled while reading ``path``, with its record; the
+    """Each canonical dict the adapter assembled while reading ``path``, with its record; the
     record's own decoding (``from_dict``) is refused, so every record was built directly."""
     seen: list[tuple[dict[str, Any], Any]] = []
     direct = toolkit.record_of
@@ -45,19 +49,20 @@ def _built(path: Path, monkeypatch: pytest.MonkeyPatch) -> list[tuple[dict[str, 
     def refused(data: Any, *, source: str | None = None) -> TrialRecord:
         raise AssertionError(f"from_dict was called for {path}")
 
-    monkeypatch.setattr(toolkit, "record_of", spy)
+    for module in (toolkit, _span_tree):
+        monkeypatch.setattr(module, "record_of", spy)
     with monkeypatch.context() as patch:
         patch.setattr(TrialRecord, "from_dict", refused)
         list(records_from_data(load_json(path), path.parent.name, source=path.name))
     return seen
 
 
-def test_there_are_fixtures_of_every_builder_format() -> None:
-    assert {p.parent.name for p in FILES} == set(BUILDER_FORMATS)
+def test_there_are_fixtures_of_every_format_built_directly() -> None:
+    assert {p.parent.name for p in FILES} == set(DIRECT_FORMATS)
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: f"{p.parent.name}/{p.name}")
-def test_the_builder_makes_what_from_dict_makes(
+def test_the_adapter_makes_what_from_dict_makes(
     path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     built = _built(path, monkeypatch)
