@@ -49,7 +49,13 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 from agent_asserts._missing import MISSING
-from agent_asserts.record.adapters._spans import AgentInfo, ModelInfo, Step, ToolInfo, start_order
+from agent_asserts.record.adapters._spans import (
+    AgentInfo,
+    ModelInfo,
+    Step,
+    ToolInfo,
+    start_positions,
+)
 from agent_asserts.record.adapters.toolkit import parse_arguments, record_of
 from agent_asserts.record.errors import RecordError
 from agent_asserts.record.parse_errors import ParseError
@@ -621,8 +627,7 @@ def build_record(
 
 
 def _by_start(steps: Sequence[Step]) -> list[Step]:
-    by_span = {id(step.span): step for step in steps}
-    return [by_span[id(span)] for span in start_order([step.span for step in steps])]
+    return [steps[index] for index in start_positions([step.span for step in steps])]
 
 
 __all__ = [

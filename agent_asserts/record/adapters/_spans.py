@@ -108,15 +108,25 @@ class Span:
 
 
 def start_order(spans: list[Span]) -> list[Span]:
-    """The spans by start time; a tie goes to the parent, then to the span that ended first,
-    then to the smaller id — never to the input order, which exports do not keep.
+    """The spans in :func:`start_positions` order.
+
+    >>> spans = [Span("b", None, "b", "p1", start=2.0), Span("a", None, "a", "p0", start=1.0)]
+    >>> [s.span_id for s in start_order(spans)]
+    ['a', 'b']
+    """
+    return [spans[index] for index in start_positions(spans)]
+
+
+def start_positions(spans: list[Span]) -> list[int]:
+    """The positions of the spans by start time; a tie goes to the parent, then to the span that
+    ended first, then to the smaller id — never to the input order, which exports do not keep.
 
     A span without a start time keeps its place after the span before it in the input.
 
     >>> spans = [Span("b", None, "b", "p1", start=2.0), Span("a", None, "a", "p0", start=1.0),
     ...          Span("c", "a", "c", "p2", start=1.0)]
-    >>> [s.span_id for s in start_order(spans)]
-    ['a', 'c', 'b']
+    >>> start_positions(spans)
+    [1, 2, 0]
     """
     parents = {span.span_id: span.parent_id for span in spans}
 
@@ -134,8 +144,8 @@ def start_order(spans: list[Span]) -> list[Span]:
             last = span.start
         start = span.start if span.start is not None else last
         end = span.end if span.end is not None else float("inf")
-        keyed.append(((start, depth(span), end, span.span_id, index), span))
-    return [span for _, span in sorted(keyed, key=lambda item: item[0])]
+        keyed.append((start, depth(span), end, span.span_id, index))
+    return [key[-1] for key in sorted(keyed)]
 
 
 def iso_seconds(value: Any) -> float | None:
@@ -419,6 +429,7 @@ __all__ = [
     "messages",
     "openinference_messages",
     "start_order",
+    "start_positions",
     "strip_prefixes",
     "to_parts",
     "unflatten",
