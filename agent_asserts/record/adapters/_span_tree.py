@@ -46,12 +46,15 @@ into a parse error at its span.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
+
+import attrs
 
 from agent_asserts._missing import MISSING
 from agent_asserts.record.adapters._spans import (
     AgentInfo,
     ModelInfo,
+    Span,
     Step,
     ToolInfo,
     start_positions,
@@ -60,10 +63,6 @@ from agent_asserts.record.adapters.toolkit import parse_arguments, record_of
 from agent_asserts.record.errors import RecordError
 from agent_asserts.record.parse_errors import ParseError
 from agent_asserts.record.trial import TrialRecord
-
-if TYPE_CHECKING:
-    from agent_asserts.record.adapters._spans import AgentInfo, Span
-
 
 PartKey = tuple[str, int]
 """A model's tool_call part: (model span id, index among the tool_call parts of its output)."""
@@ -452,8 +451,6 @@ def _at(event: dict[str, Any], time: float | None) -> dict[str, Any]:
 
 
 def _with_arguments(tool: ToolInfo, value: Any, step: Step, assembly: Assembly) -> ToolInfo:
-    import attrs
-
     arguments, raw, problem = parse_arguments(value)
     if problem is not None:
         assembly.parse_error(f"{step.span.position}: {tool.name} arguments", problem, raw)
