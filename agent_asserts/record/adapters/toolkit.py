@@ -1058,7 +1058,7 @@ def record_of(data: dict[str, Any], source: str | None = None) -> TrialRecord:
       $.status: must be a string (got 3)
     """
     try:
-        if not data.keys() <= _TOP_KEYS:
+        if type(data) is not dict or not data.keys() <= _TOP_KEYS:
             raise _Recheck
         metadata = data.get("metadata", {})
         errors = data.get("errors", [])
