@@ -56,6 +56,7 @@ from typing import Any, Final
 
 from agent_asserts._depth import MAX_DEPTH
 from agent_asserts._missing import MISSING
+from agent_asserts.errors import AgentAssertsError
 from agent_asserts.record._json import load_json, parse_json, read_text, strict_loads
 from agent_asserts.record.aliases import warn_suspicious
 from agent_asserts.record.declared_tools import DeclaredTool
@@ -720,7 +721,7 @@ class TraceBuilder:
 # -- the record, built directly --------------------------------------------------------------
 
 
-class _Recheck(Exception):
+class _Recheck(AgentAssertsError):
     """A value the builder does not vouch for: :func:`record_of` leaves the whole record to
     ``TrialRecord.from_dict``, which names the problem at its JSON path."""
 
