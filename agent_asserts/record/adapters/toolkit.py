@@ -1,8 +1,9 @@
 """What every trace adapter needs, written once: a :class:`TraceBuilder` that pairs calls with
 results, parses JSON-string arguments, groups parallel calls, sums usage and derives the run
 status; the readers of tool-call arguments and JSON-looking text (``parse_arguments``,
-``json_or_text``, ``count``, shared with the span formats); small readers for timestamps; and
-the reading of trace files (one JSON document or JSON Lines).
+``json_or_text``, ``count``, shared with the span formats); small readers for timestamps; the
+reading of trace files (one JSON document or JSON Lines); and :func:`record_of`, which makes an
+adapter's record with the record's constructors (each value checked once).
 
 Pairing: a result goes to the open call with its id; failing that, to the earliest open call of
 the same name (a call or result without an id pairs by name and order). A call that never gets
