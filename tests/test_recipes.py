@@ -9,7 +9,6 @@ import importlib
 import json
 import sys
 import textwrap
-from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 
@@ -49,17 +48,12 @@ def _add_module(package: ModuleType, folder: Path, name: str, source: str) -> st
 
 
 @pytest.fixture
-def fresh_formats() -> Iterator[None]:
-    """The format registry as before its first use; restored afterwards."""
-    saved, loaded = dict(format_registry._formats), format_registry._loaded
-    format_registry._formats.clear()
-    format_registry._loaded = False
-    try:
-        yield
-    finally:
-        format_registry._formats.clear()
-        format_registry._formats.update(saved)
-        format_registry._loaded = loaded
+def fresh_formats(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The format registry as before its first use (a fresh table loading the built-ins);
+    the real one is put back afterwards."""
+    fresh = Registry("trace format", load=format_registry.load_builtins)
+    monkeypatch.setattr(format_registry, "FORMATS", fresh)
+    monkeypatch.setattr(format_registry, "_builtins_loaded", False)
 
 
 def test_the_built_in_formats_keep_their_documented_order(fresh_formats: None) -> None:

@@ -4,7 +4,12 @@ A format is registered with a ``detect(data) -> bool`` (does this parsed JSON do
 format's shape?) and a ``to_records(data, **options)`` iterator (one record per run the
 document holds). The built-in formats are the modules of this package that declare ``FORMAT``
 and ``ORDER``: found and imported on first use (adding a format is adding its module; nothing
-else is edited), so importing the registry stays cheap.
+else is edited), so importing the registry stays cheap. The formats are filed in one
+:class:`~agent_asserts._registry.Registry` (:data:`FORMATS`), the helper behind every
+``register_*`` of the library, which loads the built-ins through its ``load``.
+
+Detection (:func:`detect`) asks every format's detector; each is a few key checks on the
+top-level object or the first items of a list, and none raises.
 
 >>> "native" in formats() and "mantle" in formats()
 True
@@ -26,7 +31,7 @@ from typing import Any, Final
 import attrs
 
 from agent_asserts._depth import depth_message, json_path, too_deep
-from agent_asserts._text import did_you_mean
+from agent_asserts._registry import Registry
 from agent_asserts.record.errors import Problem, RecordError
 from agent_asserts.record.trial import TrialRecord
 
@@ -72,12 +77,6 @@ class TraceFormat:
     read_records: PathReader | None = None
 
 
-_formats: dict[str, TraceFormat] = {}
-_loaded = False
-_loading = False
-_load_lock: Final = threading.RLock()
-
-
 def _format_modules() -> list[ModuleType]:
     """The modules of :data:`PACKAGE` that declare a format, in ``ORDER`` (then by name)."""
     package = importlib.import_module(PACKAGE)
@@ -91,36 +90,39 @@ def _format_modules() -> list[ModuleType]:
     return sorted(found, key=lambda module: (module.ORDER, module.FORMAT))
 
 
-def _load_builtins() -> None:
-    """Register the built-in formats, once. Threads that ask while another loads them wait
-    for it (they would otherwise see an empty registry); a call made while this thread loads
-    them (an adapter module using the registry as it is imported) returns at once."""
-    global _loaded, _loading
-    if _loaded:
-        return
-    with _load_lock:
-        if _loaded or _loading:
-            return
-        _loading = True
-        try:
-            found = {
-                module.FORMAT: TraceFormat(
-                    module.FORMAT,
-                    module.detect,
-                    depth_checked(module.FORMAT, module.to_records),
-                    tuple(getattr(module, "RUNS", ())),
-                    getattr(module, "read_records", None),
-                )
-                for module in _format_modules()
-                if module.FORMAT not in _formats
-            }
-            others = dict(_formats)
-            _formats.clear()
-            _formats.update(found)
-            _formats.update(others)
-            _loaded = True
-        finally:
-            _loading = False
+def load_builtins() -> None:
+    """Register the built-in formats (the ``load`` of :data:`FORMATS`): every module of
+    :data:`PACKAGE` that declares ``FORMAT`` and ``ORDER``, in that order."""
+    global _builtins_loaded
+    for module in _format_modules():
+        spec = TraceFormat(
+            module.FORMAT,
+            module.detect,
+            depth_checked(module.FORMAT, module.to_records),
+            tuple(getattr(module, "RUNS", ())),
+            getattr(module, "read_records", None),
+        )
+        FORMATS.add_builtin(spec.name, spec)
+    _builtins_loaded = True
+
+
+FORMATS: Registry[TraceFormat] = Registry("trace format", load=load_builtins)
+"""Every registered format by name: the built-ins (in ``ORDER``), then those added with
+:func:`register_format`, in registration order."""
+
+_builtins_loaded = False
+_load_lock: Final = threading.RLock()
+
+
+def _table() -> Registry[TraceFormat]:
+    """:data:`FORMATS` with its built-ins loaded. A thread that asks while another loads them
+    waits for it (it would otherwise see an empty table: the registry marks itself loaded
+    before it loads); the loading thread itself (an adapter module using the registry as it is
+    imported) sees what is registered so far."""
+    if not _builtins_loaded:
+        with _load_lock:
+            FORMATS.names()
+    return FORMATS
 
 
 def depth_checked(name: str, to_records: RecordsReader) -> RecordsReader:
@@ -194,12 +196,11 @@ def register_format(
         )
     if not callable(detect) or not callable(to_records):
         raise ValueError(f"format {name!r}: detect and to_records must be callables")
-    _load_builtins()
-    if name in _formats and not replace:
+    table = _table()
+    if name in table and not replace:
         raise ValueError(f"format {name!r} is already registered (pass replace=True to replace it)")
     spec = TraceFormat(name, detect, depth_checked(name, to_records), tuple(runs), read_records)
-    _formats[name] = spec
-    return spec
+    return table.add(name, spec)
 
 
 def unregister_format(name: str) -> None:
@@ -210,10 +211,10 @@ def unregister_format(name: str) -> None:
     ...
     KeyError: "no format 'nope' is registered"
     """
-    _load_builtins()
-    if name not in _formats:
+    table = _table()
+    if not isinstance(name, str) or name not in table:
         raise KeyError(f"no format {name!r} is registered")
-    del _formats[name]
+    table.remove(name)
 
 
 def formats() -> tuple[str, ...]:
@@ -222,8 +223,7 @@ def formats() -> tuple[str, ...]:
     >>> formats()[:3]
     ('native', 'mantle', 'ces')
     """
-    _load_builtins()
-    return tuple(_formats)
+    return _table().names()
 
 
 def get_format(name: str) -> TraceFormat:
@@ -238,12 +238,13 @@ def get_format(name: str) -> TraceFormat:
     agent_asserts.record.errors.RecordError: invalid record: 1 problem(s)
       format: unknown trace format 'natve' (did you mean 'native'?); known formats: native, ...
     """
-    _load_builtins()
-    spec = _formats.get(name) if isinstance(name, str) else None
+    table = _table()
+    spec = table.get(name) if isinstance(name, str) else None
     if spec is None:
-        hint = did_you_mean(name, _formats) if isinstance(name, str) else ""
-        known = ", ".join(_formats)
-        message = f"unknown trace format {name!r}{hint}; known formats: {known}"
+        if isinstance(name, str):
+            message = table.unknown(name, known="known formats")
+        else:
+            message = f"unknown trace format {name!r}; known formats: {', '.join(table)}"
         raise RecordError([Problem("format", message)])
     return spec
 
@@ -278,8 +279,7 @@ def matching_formats(data: Any) -> tuple[str, ...]:
     >>> matching_formats({"detailed_trace": []})
     ('ces',)
     """
-    _load_builtins()
-    return tuple(name for name, spec in _formats.items() if spec.detect(data))
+    return tuple(name for name, spec in _table().items() if spec.detect(data))
 
 
 def detect(data: Any, *, source: str | None = None) -> str:
@@ -306,7 +306,7 @@ def detect(data: Any, *, source: str | None = None) -> str:
         return found[0]
     seen = looked_at(data)
     if not found:
-        known = ", ".join(_formats)
+        known = ", ".join(_table())
         message = f"no format matches (looked at {seen}); known formats: {known}"
     else:
         message = f"several formats match: {', '.join(found)} (looked at {seen})"

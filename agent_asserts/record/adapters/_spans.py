@@ -1,18 +1,46 @@
-"""A format-neutral span: what the span-tree adapters (``otel``, ``openai-agents``, ``langfuse``)
-read from their input before building a record.
+"""Spans and what they mean: the shared vocabulary of the span-tree formats (``otel``,
+``openai-agents``, ``langfuse``).
+
+A :class:`Span` is format-neutral: what those adapters read from their input before building
+a record.
 
 >>> span = Span("a1", None, "invoke_agent refund", "spans[0]", start=1.5, end=2.0)
 >>> span.duration
 0.5
+
+**Steps.** What one span *means*: the interpretation each span-tree adapter gives its spans.
+A :class:`Step` is a span read by its format's rules: an agent run, a model call, a tool call,
+a handoff, a guardrail, or something else. :mod:`._span_tree` turns a trace's steps into a
+record the same way for every span format.
+
+>>> step = Step(Span("s1", None, "execute_tool lookup", "spans[0]"), "tool",
+...             tool=ToolInfo("lookup", call_id="c1", arguments={"id": 1}))
+>>> step.tool.name, step.role
+('lookup', 'tool')
+
+**Chat parts.** Chat messages of every span format in one shape: the GenAI conventions' parts form.
+
+``{"role": ..., "parts": [{"type": "text", "content": ...}, {"type": "tool_call", "id", "name",
+"arguments"}, {"type": "tool_call_response", "id", "response"}, {"type": "reasoning",
+"content"}]}``. Chat-Completions-shaped messages (OpenAI Agents ``generation`` spans, Langfuse
+generations, the deprecated GenAI events, OpenInference's flattened attributes) are turned into
+it, so the span-tree builder reads one shape.
+
+>>> to_parts({"role": "tool", "tool_call_id": "c1", "content": "ok"})
+{'role': 'tool', 'parts': [{'type': 'tool_call_response', 'id': 'c1', 'response': 'ok'}]}
 """
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Mapping
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Final
 
 import attrs
+
+from agent_asserts._values import MISSING
 
 
 @attrs.frozen
@@ -80,15 +108,25 @@ class Span:
 
 
 def start_order(spans: list[Span]) -> list[Span]:
-    """The spans by start time; a tie goes to the parent, then to the span that ended first,
-    then to the smaller id — never to the input order, which exports do not keep.
+    """The spans in :func:`start_positions` order.
+
+    >>> spans = [Span("b", None, "b", "p1", start=2.0), Span("a", None, "a", "p0", start=1.0)]
+    >>> [s.span_id for s in start_order(spans)]
+    ['a', 'b']
+    """
+    return [spans[index] for index in start_positions(spans)]
+
+
+def start_positions(spans: list[Span]) -> list[int]:
+    """The positions of the spans by start time; a tie goes to the parent, then to the span that
+    ended first, then to the smaller id — never to the input order, which exports do not keep.
 
     A span without a start time keeps its place after the span before it in the input.
 
     >>> spans = [Span("b", None, "b", "p1", start=2.0), Span("a", None, "a", "p0", start=1.0),
     ...          Span("c", "a", "c", "p2", start=1.0)]
-    >>> [s.span_id for s in start_order(spans)]
-    ['a', 'c', 'b']
+    >>> start_positions(spans)
+    [1, 2, 0]
     """
     parents = {span.span_id: span.parent_id for span in spans}
 
@@ -106,8 +144,8 @@ def start_order(spans: list[Span]) -> list[Span]:
             last = span.start
         start = span.start if span.start is not None else last
         end = span.end if span.end is not None else float("inf")
-        keyed.append(((start, depth(span), end, span.span_id, index), span))
-    return [span for _, span in sorted(keyed, key=lambda item: item[0])]
+        keyed.append((start, depth(span), end, span.span_id, index))
+    return [key[-1] for key in sorted(keyed)]
 
 
 def iso_seconds(value: Any) -> float | None:
@@ -127,4 +165,272 @@ def iso_seconds(value: Any) -> float | None:
     return moment.timestamp()
 
 
-__all__ = ["Span", "SpanEvent", "iso_seconds", "start_order"]
+ROLES: Final = ("agent", "model", "tool", "handoff", "guardrail", "other")
+"""What a span can be."""
+
+
+@attrs.frozen
+class ToolInfo:
+    """A tool call read from a span.
+
+    ``arguments`` is ``MISSING`` when the span does not record them (they are Opt-In in OTel);
+    ``arguments_raw`` keeps argument text that is not valid JSON.
+    """
+
+    name: str
+    call_id: str | None = None
+    arguments: Any = MISSING
+    arguments_raw: str | None = None
+    result: Any = None
+    is_error: bool = False
+    outcome: str | None = None
+    error_type: str | None = None
+    error_message: str | None = None
+    mcp_server: str | None = None
+
+
+@attrs.frozen
+class ModelInfo:
+    """A model (inference) call read from a span, with its messages in parts form."""
+
+    model: str | None = None
+    provider: str | None = None
+    finish_reason: str | None = None
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    details: Mapping[str, int] = attrs.field(factory=dict)
+    reported_by: str | None = None
+    input: tuple[Mapping[str, Any], ...] = ()
+    output: tuple[Mapping[str, Any], ...] = ()
+    system: str | None = None
+    response_id: str | None = None
+
+
+@attrs.frozen
+class AgentInfo:
+    """An agent run read from a span: its name, and its input and output when recorded."""
+
+    name: str
+    input: str | None = None
+    output: Any = None
+    handoffs: tuple[str, ...] = ()
+
+
+@attrs.frozen
+class Step:
+    """One span and what it means.
+
+    Attributes:
+        span: The span.
+        role: One of :data:`ROLES`.
+        agent: For an agent span.
+        model: For a model span.
+        tool: For a tool span.
+        handoff: ``(from_agent, to_agent)`` for a handoff span.
+        guardrail: ``(name, triggered, output)`` for a guardrail span.
+        problems: ``(where, reason, item)`` of the parts of the span that could not be read.
+        conversation_id: The conversation the span belongs to, if recorded.
+        payload: What an ``other`` span keeps (its name and attributes).
+    """
+
+    span: Span
+    role: str
+    agent: AgentInfo | None = None
+    model: ModelInfo | None = None
+    tool: ToolInfo | None = None
+    handoff: tuple[str | None, str] | None = None
+    guardrail: tuple[str, bool, Any] | None = None
+    problems: tuple[tuple[str, str, Any], ...] = ()
+    conversation_id: str | None = None
+    payload: Mapping[str, Any] = attrs.field(factory=dict)
+
+
+_INDEXED: Final = re.compile(r"(\d+)\.(.+)")
+_NESTED: Final = re.compile(r"(.+?)\.\d+\.")
+
+
+def _text(content: Any) -> str | None:
+    """The text of a content value: a string, or the text parts of a list of blocks."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        texts = [
+            block.get("text", block.get("content"))
+            for block in content
+            if isinstance(block, Mapping)
+            and block.get("type") in ("text", "input_text", "output_text", None)
+        ]
+        texts = [text for text in texts if isinstance(text, str)]
+        return "".join(texts) if texts else None
+    return None
+
+
+def _call_part(call: Mapping[str, Any]) -> dict[str, Any]:
+    function = call.get("function")
+    source = function if isinstance(function, Mapping) else call
+    part: dict[str, Any] = {"type": "tool_call", "name": source.get("name")}
+    if call.get("id") is not None:
+        part["id"] = call.get("id")
+    if "arguments" in source:
+        part["arguments"] = source["arguments"]
+    elif "args" in source:
+        part["arguments"] = source["args"]
+    return part
+
+
+def to_parts(message: Any) -> dict[str, Any] | None:
+    """One message as ``{role, parts}``; a message already in parts form is returned as is.
+
+    Returns None for something that is not a message (not an object, or without a role).
+
+    >>> to_parts({"role": "assistant", "content": None, "tool_calls": [
+    ...     {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]})
+    {'role': 'assistant',
+     'parts': [{'type': 'tool_call', 'name': 'f', 'id': 'c1', 'arguments': '{}'}]}
+    """
+    if not isinstance(message, Mapping):
+        return None
+    role = message.get("role")
+    if not isinstance(role, str):
+        return None
+    if isinstance(message.get("parts"), list):
+        return {"role": role, "parts": list(message["parts"])}
+    parts: list[dict[str, Any]] = []
+    call_id = message.get("tool_call_id", message.get("id") if role == "tool" else None)
+    content = message.get("content")
+    if role == "tool" or (call_id is not None and role in ("function", "tool")):
+        response = content if _text(content) is None else _text(content)
+        parts.append({"type": "tool_call_response", "id": call_id, "response": response})
+        return {"role": "tool", "parts": parts}
+    reasoning = message.get("reasoning_content", message.get("reasoning"))
+    if isinstance(reasoning, str) and reasoning:
+        parts.append({"type": "reasoning", "content": reasoning})
+    text = _text(content)
+    if text:
+        parts.append({"type": "text", "content": text})
+    calls = message.get("tool_calls")
+    for call in calls if isinstance(calls, list) else ():
+        if isinstance(call, Mapping):
+            parts.append(_call_part(call))
+    if isinstance(message.get("function_call"), Mapping):
+        parts.append(_call_part(message["function_call"]))
+    return {"role": role, "parts": parts}
+
+
+def messages(value: Any) -> list[dict[str, Any]] | None:
+    """Messages (JSON text, a list, one message, or ``{"messages": [...]}``) in parts form.
+
+    Returns None when the value holds no messages. Raises ``ValueError`` for invalid JSON.
+
+    >>> messages('[{"role": "user", "content": "hi"}]')
+    [{'role': 'user', 'parts': [{'type': 'text', 'content': 'hi'}]}]
+    """
+    if isinstance(value, str):
+        stripped = value.lstrip()
+        if not stripped.startswith(("[", "{")):
+            return None
+        value = json.loads(value)
+    if isinstance(value, Mapping) and isinstance(value.get("messages"), list):
+        value = value["messages"]
+    if isinstance(value, Mapping):
+        value = [value]
+    if not isinstance(value, list):
+        return None
+    out = [part for part in (to_parts(item) for item in value) if part is not None]
+    return out if out else None
+
+
+def unflatten(attributes: Mapping[str, Any], prefix: str) -> list[dict[str, Any]]:
+    """Flattened list attributes (``llm.input_messages.0.message.role``…) as a list of dicts.
+
+    >>> unflatten({"p.1.x": 2, "p.0.x": 1, "p.0.y.0.z": 3}, "p.")
+    [{'x': 1, 'y': [{'z': 3}]}, {'x': 2}]
+    """
+    groups: dict[int, dict[str, Any]] = {}
+    for key, value in attributes.items():
+        if key.startswith(prefix):
+            match = _INDEXED.fullmatch(key[len(prefix) :])
+            if match:
+                groups.setdefault(int(match.group(1)), {})[match.group(2)] = value
+    out = []
+    for index in sorted(groups):
+        item: dict[str, Any] = {}
+        lists: set[str] = set()
+        for key, value in groups[index].items():
+            nested = _NESTED.match(key)
+            if nested:
+                lists.add(nested.group(1))
+            else:
+                item[key] = value
+        for head in sorted(lists):
+            item[head] = unflatten(groups[index], f"{head}.")
+        out.append(item)
+    return out
+
+
+def strip_prefixes(item: Mapping[str, Any], *prefixes: str) -> dict[str, Any]:
+    """Keys without the first matching prefix, recursively into lists of dicts.
+
+    >>> strip_prefixes({"message.role": "user", "message.tool_calls": [{"tool_call.id": "c"}]},
+    ...                "message.", "tool_call.")
+    {'role': 'user', 'tool_calls': [{'id': 'c'}]}
+    """
+    out: dict[str, Any] = {}
+    for key, value in item.items():
+        for prefix in prefixes:
+            if key.startswith(prefix):
+                key = key[len(prefix) :]
+                break
+        if isinstance(value, list):
+            value = [
+                strip_prefixes(entry, *prefixes) if isinstance(entry, Mapping) else entry
+                for entry in value
+            ]
+        out[key] = value
+    return out
+
+
+def openinference_messages(attributes: Mapping[str, Any], which: str) -> list[dict[str, Any]]:
+    """OpenInference's ``llm.{input,output}_messages.N.message.*`` attributes in parts form.
+
+    >>> openinference_messages({"llm.output_messages.0.message.role": "assistant",
+    ...                         "llm.output_messages.0.message.content": "Done"}, "output")
+    [{'role': 'assistant', 'parts': [{'type': 'text', 'content': 'Done'}]}]
+    """
+    out = []
+    for item in unflatten(attributes, f"llm.{which}_messages."):
+        message = strip_prefixes(item, "message.", "tool_call.", "message_content.")
+        calls = []
+        for call in message.get("tool_calls") or ():
+            function = {
+                "name": call.get("function.name"),
+                "arguments": call.get("function.arguments"),
+            }
+            calls.append({"id": call.get("id"), "function": function})
+        if calls:
+            message["tool_calls"] = calls
+        if "content" not in message and message.get("contents"):
+            message["content"] = message["contents"]
+        parts = to_parts(message)
+        if parts is not None:
+            out.append(parts)
+    return out
+
+
+__all__ = [
+    "ROLES",
+    "AgentInfo",
+    "ModelInfo",
+    "Span",
+    "SpanEvent",
+    "Step",
+    "ToolInfo",
+    "iso_seconds",
+    "messages",
+    "openinference_messages",
+    "start_order",
+    "start_positions",
+    "strip_prefixes",
+    "to_parts",
+    "unflatten",
+]

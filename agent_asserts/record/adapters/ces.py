@@ -50,6 +50,7 @@ from typing import Any, Final
 
 from agent_asserts._values import to_jsonable
 from agent_asserts.errors import AgentAssertsError
+from agent_asserts.record.adapters.toolkit import record_of
 from agent_asserts.record.errors import Problem, RecordError
 from agent_asserts.record.parsing import load_json
 from agent_asserts.record.trial import TrialRecord
@@ -324,7 +325,7 @@ def to_record(data: Mapping[str, Any], *, source: str | None = None) -> TrialRec
     error = data.get("error")
     if error is not None:
         canonical["errors"] = [to_jsonable(error)]
-    return TrialRecord.from_dict(canonical, source=source)
+    return record_of(canonical, source)
 
 
 RUNS: Final = ("",)

@@ -43,12 +43,23 @@ from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
 from agent_asserts._values import MISSING
-from agent_asserts.record.adapters._arguments import count, json_or_text, parse_arguments
-from agent_asserts.record.adapters._chat_parts import messages
 from agent_asserts.record.adapters._span_tree import build_record
-from agent_asserts.record.adapters._spans import Span, iso_seconds
-from agent_asserts.record.adapters._steps import AgentInfo, ModelInfo, Step, ToolInfo
-from agent_asserts.record.adapters._trace_files import only_record, read_documents
+from agent_asserts.record.adapters._spans import (
+    AgentInfo,
+    ModelInfo,
+    Span,
+    Step,
+    ToolInfo,
+    iso_seconds,
+    messages,
+)
+from agent_asserts.record.adapters.toolkit import (
+    count,
+    json_or_text,
+    only_record,
+    parse_arguments,
+    read_documents,
+)
 from agent_asserts.record.errors import Problem, RecordError
 from agent_asserts.record.trial import TrialRecord
 

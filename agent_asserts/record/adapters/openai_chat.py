@@ -114,10 +114,13 @@ def detect(data: Any) -> bool:
     items = _messages(data)
     if not isinstance(items, list) or not items:
         return False
-    sample = items[:_SCAN]
-    if not all(_is_message(i) or _is_completion(i) for i in sample):
-        return False
-    return not any(_is_message(i) and _anthropic_like(i) for i in sample)
+    for item in items[:_SCAN]:  # one pass: a message without Anthropic blocks, or a completion
+        if _is_message(item):
+            if _anthropic_like(item):
+                return False
+        elif not _is_completion(item):
+            return False
+    return True
 
 
 class _Reader:

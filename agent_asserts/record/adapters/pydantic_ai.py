@@ -50,9 +50,14 @@ import os
 from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
-from agent_asserts.record.adapters._arguments import count
-from agent_asserts.record.adapters._trace_files import only_record, read_documents
-from agent_asserts.record.adapters.toolkit import TraceBuilder, seconds, usage
+from agent_asserts.record.adapters.toolkit import (
+    TraceBuilder,
+    count,
+    only_record,
+    read_documents,
+    seconds,
+    usage,
+)
 from agent_asserts.record.errors import Problem, RecordError
 from agent_asserts.record.event import TOOL_OUTCOMES
 from agent_asserts.record.trial import TrialRecord

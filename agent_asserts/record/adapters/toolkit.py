@@ -1,8 +1,9 @@
 """What every trace adapter needs, written once: a :class:`TraceBuilder` that pairs calls with
 results, parses JSON-string arguments, groups parallel calls, sums usage and derives the run
-status, and small readers for timestamps and JSON-looking text (``parse_arguments`` and
-``json_or_text`` are those of :mod:`~agent_asserts.record.adapters._arguments`, shared with
-the span formats).
+status; the readers of tool-call arguments and JSON-looking text (``parse_arguments``,
+``json_or_text``, ``count``, shared with the span formats); small readers for timestamps; the
+reading of trace files (one JSON document or JSON Lines); and :func:`record_of`, which makes an
+adapter's record with the record's constructors (each value checked once).
 
 Pairing: a result goes to the open call with its id; failing that, to the earliest open call of
 the same name (a call or result without an id pairs by name and order). A call that never gets
@@ -24,6 +25,25 @@ made from in ``payload.trace_items``.
 ('{"id": ', ['[1].tool_calls[1]: arguments are not valid JSON: Expecting value (column 8)'])
 >>> rec.status, rec.reply
 ('incomplete', 'Sorry')
+
+**Arguments.** Tool-call arguments as recorded: an object, a JSON string, or text that is not
+JSON.
+
+>>> parse_arguments('{"order_id": "A1049"}')
+({'order_id': 'A1049'}, None, None)
+>>> arguments, raw, problem = parse_arguments('{"order_id": "A1049"')
+>>> arguments is MISSING, raw
+(True, '{"order_id": "A1049"')
+>>> print(problem)
+arguments are not valid JSON: Expecting ',' delimiter (column 21)
+
+**Trace files.** One JSON document, or JSON Lines (one document per line).
+
+>>> import pathlib, tempfile
+>>> tmp = tempfile.TemporaryDirectory(); path = pathlib.Path(tmp.name, "t.jsonl")
+>>> _ = path.write_text('{"a": 1}\\n\\n{"a": 2}\\n')
+>>> read_documents(path, "otel"); tmp.cleanup()
+[{'a': 1}, {'a': 2}]
 """
 
 from __future__ import annotations
@@ -35,12 +55,148 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from datetime import UTC, datetime
 from typing import Any, Final
 
+from agent_asserts._depth import MAX_DEPTH
 from agent_asserts._values import MISSING
-from agent_asserts.record.adapters._arguments import json_or_text, parse_arguments
+from agent_asserts.errors import AgentAssertsError
+from agent_asserts.record.declared_tools import DeclaredTool
+from agent_asserts.record.decoding import TOP_LEVEL_KEYS
 from agent_asserts.record.errors import ParseError, Problem, RecordError
-from agent_asserts.record.event import ERROR_OUTCOMES
-from agent_asserts.record.parsing import load_json
+from agent_asserts.record.event import (
+    DELEGATION_MODES,
+    ENVELOPE_FIELDS,
+    ERROR_OUTCOMES,
+    KIND_EVENT_TYPES,
+    PAYLOAD_KEYS,
+    PAYLOAD_TYPES,
+    STR_ENVELOPE_FIELDS,
+    TOOL_OUTCOMES,
+    DelegationPayload,
+    Event,
+    GuardrailPayload,
+    MemoryPayload,
+    MessagePayload,
+    ModelCallPayload,
+    ReasoningPayload,
+    ToolCallPayload,
+)
+from agent_asserts.record.parsing import load_json, parse_json, read_text, strict_loads
 from agent_asserts.record.trial import TrialRecord
+from agent_asserts.record.turns import TurnTracker, opens_turn
+from agent_asserts.record.usage import Usage
+from agent_asserts.record.validators import warn_suspicious
+
+INVALID_JSON_KEY: Final = "INVALID_JSON"
+"""The key Pydantic AI wraps argument text that is not JSON in (``{"INVALID_JSON": "…"}``)."""
+
+
+def parse_arguments(value: Any) -> tuple[Any, str | None, str | None]:
+    """``(arguments, arguments_raw, problem)`` for an arguments value.
+
+    A JSON string is parsed; text that is not JSON gives ``MISSING`` arguments, the text as
+    ``arguments_raw`` and a problem to record as a parse error. An empty string is ``{}``.
+    Pydantic AI's ``{"INVALID_JSON": text}`` wrapper is read as the text it wraps.
+
+    >>> parse_arguments({"INVALID_JSON": "{oops"})[0] is MISSING
+    True
+    >>> parse_arguments("")
+    ({}, None, None)
+    """
+    if isinstance(value, Mapping) and set(value) == {INVALID_JSON_KEY}:
+        value = value[INVALID_JSON_KEY]
+        if not isinstance(value, str):
+            return MISSING, None, "arguments are not valid JSON"
+    if not isinstance(value, str):
+        return value, None, None
+    if not value.strip():
+        return {}, None, None
+    try:
+        parsed = json.loads(value)
+    except json.JSONDecodeError as exc:
+        return MISSING, value, f"arguments are not valid JSON: {exc.msg} (column {exc.colno})"
+    except RecursionError:
+        return MISSING, value, "arguments are not valid JSON: nested too deeply"
+    if isinstance(parsed, Mapping) and set(parsed) == {INVALID_JSON_KEY}:
+        return parse_arguments(parsed)
+    return parsed, None, None
+
+
+def json_or_text(value: Any) -> Any:
+    """A recorded value: text holding a JSON object or array parsed, anything else as it is.
+
+    >>> json_or_text('{"status": "paid"}'), json_or_text("paid"), json_or_text("[oops")
+    ({'status': 'paid'}, 'paid', '[oops')
+    """
+    if isinstance(value, str) and value.lstrip()[:1] in ("{", "["):
+        try:
+            return json.loads(value)
+        except (json.JSONDecodeError, RecursionError):
+            return value
+    return value
+
+
+def count(value: Any) -> int | None:
+    """A token count: a non-negative integer (an integral float or digit string too), else None.
+
+    >>> count(12), count("12"), count(12.0), count(-1), count(True), count("x")
+    (12, 12, 12, None, None, None)
+    """
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value)
+    return value if isinstance(value, int) and value >= 0 else None
+
+
+def read_documents(path: str | os.PathLike[str], format_name: str) -> Any:
+    """The file's JSON document, or the list of its JSON Lines documents.
+
+    Raises:
+        RecordError: The file is not UTF-8, or is neither JSON nor JSON Lines (naming the
+            line and the format being read).
+    """
+    name, text = read_text(path)
+    try:
+        return strict_loads(text, name)
+    except json.JSONDecodeError:
+        pass
+    documents = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            documents.append(parse_json(line))
+        except RecordError as exc:
+            reason = "; ".join(problem.message for problem in exc.problems)
+            message = f"not a {format_name} JSON document or JSON Lines file: {reason}"
+            raise RecordError([Problem(f"line {number}", message, name)]) from None
+    return documents
+
+
+def only_record(records: Iterable[TrialRecord], what: str, source: str | None) -> TrialRecord:
+    """The one record of a document that holds one run (an empty one is an empty record).
+
+    Raises:
+        RecordError: The document holds several runs (``what``: ``traces``, ``histories``),
+            naming their number and :func:`to_records`.
+
+    >>> only_record([], "traces", None).events
+    ()
+    >>> only_record([TrialRecord(), TrialRecord()], "traces", "t.json")
+    Traceback (most recent call last):
+    ...
+    agent_asserts.record.errors.RecordError: invalid record: 1 problem(s)
+      t.json: $: the data holds 2 traces; read them with to_records() or iter_records()
+    """
+    found = list(records)
+    if len(found) == 1:
+        return found[0]
+    if not found:
+        return TrialRecord()
+    message = f"the data holds {len(found)} {what}; read them with to_records() or iter_records()"
+    raise RecordError([Problem("$", message, source)])
+
 
 Where = str | Iterable[str]
 """One input position (``messages[3].tool_calls[0]``) or several."""
@@ -559,7 +715,375 @@ class TraceBuilder:
             data["initial_state"] = initial_state
         if final_state is not None:
             data["final_state"] = final_state
-        return TrialRecord.from_dict(data, source=self.source)
+        return record_of(data, self.source)
+
+
+# -- the record, built directly --------------------------------------------------------------
+
+
+class _Recheck(AgentAssertsError):
+    """A value the builder does not vouch for: :func:`record_of` leaves the whole record to
+    ``TrialRecord.from_dict``, which names the problem at its JSON path."""
+
+
+_DEEPEST: Final = MAX_DEPTH - 10
+"""How deep a value may nest to be copied here; deeper ones (arguments parsed from text) are
+left to the record's own depth check and its message."""
+
+_TOP_KEYS: Final = frozenset(TOP_LEVEL_KEYS)
+_EVENT_KEYS: Final = frozenset(ENVELOPE_FIELDS) - {"entity_refs"}
+_STR_KEYS: Final = frozenset(STR_ENVELOPE_FIELDS)
+_MESSAGE_KEYS: Final = frozenset(PAYLOAD_KEYS["message"])
+_TOOL_KEYS: Final = frozenset(PAYLOAD_KEYS["tool_call"])
+_TOOL_STR_KEYS: Final = (
+    "mcp_server", "skill_id", "call_id", "error_message", "error_type", "arguments_raw"
+)  # fmt: skip
+_MODEL_KEYS: Final = frozenset(PAYLOAD_KEYS["model_call"])
+_REASONING_KEYS: Final = frozenset(PAYLOAD_KEYS["reasoning"])
+_DELEGATION_KEYS: Final = frozenset(PAYLOAD_KEYS["delegation"])
+_GUARDRAIL_KEYS: Final = frozenset(PAYLOAD_KEYS["guardrail"])
+_OWN_EXTRA: Final = frozenset({"trace_items"})
+"""The extra key every builder event carries: no misspelling of any payload field, so the
+record's warning about suspicious keys is only asked about the others."""
+_USAGE_KEYS: Final = frozenset({"input_tokens", "output_tokens", "total_tokens"})
+_CONSTRAINED: Final = frozenset(KIND_EVENT_TYPES) - {"memory"}
+"""Kinds whose ``event_type`` the record constrains, other than ``memory`` (the builder makes
+none of them)."""
+_MEMORY_KEYS: Final = frozenset(PAYLOAD_KEYS["memory"])
+
+
+def _plain(value: Any, levels: int = _DEEPEST) -> Any:
+    """A copy of JSON data (dicts with string keys, lists, scalars: exact types)."""
+    kind = type(value)
+    if kind is str or kind is int or kind is float or kind is bool or value is None:
+        return value
+    if levels < 1:
+        raise _Recheck
+    if kind is dict:
+        out = {}
+        for key, item in value.items():
+            if type(key) is not str:
+                raise _Recheck
+            out[key] = _plain(item, levels - 1)
+        return out
+    if kind is list:
+        return [_plain(item, levels - 1) for item in value]
+    raise _Recheck
+
+
+def _text(value: Any, *, empty: bool = True) -> Any:
+    """``value`` when it is None or a string (a non-empty one unless ``empty``)."""
+    if value is None or (type(value) is str and (empty or value)):
+        return value
+    raise _Recheck
+
+
+def _counter(value: Any) -> int:
+    if type(value) is int and value >= 0:
+        return value
+    raise _Recheck
+
+
+def _extra(raw: dict[str, Any], known: frozenset[str], path: str) -> dict[str, Any]:
+    """The keys of a payload outside its fields, as the record keeps them (warning on a key
+    that looks like a misspelt field, as the record's decoding does)."""
+    if raw.keys() <= known:
+        return {}
+    extra = {key: _plain(value) for key, value in raw.items() if key not in known}
+    if extra.keys() - _OWN_EXTRA:
+        warn_suspicious(raw, known, path)
+    return extra
+
+
+def _usage(raw: Any) -> Usage | None:
+    if raw is None:
+        return None
+    if type(raw) is not dict or not raw.keys() <= _USAGE_KEYS | {"details", "reported_by"}:
+        raise _Recheck
+    details = raw.get("details", {})
+    if type(details) is not dict or not all(type(key) is str for key in details):
+        raise _Recheck
+    return Usage(
+        input_tokens=None if raw.get("input_tokens") is None else _counter(raw["input_tokens"]),
+        output_tokens=None if raw.get("output_tokens") is None else _counter(raw["output_tokens"]),
+        total_tokens=None if raw.get("total_tokens") is None else _counter(raw["total_tokens"]),
+        details={key: _counter(value) for key, value in details.items()},
+        reported_by=_text(raw.get("reported_by")),
+    )
+
+
+def _flag(value: Any) -> bool:
+    if value is True or value is False:
+        return value
+    raise _Recheck
+
+
+def _tool_call(raw: dict[str, Any], path: str) -> ToolCallPayload:
+    arguments = raw.get("arguments", MISSING)
+    if arguments is not MISSING:
+        arguments = _plain(arguments)
+    is_error = raw.get("is_error", MISSING)
+    if is_error is not MISSING and is_error is not True and is_error is not False:
+        raise _Recheck
+    outcome = raw.get("outcome")
+    if outcome is None:
+        implied = is_error is True
+        outcome = "failed" if implied else "succeeded"
+    else:
+        if outcome not in TOOL_OUTCOMES:
+            raise _Recheck
+        implied = outcome in ERROR_OUTCOMES
+        if is_error is not MISSING and is_error is not implied:
+            raise _Recheck  # a contradiction: the record names it
+    source = raw.get("source", "local")
+    if source != "local" and source != "mcp":
+        raise _Recheck
+    strings = [_text(raw.get(key)) for key in _TOOL_STR_KEYS]
+    if strings[5] is not None and arguments is not MISSING:
+        raise _Recheck
+    return ToolCallPayload(
+        _text(raw.get("name"), empty=False) or _recheck(),
+        arguments,
+        _plain(raw.get("result")),
+        implied,
+        source,
+        strings[0],
+        strings[1],
+        strings[2],
+        strings[3],
+        _extra(raw, _TOOL_KEYS, path),
+        outcome,
+        strings[4],
+        strings[5],
+    )
+
+
+def _recheck() -> Any:
+    raise _Recheck
+
+
+def _memory(raw: dict[str, Any], path: str, event_type: Any) -> MemoryPayload:
+    value = raw.get("value", MISSING)
+    if value is MISSING:
+        if event_type != "clear":
+            raise _Recheck
+    elif event_type != "set":
+        raise _Recheck
+    else:
+        value = _plain(value)
+    name = _text(raw.get("name"), empty=False) or _recheck()
+    return MemoryPayload(name, value, _extra(raw, _MEMORY_KEYS, path))
+
+
+def _payload(kind: str, raw: Any, path: str, event_type: Any) -> Any:
+    if type(raw) is not dict:
+        raise _Recheck
+    if kind == "memory":
+        return _memory(raw, path, event_type)
+    if kind == "tool_call":
+        return _tool_call(raw, path)
+    if kind == "message":
+        if "buttons" in raw or type(raw.get("text", "")) is not str:
+            raise _Recheck
+        text = raw.get("text", "")
+        return MessagePayload(
+            text, _text(raw.get("utter_name")), (), _extra(raw, _MESSAGE_KEYS, path)
+        )
+    if kind == "model_call":
+        return ModelCallPayload(
+            _text(raw.get("model")),
+            _text(raw.get("provider")),
+            _usage(raw.get("usage")),
+            _text(raw.get("finish_reason")),
+            _flag(raw.get("is_error", False)),
+            _text(raw.get("error_message")),
+            _text(raw.get("error_type")),
+            _extra(raw, _MODEL_KEYS, path),
+        )
+    if kind == "reasoning":
+        return ReasoningPayload(
+            _text(raw.get("text")),
+            _text(raw.get("summary")),
+            _flag(raw.get("redacted", False)),
+            _extra(raw, _REASONING_KEYS, path),
+        )
+    if kind == "delegation":
+        mode = raw.get("mode")
+        if mode is not None and mode not in DELEGATION_MODES:
+            raise _Recheck
+        return DelegationPayload(
+            _text(raw.get("subagent"), empty=False) or _recheck(),
+            _plain(raw.get("output")),
+            _extra(raw, _DELEGATION_KEYS, path),
+            _text(raw.get("from_agent")),
+            mode,
+        )
+    if kind == "guardrail":
+        return GuardrailPayload(
+            _text(raw.get("name"), empty=False) or _recheck(),
+            _flag(raw.get("triggered")),
+            _plain(raw.get("output")),
+            _extra(raw, _GUARDRAIL_KEYS, path),
+        )
+    if kind in PAYLOAD_TYPES:  # a typed kind the builder does not make: the record decodes it
+        raise _Recheck
+    return _plain(raw)
+
+
+def _events(raw_events: list[Any]) -> list[Event]:
+    tracker = TurnTracker()
+    ids: set[str] = set()
+    out = []
+    for position, raw in enumerate(raw_events):
+        if type(raw) is not dict or not raw.keys() <= _EVENT_KEYS:
+            raise _Recheck
+        get = raw.get
+        kind = get("kind")
+        event_id = get("event_id")
+        if type(kind) is not str or not kind or kind in _CONSTRAINED:
+            raise _Recheck
+        if type(event_id) is not str or not event_id or event_id in ids:
+            raise _Recheck
+        ids.add(event_id)
+        for key in _STR_KEYS.intersection(raw):
+            _text(raw[key])
+        parent_id = get("parent_id")
+        if (parent_id is not None and parent_id not in ids) or parent_id == event_id:
+            raise _Recheck  # only links to an earlier event are vouched for (no cycle)
+        wall_time = get("wall_time")
+        if not (wall_time is None or type(wall_time) in (str, int, float)):
+            raise _Recheck
+        monotonic_time = get("monotonic_time")
+        if not (monotonic_time is None or type(monotonic_time) in (int, float)):
+            raise _Recheck
+        duration = get("duration")
+        if duration is not None and not (
+            type(duration) in (int, float) and 0 <= duration < math.inf
+        ):
+            raise _Recheck
+        turn = get("turn")
+        if turn is not None:
+            _counter(turn)
+        event_type = _text(get("event_type"))
+        if event_type is None and kind == "delegation":
+            event_type = "completed"
+        payload = _payload(kind, get("payload", {}), f"$.events[{position}].payload", event_type)
+        actor_ref = get("actor_ref")
+        opens = kind == "message" and actor_ref == "user" and opens_turn(kind, actor_ref, payload)
+        out.append(
+            Event(
+                kind,
+                payload,
+                event_id,
+                event_type,
+                wall_time,
+                monotonic_time,
+                actor_ref,
+                get("surface"),
+                get("audience"),
+                tracker.assign(turn, opens),
+                get("phase"),
+                (),
+                get("operation_ref"),
+                get("correlation_id"),
+                get("caused_by_event_id"),
+                get("status"),
+                duration,
+                parent_id,
+                get("group_id"),
+                get("agent"),
+            )
+        )
+    return out
+
+
+def _tools(raw: Any) -> list[DeclaredTool] | None:
+    if raw is None:
+        return None
+    if type(raw) is not list:
+        raise _Recheck
+    names: set[str] = set()
+    out = []
+    for item in raw:
+        if type(item) is not dict or not item.keys() <= {"name", "description", "parameters"}:
+            raise _Recheck
+        name = _text(item.get("name"), empty=False)
+        if name is None or name in names:
+            raise _Recheck
+        names.add(name)
+        parameters = item.get("parameters")
+        if parameters is not None and type(parameters) is not dict:
+            raise _Recheck
+        out.append(DeclaredTool(name, _text(item.get("description")), _plain(parameters)))
+    return out
+
+
+def _parse_errors(raw: list[Any]) -> list[ParseError]:
+    out = []
+    for item in raw:
+        if type(item) is not dict or not item.keys() <= {"position", "reason", "item", "source"}:
+            raise _Recheck
+        position, reason = item.get("position"), item.get("reason")
+        if type(position) is not str or type(reason) is not str:
+            raise _Recheck
+        out.append(
+            ParseError(position, reason, _plain(item.get("item")), _text(item.get("source")))
+        )
+    return out
+
+
+def _surfaces(raw: Any) -> frozenset[str] | None:
+    if raw is None:
+        return None
+    if type(raw) is not list or not all(type(item) is str for item in raw):
+        raise _Recheck
+    return frozenset(raw)
+
+
+def record_of(data: dict[str, Any], source: str | None = None) -> TrialRecord:
+    """The record of a canonical record dict an adapter assembled (a :class:`TraceBuilder`, the
+    span-tree assembly, CES), made with the record's constructors (each value checked and copied
+    once). Anything the builder does not
+    vouch for (a value of the wrong type, a contradiction, a typed kind it does not make) is
+    left to ``TrialRecord.from_dict``, whose ``RecordError`` names the problem at its JSON path:
+    the result is always what ``from_dict`` makes of ``data``.
+
+    >>> data = {"events": [{"kind": "message", "event_id": "e0", "actor_ref": "user",
+    ...                     "payload": {"text": "hi"}}], "status": "completed"}
+    >>> record_of(data) == TrialRecord.from_dict(data)
+    True
+    >>> record_of({"events": [], "status": 3})
+    Traceback (most recent call last):
+    ...
+    agent_asserts.record.errors.RecordError: invalid record: 1 problem(s)
+      $.status: must be a string (got 3)
+    """
+    try:
+        if type(data) is not dict or not data.keys() <= _TOP_KEYS:
+            raise _Recheck
+        metadata = data.get("metadata", {})
+        errors = data.get("errors", [])
+        if type(metadata) is not dict or type(errors) is not list:
+            raise _Recheck
+        events = data.get("events", [])
+        if type(events) is not list:
+            raise _Recheck
+        return TrialRecord(
+            events=_events(events),
+            initial_state=_plain(data.get("initial_state")),
+            final_state=_plain(data.get("final_state")),
+            status=_text(data.get("status")),
+            reply=_text(data.get("reply")),
+            steps=None if data.get("steps") is None else _counter(data["steps"]),
+            surfaces=_surfaces(data.get("surfaces")),
+            usage=_usage(data.get("usage")),
+            errors=_plain(errors),
+            parse_errors=_parse_errors(data.get("parse_errors", [])),
+            metadata=_plain(metadata),
+            tools=_tools(data.get("tools")),
+        )
+    except _Recheck:
+        return TrialRecord.from_dict(data, source=source)
 
 
 __all__ = [

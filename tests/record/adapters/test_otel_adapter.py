@@ -12,7 +12,7 @@ from span_fixtures import REPLY, load
 
 from agent_asserts import MISSING, RecordError
 from agent_asserts.record.adapters import otel
-from agent_asserts.record.adapters._otlp import iter_raw_spans, otlp_id
+from agent_asserts.record.adapters.otel import iter_raw_spans, otlp_id
 
 OTEL_FIXTURES = [
     "pydantic_ai_v5_spec.json",
