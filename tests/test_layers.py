@@ -436,7 +436,7 @@ def documented_layers(text: str) -> dict[str, int]:
         cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
         if len(cells) < 2 or not cells[0].isdigit():
             continue
-        for name in re.findall(r"`([\w.]+)`", cells[1]):
+        for name in re.findall(r"`([\w.*]+)`", cells[1]):
             layers[name] = int(cells[0])
     return layers
 

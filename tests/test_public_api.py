@@ -1,4 +1,4 @@
-"""The promised public surface (API.md section 9) and the core's import hygiene."""
+"""The promised public surface (docs/context.md and the façade, agent_asserts/__init__.py) and the core's import hygiene."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ PUBLIC = {
     "TrialRecord", "RecordBuilder", "Event", "RecordError", "Usage", "DeltaEntry", "ParseError",
     "Button", "MessagePayload", "ToolCallPayload", "MemoryPayload", "SkillPayload",
     "BlockPayload", "DelegationPayload",
-    # the record, grown (API.md section 10)
+    # the record, grown (docs/record.md)
     "ModelCallPayload", "ReasoningPayload", "GuardrailPayload", "DeclaredTool",
     # checks
     "EvalContext", "AssertionHandle", "ValueExpectation", "on", "M", "Count", "ANY", "MISSING",

@@ -1,4 +1,4 @@
-"""The recipes of docs/design/internals.md, followed with throwaway modules: a dialect is one
+"""The recipes of docs/design/architecture.md, followed with throwaway modules: a dialect is one
 module of ``agent_asserts/loaders/``, a record format one module of
 ``agent_asserts/record/adapters/``; nothing else is edited (the package's search path is
 extended with a temporary folder holding the new module, as if it had been added)."""

@@ -19,8 +19,7 @@ issued in one model response are never ordered.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping, Sequence
-from typing import Any, TypeVar
+from collections.abc import Mapping, Sequence
 
 import attrs
 
@@ -94,29 +93,6 @@ class GroupSpans:
         return a != b and group is not None and self.group_of.get(b) == group
 
 
-T = TypeVar("T")
-
-
-class Derived(dict[Hashable, Any]):
-    """What checks derive from a record and keep on its index (the record never changes).
-
-    A cache, not data: a pickled or copied index starts with an empty one.
-
-    >>> import pickle
-    >>> kept = Derived({("tool_ids", "a"): ("e0",)})
-    >>> pickle.loads(pickle.dumps(kept)), len(kept.copy())
-    ({}, 0)
-    """
-
-    __slots__ = ()
-
-    def __reduce__(self) -> tuple[type[Derived], tuple[()]]:
-        return (Derived, ())
-
-    def copy(self) -> Derived:
-        return Derived()
-
-
 @attrs.frozen
 class RecordIndex:
     """Positions of events (indexes into ``record.events``), grouped for O(matches) lookups.
@@ -142,37 +118,16 @@ class RecordIndex:
     ids: Mapping[str, int]
     turns: tuple[int, ...]
     event_ids: tuple[str, ...] = ()
-    derived: Derived = attrs.field(factory=Derived, init=False, eq=False, repr=False)
-
-    def derive(self, key: Hashable, derive: Callable[..., T], *args: Any) -> T:
-        """The value kept under ``key``, computed with ``derive(*args)`` on first use.
-
-        ``key`` names everything the value depends on besides the record (its first item
-        names what is kept); ``derive`` must return the same value for the same key.
-
-        >>> idx = RecordIndex.build([])
-        >>> idx.derive(("twice", 2), lambda n: n * 2, 2), idx.derive(("twice", 2), str, 0)
-        (4, 4)
-        """
-        derived = self.derived
-        try:
-            return derived[key]  # type: ignore[no-any-return]
-        except KeyError:
-            value = derived[key] = derive(*args)
-            return value
 
     def tool_ids(self, name: str) -> tuple[str, ...]:
-        """The event ids of the calls of tool ``name``, in order (kept once derived).
+        """The event ids of the calls of tool ``name``, in order.
 
         >>> from agent_asserts.record.event import ToolCallPayload
         >>> events = [Event("tool_call", ToolCallPayload(n), f"e{i}") for i, n in enumerate("aba")]
         >>> RecordIndex.build(events).tool_ids("a"), RecordIndex.build(events).tool_ids("c")
         (('e0', 'e2'), ())
         """
-        ids = self.derived.get(("tool_ids", name))
-        if ids is None:
-            ids = self.derived["tool_ids", name] = self.ids_at(self.tools.get(name, ()))
-        return ids
+        return self.ids_at(self.tools.get(name, ()))
 
     def ids_at(self, positions: Sequence[int]) -> tuple[str, ...]:
         """The event ids at ``positions``, in the given order.

@@ -1,4 +1,4 @@
-"""The "add a check" recipe of docs/design/internals.md, followed with a throwaway module: the
+"""The "add a check" recipe of docs/design/architecture.md, followed with a throwaway module: the
 check class (step 1), its fluent method (step 2, here a mixin as in ``fluent/<family>.py``) and
 the regenerated schema (step 3) pass the parity test, and the check works from Python and
 from a native suite file."""

@@ -1,4 +1,4 @@
-"""RecordBuilder (API.md section 1)."""
+"""RecordBuilder (docs/record.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The record grown for real traces (API.md section 10): envelope, kinds, tool outcomes, usage,
+"""The record grown for real traces (docs/record.md): envelope, kinds, tool outcomes, usage,
 delegations, declared tools; through from_dict, to_dict and the builder."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Turn derivation (API.md section 1)."""
+"""Turn derivation (docs/record.md)."""
 
 from __future__ import annotations
 
