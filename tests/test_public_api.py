@@ -1,4 +1,4 @@
-"""The promised public surface (docs/context.md and the façade, agent_asserts/__init__.py) and the core's import hygiene."""
+"""The promised public surface (the façade, agent_asserts/__init__.py) and import hygiene."""
 
 from __future__ import annotations
 
