@@ -189,31 +189,40 @@ def make_run(seed: int, n_calls: int | None = None) -> dict[str, object]:
     }
 
 
-def write_run_files(folder: Path, n: int, seed: int = 22) -> Path:
-    """``n`` run files in ``folder`` (made once; a marker file names what is there)."""
-    marker = folder / ".made"
-    if marker.exists() and marker.read_text() == f"{n} {seed}":
-        return folder
+DATA_VERSION = 1  # bump when make_run changes: the data made earlier is then not reused
+
+
+def write_run_files(work: Path, n: int, seed: int = 22) -> Path:
+    """A folder of ``n`` run files under ``work``, made once and reused by later runs.
+
+    It is made under a private name and renamed, so runs of this script that share ``work``
+    (several engineers on one machine) never see a half-written folder.
+    """
+    folder = work / f"runs-{n}-s{seed}-v{DATA_VERSION}"
     if folder.exists():
-        shutil.rmtree(folder)
-    folder.mkdir(parents=True)
+        return folder
+    tmp = Path(tempfile.mkdtemp(prefix=folder.name + ".", dir=work))
     for i in range(n):
-        with open(folder / f"run_{i:06d}.json", "w") as f:
+        with open(tmp / f"run_{i:06d}.json", "w") as f:
             json.dump(make_run(seed * 1_000_003 + i), f)
-    marker.write_text(f"{n} {seed}")
+    try:
+        tmp.rename(folder)
+    except OSError:  # made meanwhile by another run
+        shutil.rmtree(tmp)
     return folder
 
 
-def write_jsonl(path: Path, n: int, seed: int = 22) -> Path:
-    """``n`` runs, one per line (made once; the size is in the name)."""
+def write_jsonl(work: Path, n: int, seed: int = 22) -> Path:
+    """A JSON Lines file of ``n`` runs under ``work`` (made once, like ``write_run_files``)."""
+    path = work / f"runs-{n}-s{seed}-v{DATA_VERSION}.jsonl"
     if path.exists():
         return path
-    tmp = path.with_suffix(".tmp")
-    with open(tmp, "w") as f:
+    fd, name = tempfile.mkstemp(prefix=path.name + ".", dir=work)
+    with os.fdopen(fd, "w") as f:
         for i in range(n):
             f.write(json.dumps(make_run(seed * 1_000_003 + i)))
             f.write("\n")
-    tmp.rename(path)
+    os.replace(name, path)
     return path
 
 
@@ -725,13 +734,21 @@ def run_child(argv: list[str], *, cwd: Path | None = None, timeout: float = 3600
 
 
 def interleaved(
-    sides: dict[str, list[str]], rounds: int, *, cwd: Path | None = None
+    sides: dict[str, list[str]],
+    rounds: int,
+    *,
+    cwd: Path | None = None,
+    warm_up: dict[str, list[str]] | None = None,
 ) -> dict[str, list[Measured]]:
-    """Each side once untimed (warm-up), then ``rounds`` rounds, the order rotating per round."""
+    """Each side once untimed, then ``rounds`` rounds, the order rotating per round.
+
+    The untimed run (``warm_up[name]``, a smaller job, when given) writes the bytecode caches
+    and fills the file cache, as in an installed package on a machine that ran it before.
+    """
     names = list(sides)
     samples: dict[str, list[Measured]] = {n: [] for n in names}
     for n in names:
-        warm = run_child(sides[n], cwd=cwd)
+        warm = run_child((warm_up or sides)[n], cwd=cwd)
         if n not in ("cli",) and warm.code != 0:
             raise RuntimeError(f"{n} failed (exit {warm.code}):\n{warm.out[-3000:]}")
     for r in range(rounds):
@@ -856,17 +873,18 @@ def peer_version(python: Path, name: str) -> str:
 # ---------------------------------------------------------------------------------------------
 
 
-def part_ci(work: Path, quick: bool, rounds: int, targets: Targets, peers: bool) -> None:
+def part_ci(
+    work: Path, scratch: Path, quick: bool, rounds: int, targets: Targets, peers: bool
+) -> None:
     n = 200 if quick else 1000
     print(f"\n## CI job: {n} run files, a suite of 15 checks ({load_line()})", flush=True)
-    folder = write_run_files(work / f"runs-{n}", n)
-    programs = work / "programs"
-    programs.mkdir(exist_ok=True)
+    folder = write_run_files(work, n)
+    programs = scratch
     for name, source in child_sources().items():
         (programs / f"e2e_{name}.py").write_text(source)
-    suite_file = work / "support.suite.json"
+    suite_file = scratch / "support.suite.json"
     suite_file.write_text(json.dumps(SUITE_FILE, indent=1))
-    report = work / "cli-report.json"
+    report = scratch / "cli-report.json"
     py = sys.executable
     sides = {
         "hand": [py, str(programs / "e2e_hand.py"), str(folder), "suite"],
@@ -907,7 +925,13 @@ def part_ci(work: Path, quick: bool, rounds: int, targets: Targets, peers: bool)
             str(programs / "e2e_deepeval.py"),
             str(folder),
         ]
-    samples = interleaved(sides, rounds)
+    small = str(write_run_files(work, 20))
+    warm_up = {
+        name: [small if arg == str(folder) else arg for arg in argv] for name, argv in sides.items()
+    }
+    samples = interleaved(
+        sides, rounds, cwd=scratch, warm_up=warm_up
+    )  # a peer may write files where it runs
     cpu = {name: median_cpu(s) for name, s in samples.items()}
     wall = {name: median_wall(s) for name, s in samples.items()}
 
@@ -1043,15 +1067,14 @@ if __name__ == "__main__":
 """
 
 
-def part_scale(work: Path, quick: bool, rounds: int, targets: Targets) -> None:
-    n = 5_000 if quick else 100_000
+def part_scale(work: Path, scratch: Path, n: int, rounds: int, targets: Targets) -> None:
     small = n // 10
     print(f"\n## Scale: {n:,} runs streamed from one JSON Lines file ({load_line()})", flush=True)
-    path = write_jsonl(work / f"runs-{n}.jsonl", n)
-    small_path = write_jsonl(work / f"runs-{small}.jsonl", small)
-    suite_file = work / "support.suite.json"
+    path = write_jsonl(work, n)
+    small_path = write_jsonl(work, small)
+    suite_file = scratch / "support.suite.json"
     suite_file.write_text(json.dumps(SUITE_FILE, indent=1))
-    program = work / "scale_child.py"
+    program = scratch / "e2e_scale.py"
     program.write_text(SCALE_CHILD)
     py = sys.executable
     try:
@@ -1094,14 +1117,13 @@ def part_scale(work: Path, quick: bool, rounds: int, targets: Targets) -> None:
         r_dask = secs["serial"] / secs["dask"]
         targets.check("scale: Dask LocalCluster(2) >= 1.3x serial", r_dask >= 1.3, f"{r_dask:.2f}x")
 
-    # Peak memory of a serial batch, two sizes.
-    peaks: dict[int, list[int]] = {small: [], n: []}
-    for _ in range(max(1, rounds // 2)):
-        for size, p in ((small, small_path), (n, path)):
-            done = run_child([py, str(program), "serial", str(p), str(suite_file)])
-            peaks[size].append(done.maxrss_kb)
-    low = statistics.median(peaks[small]) / 1024
-    high = statistics.median(peaks[n]) / 1024
+    # Peak memory of a serial batch at two sizes: the serial runs above, and n / 10 runs.
+    small_peaks = []
+    for _ in range(rounds):
+        done = run_child([py, str(program), "serial", str(small_path), str(suite_file)])
+        small_peaks.append(done.maxrss_kb)
+    low = statistics.median(small_peaks) / 1024
+    high = statistics.median(int(x["maxrss_kb"]) for x in results["serial"]) / 1024  # type: ignore[call-overload]
     print(
         f"  peak memory (ru_maxrss of the child), serial: {small:,} runs {low:.0f} MB,"
         f" {n:,} runs {high:.0f} MB"
@@ -1147,6 +1169,9 @@ GROWTH_CHECKS: list[tuple[str, str, tuple[object, ...], dict[str, object]]] = [
 ]
 
 
+WHOLE = "all 15 checks on one record"
+
+
 def slope(xs: list[float], ys: list[float]) -> float:
     """Least-squares slope of log(y) over log(x)."""
     lx = [math.log(x) for x in xs]
@@ -1167,6 +1192,7 @@ def part_growth(quick: bool, targets: Targets) -> None:
         flush=True,
     )
     table: dict[str, list[float]] = {label: [] for label, *_ in GROWTH_CHECKS}
+    table[WHOLE] = []
     table["load (TrialRecord.from_trace)"] = []
     for size in sizes:
         docs = [json.dumps(make_run(7_000 + k, n_calls=size)) for k in range(3)]
@@ -1183,6 +1209,16 @@ def part_growth(quick: bool, targets: Targets) -> None:
                 for record in records:
                     getattr(EvalContext(record), method)(*args, **kwargs)
                 samples[label].append((time.process_time() - t0) / per_sample)
+            records = [
+                TrialRecord.from_trace(json.loads(docs[(round_ + i) % 3]))
+                for i in range(per_sample)
+            ]
+            t0 = time.process_time()
+            for record in records:
+                ctx = EvalContext(record)
+                for _, method, args, kwargs in GROWTH_CHECKS:
+                    getattr(ctx, method)(*args, **kwargs)
+            samples[WHOLE].append((time.process_time() - t0) / per_sample)
             parsed = [json.loads(docs[(round_ + i) % 3]) for i in range(per_sample)]
             t0 = time.process_time()
             for data in parsed:
@@ -1197,7 +1233,7 @@ def part_growth(quick: bool, targets: Targets) -> None:
     for label, ys in table.items():
         b = slope([float(s) for s in sizes], ys)
         print(f"  {label:40}" + "".join(f"{fmt(y):>13}" for y in ys) + f"  {b:8.2f}")
-        if b > worst[1] and not label.startswith("load"):
+        if b > worst[1] and label in CHECK_LABELS:
             worst = (label, b)
     print(
         f"  (CPU per run, median of 5 samples, each check on freshly loaded records; {load_line()})"
@@ -1205,7 +1241,7 @@ def part_growth(quick: bool, targets: Targets) -> None:
     over = [
         label
         for label, ys in table.items()
-        if not label.startswith("load") and slope([float(s) for s in sizes], ys) > 1.1
+        if label in CHECK_LABELS and slope([float(s) for s in sizes], ys) > 1.1
     ]
     targets.check(
         "growth: exponent <= 1.1 for every check",
@@ -1231,14 +1267,14 @@ print(json.dumps({"import_cpu": c1 - c0, "import_wall": w1 - w0,
 """
 
 
-def part_cold(work: Path, quick: bool, targets: Targets) -> None:
+def part_cold(scratch: Path, quick: bool, targets: Targets) -> None:
     runs = 7 if quick else 15
     print(f"\n## Cold start ({runs} fresh processes each; {load_line()})", flush=True)
-    one = work / "one-run.json"
+    one = scratch / "one-run.json"
     one.write_text(json.dumps(make_run(1, n_calls=None)))
-    suite_file = work / "support.suite.json"
+    suite_file = scratch / "support.suite.json"
     suite_file.write_text(json.dumps(SUITE_FILE, indent=1))
-    program = work / "cold_child.py"
+    program = scratch / "e2e_cold.py"
     program.write_text(COLD_CHILD)
     sides = {
         "cli": [*agent_asserts_cli(), "check", str(suite_file), "--record", str(one)],
@@ -1281,6 +1317,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--rounds", type=int, default=None, help="rounds per side (default 5, quick 2)"
     )
+    parser.add_argument(
+        "--scale-runs", type=int, default=None, help="runs of the scale part (100,000; quick 5,000)"
+    )
+    parser.add_argument(
+        "--scale-rounds", type=int, default=1, help="rounds of each scale mode (default 1)"
+    )
     parser.add_argument("--no-peers", action="store_true", help="leave the peers out of the CI job")
     parser.add_argument(
         "--work", type=Path, default=CACHE / "end_to_end", help="where the data is made"
@@ -1291,20 +1333,38 @@ def main(argv: list[str] | None = None) -> int:
     args.work.mkdir(parents=True, exist_ok=True)
     import agent_asserts
 
-    print(f"agent_asserts {agent_asserts.__version__} from {Path(agent_asserts.__file__).parent}")
+    tree = Path(agent_asserts.__file__).resolve().parent.parent
+    head = subprocess.run(
+        ["git", "-C", str(tree), "log", "-1", "--format=%h %s"],
+        capture_output=True,
+        text=True,
+        check=False,
+    ).stdout.strip()
+    print(f"agent_asserts {agent_asserts.__version__} from {tree} (git: {head or 'unknown'})")
     print(
         f"Python {sys.version.split()[0]}, {load_line()},"
         f" {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}"
     )
     targets = Targets()
+    scratch = Path(tempfile.mkdtemp(prefix="run-", dir=args.work))  # this run's programs
+    try:
+        return run_parts(args, parts, rounds, scratch, targets)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def run_parts(
+    args: argparse.Namespace, parts: set[str], rounds: int, scratch: Path, targets: Targets
+) -> int:
     if "ci" in parts:
-        part_ci(args.work, args.quick, rounds, targets, peers=not args.no_peers)
+        part_ci(args.work, scratch, args.quick, rounds, targets, peers=not args.no_peers)
     if "scale" in parts:
-        part_scale(args.work, args.quick, max(1, rounds // 2 + 1) if not args.quick else 1, targets)
+        n = args.scale_runs or (5_000 if args.quick else 100_000)
+        part_scale(args.work, scratch, n, args.scale_rounds, targets)
     if "growth" in parts:
         part_growth(args.quick, targets)
     if "cold" in parts:
-        part_cold(args.work, args.quick, targets)
+        part_cold(scratch, args.quick, targets)
     return targets.summary()
 
 
