@@ -1110,6 +1110,14 @@ def part_scale(work: Path, scratch: Path, n: int, rounds: int, targets: Targets)
     if has_dask:
         startup = statistics.median(float(x["startup"]) for x in results["dask"])  # type: ignore[arg-type]
         print(f"  (Dask LocalCluster start-up, not counted above: {fmt(startup)})")
+    serial_cpu = statistics.median(cpu["serial"])
+    bounds = ", ".join(
+        f"{m} {serial_cpu / (statistics.median(cpu[m]) / 2):.2f}x" for m in modes if m != "serial"
+    )
+    print(
+        "  best speed-up two idle cores could give with this much CPU (serial CPU over half the"
+        f" mode's CPU): {bounds}"
+    )
     print(f"  ({rounds} rounds; {load_line()})")
     r_pool = secs["serial"] / secs["pool"]
     targets.check("scale: ProcessPoolExecutor(2) >= 1.6x serial", r_pool >= 1.6, f"{r_pool:.2f}x")
@@ -1340,6 +1348,13 @@ def main(argv: list[str] | None = None) -> int:
         text=True,
         check=False,
     ).stdout.strip()
+    dirty = subprocess.run(
+        ["git", "-C", str(tree), "status", "--porcelain", "--", "agent_asserts"],
+        capture_output=True,
+        text=True,
+        check=False,
+    ).stdout.strip()
+    head += " + uncommitted changes to agent_asserts/" if dirty else ""
     print(f"agent_asserts {agent_asserts.__version__} from {tree} (git: {head or 'unknown'})")
     print(
         f"Python {sys.version.split()[0]}, {load_line()},"
