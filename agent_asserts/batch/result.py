@@ -243,9 +243,12 @@ class BatchResult:
         return report_layer().report_dict(self.report_rows())
 
     def __str__(self) -> str:
-        if not self.kept:
-            counts = ", ".join(f"{n} {v}" for v, n in self.summary.verdicts.items() if n)
-            return f"{len(self)} cases: {counts}; pass rate {self.pass_rate:.1%} (results not kept)"
+        if not self.kept:  # the text report's last line, from the counts
+            n, verdicts = self.summary.cases, self.summary.verdicts
+            order = ("passed", "failed", "scored", "skipped")
+            counts = ", ".join(f"{verdicts[v]} {v}" for v in order if verdicts[v])
+            rate = f": {counts}; pass rate {self.pass_rate:.1%}" if n else ""
+            return f"{n} case{'' if n == 1 else 's'}{rate} (results not kept)"
         return self.render("text")
 
     def _repr_html_(self) -> str:
