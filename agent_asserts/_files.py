@@ -135,7 +135,11 @@ def read_bytes(path: str | os.PathLike[str], fail: Callable[[str], Exception]) -
         if problem is not None:
             raise fail(problem)
         limit = max_file_bytes()
-        data = handle.read(limit + 1) if limit else handle.read()
+        # read the size the file has (a read of the limit would allocate the limit for every
+        # small file), then on to the limit only if it grew meanwhile
+        data = handle.read(info.st_size + 1)
+        if len(data) > info.st_size:
+            data += handle.read(limit + 1 - len(data)) if limit else handle.read()
         if limit and len(data) > limit:  # the file grew while it was read
             raise fail(f"the file is over the limit of {limit} bytes")
         return data

@@ -70,7 +70,6 @@ from agent_asserts.record.validators import (
     optional_bool,
     optional_choice,
     optional_str,
-    paused_gc,
     required_str,
     resolve_outcome,
     scalar_types,
@@ -761,13 +760,12 @@ def decode_events(raw: Any, problems: Problems) -> tuple[Event, ...]:
     events: list[Event] = []
     links: list[tuple[int, str, str]] = []
     decode = decode_event
-    with paused_gc():  # the events are acyclic: no collection while building them
-        for position, item in enumerate(raw):
-            event = decode(item, position, problems, tracker, seen)
-            if event is not None:
-                events.append(event)
-                if event.parent_id is not None:
-                    links.append((position, event.event_id, event.parent_id))
+    for position, item in enumerate(raw):
+        event = decode(item, position, problems, tracker, seen)
+        if event is not None:
+            events.append(event)
+            if event.parent_id is not None:
+                links.append((position, event.event_id, event.parent_id))
     if links:
         problems.extend(parent_problems(links, seen))
     return tuple(events)

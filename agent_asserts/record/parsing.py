@@ -71,7 +71,7 @@ from typing import IO, Any, Final
 from agent_asserts._depth import MAX_DEPTH, depth_message
 from agent_asserts._files import not_regular, read_bytes
 from agent_asserts.record.errors import Problem, RecordError
-from agent_asserts.record.validators import child, paused_gc
+from agent_asserts.record.validators import child
 
 
 class _Duplicated(dict[str, Any]):
@@ -162,25 +162,24 @@ def strict_loads(text: str, source: str | None = None) -> Any:
     """
     scan = _Scan()
     try:
-        with paused_gc():  # the parse builds acyclic containers only
-            try:
-                data = json.loads(
-                    text,
-                    object_pairs_hook=scan.pairs,
-                    parse_constant=scan.constant,
-                    parse_float=scan.number,
-                )
-            except json.JSONDecodeError:
-                raise
-            except ValueError:  # an integer longer than Python converts: find its path
-                scan = _Scan()
-                data = json.loads(
-                    text,
-                    object_pairs_hook=scan.pairs,
-                    parse_constant=scan.constant,
-                    parse_float=scan.number,
-                    parse_int=scan.integer,
-                )
+        try:
+            data = json.loads(
+                text,
+                object_pairs_hook=scan.pairs,
+                parse_constant=scan.constant,
+                parse_float=scan.number,
+            )
+        except json.JSONDecodeError:
+            raise
+        except ValueError:  # an integer longer than Python converts: find its path
+            scan = _Scan()
+            data = json.loads(
+                text,
+                object_pairs_hook=scan.pairs,
+                parse_constant=scan.constant,
+                parse_float=scan.number,
+                parse_int=scan.integer,
+            )
     except RecursionError:
         message = "invalid JSON: the document is nested too deeply"
         raise RecordError([Problem("", message, source)]) from None

@@ -47,7 +47,6 @@ from agent_asserts.record.parsing import (
     top_members,
 )
 from agent_asserts.record.trial import TrialRecord
-from agent_asserts.record.validators import paused_gc
 
 SUFFIXES: Final = (".json", ".jsonl", ".ndjson")
 """The files of a folder that are read."""
@@ -448,8 +447,7 @@ def load_one(
         RecordError: The file holds no run, or several (use :func:`iter_records`).
     """
     records = iter_records(path, format, initial_state=initial_state, final_state=final_state)
-    with paused_gc():  # one collection after the parse and the decoding, not one after each
-        return _only(records, os.fspath(path))
+    return _only(records, os.fspath(path))
 
 
 def _only(records: Iterator[TrialRecord], source: str | None) -> TrialRecord:

@@ -41,7 +41,6 @@ from agent_asserts.record.index import GroupSpans, RecordIndex
 from agent_asserts.record.timing import Timeline
 from agent_asserts.record.turns import derive_turns
 from agent_asserts.record.usage import USAGE_COUNTERS, Usage
-from agent_asserts.record.validators import paused_gc
 
 if TYPE_CHECKING:
     from agent_asserts.record.builder import RecordBuilder
@@ -229,8 +228,7 @@ class TrialRecord:
         >>> TrialRecord.builder().user("hi").build().index.kinds
         {'message': (0,)}
         """
-        with paused_gc():
-            return RecordIndex.build(self.events)
+        return RecordIndex.build(self.events)
 
     @reply.default
     def _reply(self) -> str | None:
@@ -460,8 +458,7 @@ class TrialRecord:
             out["errors"] = list(self.errors)
         if self.surfaces is not None:
             out["surfaces"] = sorted(self.surfaces)
-        with paused_gc():
-            out["events"] = [event.to_dict() for event in self.events]
+        out["events"] = [event.to_dict() for event in self.events]
         if self.tools is not None:
             out["tools"] = [tool.to_dict() for tool in self.tools]
         if self.parse_errors:

@@ -35,10 +35,8 @@ False
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import warnings
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any, Final
 
 from agent_asserts._depth import MAX_DEPTH, too_deep
@@ -155,27 +153,6 @@ _MAX_REPR = 60
 
 Problems = list[tuple[str, str]]
 """Where decoders collect ``(path, message)`` problems."""
-
-
-@contextlib.contextmanager
-def paused_gc() -> Iterator[None]:
-    """Pause the cyclic garbage collector while building millions of acyclic objects.
-
-    The collector would only rescan the new objects again and again (none of them can be in
-    a reference cycle); it is re-enabled afterwards if it was enabled before.
-
-    >>> with paused_gc():
-    ...     rows = [{"n": i} for i in range(3)]
-    >>> import gc; gc.isenabled()
-    True
-    """
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if collecting:
-            gc.enable()
 
 
 def got(value: Any) -> str:
@@ -602,7 +579,6 @@ __all__ = [
     "optional_bool",
     "optional_choice",
     "optional_str",
-    "paused_gc",
     "required_str",
     "resolve_outcome",
     "scalar_types",
