@@ -69,6 +69,7 @@ class TrialsResult:
         n: counted trials (the non-skipped ones, or all when every one was skipped).
         trials: every trial's :class:`CaseResult`, in input order (skipped ones included).
         pass_rate: the rate the verdict was computed with.
+        skipped: trials left out of n because they were skipped (0 when every one was).
 
     >>> ok, bad = CaseResult("c", "passed"), CaseResult("c", "scored")
     >>> result = TrialsResult.from_cases([ok, ok, bad, ok], pass_rate=0.75)
@@ -82,6 +83,11 @@ class TrialsResult:
     n: int
     trials: tuple[CaseResult, ...] = attrs.field(converter=_case_tuple)
     pass_rate: float = 1.0
+    skipped: int = attrs.field(kw_only=True, repr=False)
+
+    @skipped.default
+    def _skipped_trials(self) -> int:
+        return len(self.trials) - self.n if self.verdict is not Verdict.SKIPPED else 0
 
     @classmethod
     def from_cases(cls, cases: Iterable[CaseResult], pass_rate: float = 1.0) -> TrialsResult:
@@ -92,18 +98,36 @@ class TrialsResult:
         """
         _check_rate(pass_rate)
         trials = tuple(cases)
-        if not trials:
+        skipped = sum(1 for t in trials if t.verdict is Verdict.SKIPPED)
+        passes = sum(1 for t in trials if t.verdict is Verdict.PASSED)
+        return cls.from_counts(len(trials), skipped, passes, pass_rate, trials)
+
+    @classmethod
+    def from_counts(
+        cls,
+        total: int,
+        skipped: int,
+        passes: int,
+        pass_rate: float = 1.0,
+        trials: Iterable[CaseResult] = (),
+    ) -> TrialsResult:
+        """Apply the k-of-N rule to counts: ``total`` trials, ``skipped`` of them skipped and
+        ``passes`` passed (what a batch that keeps no results knows; ``trials`` stays empty).
+
+        >>> print(TrialsResult.from_counts(10, 2, 6, pass_rate=0.7))
+        PASSED: 6/8 trials passed (6 required at pass_rate 0.7), 2 skipped
+        """
+        _check_rate(pass_rate)
+        if not total:
             raise ValueError("no trials: give at least one case result")
-        counted = [t for t in trials if t.verdict is not Verdict.SKIPPED]
-        all_skipped = not counted
-        n = len(trials) if all_skipped else len(counted)
-        passes = sum(1 for t in counted if t.verdict is Verdict.PASSED)
+        all_skipped = skipped == total
+        n = total if all_skipped else total - skipped
         required = required_passes(n, pass_rate)
         if all_skipped:
             verdict = Verdict.SKIPPED
         else:
             verdict = Verdict.PASSED if passes >= required else Verdict.FAILED
-        return cls(verdict, required, passes, n, trials, float(pass_rate))
+        return cls(verdict, required, passes, n, trials, float(pass_rate), skipped=total - n)
 
     @property
     def passed(self) -> bool:
@@ -162,7 +186,7 @@ class TrialsResult:
         }
 
     def __str__(self) -> str:
-        skipped = len(self.trials) - self.n if self.verdict is not Verdict.SKIPPED else 0
+        skipped = self.skipped
         text = (
             f"{self.verdict.value.upper()}: {self.passes}/{self.n} trials passed"
             f" ({self.required} required at pass_rate {self.pass_rate:g})"

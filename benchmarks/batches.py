@@ -41,7 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _harness import Targets, fmt
 
 from agent_asserts import EvalContext, evaluate_many
-from agent_asserts.batch.chunks import DEFAULT_CHUNK_SIZE, DISTRIBUTED_CHUNK_SIZE
+from agent_asserts.batch.pool import DEFAULT_CHUNK_SIZE, DISTRIBUTED_CHUNK_SIZE
 
 
 def small_record(i: int) -> dict[str, Any]:

@@ -21,7 +21,9 @@ Parts (each runs alone; ``all`` runs every part; ``--quick`` is a small size for
   says whether they agree, so every side is seen to do the same work.
   Targets: API <= 2.5x the script, CLI <= 3x, faster than every peer on its job.
 * ``scale``: the same suite (loaded from the suite file) over 100,000 runs streamed from one
-  JSON Lines file with ``iter_records`` + ``evaluate_many``: serial, ``ProcessPoolExecutor(2)``
+  JSON Lines file with ``iter_records`` + ``evaluate_many(..., keep_results=False)`` (a batch
+  of that size keeps its counts, not every result; docs/batches.md): serial,
+  ``ProcessPoolExecutor(2)``
   (target >= 1.6x serial, wall clock) and Dask ``LocalCluster(n_workers=2)``'s
   ``client.get_executor()`` (target >= 1.3x); peak memory (``ru_maxrss`` of a child) for two
   batch sizes (target: the larger batch within 1.25x of the smaller one's peak).
@@ -1041,11 +1043,11 @@ def main():
     extra = {}
     if mode == "serial":
         t0 = time.perf_counter()
-        batch = evaluate_many(iter_records(path), suite)
+        batch = evaluate_many(iter_records(path), suite, keep_results=False)
     elif mode == "pool":
         t0 = time.perf_counter()
         with ProcessPoolExecutor(2) as pool:
-            batch = evaluate_many(iter_records(path), suite, executor=pool)
+            batch = evaluate_many(iter_records(path), suite, executor=pool, keep_results=False)
     elif mode == "dask":
         from distributed import Client, LocalCluster
         s0 = time.perf_counter()
@@ -1054,14 +1056,16 @@ def main():
         client = Client(cluster)
         extra["startup"] = time.perf_counter() - s0
         t0 = time.perf_counter()
-        batch = evaluate_many(iter_records(path), suite, executor=client.get_executor())
+        batch = evaluate_many(
+            iter_records(path), suite, executor=client.get_executor(), keep_results=False
+        )
     seconds = time.perf_counter() - t0
     counts = batch.verdict_counts()
     if mode == "dask":
         client.close()
         cluster.close()
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    print(json.dumps({"seconds": seconds, "cases": len(batch.cases), "verdicts": counts,
+    print(json.dumps({"seconds": seconds, "cases": len(batch), "verdicts": counts,
                       "maxrss_kb": rss, **extra}))
 
 

@@ -19,10 +19,11 @@ from agent_asserts.batch.evaluate import (
     source_of,
     unloadable_cases,
 )
-from agent_asserts.batch.result import BatchResult
+from agent_asserts.batch.result import BatchResult, BatchSummary
 
 __all__ = [
     "BatchResult",
+    "BatchSummary",
     "SourcedRecord",
     "case_names",
     "evaluate_many",

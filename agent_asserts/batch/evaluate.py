@@ -7,6 +7,12 @@ file (:func:`iter_jsonl`) is never loaded at once. Any ``concurrent.futures.Exec
 function must be a module-level function and the records and results are pickled. The result is a
 :class:`~agent_asserts.batch.result.BatchResult` (re-exported here).
 
+Given ``agent_asserts.iter_records(path)`` and an executor that is not a thread pool, the
+records are not read here: the lines of its JSON Lines files go to the workers as bytes, with
+their file and line number, and each worker turns its lines into records
+(``RecordStream.line_records``). A line a worker cannot read is read again here, so its error
+is raised here as iterating the records would raise it, in the same order.
+
 >>> from agent_asserts.record import TrialRecord
 >>> runs = [TrialRecord.builder().tool("lookup").build(), TrialRecord.builder().build()]
 >>> def uses_lookup(ctx):
@@ -25,20 +31,21 @@ import functools
 import json
 import os
 import textwrap
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor, ThreadPoolExecutor
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 import attrs
 
 from agent_asserts._deadline import check_limit
-from agent_asserts.batch.chunks import chunked_outcomes, default_chunk_size
-from agent_asserts.batch.recovery import pooled_outcomes
-from agent_asserts.batch.result import BatchResult
+from agent_asserts.batch.pool import chunked_outcomes, default_chunk_size, pooled_outcomes
+from agent_asserts.batch.result import BatchResult, CaseSummary, Tally, case_summary
 from agent_asserts.errors import LoadError
 from agent_asserts.record import RecordError, TrialRecord
 from agent_asserts.record.parsing import strict_loads
+from agent_asserts.record.reading import RecordStream
 from agent_asserts.results import CaseResult, Verdict
 from agent_asserts.runner import run_case
 
@@ -90,9 +97,22 @@ class SourcedRecord:
     format: str = "auto"
 
 
+class StreamLine(NamedTuple):
+    """One line of a JSON Lines file of a :class:`~agent_asserts.record.reading.RecordStream`,
+    on its way to a worker that reads its records there."""
+
+    name: str
+    number: int
+    raw: bytes
+
+
 RecordInput = TrialRecord | Mapping[str, Any] | str | os.PathLike[str] | SourcedRecord
 Target = Callable[["EvalContext"], Any]
 Outcome = tuple[tuple[CaseResult, ...], TrialRecord | None]
+# (the cases, or what the batch counts of them, and the record when kept) per record of an input;
+# None for a stream line the worker could not read (this process reads it again)
+RecordOutcome = tuple[tuple[CaseResult, ...] | tuple[CaseSummary, ...], TrialRecord | None]
+Outcomes = list[RecordOutcome] | None
 
 
 def load_record(item: RecordInput, format: str = "auto") -> TrialRecord:
@@ -293,111 +313,81 @@ def evaluate_one(
     return results, (record if keep else None)
 
 
+def evaluate_input(
+    item: Any,
+    target: Any,
+    judge: Any = None,
+    *,
+    keep: bool = False,
+    full: bool = True,
+    format: str = "auto",
+    limits: tuple[float | None, float | None] = (None, None),
+    lines: tuple[str, Mapping[str, Any]] = ("auto", {}),
+) -> Outcomes:
+    """The outcome of every record of one input (runs in the executor's workers): one for a
+    record input, those of its runs for a :class:`StreamLine` (read in ``lines``' format, with
+    its state changes), None for a stream line that cannot be read here. ``full=False`` sends
+    back what the batch counts of each case (:func:`~agent_asserts.batch.result.case_summary`)
+    instead of the case.
+    """
+    if isinstance(item, StreamLine):
+        try:
+            records: list[Any] | None = RecordStream.line_records(item, *lines, whole=False)
+        except Exception:  # read again (and raised) where the records are pulled
+            return None
+        if records is None:
+            return None
+    else:
+        records = [item]
+    outcomes: list[RecordOutcome] = []
+    for record in records:
+        results, kept = evaluate_one(record, target, judge, keep, format, *limits)
+        outcomes.append((results if full else tuple(map(case_summary, results)), kept))
+    return outcomes
+
+
 def _workers(executor: Executor) -> int:
     count = getattr(executor, "_max_workers", None)
     return count if isinstance(count, int) and count > 0 else (os.cpu_count() or 1)
 
 
 def _outcomes(
-    items: Iterable[Any], target: Any, judge: Any, keep: bool,
-    executor: Executor | None, limit: int, chunk_size: int | None = None,
-    format: str = "auto",
-    limits: tuple[float | None, float | None] = (None, None),
-) -> Iterator[Outcome]:  # fmt: skip
+    items: Iterable[Any], target: Any, judge: Any, executor: Executor | None, limit: int,
+    chunk_size: int | None, evaluate: Callable[..., Outcomes], timeout: float | None,
+) -> Iterator[Outcomes]:  # fmt: skip
     if executor is None:
         for item in items:
-            yield evaluate_one(item, target, judge, keep, format, *limits)
+            yield evaluate(item, target, judge)
         return
-    timeout = limits[0]
     per_record = None if timeout is None else timeout * len(case_names(target))
-    evaluate = functools.partial(
-        evaluate_one, format=format, timeout=limits[0], judge_timeout=limits[1]
-    )
 
-    def failed(item: Any, reason: str) -> Outcome:
-        return unloadable_cases(reason, case_names(target), source_of(item)), None
+    def failed(item: Any, reason: str) -> Outcomes:
+        return [(unloadable_cases(reason, case_names(target), source_of(item)), None)]
 
     if chunk_size is not None or not isinstance(executor, ThreadPoolExecutor):
         size = min(chunk_size or default_chunk_size(executor), limit)
         chunks = max(1, limit // size)
         deadline = None if per_record is None else per_record * size + KILL_MARGIN
         yield from chunked_outcomes(
-            items, target, judge, keep, executor, evaluate, chunk_size=size, max_chunks=chunks,
+            items, target, judge, executor, evaluate, chunk_size=size, max_chunks=chunks,
             failed=failed, deadline=deadline,
         )  # fmt: skip
         return
-    task = functools.partial(
-        _evaluate_task, target=target, judge=judge, keep=keep, evaluate=evaluate
-    )
+    task = functools.partial(evaluate, target=target, judge=judge)
     deadline = None if per_record is None else per_record + KILL_MARGIN
     yield from pooled_outcomes(items, task, executor, limit=limit, failed=failed, deadline=deadline)
 
 
-def _evaluate_task(item: Any, *, target: Any, judge: Any, keep: bool, evaluate: Any) -> Outcome:
-    return evaluate(item, target, judge, keep)  # type: ignore[no-any-return]
-
-
-def evaluate_many(
-    records: Iterable[RecordInput],
-    suite_or_fn: SuiteLike | CaseLike | Target,
-    *,
-    executor: Executor | None = None,
-    judge: Any = None,
-    keep_records: bool = False,
-    max_in_flight: int | None = None,
-    chunk_size: int | None = None,
-    format: str = "auto",
-    timeout: float | None = None,
-    judge_timeout: float | None = None,
-    skip_judged: bool = False,
-) -> BatchResult:
-    """Evaluate a suite, a case or a case function on every record.
-
-    Args:
-        records: Any iterable of records, trace data (canonical record dicts, or any registered
-            format) or paths to files holding one run each; it is pulled lazily (pass
-            ``agent_asserts.iter_records(path)`` for a file or folder of many runs).
-        suite_or_fn: A loaded ``Suite`` (one result per case and record), a ``Case`` or a
-            case function ``fn(ctx)`` (a suite file is loaded at the edge first:
-            ``agent_asserts.loaders.load(path)``).
-        executor: Any ``concurrent.futures.Executor``; None evaluates in this thread.
-        judge: The judge for semantic checks.
-        keep_records: Keep the records in the result (the HTML report then shows timelines;
-            this holds every record in memory).
-        max_in_flight: Records submitted but not yet collected (default twice the executor's
-            worker count, in chunks of ``chunk_size`` records for an executor that is not a
-            thread pool).
-        chunk_size: Records per task sent to the executor (default 1 for a thread pool, 64 for
-            a process pool, 256 for Dask, Ray or any other executor; see ``batch.chunks``).
-        format: The format of the inputs that are data or paths (``"auto"``: detected).
-        timeout: Each case's hard time limit in seconds (None: no limit); a case past it is
-            ``FAILED`` naming the check that was running, the others still run. With a
-            process pool, a worker still busy ``KILL_MARGIN`` seconds after its task's
-            limits is killed (its records are ``FAILED``) and the pool restarted.
-        judge_timeout: Each judge call's limit (past it: an ``evaluator_error`` gate).
-        skip_judged: Run only the deterministic checks of a suite or case: each judged check
-            is recorded as ``not_applicable`` ("judged check not run"). A case function's own
-            ``ctx.judge()`` calls are not affected (a ``TypeError`` says so).
-
-    Returns:
-        The :class:`BatchResult`, its cases ordered by record, then by case.
-
-    Raises:
-        TypeError: ``records`` is a single path (a ``str``, ``bytes`` or ``os.PathLike``)
-            rather than an iterable of inputs, or ``suite_or_fn`` is none of the above.
-
-    >>> evaluate_many("runs.jsonl", lambda ctx: None)
-    Traceback (most recent call last):
-    ...
-    TypeError: 'records' must be an iterable of records, ... pass iter_jsonl(path) for a JSON ...
-    """
+def _check_arguments(
+    records: Any, target: Any, skip_judged: bool, max_in_flight: Any, chunk_size: Any
+) -> Any:
+    """The target to evaluate, after checking every argument (``TypeError``/``ValueError``)."""
     if isinstance(records, str | bytes | os.PathLike):
         raise TypeError(
             f"'records' must be an iterable of records, record dicts or paths, not a single "
             f"path ({records!r}): pass iter_jsonl(path) for a JSON Lines file or [path] for "
             "one record file"
         )
-    target: Any = suite_or_fn
     if isinstance(target, str | os.PathLike):
         raise TypeError(
             f"'suite_or_fn' must be a Suite, a Case or a case function, not a path "
@@ -419,43 +409,159 @@ def evaluate_many(
         raise ValueError(f"'max_in_flight' must be an int >= 1 (got {max_in_flight!r})")
     if chunk_size is not None and (isinstance(chunk_size, bool) or chunk_size < 1):
         raise ValueError(f"'chunk_size' must be an int >= 1 (got {chunk_size!r})")
+    return target
+
+
+def evaluate_many(
+    records: Iterable[RecordInput],
+    suite_or_fn: SuiteLike | CaseLike | Target,
+    *,
+    executor: Executor | None = None,
+    judge: Any = None,
+    keep_records: bool = False,
+    keep_results: bool = True,
+    on_result: Callable[[CaseResult], Any] | None = None,
+    max_in_flight: int | None = None,
+    chunk_size: int | None = None,
+    format: str = "auto",
+    timeout: float | None = None,
+    judge_timeout: float | None = None,
+    skip_judged: bool = False,
+) -> BatchResult:
+    """Evaluate a suite, a case or a case function on every record.
+
+    Args:
+        records: Any iterable of records, trace data (canonical record dicts, or any registered
+            format) or paths to files holding one run each; it is pulled lazily (pass
+            ``agent_asserts.iter_records(path)`` for a file or folder of many runs: on an
+            executor that is not a thread pool, its JSON Lines files are then read by the
+            workers).
+        suite_or_fn: A loaded ``Suite`` (one result per case and record), a ``Case`` or a
+            case function ``fn(ctx)`` (a suite file is loaded at the edge first:
+            ``agent_asserts.loaders.load(path)``).
+        executor: Any ``concurrent.futures.Executor``; None evaluates in this thread.
+        judge: The judge for semantic checks.
+        keep_records: Keep the records in the result (the HTML report then shows timelines;
+            this holds every record in memory).
+        keep_results: Keep every case result in the result (the default). With False the
+            result only counts them (``BatchResult.summary``: verdicts, failed checks, k-of-N
+            tallies), so memory does not grow with the batch; it has no report rows.
+        on_result: Called with every case result, in input order, as the batch goes (kept
+            or not).
+        max_in_flight: Records submitted but not yet collected (default twice the executor's
+            worker count, in chunks of ``chunk_size`` records for an executor that is not a
+            thread pool).
+        chunk_size: Records per task sent to the executor (default 1 for a thread pool, 64 for
+            a process pool, 256 for Dask, Ray or any other executor; see ``batch.pool``).
+        format: The format of the inputs that are data or paths (``"auto"``: detected).
+        timeout: Each case's hard time limit in seconds (None: no limit); a case past it is
+            ``FAILED`` naming the check that was running, the others still run. With a
+            process pool, a worker still busy ``KILL_MARGIN`` seconds after its task's
+            limits is killed (its records are ``FAILED``) and the pool restarted.
+        judge_timeout: Each judge call's limit (past it: an ``evaluator_error`` gate).
+        skip_judged: Run only the deterministic checks of a suite or case: each judged check
+            is recorded as ``not_applicable`` ("judged check not run"). A case function's own
+            ``ctx.judge()`` calls are not affected (a ``TypeError`` says so).
+
+    Returns:
+        The :class:`BatchResult`, its cases ordered by record, then by case.
+
+    Raises:
+        TypeError: ``records`` is a single path (a ``str``, ``bytes`` or ``os.PathLike``)
+            rather than an iterable of inputs, or ``suite_or_fn`` is none of the above.
+
+    >>> evaluate_many("runs.jsonl", lambda ctx: None)
+    Traceback (most recent call last):
+    ...
+    TypeError: 'records' must be an iterable of records, ... pass iter_jsonl(path) for a JSON ...
+    >>> seen = []
+    >>> batch = evaluate_many([{"steps": 2}, {"steps": 9}], lambda ctx: ctx.max_steps(5),
+    ...                       keep_results=False, on_result=seen.append)
+    >>> len(batch), batch.cases, batch.verdict_counts(), [c.verdict.value for c in seen]
+    (2, (), {'failed': 1, 'scored': 0, 'skipped': 0, 'passed': 1}, ['passed', 'failed'])
+    """
+    target = _check_arguments(records, suite_or_fn, skip_judged, max_in_flight, chunk_size)
     limits = (check_limit(timeout), check_limit(judge_timeout, "judge_timeout"))
     limit = max_in_flight or (2 * _workers(executor) if executor is not None else 1)
     if max_in_flight is None and executor is not None:
         chunk = chunk_size or default_chunk_size(executor)
         limit *= chunk if chunk_size is not None or chunk > 1 else 1
-    sources: list[str | None] = []
-    originals: list[TrialRecord | None] = []
+    full = keep_results or on_result is not None
+    inputs: Iterable[Any] = records
+    lines: tuple[str, Mapping[str, Any]] = ("auto", {})
+    if (
+        isinstance(records, RecordStream)
+        and isinstance(records.source, str | os.PathLike)
+        and not records.started
+        and not (executor is None or isinstance(executor, ThreadPoolExecutor))
+    ):
+        lines = (records.format, records.state_changes())
+        raw = records.raw_lines(lines[1]) or ()
+        inputs = (StreamLine(*x) if isinstance(x, tuple) else x for x in raw)
+    evaluate = functools.partial(
+        evaluate_input, keep=keep_records, full=full, format=format, limits=limits, lines=lines
+    )
+    pulled: deque[Any] = deque()
 
-    def pulled() -> Iterator[Any]:
-        for item in records:
-            sources.append(source_of(item))
-            if keep_records:
-                originals.append(item if isinstance(item, TrialRecord) else None)
+    def pull() -> Iterator[Any]:
+        for item in inputs:
+            pulled.append(item)
             yield item
 
-    inputs = pulled()
+    tally = Tally()
     cases: list[CaseResult] = []
     indexes: list[int] = []
+    sources: list[str | None] = []
     kept: list[TrialRecord | None] = []
-    for position, (results, record) in enumerate(
-        _outcomes(inputs, target, judge, keep_records, executor, limit, chunk_size, format, limits)
+    whole_file: str | None = None  # a file of events read here: its later lines are not runs
+    position = 0
+    for outcomes in _outcomes(
+        pull(), target, judge, executor, limit, chunk_size, evaluate, limits[0]
     ):
-        cases.extend(results)
-        indexes.extend([position] * len(results))
-        if keep_records:
-            kept.append(originals[position] or record)
+        item = pulled.popleft()
+        if isinstance(item, StreamLine):
+            if item.name == whole_file:
+                continue
+            if outcomes is None:  # read here: raises the line's error, as iterating would
+                line_records = RecordStream.line_records(item, *lines, whole=False)
+                if line_records is None:
+                    whole_file = item.name
+                    line_records = RecordStream.line_records(item, *lines)
+                outcomes = [
+                    outcome
+                    for record in line_records or ()
+                    for outcome in evaluate(record, target, judge) or ()
+                ]
+        for results, record in outcomes or ():
+            for case in results:
+                if isinstance(case, CaseResult):
+                    tally.add(case_summary(case))
+                    if on_result is not None:
+                        on_result(case)
+                    if keep_results:
+                        cases.append(case)
+                        indexes.append(position)
+                else:
+                    tally.add(case)
+            if keep_results:
+                sources.append(source_of(item))
+            if keep_records:
+                kept.append(item if isinstance(item, TrialRecord) else record)
+            position += 1
     return BatchResult(
         cases=tuple(cases),
         record_indexes=tuple(indexes),
         sources=tuple(sources),
         records=tuple(kept) if keep_records else None,
+        summary=tally.summary(),
     )
 
 
 __all__ = [
     "SourcedRecord",
+    "StreamLine",
     "case_names",
+    "evaluate_input",
     "evaluate_many",
     "evaluate_one",
     "iter_jsonl",

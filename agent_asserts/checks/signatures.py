@@ -239,10 +239,21 @@ def _namespace(cls: type) -> ChainMap[str, Any]:
 
 
 def _resolve(annotation: Any, cls: type) -> Any:
+    """A field's annotation as a type: a string is resolved as ``typing.get_type_hints``
+    resolves it, in :func:`_namespace`; a name nothing defines gives ``Any``.
+
+    >>> from agent_asserts.checks.traces import MaxSteps
+    >>> _resolve("int | None", MaxSteps), _resolve("NoSuchName", MaxSteps)
+    (int | None, typing.Any)
+    """
     if not isinstance(annotation, str):
         return annotation
+
+    def holder() -> None: ...
+
+    holder.__annotations__ = {"value": annotation}
     try:
-        return eval(annotation, {}, _namespace(cls))
+        return typing.get_type_hints(holder, globalns=dict(_namespace(cls)))["value"]
     except Exception:
         return Any
 

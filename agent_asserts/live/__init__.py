@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from agent_asserts.live.stats import LiveStats
+from agent_asserts.live.engine import LiveStats
 
 if TYPE_CHECKING:
     from agent_asserts.live.otel import EvaluatingSpanProcessor

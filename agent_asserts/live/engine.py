@@ -1,15 +1,45 @@
-"""The machinery both live processors share: buffer, timeouts, executor, evaluation, delivery.
+"""The machinery both live processors share: the open traces, the counters, the engine that
+evaluates each closed trace, and the processors' common base.
 
-A processor tells the engine each ended span (``span_ended``) with its trace id and whether it
-is the trace's root; the engine closes traces (see :mod:`agent_asserts.live.buffer`), turns
-each closed trace into a record through ``build_record``, evaluates the suite on it, marks the
-results of an incomplete trace (:func:`~agent_asserts.live.evaluation.mark_incomplete`), counts
-everything in :class:`~agent_asserts.live.stats.LiveStats`, and delivers each case result to
-``on_result`` and ``emit``. Each case has a hard time limit (``timeout`` seconds, default
-60, ``None``: none; the mechanism of ``run_case``): a case past it is ``FAILED`` naming the
-check that was running, and the next case and trace are still evaluated. Nothing raised by a
-check, the suite, the adapter, ``on_result`` or ``emit`` reaches the thread that ended the span.
+**Open traces** (:class:`TraceBuffer`). A trace closes when its root span ends (``reason``
+None), when it is the least recently active of more than ``max_open_traces`` open traces
+(``"evicted"``), when no span came for ``trace_timeout`` seconds (``"timeout"``), or when
+everything is drained at shutdown or flush (``"shutdown"``). The ids of recently closed traces
+are remembered (as many as ``max_open_traces``), so a span that ends after its trace was
+evaluated is counted as late instead of opening a second, rootless evaluation of the same
+trace. The buffer is not thread-safe on its own: the engine calls it under its lock.
 
+**Counters** (:class:`LiveStats`, a snapshot readable at any time, taken from
+:class:`Counters`).
+
+**The engine** (:class:`LiveEngine`). A processor tells the engine each ended span
+(``span_ended``) with its trace id and whether it is the trace's root; the engine closes
+traces, turns each closed trace into a record through ``build_record``, evaluates the suite on
+it, marks the results of an incomplete trace
+(:func:`~agent_asserts.live.evaluation.mark_incomplete`), counts everything, and delivers each
+case result to ``on_result`` and ``emit``. Each case has a hard time limit (``timeout``
+seconds, default 60, ``None``: none; the mechanism of ``run_case``): a case past it is
+``FAILED`` naming the check that was running, and the next case and trace are still
+evaluated. Nothing raised by a check, the suite, the adapter, ``on_result`` or ``emit`` reaches
+the thread that ended the span.
+
+**The processors' base** (:class:`LiveProcessor`). A processor subclasses it with the span
+type of its tracing library, names its ``record_format``, and implements two methods:
+``_document(closed_trace)`` (the trace as a document of that format) and
+``_emit_events(closed_trace, results)`` (the results back into the trace).
+
+>>> buf = TraceBuffer(max_open_traces=1, trace_timeout=60.0)
+>>> buf.add("t1", "span a", root=False, now=0.0)
+[]
+>>> [(c.trace_id, c.spans, c.reason) for c in buf.add("t2", "span b", root=False, now=1.0)]
+[('t1', ['span a'], 'evicted')]
+>>> [(c.trace_id, c.reason) for c in buf.add("t2", "root", root=True, now=2.0)]
+[('t2', None)]
+>>> buf.add("t2", "late", root=False, now=3.0), buf.late
+([], 1)
+>>> stats = LiveStats(traces_seen=3, evaluated=2, open_traces=1)
+>>> stats.traces_seen, stats.evicted, stats.to_dict()["open_traces"]
+(3, 0, 1)
 >>> from agent_asserts.record import TrialRecord
 >>> seen = []
 >>> engine = LiveEngine(lambda ctx: ctx.succeeded(), build_record=lambda trace:
@@ -18,33 +48,214 @@ check, the suite, the adapter, ``on_result`` or ``emit`` reaches the thread that
 >>> [(r.verdict.value, r.metadata["trace_id"]) for r in seen], engine.stats.evaluated
 ([('passed', 't1')], 1)
 >>> engine.shutdown()
+>>> class Demo(LiveProcessor[str]):
+...     record_format = "native"
+...     def _document(self, closed): return {"steps": len(closed.spans)}
+...     def _emit_events(self, closed, results): print("emit", [r.name for r in results])
+>>> demo = Demo(lambda ctx: ctx.max_steps(2))
+>>> demo._engine.span_ended("t1", "root", root=True)
+emit ['<lambda>']
+>>> demo.stats.evaluated
+1
 """
 
 from __future__ import annotations
 
+import abc
 import concurrent.futures
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Generic
+from functools import partial
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypedDict, TypeVar
 
 import attrs
 
 from agent_asserts._deadline import DEFAULT_CASE_TIMEOUT, check_limit
-from agent_asserts.live.buffer import ClosedTrace, S, TraceBuffer
 from agent_asserts.live.evaluation import (
     LiveSuite,
     SuiteLike,
     error_cases,
     has_error,
     mark_incomplete,
+    one_record,
 )
-from agent_asserts.live.stats import Counters, LiveStats
 from agent_asserts.results import Verdict
 
 if TYPE_CHECKING:
     from agent_asserts.record import TrialRecord
     from agent_asserts.results import CaseResult
+
+
+S = TypeVar("S")
+
+
+@attrs.define
+class _Open(Generic[S]):
+    spans: list[S]
+    last_seen: float
+    root: S | None = None
+
+
+@attrs.frozen
+class ClosedTrace(Generic[S]):
+    """A trace ready to evaluate: its spans in the order they ended, its root span when it
+    ended, and why it closed early (``None`` for a complete trace)."""
+
+    trace_id: str
+    spans: list[S]
+    root: S | None
+    reason: str | None
+
+    @property
+    def complete(self) -> bool:
+        """True when the root span ended (the trace was not closed early).
+
+        >>> ClosedTrace("t", [], None, "timeout").complete
+        False
+        """
+        return self.reason is None
+
+
+class TraceBuffer(Generic[S]):
+    """Spans per open trace, least recently active first."""
+
+    def __init__(self, *, max_open_traces: int, trace_timeout: float) -> None:
+        self.max_open_traces = max_open_traces
+        self.trace_timeout = trace_timeout
+        self._open: OrderedDict[str, _Open[S]] = OrderedDict()
+        self._closed: OrderedDict[str, None] = OrderedDict()
+        self.late = 0
+        self.opened = 0
+
+    def __len__(self) -> int:
+        return len(self._open)
+
+    def add(self, trace_id: str, span: S, *, root: bool, now: float) -> list[ClosedTrace[S]]:
+        """Buffer ``span``; return the traces that close because of it (oldest first)."""
+        if trace_id in self._closed:
+            self.late += 1
+            return []
+        entry = self._open.get(trace_id)
+        if entry is None:
+            entry = self._open[trace_id] = _Open([], now)
+            self.opened += 1
+        else:
+            entry.last_seen = now
+            self._open.move_to_end(trace_id)
+        entry.spans.append(span)
+        closed: list[ClosedTrace[S]] = []
+        if root:
+            entry.root = span
+            closed.append(self._close(trace_id, None))
+        while len(self._open) > self.max_open_traces:
+            closed.insert(0, self._close(next(iter(self._open)), "evicted"))
+        return closed
+
+    def expire(self, now: float) -> list[ClosedTrace[S]]:
+        """Close every trace with no new span for ``trace_timeout`` seconds.
+
+        >>> buf = TraceBuffer(max_open_traces=5, trace_timeout=10.0)
+        >>> _ = buf.add("t", "a", root=False, now=0.0)
+        >>> buf.expire(5.0), [c.reason for c in buf.expire(10.0)]
+        ([], ['timeout'])
+        """
+        closed = []
+        while self._open:
+            trace_id, entry = next(iter(self._open.items()))
+            if now - entry.last_seen < self.trace_timeout:
+                break
+            closed.append(self._close(trace_id, "timeout"))
+        return closed
+
+    def drain(self) -> list[ClosedTrace[S]]:
+        """Close every open trace (reason ``"shutdown"``), oldest first."""
+        return [self._close(trace_id, "shutdown") for trace_id in list(self._open)]
+
+    def _close(self, trace_id: str, reason: str | None) -> ClosedTrace[S]:
+        entry = self._open.pop(trace_id)
+        self._closed[trace_id] = None
+        while len(self._closed) > self.max_open_traces:
+            self._closed.popitem(last=False)
+        return ClosedTrace(trace_id, entry.spans, entry.root, reason)
+
+
+COUNTERS = (
+    "traces_seen",
+    "evaluated",
+    "evicted",
+    "timed_out",
+    "failed_verdicts",
+    "evaluation_errors",
+    "delivery_errors",
+    "late_spans",
+)
+"""The names of the counters, in the order :meth:`LiveStats.to_dict` lists them."""
+
+
+@attrs.frozen
+class LiveStats:
+    """What a live processor has done so far (a consistent snapshot, taken under its lock).
+
+    Attributes:
+        traces_seen: Traces with at least one span buffered.
+        evaluated: Traces evaluated (complete, evicted, timed out or flushed).
+        evicted: Traces evaluated early because ``max_open_traces`` were open.
+        timed_out: Traces evaluated because no span came for ``trace_timeout`` seconds.
+        failed_verdicts: Case results whose verdict was ``FAILED``.
+        evaluation_errors: Case results that carry an evaluator error (a check or case that
+            raised, a suite that could not load, a trace the adapter could not read).
+        delivery_errors: Calls to ``on_result`` or emissions that raised (counted, never
+            propagated).
+        late_spans: Spans that ended after their trace was evaluated (not evaluated again).
+        open_traces: Traces buffered now.
+    """
+
+    traces_seen: int = 0
+    evaluated: int = 0
+    evicted: int = 0
+    timed_out: int = 0
+    failed_verdicts: int = 0
+    evaluation_errors: int = 0
+    delivery_errors: int = 0
+    late_spans: int = 0
+    open_traces: int = 0
+
+    def to_dict(self) -> dict[str, int]:
+        """Every counter by name.
+
+        >>> LiveStats(evaluated=1).to_dict()["evaluated"]
+        1
+        """
+        return {name: getattr(self, name) for name in (*COUNTERS, "open_traces")}
+
+
+class Counters:
+    """The mutable, thread-safe counters behind :class:`LiveStats`.
+
+    >>> counters = Counters()
+    >>> counters.add(evaluated=2, evicted=1)
+    >>> counters.snapshot(open_traces=0).evaluated
+    2
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._values = dict.fromkeys(COUNTERS, 0)
+
+    def add(self, **amounts: int) -> None:
+        """Add to the named counters (an unknown name is a ``KeyError``)."""
+        with self._lock:
+            for name, amount in amounts.items():
+                self._values[name] += amount
+
+    def snapshot(self, *, open_traces: int) -> LiveStats:
+        """The counters now, with the number of open traces given by the buffer."""
+        with self._lock:
+            values: dict[str, Any] = dict(self._values)
+        return LiveStats(**values, open_traces=open_traces)
+
 
 OnResult = Callable[["CaseResult"], Any]
 Emit = Callable[[ClosedTrace[Any], "list[CaseResult]"], Any]
@@ -237,4 +448,91 @@ class LiveEngine(Generic[S]):
                 self._counters.add(delivery_errors=1)
 
 
-__all__ = ["Emit", "LiveEngine", "OnResult", "check_options"]
+EMIT_CHOICES = ("event", None)
+
+
+class LiveOptions(TypedDict, total=False):
+    """The keyword options every live processor takes (see :class:`LiveProcessor`); a
+    processor with options of its own takes these as ``**options: Unpack[LiveOptions]``."""
+
+    on_result: OnResult | None
+    emit: str | None
+    max_open_traces: int
+    trace_timeout: float
+    executor: concurrent.futures.Executor | None
+    to_record: Callable[[dict[str, Any]], TrialRecord] | None
+    timeout: float | None
+
+
+class LiveProcessor(abc.ABC, Generic[S]):
+    """The options every live processor takes, validated, and its engine and counters.
+
+    ``to_record`` reads the trace's document (default: the registered ``record_format``);
+    ``timeout`` is each case's hard time limit in seconds (default 60, ``None``: none).
+    """
+
+    record_format: ClassVar[str]
+
+    def __init__(
+        self,
+        suite: SuiteLike,
+        *,
+        on_result: OnResult | None = None,
+        emit: str | None = "event",
+        max_open_traces: int = 10_000,
+        trace_timeout: float = 300.0,
+        executor: concurrent.futures.Executor | None = None,
+        to_record: Callable[[dict[str, Any]], TrialRecord] | None = None,
+        timeout: float | None = DEFAULT_CASE_TIMEOUT,
+    ) -> None:
+        if emit not in EMIT_CHOICES:
+            raise ValueError(f"'emit' must be 'event' or None (got {emit!r})")
+        self._to_record = to_record or partial(one_record, format=self.record_format)
+        self._engine: LiveEngine[S] = LiveEngine(
+            suite,
+            build_record=self._build_record,
+            count_spans=self._span_count,
+            on_result=on_result,
+            emit=self._emit_events if emit == "event" else None,
+            max_open_traces=max_open_traces,
+            trace_timeout=trace_timeout,
+            executor=executor,
+            timeout=timeout,
+        )
+
+    @property
+    def stats(self) -> LiveStats:
+        """The counters now (see :class:`~agent_asserts.live.LiveStats`), from any thread."""
+        return self._engine.stats
+
+    def _build_record(self, closed: ClosedTrace[S]) -> TrialRecord:
+        return self._to_record(self._document(closed))
+
+    def _span_count(self, closed: ClosedTrace[S]) -> int:
+        """How many spans of the trace were seen (what an incomplete result reports)."""
+        return len(closed.spans)
+
+    @abc.abstractmethod
+    def _document(self, closed: ClosedTrace[S]) -> dict[str, Any]:
+        """One closed trace as a document of ``record_format``."""
+
+    @abc.abstractmethod
+    def _emit_events(self, closed: ClosedTrace[S], results: list[CaseResult]) -> None:
+        """Put ``results`` back into the trace."""
+
+
+__all__ = [
+    "COUNTERS",
+    "EMIT_CHOICES",
+    "ClosedTrace",
+    "Counters",
+    "Emit",
+    "LiveEngine",
+    "LiveOptions",
+    "LiveProcessor",
+    "LiveStats",
+    "OnResult",
+    "S",
+    "TraceBuffer",
+    "check_options",
+]

@@ -32,9 +32,8 @@ from typing import TYPE_CHECKING, Any
 from agents.tracing import Span, Trace, TracingProcessor, get_trace_provider
 from agents.tracing.span_data import CustomSpanData
 
-from agent_asserts.live.buffer import ClosedTrace
-from agent_asserts.live.emission import EVENT_NAME, evaluation_attributes
-from agent_asserts.live.processor import LiveProcessor
+from agent_asserts.live.engine import ClosedTrace, LiveProcessor
+from agent_asserts.live.evaluation import EVENT_NAME, evaluation_attributes
 
 if TYPE_CHECKING:
     from agent_asserts.results import CaseResult

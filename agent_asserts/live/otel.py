@@ -37,11 +37,15 @@ from opentelemetry.sdk.trace import ReadableSpan, Span, SpanProcessor
 from typing_extensions import Unpack
 
 from agent_asserts._version import __version__
-from agent_asserts.live.buffer import ClosedTrace
-from agent_asserts.live.emission import EVENT_NAME, SCOPE_NAME, SPAN_NAME, evaluation_attributes
-from agent_asserts.live.evaluation import SuiteLike
+from agent_asserts.live.engine import ClosedTrace, LiveOptions, LiveProcessor
+from agent_asserts.live.evaluation import (
+    EVENT_NAME,
+    SCOPE_NAME,
+    SPAN_NAME,
+    SuiteLike,
+    evaluation_attributes,
+)
 from agent_asserts.live.otlp import spans_to_otlp
-from agent_asserts.live.processor import LiveOptions, LiveProcessor
 
 if TYPE_CHECKING:
     from agent_asserts.results import CaseResult

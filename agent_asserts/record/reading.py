@@ -120,8 +120,12 @@ def iter_records(
     *,
     initial_state: Any = None,
     final_state: Any = None,
-) -> Iterator[TrialRecord]:
+) -> RecordStream:
     """The records of every run in ``source``, lazily.
+
+    The iterator returned (a :class:`RecordStream`) also says where it reads from, so that
+    ``evaluate_many`` can hand the lines of a JSON Lines file to its workers, which read them
+    there.
 
     Args:
         source: A path (file or folder; ``str`` or ``os.PathLike``), or data already parsed
@@ -139,11 +143,156 @@ def iter_records(
     >>> [r.reply for r in iter_records([{"reply": "x"}, {"reply": "y"}], "native")]
     ['x', 'y']
     """
-    if isinstance(source, str | os.PathLike):
-        records = _path_records(Path(source), format)
-    else:
-        records = records_of(source, format)
-    return _with_state(records, initial_state, final_state)
+    return RecordStream(source, format, initial_state=initial_state, final_state=final_state)
+
+
+RawLine = tuple[str, int, bytes]
+"""One line of a JSON Lines file as :meth:`RecordStream.raw_lines` gives it: the file's name,
+the line's number (from 1) and its bytes."""
+
+
+class RecordStream(Iterator[TrialRecord]):
+    """What :func:`iter_records` returns: an iterator over the records of ``source`` that
+    keeps where it reads from (``source``, ``format``, ``initial_state``, ``final_state``).
+
+    Iterating it reads the runs in this process. A batch that evaluates them elsewhere may
+    instead take the stream's lines before it started (:meth:`raw_lines`) and turn each line
+    into its records where it is evaluated (:meth:`line_records`), with the same records and
+    the same errors (naming ``file:line``).
+
+    >>> stream = iter_records([{"reply": "x"}], "native")
+    >>> stream.source, stream.format, [r.reply for r in stream], next(stream, None)
+    ([{'reply': 'x'}], 'native', ['x'], None)
+    """
+
+    def __init__(
+        self, source: Any, format: str = "auto", *, initial_state: Any = None,
+        final_state: Any = None,
+    ) -> None:  # fmt: skip
+        self.source = source
+        self.format = format
+        self.initial_state = initial_state
+        self.final_state = final_state
+        self._records: Iterator[TrialRecord] | None = None
+
+    def __iter__(self) -> RecordStream:
+        return self
+
+    def __next__(self) -> TrialRecord:
+        if self._records is None:
+            if isinstance(self.source, str | os.PathLike):
+                records = _path_records(Path(self.source), self.format)
+            else:
+                records = records_of(self.source, self.format)
+            self._records = _with_state(records, self.initial_state, self.final_state)
+        return next(self._records)
+
+    def state_changes(self) -> dict[str, Any]:
+        """The ``with_state`` keywords every record gets (read now when a path is given).
+
+        >>> iter_records([], initial_state={"n": 0}).state_changes()
+        {'initial_state': {'n': 0}}
+        """
+        changes: dict[str, Any] = {}
+        if self.initial_state is not None:
+            changes["initial_state"] = state_value(self.initial_state, "initial_state")
+        if self.final_state is not None:
+            changes["final_state"] = state_value(self.final_state, "final_state")
+        return changes
+
+    @property
+    def started(self) -> bool:
+        """Whether records were read from the stream (or its lines taken) already.
+
+        >>> stream = iter_records([{"reply": "x"}])
+        >>> stream.started, next(stream).reply, stream.started
+        (False, 'x', True)
+        """
+        return self._records is not None
+
+    def raw_lines(
+        self, changes: Mapping[str, Any] | None = None
+    ) -> Iterator[RawLine | TrialRecord] | None:
+        """The stream as the lines of its JSON Lines files, unparsed, for a stream over a
+        path that has not started (None otherwise); the stream is then used up.
+
+        In reading order: each line (blank ones too) of a file that iterating would read line
+        by line, as a :data:`RawLine`, and the records of any other file, read here with
+        ``changes`` (default: :meth:`state_changes`, read at the first item). The files are
+        checked (and their errors raised) as iterating would, when reached; each line becomes
+        its records through :meth:`line_records`.
+
+        >>> import pathlib, tempfile
+        >>> path = pathlib.Path(tempfile.mkdtemp(), "runs.jsonl")
+        >>> _ = path.write_text('{"reply": "a"}\\n')
+        >>> [line[1:] for line in iter_records(path).raw_lines()]
+        [(1, b'{"reply": "a"}\\n')]
+        """
+        if self.started or not isinstance(self.source, str | os.PathLike):
+            return None
+        self._records = iter(())
+        return self._raw_lines(Path(self.source), changes)
+
+    def _raw_lines(
+        self, path: Path, changes: Mapping[str, Any] | None
+    ) -> Iterator[RawLine | TrialRecord]:
+        if changes is None:
+            changes = self.state_changes()
+        files = [path]
+        if path.is_dir():
+            files = sorted(p for p in path.iterdir() if p.is_file() and p.suffix in SUFFIXES)
+        for file in files:
+            name = os.fspath(file)
+            require_regular(file)
+            whole = self.format != "auto" and get_format(self.format).read_records is not None
+            if whole or not _is_lines(file):
+                for record in _file_records(file, self.format):
+                    yield record.with_state(**changes) if changes else record
+                continue
+            with file.open("rb") as handle:
+                for number, raw in enumerate(handle, 1):
+                    yield name, number, raw
+
+    @staticmethod
+    def line_records(
+        line: RawLine, format: str = "auto", changes: Mapping[str, Any] | None = None, *,
+        whole: bool = True,
+    ) -> list[TrialRecord] | None:  # fmt: skip
+        """The records of one line of a JSON Lines file, as iterating reads them: none for a
+        blank line, else the line's runs in ``format`` (``"auto"``: detected), each with
+        ``changes`` (:meth:`state_changes`) applied. A line in a format that reads a whole
+        file of events (Mantle) gives the whole file's records, which iterating reads instead
+        of that line and the lines after it; with ``whole=False`` it gives None instead.
+
+        Raises:
+            RecordError: Not UTF-8, not JSON, an undetectable format or an invalid run,
+                naming ``file:line``.
+
+        >>> RecordStream.line_records(("runs.jsonl", 2, b'{"reply": "hi"}\\n'))[0].reply
+        'hi'
+        >>> RecordStream.line_records(("runs.jsonl", 3, b"{oops\\n"))
+        Traceback (most recent call last):
+        ...
+        agent_asserts.record.errors.RecordError: invalid record: 1 problem(s)
+          runs.jsonl:3:1:2: invalid JSON: Expecting property name enclosed in double quotes
+        """
+        name, number, raw = line
+        where = f"{name}:{number}"
+        try:
+            text = raw.decode("utf-8-sig" if number == 1 else "utf-8")
+        except UnicodeDecodeError as exc:
+            raise RecordError([Problem("", f"not UTF-8 text (byte {exc.start})", where)]) from None
+        if not text.strip():
+            return []
+        data = parse_json(text, where)
+        spec = _format_of(data, format, where)
+        if spec.read_records is not None:  # a file of events (Mantle): one run
+            if not whole:
+                return None
+            records = list(spec.read_records(Path(name), source=name))
+        else:
+            records = list(_parsed_records(spec, data, where))
+        return [record.with_state(**changes) for record in records] if changes else records
 
 
 def _path_records(path: Path, format: str) -> Iterator[TrialRecord]:
@@ -325,6 +474,8 @@ __all__ = [
     "LINE_SUFFIXES",
     "STREAM_ABOVE",
     "SUFFIXES",
+    "RawLine",
+    "RecordStream",
     "from_trace",
     "iter_records",
     "load_one",

@@ -1,5 +1,5 @@
 """Chunked batches: results equal to serial ones on a process pool, a thread pool given a
-chunk size, and a real Dask ``LocalCluster``; the suite is unpickled once per worker."""
+chunk size, and a real Dask ``LocalCluster``; the suite is pickled once per batch."""
 
 from __future__ import annotations
 
@@ -10,10 +10,8 @@ from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 import pytest
 
 from agent_asserts import EvalContext, TrialRecord, evaluate_many
-from agent_asserts.batch import chunks
-from agent_asserts.batch.chunks import ShippedTarget, evaluate_chunk
-from agent_asserts.batch.compact import pack_cases, unpack_cases
-from agent_asserts.batch.evaluate import evaluate_one
+from agent_asserts.batch.evaluate import evaluate_input
+from agent_asserts.batch.pool import evaluate_chunk, shipped
 
 
 def make_record(i: int) -> dict[str, object]:
@@ -69,29 +67,43 @@ def test_a_real_dask_local_cluster_gives_the_serial_results() -> None:
     assert batch.record_indexes == serial.record_indexes
 
 
-def test_the_suite_is_unpickled_once_per_process() -> None:
-    shipped = ShippedTarget(three_checks, None)
-    chunks._unpickled.clear()
-    for start in (0, 10, 20):
-        evaluate_chunk(pickle.dumps(RECORDS[start : start + 10]), shipped, False, evaluate_one)
-    assert list(chunks._unpickled) == [shipped.digest]
+class CountedCase:
+    """A picklable case function that counts how often it is pickled (in this process)."""
+
+    pickled = 0
+
+    def __call__(self, ctx: EvalContext) -> None:
+        three_checks(ctx)
+
+    def __reduce__(self) -> tuple[type[CountedCase], tuple[()]]:
+        CountedCase.pickled += 1
+        return (CountedCase, ())
+
+
+def test_the_suite_is_pickled_once_per_batch_not_once_per_chunk() -> None:
+    CountedCase.pickled = 0
+    with ThreadPoolExecutor(max_workers=2) as pool:  # shares memory: only the batch pickles
+        batch = evaluate_many(RECORDS[:40], CountedCase(), executor=pool, chunk_size=4)
+    assert CountedCase.pickled == 1
+    assert [c.results for c in batch.cases] == [
+        c.results for c in evaluate_many(RECORDS[:40], three_checks).cases
+    ]
 
 
 def test_a_target_pickle_cannot_carry_travels_as_it_is() -> None:
-    shipped = ShippedTarget(lambda ctx: ctx.succeeded(), None)
-    assert shipped.data is None and shipped.objects is not None
+    target = lambda ctx: ctx.succeeded()  # noqa: E731
+    assert shipped(target, None) == (target, None)
     with ThreadPoolExecutor(max_workers=2) as pool:
-        batch = evaluate_many(
-            RECORDS[:20], lambda ctx: ctx.succeeded(), executor=pool, chunk_size=4
-        )
+        batch = evaluate_many(RECORDS[:20], target, executor=pool, chunk_size=4)
     assert [c.passed for c in batch.cases] == [bool(i % 5) for i in range(20)]
 
 
-def test_compact_cases_round_trip_equal() -> None:
+def test_a_chunk_comes_back_as_the_serial_results() -> None:
     batch = evaluate_many(RECORDS[:30], three_checks)
-    packed = pickle.loads(pickle.dumps(pack_cases(batch.cases)))
-    assert unpack_cases(packed) == batch.cases
-    assert [str(c) for c in unpack_cases(packed)] == [str(c) for c in batch.cases]
+    blob = evaluate_chunk(pickle.dumps(RECORDS[:30]), shipped(three_checks, None), evaluate_input)
+    outcomes = pickle.loads(blob)
+    assert tuple(case for outcome in outcomes for case in outcome[0][0]) == batch.cases
+    assert [str(o[0][0][0]) for o in outcomes] == [str(c) for c in batch.cases]
 
 
 @pytest.mark.parametrize("bad", [0, -3, True])

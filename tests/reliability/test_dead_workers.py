@@ -7,7 +7,7 @@ from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
 from agent_asserts import EvalContext, TrialRecord, evaluate_many
-from agent_asserts.batch.recovery import BROKEN_POOL, GAVE_UP, pooled_outcomes
+from agent_asserts.batch.pool import BROKEN_POOL, GAVE_UP, pooled_outcomes
 from agent_asserts.results import Verdict
 
 
