@@ -8,8 +8,8 @@ small batch, before its rounds; the cluster lives only during its own phase (its
 in this process, and its threads would take CPU from the other rounds). A case function of 10
 checks runs on each record, given as a canonical record dict (the workers build the records, as
 they would from a JSON Lines file). Before the rounds, each executor's throughput is measured
-over chunk sizes, to show why ``batch.chunks.DEFAULT_CHUNK_SIZE`` (process pool) and
-``DISTRIBUTED_CHUNK_SIZE`` (Dask, Ray) are what they are.
+over chunk sizes, to show why the default chunk sizes of a batch, ``DEFAULT_CHUNK_SIZE`` (process
+pool) and ``DISTRIBUTED_CHUNK_SIZE`` (Dask, Ray), are what they are.
 
 Targets: process pool of 2 ≥ 1.6 × serial throughput; Dask with 2 workers ≥ 1.3 × serial.
 Both need two otherwise idle cores; on a machine shared with other jobs the ratios are lower.
