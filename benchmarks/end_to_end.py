@@ -1219,6 +1219,9 @@ def part_growth(quick: bool, targets: Targets) -> None:
         samples: dict[str, list[float]] = {k: [] for k in table}
         for round_ in range(5):
             for label, method, args, kwargs in GROWTH_CHECKS:
+                # the previous sample's records (``record`` still holds its last one) are freed
+                # here, not inside the next timing
+                record = records = None  # type: ignore[assignment]
                 records = [
                     TrialRecord.from_trace(json.loads(docs[(round_ + i) % 3]))
                     for i in range(per_sample)
@@ -1228,6 +1231,7 @@ def part_growth(quick: bool, targets: Targets) -> None:
                 for record in records:
                     getattr(EvalContext(record), method)(*args, **kwargs)
                 samples[label].append((time.process_time() - t0) / per_sample)
+            record = records = None  # type: ignore[assignment]
             records = [
                 TrialRecord.from_trace(json.loads(docs[(round_ + i) % 3]))
                 for i in range(per_sample)
@@ -1239,12 +1243,13 @@ def part_growth(quick: bool, targets: Targets) -> None:
                 for _, method, args, kwargs in GROWTH_CHECKS:
                     getattr(ctx, method)(*args, **kwargs)
             samples[WHOLE].append((time.process_time() - t0) / per_sample)
+            record = records = ctx = loaded = None  # type: ignore[assignment]
             parsed = [json.loads(docs[(round_ + i) % 3]) for i in range(per_sample)]
             gc.collect()
             t0 = time.process_time()
-            for data in parsed:
-                TrialRecord.from_trace(data)
+            loaded = [TrialRecord.from_trace(data) for data in parsed]
             samples["load (TrialRecord.from_trace)"].append((time.process_time() - t0) / per_sample)
+            assert len(loaded) == per_sample  # freed at the next round, outside the timing
         for k in table:
             table[k].append(statistics.median(samples[k]))
         print(f"  {size:,} calls measured", flush=True)
