@@ -7,6 +7,8 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from agent_asserts import BatchResult
 from agent_asserts.cli.main import main
@@ -23,6 +25,7 @@ from agent_asserts.report import (
     unregister_renderer,
     write_report,
 )
+from agent_asserts.report.json_report import indented_json
 from agent_asserts.results import CaseResult
 from agent_asserts.testing import DEMO_RECORD
 
@@ -93,3 +96,38 @@ def test_unregistered_format_is_gone_and_clashes_are_refused() -> None:
         format_for_path("r.csv")
     with pytest.raises(ValueError, match=r"^unknown report format 'csv' \(expected one of text, "):
         renderer("csv")
+
+
+# -- the JSON report's writer: the text json.dumps(indent=2) writes, faster ------------------
+
+_SCALARS = (
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=True, allow_infinity=True)
+    | st.text()
+)
+_KEYS = st.text() | st.integers() | st.floats() | st.booleans() | st.none()
+_VALUES = st.recursive(
+    _SCALARS,
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.tuples(inner, inner)
+        | st.dictionaries(_KEYS, inner, max_size=4)
+    ),
+    max_leaves=30,
+)
+
+
+@given(_VALUES)
+def test_indented_json_writes_the_text_json_dumps_writes(value: object) -> None:
+    assert indented_json(value) == json.dumps(value, indent=2, ensure_ascii=False)
+
+
+@pytest.mark.parametrize("value", [{1, 2}, {"a": object()}, {("a", "b"): 1}])
+def test_indented_json_refuses_what_json_refuses_with_its_message(value: object) -> None:
+    with pytest.raises(TypeError) as ours:
+        indented_json(value)
+    with pytest.raises(TypeError) as theirs:
+        json.dumps(value, indent=2, ensure_ascii=False)
+    assert str(ours.value) == str(theirs.value)
