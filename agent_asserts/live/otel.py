@@ -29,12 +29,11 @@ span: ended spans cannot take new events). See docs/live.md.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Unpack
 
 from opentelemetry import trace
 from opentelemetry.context import Context
 from opentelemetry.sdk.trace import ReadableSpan, Span, SpanProcessor
-from typing_extensions import Unpack
 
 from agent_asserts._version import __version__
 from agent_asserts.live.engine import ClosedTrace, LiveOptions, LiveProcessor

@@ -35,9 +35,7 @@ Builder methods of the kinds real traces add: ``model_call``, ``reasoning``, ``g
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any, Final, Self, TypedDict
-
-from typing_extensions import Unpack
+from typing import TYPE_CHECKING, Any, Final, Self, TypedDict, Unpack
 
 from agent_asserts._text import did_you_mean
 from agent_asserts._values import MISSING
