@@ -73,6 +73,11 @@ ALIASES: Final[Mapping[str, tuple[str, ...]]] = {
 """Known aliases, each with the fields it may stand for (the first one the payload has wins)."""
 
 
+OWN_EXTRA_KEYS: Final = frozenset({"trace_items"})
+"""Extra payload keys the library itself writes (the positions an adapter made an event from):
+never a misspelt field, so :func:`suspicious_keys` does not ask about them."""
+
+
 def near_miss(key: str, fields: Iterable[str]) -> str | None:
     """The field ``key`` is a typo of: same first letter, at most two edits away (one for
     short names), not a different word that merely shares letters (``resource``/``source``).
@@ -102,7 +107,7 @@ def suspicious_keys(raw: Mapping[str, Any], known: frozenset[str]) -> list[tuple
     """
     out: list[tuple[str, str]] = []
     for key in raw:
-        if key in known or not isinstance(key, str):
+        if key in known or key in OWN_EXTRA_KEYS or not isinstance(key, str):
             continue
         field = next((f for f in ALIASES.get(key, ()) if f in known), None)
         if field is None:

@@ -742,9 +742,6 @@ _MODEL_KEYS: Final = frozenset(PAYLOAD_KEYS["model_call"])
 _REASONING_KEYS: Final = frozenset(PAYLOAD_KEYS["reasoning"])
 _DELEGATION_KEYS: Final = frozenset(PAYLOAD_KEYS["delegation"])
 _GUARDRAIL_KEYS: Final = frozenset(PAYLOAD_KEYS["guardrail"])
-_OWN_EXTRA: Final = frozenset({"trace_items"})
-"""The extra key every builder event carries: no misspelling of any payload field, so the
-record's warning about suspicious keys is only asked about the others."""
 _USAGE_KEYS: Final = frozenset({"input_tokens", "output_tokens", "total_tokens"})
 _CONSTRAINED: Final = frozenset(KIND_EVENT_TYPES) - {"memory"}
 """Kinds whose ``event_type`` the record constrains, other than ``memory`` (the builder makes
@@ -790,8 +787,7 @@ def _extra(raw: dict[str, Any], known: frozenset[str], path: str) -> dict[str, A
     if raw.keys() <= known:
         return {}
     extra = {key: _plain(value) for key, value in raw.items() if key not in known}
-    if extra.keys() - _OWN_EXTRA:
-        warn_suspicious(raw, known, path)
+    warn_suspicious(raw, known, path)  # the library's own extra keys are never asked about
     return extra
 
 

@@ -17,7 +17,7 @@ from adapter_checks import FIXTURES, load_json
 from agent_asserts import RecordError, TrialRecord
 from agent_asserts.record.adapters import _span_tree, records_from_data, toolkit
 from agent_asserts.record.event import PAYLOAD_KEYS
-from agent_asserts.record.validators import suspicious_keys
+from agent_asserts.record.validators import OWN_EXTRA_KEYS, suspicious_keys
 
 DIRECT_FORMATS = (
     "openai-chat",
@@ -131,5 +131,6 @@ def test_a_suspicious_extra_key_warns_as_from_dict_does() -> None:
 
 
 def test_the_key_every_builder_event_carries_is_never_suspicious() -> None:
+    assert "trace_items" in OWN_EXTRA_KEYS
     for keys in PAYLOAD_KEYS.values():
-        assert not list(suspicious_keys(dict.fromkeys(toolkit._OWN_EXTRA), frozenset(keys)))
+        assert not list(suspicious_keys(dict.fromkeys(OWN_EXTRA_KEYS), frozenset(keys)))
