@@ -51,8 +51,8 @@ from agent_asserts.record.adapters.toolkit import (
     TraceBuilder,
     content_text,
     item_list,
-    json_or_text,
     read_with,
+    result_as_written,
     tool_definitions,
     usage,
 )
@@ -150,8 +150,13 @@ def anthropic_usage(raw: Any) -> dict[str, Any] | None:
     given = raw.get("input_tokens")
     total_in = given + sum(cache.values()) if isinstance(given, int) else None
     server = raw.get("server_tool_use")
-    extra = dict(server) if isinstance(server, Mapping) else {}
-    return usage(total_in, raw.get("output_tokens"), **cache, **extra)
+    counters: dict[str, Any] = {
+        str(key): value
+        for key, value in (server.items() if isinstance(server, Mapping) else ())
+        if key not in ("input_tokens", "output_tokens", "total_tokens")
+    }
+    counters.update(cache)
+    return usage(total_in, raw.get("output_tokens"), **counters)
 
 
 class _Reader:
@@ -247,6 +252,7 @@ class _Reader:
     def result(self, where: str, block: Mapping[str, Any]) -> None:
         content = block.get("content")
         error_type = None
+        raw: str | None = None
         text: Any
         if isinstance(content, Mapping) and str(content.get("type", "")).endswith("_error"):
             error_type = content.get("error_code")
@@ -255,11 +261,12 @@ class _Reader:
             is_error = True
         else:
             text = content_text(content) if isinstance(content, list) else content
-            result = json_or_text(text) if isinstance(text, str) else content
+            result, raw = result_as_written(text) if isinstance(text, str) else (content, None)
             is_error = block.get("is_error") is True
         call_id = block.get("tool_use_id")
         self.b.result(
             result,
+            result_raw=raw,
             where=where,
             call_id=call_id if isinstance(call_id, str) else None,
             is_error=is_error,
