@@ -17,7 +17,8 @@ OpenAI Chat                               record
                                           ``tool_calls[]`` (parallel ones share a ``group_id``)
 ``tool_calls[].function.arguments``       parsed JSON; invalid JSON → ``arguments_raw`` + a
                                           parse error
-``tool`` message (``tool_call_id``)       the call's ``result`` (JSON text parsed); text
+``tool`` message (``tool_call_id``)       the call's ``result`` (JSON or Python-literal text
+                                          read as a value, the text in ``result_raw``); text
                                           starting ``Error:`` or ``{"error": …}`` → ``failed``
                                           (``detect_errors=False`` turns this off: the format
                                           has no error flag)

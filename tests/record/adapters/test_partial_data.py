@@ -10,6 +10,7 @@ import json
 from typing import Any
 
 import pytest
+from adapter_checks import fixture
 from anthropic.types import Message, TextBlock, Usage
 from google.genai import types as genai
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage, trim_messages
@@ -369,3 +370,20 @@ def test_argument_text_with_no_json_number_is_kept_as_text(arguments: str, reaso
     ]
     text = json.dumps(record.to_dict(), allow_nan=False)  # strict JSON: no bare NaN
     assert TrialRecord.from_dict(json.loads(text)) == record
+
+
+def test_an_mcp_log_does_not_record_the_reply() -> None:
+    from agent_asserts.record.adapters import mcp
+
+    record = mcp.read(fixture("mcp"))
+    assert record.tool_calls and record.reply is MISSING
+    assert record.surfaces == frozenset({"tool_call", "mcp"})
+    ctx = EvalContext(record)
+    for check in (
+        ctx.bot_uttered(text_matches="refund"),
+        ctx.message_includes("refund"),
+        ctx.expect(record.reply).includes("refund"),
+        ctx.model_calls_at_most(3),
+    ):
+        assert check.result.status.value == "invalid", check.result
+    assert ctx.message_includes("refund").result.message == "the trace does not record the reply"
