@@ -530,6 +530,36 @@ def _count(value: Any) -> int | None:
     return value if isinstance(value, int) and value >= 0 else None
 
 
+SUMMED: Final = "the sum over the model calls"
+"""The ``reported_by`` of a run usage an adapter summed over its model calls."""
+
+
+def summed_usage(usages: Iterable[Mapping[str, Any] | None]) -> dict[str, Any] | None:
+    """A run's usage as the sum of its model calls' usage mappings (canonical, as
+    :func:`usage` makes them) — only when **every** model call carries usage: a sum over some
+    of them would undercount, so then (and when there is no model call) None. A named counter
+    is summed only when every call has it (as ``record.run_usage`` does); ``details`` counters
+    a call leaves out count as zero (adapters leave out zero counts). The one rule for every
+    adapter, message lists and span trees alike (docs/record.md, *Partial data*).
+
+    >>> summed_usage([{"input_tokens": 9, "output_tokens": 1}, {"input_tokens": 5}])
+    {'input_tokens': 14, 'reported_by': 'the sum over the model calls'}
+    >>> print(summed_usage([{"input_tokens": 9}, None]), summed_usage([]))
+    None None
+    """
+    given = list(usages)
+    parts = [part for part in given if part]
+    if not parts or len(parts) < len(given):
+        return None
+    total: dict[str, Any] = {}
+    for part in parts:
+        _add_usage(total, part)
+    for key in USAGE_COUNTERS:
+        if key in total and not all(key in part for part in parts):
+            del total[key]
+    return {**total, "reported_by": SUMMED} if total else None
+
+
 def _add_usage(total: dict[str, Any], part: Mapping[str, Any]) -> None:
     for key in ("input_tokens", "output_tokens", "total_tokens"):
         if key in part:
@@ -561,9 +591,6 @@ class TraceBuilder:
         self.parse_errors: list[dict[str, Any]] = []
         self._open: list[dict[str, Any]] = []
         self._groups = 0
-        self._usage: dict[str, Any] = {}
-        self._model_calls = 0
-        self._without_usage = 0
         self.agent: str | None = None
 
     # -- events ------------------------------------------------------------------------------
@@ -611,12 +638,8 @@ class TraceBuilder:
         ):
             if value is not None:
                 payload[key] = value
-        self._model_calls += 1
         if usage:
             payload["usage"] = dict(usage)
-            _add_usage(self._usage, usage)
-        else:
-            self._without_usage += 1
         if error_message is not None or error_type is not None:
             payload["is_error"] = True
         return self.add("model_call", payload, where=where, **envelope)
@@ -636,8 +659,6 @@ class TraceBuilder:
         if not usage or "usage" in payload or event.get("kind") != "model_call":
             return
         payload["usage"] = dict(usage)
-        _add_usage(self._usage, usage)
-        self._without_usage -= 1
 
     def reasoning(
         self,
@@ -868,8 +889,9 @@ class TraceBuilder:
                 del event["group_id"]
         data: dict[str, Any] = {"events": self.events, "status": status}
         run_usage = dict(usage) if usage else None
-        if run_usage is None and self._usage and not self._without_usage:
-            run_usage = {**self._usage, "reported_by": "the sum over the model calls"}
+        if run_usage is None:
+            calls = (e["payload"].get("usage") for e in self.events if e["kind"] == "model_call")
+            run_usage = summed_usage(calls)
         if run_usage:
             data["usage"] = run_usage
         if errors:
@@ -1255,6 +1277,7 @@ def record_of(data: dict[str, Any], source: str | None = None) -> TrialRecord:
 
 __all__ = [
     "ERROR_PREFIXES",
+    "SUMMED",
     "UNKNOWN_TOOL",
     "TraceBuilder",
     "Where",
@@ -1268,6 +1291,7 @@ __all__ = [
     "read_with",
     "result_as_written",
     "seconds",
+    "summed_usage",
     "tool_definitions",
     "tool_error",
     "usage",
