@@ -50,6 +50,7 @@ from typing import Any, Final
 from agent_asserts.record.adapters.toolkit import (
     TraceBuilder,
     content_text,
+    count,
     item_list,
     read_with,
     result_as_written,
@@ -142,13 +143,16 @@ def anthropic_usage(raw: Any) -> dict[str, Any] | None:
 
     >>> anthropic_usage({"input_tokens": 10, "output_tokens": 5, "cache_read_input_tokens": 90})
     {'input_tokens': 100, 'output_tokens': 5, 'details': {'cache_read_input_tokens': 90}}
+    >>> anthropic_usage({"input_tokens": True, "cache_read_input_tokens": True,
+    ...                  "server_tool_use": {"input_tokens": 3, "web_search_requests": 1}})
+    {'details': {'web_search_requests': 1}}
     """
     if not isinstance(raw, Mapping):
         return None
     keys = ("cache_read_input_tokens", "cache_creation_input_tokens")
-    cache: dict[str, int] = {k: raw[k] for k in keys if isinstance(raw.get(k), int) and raw[k]}
-    given = raw.get("input_tokens")
-    total_in = given + sum(cache.values()) if isinstance(given, int) else None
+    cache: dict[str, int] = {k: c for k in keys if (c := count(raw.get(k)))}
+    given = count(raw.get("input_tokens"))
+    total_in = given + sum(cache.values()) if given is not None else None
     server = raw.get("server_tool_use")
     counters: dict[str, Any] = {
         str(key): value
