@@ -72,3 +72,35 @@ def test_suites_follow_the_same_rule() -> None:
     suite = loads("checks: [{called_tool: {name: lookup, arguments: {id: 2}}}]")
     result = suite.cases[0].evaluate(record())
     assert [(r.status.value, r.message) for r in result.results] == [("invalid", MESSAGE)]
+
+
+def test_a_result_whose_call_was_trimmed_has_unrecorded_arguments() -> None:
+    """An orphan result (its call cut from the history) reads as a call with the result's
+    outcome and arguments not recorded: argument matchers are invalid, outcome checks stand."""
+    history = [
+        {"role": "user", "content": "again please"},
+        {"role": "tool", "tool_call_id": "c1", "name": "lookup", "content": "Error: timed out"},
+        {
+            "role": "assistant",
+            "tool_calls": [
+                {
+                    "id": "c2",
+                    "type": "function",
+                    "function": {"name": "lookup", "arguments": '{"id": 1}'},
+                }
+            ],
+        },
+        {"role": "tool", "tool_call_id": "c2", "content": '{"status": "paid"}'},
+        {"role": "assistant", "content": "It is paid."},
+    ]
+    rec = TrialRecord.from_trace(history, format="openai-chat")
+    ctx = EvalContext(rec)
+    message = "arguments not recorded: the result depends on the arguments of e1 ('lookup')"
+    for handle in (
+        ctx.called_tool("lookup", arguments={"id": 2}),
+        ctx.every_call("lookup", arguments={"id": 1}),
+    ):
+        assert (handle.result.status.value, handle.result.message) == ("invalid", message)
+    assert ctx.called_tool("lookup", arguments={"id": 1}).result.passed
+    assert ctx.called_tool("lookup", is_error=True).result.passed
+    assert [e.payload.outcome for e in rec.tool_calls] == ["failed", "succeeded"]

@@ -17,7 +17,15 @@ Value expectations: ``includes``, ``equals``, ``matches``, ``similarity``, ``sat
 Each reads one value from a :mod:`source <agent_asserts.checks.expectations>` (a literal given to
 ``ctx.expect(x)``, a record field, or a state path for ``ctx.state(path)``). A state path that
 does not exist gives ``MISSING``, which only ``M.absent()`` (or a matcher accepting it)
-matches; any other expectation on it is ``invalid`` naming the path.
+matches; any other expectation on it is ``invalid`` naming the path. A literal ``MISSING`` (the
+``reply`` of a record whose trace does not record messages) is ``invalid`` the same way.
+
+>>> from agent_asserts.record import TrialRecord
+>>> silent = TrialRecord(surfaces=["tool_call"])
+>>> Includes(LiteralValue(silent.reply), "refund").evaluate(silent).message
+'the value is MISSING: the trace does not record it'
+>>> Includes(RecordField("reply"), "refund").evaluate(silent).message
+'the trace does not record the reply'
 
 >>> from agent_asserts.checks.expectations import LiteralValue
 >>> Similarity(LiteralValue("kitten"), "sitting").evaluate(None).score
@@ -43,6 +51,10 @@ from agent_asserts.status import Severity
 if TYPE_CHECKING:
     from agent_asserts.record import TrialRecord
 
+
+NOT_RECORDED = "the value is MISSING: the trace does not record it"
+"""Why an expectation on a literal ``MISSING`` is ``invalid``: ``ctx.expect(record.reply)`` on a
+record whose trace does not record the reply (see docs/record.md)."""
 
 RECORD_FIELDS = (
     "reply",
@@ -141,6 +153,8 @@ class RecordField(ValueSource):
                 raise RecordLacks(f"the record has no {self.name}")
             return value
         value = getattr(record, self.name)
+        if value is MISSING:  # the reply of a record that records no messages
+            raise RecordLacks(f"the trace does not record the {self.name}")
         if value is None:
             raise RecordLacks(f"the record has no {self.name}")
         return list(value) if self.name == "errors" else value
@@ -232,6 +246,8 @@ class ValueCheck(Check):
             outcome = self.test(value) if self.tests_missing else None
             if outcome is not None and outcome.status.value == "pass":
                 return attrs.evolve(outcome, evidence=evidence)
+            if label is None:  # a literal MISSING: ``expect(record.reply)`` without messages
+                return Outcome.invalid(NOT_RECORDED)
             return Outcome.invalid(f"the path {label!r} does not exist", evidence=evidence)
         return attrs.evolve(self.test(value), evidence=evidence)
 
@@ -419,6 +435,7 @@ VALUE_CHECKS: dict[str, type[ValueCheck]] = {
 
 
 __all__ = [
+    "NOT_RECORDED",
     "RECORD_FIELDS",
     "VALUE_CHECKS",
     "Equals",

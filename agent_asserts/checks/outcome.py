@@ -30,6 +30,9 @@ if TYPE_CHECKING:
     from agent_asserts.record import TrialRecord
 
 NO_REPLY = "the record has no reply"
+REPLY_NOT_RECORDED = "the trace does not record the reply"
+"""Why a reply check is ``invalid`` on a record whose reply is ``MISSING`` (no messages
+recorded)."""
 
 
 def reply_evidence(record: TrialRecord) -> tuple[str, ...]:
@@ -124,8 +127,8 @@ class MessageIncludes(Check):
 
     def evaluate(self, record: TrialRecord) -> Outcome:
         reply = record.reply
-        if reply is None:
-            return Outcome.invalid(NO_REPLY)
+        if not isinstance(reply, str):
+            return Outcome.invalid(NO_REPLY if reply is None else REPLY_NOT_RECORDED)
         found = self.text in reply
         verb = "includes" if found else "does not include"
         return Outcome.of(
@@ -155,8 +158,8 @@ class OutputEquals(Check):
 
     def evaluate(self, record: TrialRecord) -> Outcome:
         reply = record.reply
-        if reply is None:
-            return Outcome.invalid(NO_REPLY)
+        if not isinstance(reply, str):
+            return Outcome.invalid(NO_REPLY if reply is None else REPLY_NOT_RECORDED)
         mismatches = explain(self.expected, reply)
         evidence = reply_evidence(record)
         if not mismatches:
@@ -196,8 +199,8 @@ class OutputMatches(Check):
 
     def evaluate(self, record: TrialRecord) -> Outcome:
         reply = record.reply
-        if reply is None:
-            return Outcome.invalid(NO_REPLY)
+        if not isinstance(reply, str):
+            return Outcome.invalid(NO_REPLY if reply is None else REPLY_NOT_RECORDED)
         found = search(compile_regex(self.pattern), reply)
         verb = "matches" if found else "does not match"
         details = {} if found is None else {"match": found.group(0), "span": list(found.span())}

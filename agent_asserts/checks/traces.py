@@ -51,6 +51,7 @@ from agent_asserts.matching import Mismatch
 from agent_asserts.matching.values import plural
 from agent_asserts.outcome import Outcome, missing_surface
 from agent_asserts.record import ToolCallPayload
+from agent_asserts.record.trial import model_calls_without_usage
 from agent_asserts.selectors import as_selector
 from agent_asserts.selectors.calls import Selector
 
@@ -137,6 +138,9 @@ class MaxSteps(Check):
 class TotalTokensAtMost(Check):
     """Total token usage is at most ``n``: message ``used {actual} tokens, limit {n}``.
 
+    The usage is the recorded run usage, else the sum over the ``model_call`` events (the
+    message says so) — only when every model call carries usage: otherwise the result is
+    ``invalid`` ("2 of 3 model calls carry no usage"), never judged on part of the run.
     A ``usage`` without ``total_tokens`` and without both ``input_tokens`` and
     ``output_tokens`` (from which the total is derived) has no total: the result is
     ``invalid``, saying which counts it has. A given ``total_tokens`` is taken as recorded,
@@ -149,6 +153,10 @@ class TotalTokensAtMost(Check):
     >>> only_input = TrialRecord.from_dict({"usage": {"input_tokens": 5}})
     >>> TotalTokensAtMost(10).evaluate(only_input).message
     'the record has no total token count (usage has input_tokens only)'
+    >>> b = TrialRecord.builder().model_call("m").model_call("m")
+    >>> partial = b.model_call("m", {"input_tokens": 200, "output_tokens": 75}).build()
+    >>> TotalTokensAtMost(500).evaluate(partial).message
+    '2 of 3 model calls carry no usage'
     """
 
     n: int = attrs.field(validator=non_negative_int)
@@ -156,9 +164,10 @@ class TotalTokensAtMost(Check):
     positional: ClassVar[tuple[str, ...]] = ("n",)
 
     def evaluate(self, record: TrialRecord) -> Outcome:
-        usage = record.usage
+        usage = record.run_usage
         if usage is None:
-            return Outcome.invalid("the record has no token usage")
+            return no_usage(record)
+        summed = "" if record.usage is not None else f" ({usage.reported_by})"
         total = usage.total_tokens
         if total is None:
             counts = [k for k, v in usage.to_dict().items() if v is not None]
@@ -166,10 +175,25 @@ class TotalTokensAtMost(Check):
             return Outcome.invalid(f"the record has no total token count (usage {has})")
         return Outcome.of(
             total <= self.n,
-            message=f"used {total} tokens, limit {self.n}",
+            message=f"used {total} tokens, limit {self.n}{summed}",
             expected=self.n,
             observed=total,
         )
+
+
+def no_usage(record: TrialRecord) -> Outcome:
+    """``invalid`` for a record without run usage: how many of its model calls carry none
+    (a sum over part of the run would undercount), else that it has no token usage.
+
+    >>> from agent_asserts.record import TrialRecord
+    >>> no_usage(TrialRecord.builder().model_call("m").build()).message
+    '1 of 1 model call carries no usage'
+    """
+    without, total = model_calls_without_usage(record.events)
+    if without:
+        verb = "carries" if without == 1 else "carry"
+        return Outcome.invalid(f"{without} of {plural(total, 'model call')} {verb} no usage")
+    return Outcome.invalid("the record has no token usage")
 
 
 def seconds_text(value: float) -> str:
@@ -365,7 +389,7 @@ class TokensAtMost(Check):
     def evaluate(self, record: TrialRecord) -> Outcome:
         usage = record.run_usage
         if usage is None:
-            return Outcome.invalid("the record has no token usage")
+            return no_usage(record)
         used = usage.counter(self.counter)
         summed = "" if record.usage is not None else f" ({usage.reported_by})"
         if used is None:
@@ -589,5 +613,6 @@ __all__ = [
     "TokensAtMost",
     "ToolArgumentsValid",
     "TotalTokensAtMost",
+    "no_usage",
     "seconds_text",
 ]

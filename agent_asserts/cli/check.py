@@ -466,7 +466,7 @@ def table(record: TrialRecord) -> str:
 
 def _header(label: str, record: TrialRecord) -> str:
     reply = record.reply
-    shown = repr(_short(reply)) if reply is not None else "-"
+    shown = repr(_short(reply)) if isinstance(reply, str) else "-"
     return f"{label}: {len(record.events)} events, status {record.status or '-'}, reply {shown}"
 
 

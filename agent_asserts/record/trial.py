@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from agent_asserts._values import MISSING
+from agent_asserts._values import MISSING, _Missing
 from agent_asserts.record.declared_tools import DeclaredTool
 from agent_asserts.record.decoding import decode_record
 from agent_asserts.record.delta import DeltaEntry, compute_delta
@@ -80,6 +80,23 @@ def sum_model_calls(events: Sequence[Event]) -> Usage | None:
         details=details,
         reported_by=f"sum over {len(usages)} model_call {noun}",
     )
+
+
+def model_calls_without_usage(events: Sequence[Event]) -> tuple[int, int]:
+    """``(without, total)``: how many ``model_call`` events carry no usage, of how many.
+
+    >>> from agent_asserts.record import TrialRecord
+    >>> rec = TrialRecord.builder().model_call("m").model_call("m", {"total_tokens": 3}).build()
+    >>> model_calls_without_usage(rec.events)
+    (1, 2)
+    """
+    without = total = 0
+    for event in events:
+        payload = event.payload
+        if isinstance(payload, ModelCallPayload):
+            total += 1
+            without += payload.usage is None
+    return without, total
 
 
 def agent_positions(record: TrialRecord, name: str) -> list[int]:
@@ -180,7 +197,10 @@ class TrialRecord:
         parse_errors: Items an adapter could not decode.
         metadata: Free JSON data about the run.
         tools: The tools the agent was offered, or None when not recorded.
-        reply: The explicit reply, else the text of the last agent message, else None.
+        reply: The explicit reply, else the text of the last agent message; without either,
+            None when the record records messages (the agent sent no reply) and ``MISSING``
+            when it does not (its ``surfaces`` leave out ``message``: the trace does not
+            record the reply).
         delta: D, the changes from ``initial_state`` to ``final_state``; None if either is
             missing.
         index: The record's indexes (:class:`~agent_asserts.record.index.RecordIndex`).
@@ -213,7 +233,7 @@ class TrialRecord:
     # -- derived values, computed from the fields above when the record is made ---------------
 
     index: RecordIndex = attrs.field(init=False, eq=False, repr=False)
-    reply: str | None = attrs.field(init=False, eq=False, repr=False)
+    reply: str | _Missing | None = attrs.field(init=False, eq=False, repr=False)
     delta: tuple[DeltaEntry, ...] | None = attrs.field(init=False, eq=False, repr=False)
     tool_calls: tuple[Event, ...] = attrs.field(init=False, eq=False, repr=False)
     timeline: Timeline = attrs.field(init=False, eq=False, repr=False)
@@ -231,11 +251,14 @@ class TrialRecord:
         return RecordIndex.build(self.events)
 
     @reply.default
-    def _reply(self) -> str | None:
-        """The explicit reply, else the text of the last agent message, else None.
+    def _reply(self) -> str | _Missing | None:
+        """The explicit reply, else the text of the last agent message, else None — or
+        ``MISSING`` when the record does not record messages.
 
         >>> TrialRecord.builder().agent("a").agent("b").build().reply
         'b'
+        >>> TrialRecord().reply, TrialRecord(surfaces=["tool_call"]).reply
+        (None, MISSING)
         """
         if self.explicit_reply is not None:
             return self.explicit_reply
@@ -244,7 +267,7 @@ class TrialRecord:
             event = events[position]
             if event.actor_ref == "agent" and isinstance(event.payload, MessagePayload):
                 return event.payload.text
-        return None
+        return None if self.records("message") else MISSING
 
     @delta.default
     def _delta(self) -> tuple[DeltaEntry, ...] | None:
@@ -574,5 +597,6 @@ __all__ = [
     "TrialRecord",
     "agent_positions",
     "agent_view",
+    "model_calls_without_usage",
     "sum_model_calls",
 ]

@@ -50,9 +50,10 @@ from typing import Any, Final
 from agent_asserts.record.adapters.toolkit import (
     TraceBuilder,
     content_text,
+    count,
     item_list,
-    json_or_text,
     read_with,
+    result_as_written,
     tool_definitions,
     usage,
 )
@@ -142,16 +143,24 @@ def anthropic_usage(raw: Any) -> dict[str, Any] | None:
 
     >>> anthropic_usage({"input_tokens": 10, "output_tokens": 5, "cache_read_input_tokens": 90})
     {'input_tokens': 100, 'output_tokens': 5, 'details': {'cache_read_input_tokens': 90}}
+    >>> anthropic_usage({"input_tokens": True, "cache_read_input_tokens": True,
+    ...                  "server_tool_use": {"input_tokens": 3, "web_search_requests": 1}})
+    {'details': {'web_search_requests': 1}}
     """
     if not isinstance(raw, Mapping):
         return None
     keys = ("cache_read_input_tokens", "cache_creation_input_tokens")
-    cache: dict[str, int] = {k: raw[k] for k in keys if isinstance(raw.get(k), int) and raw[k]}
-    given = raw.get("input_tokens")
-    total_in = given + sum(cache.values()) if isinstance(given, int) else None
+    cache: dict[str, int] = {k: c for k in keys if (c := count(raw.get(k)))}
+    given = count(raw.get("input_tokens"))
+    total_in = given + sum(cache.values()) if given is not None else None
     server = raw.get("server_tool_use")
-    extra = dict(server) if isinstance(server, Mapping) else {}
-    return usage(total_in, raw.get("output_tokens"), **cache, **extra)
+    counters: dict[str, Any] = {
+        str(key): value
+        for key, value in (server.items() if isinstance(server, Mapping) else ())
+        if key not in ("input_tokens", "output_tokens", "total_tokens")
+    }
+    counters.update(cache)
+    return usage(total_in, raw.get("output_tokens"), **counters)
 
 
 class _Reader:
@@ -247,6 +256,7 @@ class _Reader:
     def result(self, where: str, block: Mapping[str, Any]) -> None:
         content = block.get("content")
         error_type = None
+        raw: str | None = None
         text: Any
         if isinstance(content, Mapping) and str(content.get("type", "")).endswith("_error"):
             error_type = content.get("error_code")
@@ -255,11 +265,12 @@ class _Reader:
             is_error = True
         else:
             text = content_text(content) if isinstance(content, list) else content
-            result = json_or_text(text) if isinstance(text, str) else content
+            result, raw = result_as_written(text) if isinstance(text, str) else (content, None)
             is_error = block.get("is_error") is True
         call_id = block.get("tool_use_id")
         self.b.result(
             result,
+            result_raw=raw,
             where=where,
             call_id=call_id if isinstance(call_id, str) else None,
             is_error=is_error,

@@ -53,7 +53,13 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
-from agent_asserts.record.adapters.toolkit import TraceBuilder, items, read_with, seconds, usage
+from agent_asserts.record.adapters.toolkit import (
+    TraceBuilder,
+    items,
+    read_with,
+    result_as_written,
+    usage,
+)
 from agent_asserts.record.errors import Problem, RecordError
 from agent_asserts.record.trial import TrialRecord
 
@@ -246,8 +252,10 @@ class _Reader:
         call_id = response.get("id") if isinstance(response.get("id"), str) else None
         name = response.get("name") if isinstance(response.get("name"), str) else None
         message = error if isinstance(error, str) or error is None else str(error)
+        result, raw = result_as_written(result)
         self.b.result(
             result,
+            result_raw=raw,
             where=where,
             call_id=call_id,
             name=name,
@@ -263,8 +271,7 @@ class _Reader:
             self.b.error(where, "not an ADK event (author and content)", event)
             return
         author = event.get("author")
-        stamp = event.get("timestamp")
-        wall_time = seconds(stamp) if isinstance(stamp, int | float) else None
+        wall_time = self.b.time(event.get("timestamp"), where=f"{where}.timestamp")
         if author != "user" and isinstance(author, str):
             self.root = self.root or author
             self.b.switch_agent(None if author == self.root else author, where=where)
@@ -380,8 +387,9 @@ def _invocation(reader: _Reader, where: str, invocation: Any) -> None:
     if not isinstance(invocation, Mapping):
         reader.b.error(where, "an invocation must be an object", invocation)
         return
-    stamp = get(invocation, "creation_timestamp")
-    wall_time = seconds(stamp) if isinstance(stamp, int | float) else None
+    wall_time = reader.b.time(
+        get(invocation, "creation_timestamp"), where=f"{where}.creation_timestamp"
+    )
     user = get(invocation, "user_content")
     if user is not None:
         reader.content(f"{where}.user_content", user, wall_time=wall_time)
@@ -422,7 +430,7 @@ def _record_of_case(case: Any, where: str, source: str | None) -> TrialRecord:
     if not _is_case(case):
         reader.b.error(where, "not an ADK eval case (eval_id and conversation)", case)
         return reader.b.build()
-    for index, invocation in enumerate(case.get("conversation") or []):
+    for index, invocation in enumerate(_listed(reader, f"{where}.conversation", case)):
         _invocation(reader, f"{where}.conversation[{index}]", invocation)
     session = get(case, "session_input")
     initial = get(session, "state") if isinstance(session, Mapping) else None

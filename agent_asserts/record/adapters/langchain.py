@@ -48,9 +48,9 @@ from agent_asserts.record.adapters.toolkit import (
     content_text,
     item_list,
     items,
-    json_or_text,
     mapping,
     read_with,
+    result_as_written,
     usage,
 )
 from agent_asserts.record.trial import TrialRecord
@@ -128,13 +128,16 @@ def langchain_usage(raw: Any) -> dict[str, Any] | None:
     >>> langchain_usage({"input_tokens": 120, "output_tokens": 30,
     ...                  "input_token_details": {"cache_read": 100}})
     {'input_tokens': 120, 'output_tokens': 30, 'details': {'input_cache_read': 100}}
+    >>> langchain_usage({"input_tokens": 1, "output_token_details": ["reasoning"]})
+    {'input_tokens': 1}
     """
     if not isinstance(raw, Mapping):
         return None
     details: dict[str, Any] = {}
-    for side in ("input", "output"):
-        for key, value in (raw.get(f"{side}_token_details") or {}).items():
-            details[f"{side}_{key}"] = value
+    for side in ("input", "output"):  # details that are no object hold no counters
+        for key, value in mapping(raw.get(f"{side}_token_details")).items():
+            if f"{side}_{key}" not in ("input_tokens", "output_tokens"):
+                details[f"{side}_{key}"] = value
     return usage(
         raw.get("input_tokens"), raw.get("output_tokens"), raw.get("total_tokens"), **details
     )
@@ -238,8 +241,10 @@ class _Reader:
         extra = {"artifact": fields["artifact"]} if fields.get("artifact") is not None else None
         call_id = fields.get("tool_call_id")
         name = fields.get("name")
+        result, raw = result_as_written(text)
         self.b.result(
-            json_or_text(text),
+            result,
+            result_raw=raw,
             where=where,
             call_id=call_id if isinstance(call_id, str) else None,
             name=name if isinstance(name, str) else None,

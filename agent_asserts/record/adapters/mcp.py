@@ -228,7 +228,12 @@ def to_records(
     status = (
         "incomplete" if any(m == "tools/call" for m, _ in reader.pending.values()) else "completed"
     )
-    yield reader.b.build(status=status, metadata=metadata, tools=reader.tools)
+    # a tool log records calls only: no messages, so the reply is not recorded (MISSING)
+    yield reader.b.build(status=status, metadata=metadata, tools=reader.tools, surfaces=SURFACES)
+
+
+SURFACES: Final = ("tool_call", "mcp")
+"""The kinds an MCP log records: no messages (the reply is not recorded), no model calls."""
 
 
 def read_records(path: str | os.PathLike[str], **options: Any) -> Iterator[TrialRecord]:

@@ -17,7 +17,8 @@ OpenAI Chat                               record
                                           ``tool_calls[]`` (parallel ones share a ``group_id``)
 ``tool_calls[].function.arguments``       parsed JSON; invalid JSON → ``arguments_raw`` + a
                                           parse error
-``tool`` message (``tool_call_id``)       the call's ``result`` (JSON text parsed); text
+``tool`` message (``tool_call_id``)       the call's ``result`` (JSON or Python-literal text
+                                          read as a value, the text in ``result_raw``); text
                                           starting ``Error:`` or ``{"error": …}`` → ``failed``
                                           (``detect_errors=False`` turns this off: the format
                                           has no error flag)
@@ -50,10 +51,9 @@ from agent_asserts.record.adapters.toolkit import (
     TraceBuilder,
     content_text,
     item_list,
-    json_or_text,
     openai_usage,
     read_with,
-    seconds,
+    result_as_written,
     tool_definitions,
     tool_error,
 )
@@ -151,7 +151,7 @@ class _Reader:
             "model": item.get("model"),
             "usage": openai_usage(item.get("usage")),
             "finish_reason": choice.get("finish_reason") if isinstance(choice, Mapping) else None,
-            "wall_time": seconds(item["created"]) if isinstance(item.get("created"), int) else None,
+            "wall_time": self.b.time(item.get("created"), where=f"{where}.created"),
         }
         if not isinstance(message, Mapping):
             self.b.error(f"{where}.choices", "a completion without a message", item.get("choices"))
@@ -218,7 +218,9 @@ class _Reader:
 
     def tool_result(self, where: str, item: Mapping[str, Any]) -> None:
         content = item.get("content")
-        result = json_or_text(content_text(content) if isinstance(content, list) else content)
+        result, raw = result_as_written(
+            content_text(content) if isinstance(content, list) else content
+        )
         error = tool_error(result) if self.detect_errors else None
         call_id = item.get("tool_call_id")
         name = item.get("name")
@@ -229,6 +231,7 @@ class _Reader:
             name=name if isinstance(name, str) else None,
             is_error=error is not None,
             error_message=error,
+            result_raw=raw,
         )
 
 
@@ -249,8 +252,8 @@ def to_records(
     if isinstance(data, Mapping):
         response = data.get("response")
         if isinstance(response, Mapping) and _is_completion(response):
-            usage = _final_response(reader, response)
-        usage = openai_usage(data.get("usage")) or usage
+            _final_response(reader, response)
+        usage = openai_usage(data.get("usage"))
     metadata = (
         {k: v for k, v in data.items() if k not in ("messages", "response", "usage", "tools")}
         if isinstance(data, Mapping)
@@ -264,10 +267,10 @@ def to_records(
     yield reader.b.build(usage=usage, metadata=metadata, tools=tools)
 
 
-def _final_response(reader: _Reader, response: Mapping[str, Any]) -> dict[str, Any] | None:
+def _final_response(reader: _Reader, response: Mapping[str, Any]) -> None:
     """The ``response`` beside a history: when its message is the history's last agent
-    message, it only adds the model, usage and finish reason to that model call (returning the
-    usage); otherwise it is the next assistant turn."""
+    message, it only adds the model, usage and finish reason to that model call (the usage of
+    that one call, not of the run); otherwise it is the next assistant turn."""
     events = reader.b.events
     last = next((e for e in reversed(events) if e["kind"] == "message"), None)
     model = next((e for e in reversed(events) if e["kind"] == "model_call"), None)
@@ -278,19 +281,19 @@ def _final_response(reader: _Reader, response: Mapping[str, Any]) -> dict[str, A
     said = content_text(message.get("content") if isinstance(message, Mapping) else None)
     if last is None or model is None or last.get("actor_ref") != "agent":
         reader.completion("$.response", response)
-        return None
+        return
     if said != last["payload"]["text"]:
         reader.completion("$.response", response)
-        return None
+        return
     usage = openai_usage(response.get("usage"))
     found = {
         "model": response.get("model"),
-        "usage": usage,
         "finish_reason": choice.get("finish_reason"),
     }
     model["payload"].update({k: v for k, v in found.items() if v is not None})
+    if usage:
+        reader.b.usage_of(model, usage)
     model["payload"]["trace_items"].append("$.response")
-    return usage
 
 
 def to_record(data: Any, **options: Any) -> TrialRecord:

@@ -48,11 +48,10 @@ from agent_asserts.record.adapters.toolkit import (
     TraceBuilder,
     content_text,
     item_list,
-    json_or_text,
     mapping,
     openai_usage,
     read_with,
-    seconds,
+    result_as_written,
     tool_error,
 )
 from agent_asserts.record.trial import TrialRecord
@@ -199,9 +198,7 @@ class _Reader:
             where,
             model=item.get("model"),
             usage=openai_usage(item.get("usage")),
-            wall_time=seconds(item["created_at"])
-            if isinstance(item.get("created_at"), int | float)
-            else None,
+            wall_time=self.b.time(item.get("created_at"), where=f"{where}.created_at"),
             error_message=error.get("message") if status == "failed" else None,
             error_type=error.get("code") if status == "failed" else None,
         )
@@ -278,8 +275,10 @@ class _Reader:
             message = error
         if item.get("status") in ("in_progress", "calling") and error is None:
             return  # still pending
+        result, raw = result_as_written(item.get("output"))
         self.b.result(
-            json_or_text(item.get("output")),
+            result,
+            result_raw=raw,
             where=where,
             call_id=call_id,
             name=name,
@@ -310,10 +309,13 @@ class _Reader:
 
     def result(self, where: str, item: Mapping[str, Any]) -> None:
         output = item.get("output")
-        result = json_or_text(content_text(output) if isinstance(output, list) else output)
+        result, raw = result_as_written(
+            content_text(output) if isinstance(output, list) else output
+        )
         error = tool_error(result) if self.detect_errors else None
         self.b.result(
             result,
+            result_raw=raw,
             where=where,
             call_id=_str(item.get("call_id")),
             name=_str(item.get("name")),

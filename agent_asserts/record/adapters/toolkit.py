@@ -7,9 +7,10 @@ adapter's record with the record's constructors (each value checked once).
 
 Pairing: a result goes to the open call with its id; failing that, to the earliest open call of
 the same name (a call or result without an id pairs by name and order). A call that never gets
-a result, and a result that matches no call, are both kept with ``outcome: "pending"`` (the
-latter with ``unpaired: True`` and no arguments). Every event lists the input positions it was
-made from in ``payload.trace_items``.
+a result is kept with ``outcome: "pending"``; a result that matches no call (its call trimmed
+from the history) is a call whose arguments are not recorded, with the result's outcome and
+``unpaired: True``. Every event lists the input positions it was made from in
+``payload.trace_items``.
 
 >>> b = TraceBuilder()
 >>> _ = b.message("user", "refund A1", where="[0]")
@@ -48,6 +49,7 @@ arguments are not valid JSON: Expecting ',' delimiter (column 21)
 
 from __future__ import annotations
 
+import ast
 import json
 import math
 import os
@@ -82,7 +84,7 @@ from agent_asserts.record.event import (
 from agent_asserts.record.parsing import load_json, parse_json, read_text, strict_loads
 from agent_asserts.record.trial import TrialRecord
 from agent_asserts.record.turns import TurnTracker, opens_turn
-from agent_asserts.record.usage import Usage
+from agent_asserts.record.usage import USAGE_COUNTERS, Usage
 from agent_asserts.record.validators import warn_suspicious
 
 INVALID_JSON_KEY: Final = "INVALID_JSON"
@@ -110,28 +112,128 @@ def parse_arguments(value: Any) -> tuple[Any, str | None, str | None]:
     if not value.strip():
         return {}, None, None
     try:
-        parsed = json.loads(value)
+        parsed = json.loads(value, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
         return MISSING, value, f"arguments are not valid JSON: {exc.msg} (column {exc.colno})"
     except RecursionError:
         return MISSING, value, "arguments are not valid JSON: nested too deeply"
+    except ValueError as exc:  # NaN / Infinity, or an integer longer than Python converts
+        reason = str(exc) if str(exc).endswith(_NOT_JSON) else "a number too long to read"
+        return MISSING, value, f"arguments are not valid JSON: {reason}"
     if isinstance(parsed, Mapping) and set(parsed) == {INVALID_JSON_KEY}:
         return parse_arguments(parsed)
     return parsed, None, None
 
 
+_NOT_JSON: Final = "is not a JSON value"
+
+
+def _no_constant(name: str) -> Any:
+    """Refuse a number JSON has not (``NaN``, ``Infinity``, ``-Infinity``)."""
+    raise ValueError(f"{name} {_NOT_JSON}")
+
+
+def _json_value(text: str) -> Any:
+    """The JSON value of ``text``, or ``MISSING`` (not JSON, a non-finite number, a number
+    too long or a document too deep to read)."""
+    try:
+        return json.loads(text, parse_constant=_no_constant)
+    except (ValueError, RecursionError):  # a JSONDecodeError, NaN, a number too long
+        return MISSING
+
+
 def json_or_text(value: Any) -> Any:
-    """A recorded value: text holding a JSON object or array parsed, anything else as it is.
+    """A recorded value: text holding a JSON object or array parsed, anything else as it is
+    (text with ``NaN`` or ``Infinity``, which JSON has not, stays text).
 
     >>> json_or_text('{"status": "paid"}'), json_or_text("paid"), json_or_text("[oops")
     ({'status': 'paid'}, 'paid', '[oops')
+    >>> json_or_text('{"v": NaN}')
+    '{"v": NaN}'
     """
     if isinstance(value, str) and value.lstrip()[:1] in ("{", "["):
-        try:
-            return json.loads(value)
-        except (json.JSONDecodeError, RecursionError):
-            return value
+        parsed = _json_value(value)
+        return value if parsed is MISSING else parsed
     return value
+
+
+LITERAL_LIMIT: Final = 1_000_000
+"""The longest tool-result text read as a Python literal (longer text stays text)."""
+_LITERAL_DEPTH: Final = 100
+"""The deepest bracket nesting read as a Python literal (deeper text stays text)."""
+
+
+def _bracket_depth(text: str) -> int:
+    depth = deepest = 0
+    for char in text:
+        if char in "([{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in ")]}":
+            depth -= 1
+    return deepest
+
+
+def _literal_data(value: Any) -> Any:
+    """A Python literal's value as JSON data (tuples as lists), or ``MISSING`` when it holds
+    what JSON has not (sets, bytes, complex or non-finite numbers, non-string keys)."""
+    if value is None or isinstance(value, bool | str | int):
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else MISSING
+    if isinstance(value, list | tuple):
+        items = [_literal_data(item) for item in value]
+        return MISSING if any(item is MISSING for item in items) else items
+    if isinstance(value, dict):
+        out = {}
+        for key, item in value.items():
+            data = _literal_data(item)
+            if not isinstance(key, str) or data is MISSING:
+                return MISSING
+            out[key] = data
+        return out
+    return MISSING
+
+
+def python_literal(text: str) -> Any:
+    """The JSON data of text written as a Python literal (``repr`` of a dict or list:
+    ``{'refundable': True}``), read with :func:`ast.literal_eval` — never evaluated — or
+    ``MISSING`` when it is not one, holds what JSON has not, is longer than
+    :data:`LITERAL_LIMIT` or nests brackets deeper than 100 levels.
+
+    >>> python_literal("{'refundable': True, 'amount': 42, 'ids': (1, 2)}")
+    {'refundable': True, 'amount': 42, 'ids': [1, 2]}
+    >>> python_literal("{'a': __import__('os')}"), python_literal("{1, 2}")
+    (MISSING, MISSING)
+    """
+    if len(text) > LITERAL_LIMIT or _bracket_depth(text) > _LITERAL_DEPTH:
+        return MISSING
+    try:
+        value = ast.literal_eval(text.strip())
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return MISSING
+    if not isinstance(value, dict | list | tuple):
+        return MISSING
+    return _literal_data(value)
+
+
+def result_as_written(value: Any) -> tuple[Any, str | None]:
+    """``(result, raw)`` for a tool result as a trace writes it: text holding a JSON object or
+    array, or a Python ``dict``/``list`` literal (what the OpenAI Agents SDK writes with
+    ``str()``), becomes that value and ``raw`` is the text; anything else is kept as it is
+    (``raw`` None).
+
+    >>> result_as_written("{'refundable': True, 'amount': 42}")
+    ({'refundable': True, 'amount': 42}, "{'refundable': True, 'amount': 42}")
+    >>> result_as_written('[1, 2]'), result_as_written("paid"), result_as_written({"a": 1})
+    (([1, 2], '[1, 2]'), ('paid', None), ({'a': 1}, None))
+    """
+    if not isinstance(value, str) or value.lstrip()[:1] not in ("{", "["):
+        return value, None
+    parsed = _json_value(value)
+    if parsed is MISSING:
+        parsed = python_literal(value)
+    return (value, None) if parsed is MISSING else (parsed, value)
 
 
 def count(value: Any) -> int | None:
@@ -323,21 +425,23 @@ def openai_usage(raw: Any) -> dict[str, Any] | None:
     >>> openai_usage({"prompt_tokens": 200, "completion_tokens": 15,
     ...               "prompt_tokens_details": {"cached_tokens": 100}})
     {'input_tokens': 200, 'output_tokens': 15, 'details': {'cached_input_tokens': 100}}
+    >>> openai_usage({"prompt_tokens": 5, "prompt_tokens_details": "n/a"})
+    {'input_tokens': 5}
     """
     if not isinstance(raw, Mapping):
         return None
     details: dict[str, Any] = {}
-    for key in ("prompt_tokens_details", "input_tokens_details"):
-        for name, value in (raw.get(key) or {}).items():
+    for key in ("prompt_tokens_details", "input_tokens_details"):  # a detail not an object:
+        for name, value in mapping(raw.get(key)).items():  # no counters in it
             details["cached_input_tokens" if name == "cached_tokens" else f"input_{name}"] = value
     for key in ("completion_tokens_details", "output_tokens_details"):
-        for name, value in (raw.get(key) or {}).items():
+        for name, value in mapping(raw.get(key)).items():
             details[name if name == "reasoning_tokens" else f"output_{name}"] = value
     return usage(
         raw.get("prompt_tokens", raw.get("input_tokens")),
         raw.get("completion_tokens", raw.get("output_tokens")),
         raw.get("total_tokens"),
-        **{k: v for k, v in details.items() if v},
+        **{k: v for k, v in details.items() if v and k not in USAGE_COUNTERS},
     )
 
 
@@ -426,6 +530,36 @@ def _count(value: Any) -> int | None:
     return value if isinstance(value, int) and value >= 0 else None
 
 
+SUMMED: Final = "the sum over the model calls"
+"""The ``reported_by`` of a run usage an adapter summed over its model calls."""
+
+
+def summed_usage(usages: Iterable[Mapping[str, Any] | None]) -> dict[str, Any] | None:
+    """A run's usage as the sum of its model calls' usage mappings (canonical, as
+    :func:`usage` makes them) — only when **every** model call carries usage: a sum over some
+    of them would undercount, so then (and when there is no model call) None. A named counter
+    is summed only when every call has it (as ``record.run_usage`` does); ``details`` counters
+    a call leaves out count as zero (adapters leave out zero counts). The one rule for every
+    adapter, message lists and span trees alike (docs/record.md, *Partial data*).
+
+    >>> summed_usage([{"input_tokens": 9, "output_tokens": 1}, {"input_tokens": 5}])
+    {'input_tokens': 14, 'reported_by': 'the sum over the model calls'}
+    >>> print(summed_usage([{"input_tokens": 9}, None]), summed_usage([]))
+    None None
+    """
+    given = list(usages)
+    parts = [part for part in given if part]
+    if not parts or len(parts) < len(given):
+        return None
+    total: dict[str, Any] = {}
+    for part in parts:
+        _add_usage(total, part)
+    for key in USAGE_COUNTERS:
+        if key in total and not all(key in part for part in parts):
+            del total[key]
+    return {**total, "reported_by": SUMMED} if total else None
+
+
 def _add_usage(total: dict[str, Any], part: Mapping[str, Any]) -> None:
     for key in ("input_tokens", "output_tokens", "total_tokens"):
         if key in part:
@@ -457,7 +591,6 @@ class TraceBuilder:
         self.parse_errors: list[dict[str, Any]] = []
         self._open: list[dict[str, Any]] = []
         self._groups = 0
-        self._usage: dict[str, Any] = {}
         self.agent: str | None = None
 
     # -- events ------------------------------------------------------------------------------
@@ -493,7 +626,8 @@ class TraceBuilder:
         error_type: str | None = None,
         **envelope: Any,
     ) -> dict[str, Any]:
-        """A model call; its usage counts towards the run's usage (unless the run gives one)."""
+        """A model call; its usage counts towards the run's usage (unless the run gives one).
+        The run's usage is that sum only when every model call carries usage."""
         payload: dict[str, Any] = {}
         for key, value in (
             ("model", model),
@@ -506,10 +640,25 @@ class TraceBuilder:
                 payload[key] = value
         if usage:
             payload["usage"] = dict(usage)
-            _add_usage(self._usage, usage)
         if error_message is not None or error_type is not None:
             payload["is_error"] = True
         return self.add("model_call", payload, where=where, **envelope)
+
+    def usage_of(self, event: Mapping[str, Any], usage: Mapping[str, Any] | None) -> None:
+        """Give a model call made earlier (one of :meth:`model_call`'s events) the usage the
+        trace reports after it (a final response beside the history); a call that already
+        carries usage keeps it.
+
+        >>> b = TraceBuilder()
+        >>> call = b.model_call(where="[0]")
+        >>> b.usage_of(call, {"input_tokens": 3, "output_tokens": 1})
+        >>> b.build().usage.total_tokens
+        4
+        """
+        payload = event["payload"]
+        if not usage or "usage" in payload or event.get("kind") != "model_call":
+            return
+        payload["usage"] = dict(usage)
 
     def reasoning(
         self,
@@ -628,26 +777,39 @@ class TraceBuilder:
         outcome: str | None = None,
         wall_time: float | None = None,
         extra: Mapping[str, Any] | None = None,
+        result_raw: str | None = None,
     ) -> dict[str, Any]:
-        """The result of a call: paired by ``call_id``, else by ``name`` and order. Without a
-        matching call, a tool call of its own (``outcome: "pending"``, ``unpaired: True``).
-        ``outcome`` defaults to ``failed``/``succeeded`` from ``is_error``."""
+        """The result of a call: paired by ``call_id``, else by ``name`` and order.
+        ``outcome`` defaults to ``failed``/``succeeded`` from ``is_error``; ``result_raw`` is
+        the text the result was read from (see :func:`result_as_written`).
+
+        A result without a matching call (its call trimmed from the history: a context window,
+        LangGraph's ``trim_messages``) is a tool call of its own whose arguments are not
+        recorded, with the result's outcome and ``unpaired: True``:
+
+        >>> b = TraceBuilder()
+        >>> _ = b.result("Error: timed out", call_id="c9", is_error=True, where="[0]")
+        >>> call = b.build().tool_calls[0].payload
+        >>> call.name, call.arguments, call.outcome, call.extra["unpaired"]
+        ('<unknown>', MISSING, 'failed', True)
+        """
         event = self._find(call_id, name)
         fields: dict[str, Any] = {"result": result, **(extra or {})}
+        if result_raw is not None:
+            fields["result_raw"] = result_raw
         if error_message is not None:
             fields["error_message"] = error_message
         if error_type is not None:
             fields["error_type"] = error_type
+        outcome = outcome or ("failed" if is_error else "succeeded")
+        fields["is_error"] = outcome in ERROR_OUTCOMES
+        fields["outcome"] = outcome
         if event is None:
             fields["unpaired"] = True
             if call_id is not None:
                 fields["call_id"] = call_id
-            fields.update(is_error=is_error, outcome="pending")
             return self.add("tool_call", {"name": name or UNKNOWN_TOOL, **fields}, where=where)
         self._open.remove(event)
-        outcome = outcome or ("failed" if is_error else "succeeded")
-        fields["is_error"] = outcome in ERROR_OUTCOMES
-        fields["outcome"] = outcome
         event["payload"].update(fields)
         event["payload"]["trace_items"].extend(_positions(where))
         started = event.get("wall_time")
@@ -658,6 +820,23 @@ class TraceBuilder:
     def error(self, where: str, reason: str, item: Any = None) -> None:
         """An input item that could not be read (kept on the record's ``parse_errors``)."""
         self.parse_errors.append(ParseError(where, reason, item, self.source).to_dict())
+
+    def time(self, value: Any, *, where: str, unit: str = "s") -> float | None:
+        """:func:`seconds` of a timestamp the trace gives at ``where``; None when absent. A
+        value that is no timestamp (``true``, ``"soon"``, an infinite number) is None and a
+        parse error, never an exception.
+
+        >>> b = TraceBuilder()
+        >>> b.time(1767323045, where="$.created"), b.time(True, where="$.created")
+        (1767323045.0, None)
+        >>> [str(p) for p in b.build().parse_errors]
+        ['$.created: not a timestamp: True']
+        """
+        try:
+            return seconds(value, unit=unit)
+        except ValueError as exc:
+            self.error(where, str(exc), value)
+            return None
 
     # -- the record --------------------------------------------------------------------------
 
@@ -683,9 +862,20 @@ class TraceBuilder:
         tools: Iterable[Mapping[str, Any]] | None = None,
         initial_state: Any = None,
         final_state: Any = None,
+        surfaces: Iterable[str] | None = None,
     ) -> TrialRecord:
         """The record: open calls marked ``pending``, single-member groups dropped, the run's
-        usage the sum over model calls when not given, the status derived when not given."""
+        usage (when not given) the sum over model calls if every model call carries usage —
+        otherwise none, so that a token budget is ``invalid`` rather than judged on part of
+        the run — the status derived when not given. ``surfaces``: the kinds the format
+        records, when it records fewer than all (a format without messages records no reply).
+
+        >>> b = TraceBuilder()
+        >>> _ = b.model_call(where="[0]")
+        >>> _ = b.model_call(where="[1]", usage={"input_tokens": 9, "output_tokens": 1})
+        >>> print(b.build().usage)
+        None
+        """
         errors = list(errors)
         status = status or self.derived_status(errors)
         for event in self._open:
@@ -699,8 +889,9 @@ class TraceBuilder:
                 del event["group_id"]
         data: dict[str, Any] = {"events": self.events, "status": status}
         run_usage = dict(usage) if usage else None
-        if run_usage is None and self._usage:
-            run_usage = {**self._usage, "reported_by": "the sum over the model calls"}
+        if run_usage is None:
+            calls = (e["payload"].get("usage") for e in self.events if e["kind"] == "model_call")
+            run_usage = summed_usage(calls)
         if run_usage:
             data["usage"] = run_usage
         if errors:
@@ -715,6 +906,8 @@ class TraceBuilder:
             data["initial_state"] = initial_state
         if final_state is not None:
             data["final_state"] = final_state
+        if surfaces is not None:
+            data["surfaces"] = sorted(surfaces)
         return record_of(data, self.source)
 
 
@@ -1084,6 +1277,7 @@ def record_of(data: dict[str, Any], source: str | None = None) -> TrialRecord:
 
 __all__ = [
     "ERROR_PREFIXES",
+    "SUMMED",
     "UNKNOWN_TOOL",
     "TraceBuilder",
     "Where",
@@ -1093,8 +1287,11 @@ __all__ = [
     "mapping",
     "openai_usage",
     "parse_arguments",
+    "python_literal",
     "read_with",
+    "result_as_written",
     "seconds",
+    "summed_usage",
     "tool_definitions",
     "tool_error",
     "usage",

@@ -14,7 +14,7 @@ from openai.types.chat.chat_completion_message_function_tool_call import (
 )
 from openai.types.completion_usage import CompletionUsage
 
-from agent_asserts import TrialRecord
+from agent_asserts import MISSING, TrialRecord
 from agent_asserts.record.adapters import openai_chat
 
 ARGS = '{"order_id": "A1049"}'
@@ -57,7 +57,9 @@ def test_pairing_falls_back_to_name_and_order_and_keeps_the_unpaired() -> None:
     a, b, orphan = record.tool_calls
     assert (a.payload.name, a.payload.result, a.payload.outcome) == ("a", "1", "succeeded")
     assert (b.payload.name, b.payload.outcome) == ("b", "pending")
-    assert orphan.payload.outcome == "pending" and orphan.payload.extra["unpaired"] is True
+    # an orphan result is a call whose arguments are not recorded, with the result's outcome
+    assert orphan.payload.outcome == "succeeded" and orphan.payload.extra["unpaired"] is True
+    assert orphan.payload.arguments is MISSING
     assert orphan.payload.result == "orphan" and orphan.payload.call_id == "nope"
     assert record.status == "incomplete"
 
