@@ -155,10 +155,49 @@ def _problems(data: Any, source: str | None) -> list[Problem]:
     return found
 
 
-def strict_loads(text: str, source: str | None = None) -> Any:
+def _plain_dicts(data: Any) -> Any:
+    """``data`` with every object that had duplicate keys as a plain ``dict`` (iteratively)."""
+    if type(data) is _Duplicated:
+        data = dict(data)
+    stack = [data]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if type(item) is _Duplicated:
+                    item = value[key] = dict(item)
+                if isinstance(item, dict | list):
+                    stack.append(item)
+        elif isinstance(value, list):
+            for index, item in enumerate(value):
+                if type(item) is _Duplicated:
+                    item = value[index] = dict(item)
+                if isinstance(item, dict | list):
+                    stack.append(item)
+    return data
+
+
+def _found(data: Any, source: str | None, duplicates: list[Problem] | None) -> Any:
+    """``data`` once its problems are known: a :class:`RecordError` listing them, unless they
+    are all duplicate keys and ``duplicates`` collects them (the last value of each kept)."""
+    problems = _problems(data, source)
+    if duplicates is None or any(p.message != "duplicate key" for p in problems):
+        raise RecordError(problems)
+    duplicates.extend(problems)
+    return _plain_dicts(data)
+
+
+def strict_loads(
+    text: str, source: str | None = None, *, duplicates: list[Problem] | None = None
+) -> Any:
     """:func:`json.loads`, strictly: a syntax error stays a ``json.JSONDecodeError`` (for
     callers that fall back to another format); everything else is a :class:`RecordError`
-    (see :func:`parse_json`).
+    (see :func:`parse_json`). With a ``duplicates`` list, duplicate keys (and nothing else
+    found) are added to it as problems, the last value of each kept.
+
+    >>> found = []
+    >>> strict_loads('{"a": 1, "a": 2}', "run.json", duplicates=found), found
+    ({'a': 2}, [Problem(path='$.a', message='duplicate key', source='run.json')])
     """
     scan = _Scan()
     try:
@@ -184,7 +223,7 @@ def strict_loads(text: str, source: str | None = None) -> Any:
         message = "invalid JSON: the document is nested too deeply"
         raise RecordError([Problem("", message, source)]) from None
     if scan.found:
-        raise RecordError(_problems(data, source))
+        return _found(data, source, duplicates)
     return data
 
 
@@ -201,12 +240,18 @@ def syntax_error(exc: json.JSONDecodeError, source: str | None) -> RecordError:
     return RecordError([Problem("", f"invalid JSON: {exc.msg}", where)])
 
 
-def parse_json(text: str, source: str | None = None) -> Any:
+def parse_json(
+    text: str, source: str | None = None, *, duplicates: list[Problem] | None = None
+) -> Any:
     """Parse JSON text strictly.
 
     Args:
         text: The JSON text.
         source: The file (or ``file:line``) named in the problems.
+        duplicates: When given, duplicate keys are added to it instead of raised (when nothing
+            else is wrong), the last value of each kept: the caller decides once it knows the
+            document's format (a canonical record refuses them, a foreign trace keeps the last
+            value, as its producer's JSON reader did).
 
     Returns:
         The parsed data (plain dicts, lists and scalars).
@@ -225,7 +270,7 @@ def parse_json(text: str, source: str | None = None) -> Any:
       run.json: invalid JSON: the document is nested too deeply
     """
     try:
-        return strict_loads(text, source)
+        return strict_loads(text, source, duplicates=duplicates)
     except json.JSONDecodeError as exc:
         raise syntax_error(exc, source) from None
 
