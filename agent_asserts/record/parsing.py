@@ -60,6 +60,7 @@ document with every array cut to its first items (what format detection looks at
 
 from __future__ import annotations
 
+import codecs
 import json
 import mmap
 import os
@@ -316,6 +317,38 @@ def decode_text(raw: bytes, source: str) -> str:
         raise RecordError([Problem("", f"not UTF-8 text (byte {exc.start})", source)]) from None
 
 
+def require_utf8(path: str | os.PathLike[str], source: str, chunk: int = 1 << 20) -> None:
+    """Refuse a file that is not UTF-8 before it is read as text piece by piece, naming the
+    first bad byte as :func:`decode_text` does (read in chunks: memory stays bounded).
+
+    Raises:
+        RecordError: The bytes are not UTF-8 (naming ``source`` and the byte's offset).
+
+    >>> import pathlib, tempfile
+    >>> file = pathlib.Path(tempfile.mkdtemp()) / "run.json"
+    >>> _ = file.write_bytes(b'{"a": "caf\\xc3\\xa9 \\xff"}')
+    >>> require_utf8(file, "run.json", chunk=4)
+    Traceback (most recent call last):
+    ...
+    agent_asserts.record.errors.RecordError: invalid record: 1 problem(s)
+      run.json: not UTF-8 text (byte 13)
+    """
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    offset = 0  # bytes handed to the decoder before this chunk
+    with open(path, "rb") as handle:
+        while True:
+            data = handle.read(chunk)
+            pending = len(decoder.getstate()[0])
+            try:
+                decoder.decode(data, final=not data)
+            except UnicodeDecodeError as exc:
+                byte = offset - pending + exc.start
+                raise RecordError([Problem("", f"not UTF-8 text (byte {byte})", source)]) from None
+            if not data:
+                return
+            offset += len(data)
+
+
 def require_regular(path: str | os.PathLike[str]) -> None:
     """Refuse a record path that is not a regular file (a device, a FIFO, a dangling symbolic
     link) or is over the size limit, before anything opens it (:mod:`agent_asserts._files`).
@@ -409,11 +442,17 @@ class JsonStream:
     Args:
         handle: A text file (or ``io.StringIO``).
         source: The file name, for errors.
+        duplicates: When given, duplicate keys are added to it instead of raised (when nothing
+            else is wrong), the last value of each kept (see :func:`parse_json`).
     """
 
-    def __init__(self, handle: IO[str], source: str | None = None) -> None:
+    def __init__(
+        self, handle: IO[str], source: str | None = None, *,
+        duplicates: list[Problem] | None = None,
+    ) -> None:  # fmt: skip
         self.handle = handle
         self.source = source
+        self.duplicates = duplicates
         self.buf = ""
         self.pos = 0
         self.offset = 0  # characters dropped from the front of ``buf``
@@ -492,7 +531,10 @@ class JsonStream:
             problems = [
                 Problem(path + p.path[1:], p.message, self.source) for p in _problems(data, None)
             ]
-            raise RecordError(problems)
+            if self.duplicates is None or any(p.message != "duplicate key" for p in problems):
+                raise RecordError(problems)
+            self.duplicates.extend(problems)
+            return _plain_dicts(data)
         return data
 
     def item_paths(self, path: str = "$") -> Iterator[str]:
@@ -563,19 +605,26 @@ def _dropping(stream: JsonStream, keep: int, path: str) -> Iterator[tuple[str, N
             stream.value(item_path)
 
 
-def sample(handle: IO[str], *, keep: int = 3, source: str | None = None) -> Any:
-    """The document with every array cut to its first ``keep`` items, read in bounded memory.
+def sample(
+    handle: IO[str], *, keep: int = 3, source: str | None = None,
+    duplicates: list[Problem] | None = None,
+) -> Any:  # fmt: skip
+    """The document with every array cut to its first ``keep`` items, read in bounded memory
+    (``duplicates`` as :class:`JsonStream` takes it).
 
     Raises:
         RecordError: Invalid JSON (naming the character offset and the JSON path).
     """
-    stream = JsonStream(handle, source)
+    stream = JsonStream(handle, source, duplicates=duplicates)
     data = stream.sampled(keep)
     stream.end()
     return data
 
 
-def iter_runs(handle: IO[str], key: str, *, source: str | None = None) -> Iterator[tuple[str, Any]]:
+def iter_runs(
+    handle: IO[str], key: str, *, source: str | None = None,
+    duplicates: list[Problem] | None = None,
+) -> Iterator[tuple[str, Any]]:  # fmt: skip
     """The items of the top-level array (``key`` ``""``) or of the array under a top-level
     key, one at a time, each with its JSON path. Nothing is yielded when the key is absent.
 
@@ -583,7 +632,7 @@ def iter_runs(handle: IO[str], key: str, *, source: str | None = None) -> Iterat
     >>> list(iter_runs(io.StringIO('[{"a": 1}, {"a": 2}]'), ""))
     [('$[0]', {'a': 1}), ('$[1]', {'a': 2})]
     """
-    stream = JsonStream(handle, source)
+    stream = JsonStream(handle, source, duplicates=duplicates)
     if key == "":
         yield from stream.items()
     else:
@@ -595,7 +644,10 @@ def iter_runs(handle: IO[str], key: str, *, source: str | None = None) -> Iterat
     stream.end()
 
 
-def top_members(handle: IO[str], key: str, *, source: str | None = None) -> dict[str, Any]:
+def top_members(
+    handle: IO[str], key: str, *, source: str | None = None,
+    duplicates: list[Problem] | None = None,
+) -> dict[str, Any]:  # fmt: skip
     """The top-level object's members other than ``key`` (read whole; ``key``'s value read and
     dropped item by item): the context each streamed run is given with.
 
@@ -603,7 +655,7 @@ def top_members(handle: IO[str], key: str, *, source: str | None = None) -> dict
     >>> top_members(io.StringIO('{"id": 1, "data": [1, 2], "x": {"y": 2}}'), "data")
     {'id': 1, 'x': {'y': 2}}
     """
-    stream = JsonStream(handle, source)
+    stream = JsonStream(handle, source, duplicates=duplicates)
     out: dict[str, Any] = {}
     for name, path in stream.members():
         if name == key:
@@ -624,6 +676,7 @@ __all__ = [
     "read_raw",
     "read_text",
     "require_regular",
+    "require_utf8",
     "sample",
     "sample_of",
     "strict_loads",

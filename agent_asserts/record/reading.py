@@ -47,6 +47,7 @@ from agent_asserts.record.parsing import (
     parse_json,
     read_raw,
     require_regular,
+    require_utf8,
     sample,
     sample_of,
     strict_loads,
@@ -133,11 +134,12 @@ def _unmatched(
 ) -> Iterator[TrialRecord]:
     """The records of a mapping read as native only because it shares a key with the canonical
     form: when that fails mostly on unknown keys, the error also says that no trace format
-    matched and which keys were looked at."""
+    matched and which keys were looked at (a key that looks like a canonical one, "did you
+    mean 'events'?", is a typo in a record: its message stands alone)."""
     try:
         yield from records
     except RecordError as exc:
-        unknown = sum(p.message.startswith("unknown key") for p in exc.problems)
+        unknown = sum(p.message == "unknown key" for p in exc.problems)
         if unknown * 2 < len(exc.problems):
             raise
         try:
@@ -475,9 +477,13 @@ def _streamed_records(path: Path, name: str, format: str) -> Iterator[TrialRecor
     if whole is not None:
         yield from whole
         return
+    require_utf8(path, name)  # read as text piece by piece below
+    duplicates: list[Problem] = []
     with path.open(encoding="utf-8-sig") as handle:
-        shape = sample(handle, source=name)
+        shape = sample(handle, source=name, duplicates=duplicates)
     spec = _format_of(shape, format, name)
+    if spec.name == "native" and duplicates:
+        raise RecordError(duplicates)
     key = _runs_key(spec, shape)
     if spec.read_records is not None:
         yield from _tagged(spec.read_records(path, source=name), spec)
@@ -485,14 +491,21 @@ def _streamed_records(path: Path, name: str, format: str) -> Iterator[TrialRecor
     if key is None:  # no container: read whole
         yield from _whole(path, format, source=name)
         return
+    found: list[Problem] | None = None if spec.name == "native" else []
     context: dict[str, Any] = {}
     if key:
         with path.open(encoding="utf-8-sig") as handle:
-            context = top_members(handle, key, source=name)
+            context = top_members(handle, key, source=name, duplicates=found)
+        _settle(spec, found, name)
     with path.open(encoding="utf-8-sig") as handle:
-        for where, item in iter_runs(handle, key, source=name):
+        for where, item in iter_runs(handle, key, source=name, duplicates=found):
             container: Any = {**context, key: [item]} if key else [item]
-            yield from _read_as((spec, False), container, f"{name}: {where}", parsed=True)
+            run = list(found or ())
+            if found:
+                found.clear()
+            yield from _read_as(
+                (spec, False), container, f"{name}: {where}", parsed=True, duplicates=run
+            )
 
 
 def _read_whole(path: Path, name: str, format: str) -> Iterator[TrialRecord] | None:
@@ -526,8 +539,8 @@ def _runs_key(spec: TraceFormat, shape: Any) -> str | None:
 def _whole(path: Path, format: str, *, source: str) -> Iterator[TrialRecord]:
     duplicates: list[Problem] = []
     data = parse_json(decode_text(read_raw(path), source), source, duplicates=duplicates)
-    yield from _read_as(_choose(data, format, source), data, source, parsed=True,
-                        duplicates=duplicates)  # fmt: skip
+    choice = _choose(data, format, source)
+    yield from _read_as(choice, data, source, parsed=True, duplicates=duplicates)
 
 
 def load_one(
