@@ -593,6 +593,11 @@ def trace_text(text: str, duplicates: list[Problem] | None = None) -> Any:
       <trace text>:1:1: invalid JSON: Expecting value (from_trace reads a str as JSON text;
       read a file with TrialRecord.load(path), or pass a pathlib.Path)
     """
+    try:  # the common case, one document: parsed once
+        return strict_loads(text.lstrip("\ufeff"), TEXT_SOURCE, duplicates=duplicates)
+    except json.JSONDecodeError as exc:
+        if exc.msg != "Extra data":
+            raise _text_error(exc) from None
     decoder = json.JSONDecoder()
     pieces: list[str] = []
     position, end = 0, len(text)
@@ -604,23 +609,25 @@ def trace_text(text: str, duplicates: list[Problem] | None = None) -> Any:
         try:
             _, stop = decoder.raw_decode(text, position)
         except json.JSONDecodeError as exc:
-            where = f"{TEXT_SOURCE}:{exc.lineno}:{exc.colno}"
-            message = (
-                f"invalid JSON: {exc.msg} (from_trace reads a str as JSON text; read a file "
-                f"with TrialRecord.load(path), or pass a pathlib.Path)"
-            )
-            raise RecordError([Problem("", message, where)]) from None
+            raise _text_error(exc) from None
         except RecursionError:
             message = "invalid JSON: the document is nested too deeply"
             raise RecordError([Problem("", message, TEXT_SOURCE)]) from None
         pieces.append(text[position:stop])
         position = stop
-    if len(pieces) == 1:
-        return parse_json(pieces[0], TEXT_SOURCE, duplicates=duplicates)
     return [
         parse_json(piece, f"{TEXT_SOURCE} (document {number})", duplicates=duplicates)
         for number, piece in enumerate(pieces, 1)
     ]
+
+
+def _text_error(exc: json.JSONDecodeError) -> RecordError:
+    where = f"{TEXT_SOURCE}:{exc.lineno}:{exc.colno}"
+    message = (
+        f"invalid JSON: {exc.msg} (from_trace reads a str as JSON text; read a file "
+        f"with TrialRecord.load(path), or pass a pathlib.Path)"
+    )
+    return RecordError([Problem("", message, where)])
 
 
 def _text_records(text: str, format: str) -> Iterator[TrialRecord]:

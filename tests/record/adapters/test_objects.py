@@ -9,6 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from agent_asserts import TrialRecord
 from agent_asserts.record import RecordError
@@ -406,3 +408,19 @@ def test_the_detected_format_is_kept_in_metadata_and_native_records_are_as_writt
     assert TrialRecord.load(file, "ces").metadata == {"format": "ces"}
     native = {"reply": "x", "metadata": {"team": "a"}}
     assert TrialRecord.from_trace(native).metadata == {"team": "a"}
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=5),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=5), children, max_size=4)
+    ),
+    max_leaves=30,
+)
+
+
+@given(JSON)
+def test_plain_json_data_is_never_copied_or_changed(data: Any) -> None:
+    snapshot = json.dumps(data, sort_keys=True)
+    assert plain_data(data) is data
+    assert json.dumps(data, sort_keys=True) == snapshot
