@@ -13,7 +13,8 @@ LangGraph state holding ``BaseMessage`` objects) into the JSON data the adapters
   document for a sequence of them; ``span.to_json()`` text (or its parsed dict) likewise;
 * OpenAI Agents SDK traces and spans: their ``export()``; a run result: ``to_input_list()``;
 * an MCP ``SessionMessage``: its JSON-RPC message;
-* any other dataclass: its fields (``dataclasses.asdict``).
+* any other dataclass: its fields; a ``datetime`` or ``date``: its ISO text; a ``UUID``: its
+  text; an ``Enum``: its value.
 
 An object of no known kind is a :class:`~agent_asserts.record.errors.RecordError` naming its
 type, where it was and the nearest form the library reads. Nothing here imports an SDK unless
@@ -40,8 +41,10 @@ import dataclasses
 import json
 import types
 from collections.abc import Iterable, Mapping, Sequence
-from datetime import datetime
+from datetime import date, datetime
+from enum import Enum
 from typing import TYPE_CHECKING, Any, Final
+from uuid import UUID
 
 from agent_asserts._depth import MAX_DEPTH
 from agent_asserts.record.errors import Problem, RecordError
@@ -139,6 +142,12 @@ def _package(value: Any) -> str:
 
 def _object(value: Any, path: str, source: str | None) -> Any:
     """One object of an SDK as data (what it holds is converted by the caller next)."""
+    if isinstance(value, date):  # a datetime too: ISO text, which every adapter reads
+        return value.isoformat()
+    if isinstance(value, UUID):
+        return str(value)
+    if isinstance(value, Enum):
+        return value.value
     package = _package(value)
     try:
         if package == "pydantic_ai":

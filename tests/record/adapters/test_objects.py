@@ -4,7 +4,10 @@ user (made here by the real libraries, offline), without ``model_dump()`` glue."
 from __future__ import annotations
 
 import dataclasses
+import datetime
+import enum
 import json
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -380,6 +383,17 @@ def test_plain_data_is_returned_as_it_is_and_dataclasses_by_field() -> None:
         content: str
 
     assert plain_data((Turn("user", "hi"),)) == [{"role": "user", "content": "hi"}]
+
+    class Role(enum.Enum):
+        USER = "user"
+
+    moment = datetime.datetime(2026, 5, 1, 10, 0, tzinfo=datetime.UTC)
+    ident = uuid.UUID(int=1)
+    assert plain_data({"role": Role.USER, "at": moment, "id": ident}) == {
+        "role": "user",
+        "at": "2026-05-01T10:00:00+00:00",
+        "id": "00000000-0000-0000-0000-000000000001",
+    }
 
 
 # -- JSON text and paths ----------------------------------------------------------------------
