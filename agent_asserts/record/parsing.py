@@ -649,15 +649,28 @@ def top_members(
     duplicates: list[Problem] | None = None,
 ) -> dict[str, Any]:  # fmt: skip
     """The top-level object's members other than ``key`` (read whole; ``key``'s value read and
-    dropped item by item): the context each streamed run is given with.
+    dropped item by item): the context each streamed run is given with. A member given twice
+    is a duplicate key (collected in ``duplicates`` when given, the last value kept).
 
     >>> import io
     >>> top_members(io.StringIO('{"id": 1, "data": [1, 2], "x": {"y": 2}}'), "data")
     {'id': 1, 'x': {'y': 2}}
+    >>> top_members(io.StringIO('{"id": 1, "id": 2, "data": []}'), "data")
+    Traceback (most recent call last):
+    ...
+    agent_asserts.record.errors.RecordError: invalid record: 1 problem(s)
+      $.id: duplicate key
     """
     stream = JsonStream(handle, source, duplicates=duplicates)
     out: dict[str, Any] = {}
+    seen: set[str] = set()
     for name, path in stream.members():
+        if name in seen:
+            problem = Problem(path, "duplicate key", source)
+            if duplicates is None:
+                raise RecordError([problem])
+            duplicates.append(problem)
+        seen.add(name)
         if name == key:
             stream.sampled(0, path)
         else:

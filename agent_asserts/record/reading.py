@@ -496,7 +496,9 @@ def _streamed_records(path: Path, name: str, format: str) -> Iterator[TrialRecor
     if key:
         with path.open(encoding="utf-8-sig") as handle:
             context = top_members(handle, key, source=name, duplicates=found)
-        _settle(spec, found, name)
+        _settle(spec, found, name)  # the members beside the runs: once
+        if found:
+            found.clear()
     with path.open(encoding="utf-8-sig") as handle:
         for where, item in iter_runs(handle, key, source=name, duplicates=found):
             container: Any = {**context, key: [item]} if key else [item]

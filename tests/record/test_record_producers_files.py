@@ -140,3 +140,20 @@ def test_a_mapping_that_is_no_trace_says_no_format_matched() -> None:
     assert [str(p) for p in typo.value.problems] == [
         "$.evnts: unknown key (did you mean 'events'?)"
     ]
+
+
+def test_a_streamed_container_warns_once_for_its_own_members(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(reading, "STREAM_ABOVE", 10)
+    path = tmp_path / "evalset.json"
+    case = {"eval_id": "c1", "conversation": []}
+    path.write_text(
+        '{"eval_set_id": "a", "eval_set_id": "b", "eval_cases": ['
+        + ", ".join([json.dumps(case)] * 2)
+        + "]}"
+    )
+    with pytest.warns(RecordWarning) as caught:
+        records = list(iter_records(path))
+    assert len(records) == 2
+    assert [str(w.message).rsplit(": ", 1)[1] for w in caught] == ["$.eval_set_id"]
