@@ -31,6 +31,8 @@ from agent_asserts.errors import RecordWarning
 from agent_asserts.record.adapters._registry import (
     TraceFormat,
     detect,
+    file_format,
+    file_suffixes,
     formats,
     get_format,
     matching_formats,
@@ -327,11 +329,16 @@ class RecordStream(Iterator[TrialRecord]):
             changes = self.state_changes()
         files = [path]
         if path.is_dir():
-            files = sorted(p for p in path.iterdir() if p.is_file() and p.suffix in SUFFIXES)
+            read = _suffixes()
+            files = sorted(p for p in path.iterdir() if p.is_file() and p.suffix in read)
         for file in files:
             name = os.fspath(file)
             require_regular(file)
-            whole = self.format != "auto" and get_format(self.format).read_records is not None
+            whole = (
+                get_format(self.format).read_records is not None
+                if self.format != "auto"
+                else file_format(name) is not None
+            )
             if whole or not _is_lines(file):
                 for record in _file_records(file, self.format):
                     yield record.with_state(**changes) if changes else record
@@ -398,15 +405,25 @@ def _one_line(
 
 def _path_records(path: Path, format: str) -> Iterator[TrialRecord]:
     if path.is_dir():
-        for file in sorted(p for p in path.iterdir() if p.is_file() and p.suffix in SUFFIXES):
+        read = _suffixes()
+        for file in sorted(p for p in path.iterdir() if p.is_file() and p.suffix in read):
             yield from _file_records(file, format)
     else:
         yield from _file_records(path, format)
 
 
+def _suffixes() -> tuple[str, ...]:
+    """The files of a folder that are read: :data:`SUFFIXES`, and those a format reads alone."""
+    return SUFFIXES + file_suffixes()
+
+
 def _file_records(path: Path, format: str) -> Iterator[TrialRecord]:
     name = os.fspath(path)
     require_regular(path)
+    own = file_format(name) if format == "auto" else None
+    if own is not None and own.read_records is not None:  # a file only that format reads
+        yield from _tagged(own.read_records(path, source=name), own)
+        return
     if format != "auto":
         spec = get_format(format)
         if spec.read_records is not None:
