@@ -60,6 +60,7 @@ document with every array cut to its first items (what format detection looks at
 
 from __future__ import annotations
 
+import codecs
 import json
 import mmap
 import os
@@ -155,10 +156,49 @@ def _problems(data: Any, source: str | None) -> list[Problem]:
     return found
 
 
-def strict_loads(text: str, source: str | None = None) -> Any:
+def _plain_dicts(data: Any) -> Any:
+    """``data`` with every object that had duplicate keys as a plain ``dict`` (iteratively)."""
+    if type(data) is _Duplicated:
+        data = dict(data)
+    stack = [data]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if type(item) is _Duplicated:
+                    item = value[key] = dict(item)
+                if isinstance(item, dict | list):
+                    stack.append(item)
+        elif isinstance(value, list):
+            for index, item in enumerate(value):
+                if type(item) is _Duplicated:
+                    item = value[index] = dict(item)
+                if isinstance(item, dict | list):
+                    stack.append(item)
+    return data
+
+
+def _found(data: Any, source: str | None, duplicates: list[Problem] | None) -> Any:
+    """``data`` once its problems are known: a :class:`RecordError` listing them, unless they
+    are all duplicate keys and ``duplicates`` collects them (the last value of each kept)."""
+    problems = _problems(data, source)
+    if duplicates is None or any(p.message != "duplicate key" for p in problems):
+        raise RecordError(problems)
+    duplicates.extend(problems)
+    return _plain_dicts(data)
+
+
+def strict_loads(
+    text: str, source: str | None = None, *, duplicates: list[Problem] | None = None
+) -> Any:
     """:func:`json.loads`, strictly: a syntax error stays a ``json.JSONDecodeError`` (for
     callers that fall back to another format); everything else is a :class:`RecordError`
-    (see :func:`parse_json`).
+    (see :func:`parse_json`). With a ``duplicates`` list, duplicate keys (and nothing else
+    found) are added to it as problems, the last value of each kept.
+
+    >>> found = []
+    >>> strict_loads('{"a": 1, "a": 2}', "run.json", duplicates=found), found
+    ({'a': 2}, [Problem(path='$.a', message='duplicate key', source='run.json')])
     """
     scan = _Scan()
     try:
@@ -184,7 +224,7 @@ def strict_loads(text: str, source: str | None = None) -> Any:
         message = "invalid JSON: the document is nested too deeply"
         raise RecordError([Problem("", message, source)]) from None
     if scan.found:
-        raise RecordError(_problems(data, source))
+        return _found(data, source, duplicates)
     return data
 
 
@@ -201,12 +241,18 @@ def syntax_error(exc: json.JSONDecodeError, source: str | None) -> RecordError:
     return RecordError([Problem("", f"invalid JSON: {exc.msg}", where)])
 
 
-def parse_json(text: str, source: str | None = None) -> Any:
+def parse_json(
+    text: str, source: str | None = None, *, duplicates: list[Problem] | None = None
+) -> Any:
     """Parse JSON text strictly.
 
     Args:
         text: The JSON text.
         source: The file (or ``file:line``) named in the problems.
+        duplicates: When given, duplicate keys are added to it instead of raised (when nothing
+            else is wrong), the last value of each kept: the caller decides once it knows the
+            document's format (a canonical record refuses them, a foreign trace keeps the last
+            value, as its producer's JSON reader did).
 
     Returns:
         The parsed data (plain dicts, lists and scalars).
@@ -225,7 +271,7 @@ def parse_json(text: str, source: str | None = None) -> Any:
       run.json: invalid JSON: the document is nested too deeply
     """
     try:
-        return strict_loads(text, source)
+        return strict_loads(text, source, duplicates=duplicates)
     except json.JSONDecodeError as exc:
         raise syntax_error(exc, source) from None
 
@@ -269,6 +315,38 @@ def decode_text(raw: bytes, source: str) -> str:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise RecordError([Problem("", f"not UTF-8 text (byte {exc.start})", source)]) from None
+
+
+def require_utf8(path: str | os.PathLike[str], source: str, chunk: int = 1 << 20) -> None:
+    """Refuse a file that is not UTF-8 before it is read as text piece by piece, naming the
+    first bad byte as :func:`decode_text` does (read in chunks: memory stays bounded).
+
+    Raises:
+        RecordError: The bytes are not UTF-8 (naming ``source`` and the byte's offset).
+
+    >>> import pathlib, tempfile
+    >>> file = pathlib.Path(tempfile.mkdtemp()) / "run.json"
+    >>> _ = file.write_bytes(b'{"a": "caf\\xc3\\xa9 \\xff"}')
+    >>> require_utf8(file, "run.json", chunk=4)
+    Traceback (most recent call last):
+    ...
+    agent_asserts.record.errors.RecordError: invalid record: 1 problem(s)
+      run.json: not UTF-8 text (byte 13)
+    """
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    offset = 0  # bytes handed to the decoder before this chunk
+    with open(path, "rb") as handle:
+        while True:
+            data = handle.read(chunk)
+            pending = len(decoder.getstate()[0])
+            try:
+                decoder.decode(data, final=not data)
+            except UnicodeDecodeError as exc:
+                byte = offset - pending + exc.start
+                raise RecordError([Problem("", f"not UTF-8 text (byte {byte})", source)]) from None
+            if not data:
+                return
+            offset += len(data)
 
 
 def require_regular(path: str | os.PathLike[str]) -> None:
@@ -364,11 +442,17 @@ class JsonStream:
     Args:
         handle: A text file (or ``io.StringIO``).
         source: The file name, for errors.
+        duplicates: When given, duplicate keys are added to it instead of raised (when nothing
+            else is wrong), the last value of each kept (see :func:`parse_json`).
     """
 
-    def __init__(self, handle: IO[str], source: str | None = None) -> None:
+    def __init__(
+        self, handle: IO[str], source: str | None = None, *,
+        duplicates: list[Problem] | None = None,
+    ) -> None:  # fmt: skip
         self.handle = handle
         self.source = source
+        self.duplicates = duplicates
         self.buf = ""
         self.pos = 0
         self.offset = 0  # characters dropped from the front of ``buf``
@@ -447,7 +531,10 @@ class JsonStream:
             problems = [
                 Problem(path + p.path[1:], p.message, self.source) for p in _problems(data, None)
             ]
-            raise RecordError(problems)
+            if self.duplicates is None or any(p.message != "duplicate key" for p in problems):
+                raise RecordError(problems)
+            self.duplicates.extend(problems)
+            return _plain_dicts(data)
         return data
 
     def item_paths(self, path: str = "$") -> Iterator[str]:
@@ -518,19 +605,26 @@ def _dropping(stream: JsonStream, keep: int, path: str) -> Iterator[tuple[str, N
             stream.value(item_path)
 
 
-def sample(handle: IO[str], *, keep: int = 3, source: str | None = None) -> Any:
-    """The document with every array cut to its first ``keep`` items, read in bounded memory.
+def sample(
+    handle: IO[str], *, keep: int = 3, source: str | None = None,
+    duplicates: list[Problem] | None = None,
+) -> Any:  # fmt: skip
+    """The document with every array cut to its first ``keep`` items, read in bounded memory
+    (``duplicates`` as :class:`JsonStream` takes it).
 
     Raises:
         RecordError: Invalid JSON (naming the character offset and the JSON path).
     """
-    stream = JsonStream(handle, source)
+    stream = JsonStream(handle, source, duplicates=duplicates)
     data = stream.sampled(keep)
     stream.end()
     return data
 
 
-def iter_runs(handle: IO[str], key: str, *, source: str | None = None) -> Iterator[tuple[str, Any]]:
+def iter_runs(
+    handle: IO[str], key: str, *, source: str | None = None,
+    duplicates: list[Problem] | None = None,
+) -> Iterator[tuple[str, Any]]:  # fmt: skip
     """The items of the top-level array (``key`` ``""``) or of the array under a top-level
     key, one at a time, each with its JSON path. Nothing is yielded when the key is absent.
 
@@ -538,7 +632,7 @@ def iter_runs(handle: IO[str], key: str, *, source: str | None = None) -> Iterat
     >>> list(iter_runs(io.StringIO('[{"a": 1}, {"a": 2}]'), ""))
     [('$[0]', {'a': 1}), ('$[1]', {'a': 2})]
     """
-    stream = JsonStream(handle, source)
+    stream = JsonStream(handle, source, duplicates=duplicates)
     if key == "":
         yield from stream.items()
     else:
@@ -550,17 +644,33 @@ def iter_runs(handle: IO[str], key: str, *, source: str | None = None) -> Iterat
     stream.end()
 
 
-def top_members(handle: IO[str], key: str, *, source: str | None = None) -> dict[str, Any]:
+def top_members(
+    handle: IO[str], key: str, *, source: str | None = None,
+    duplicates: list[Problem] | None = None,
+) -> dict[str, Any]:  # fmt: skip
     """The top-level object's members other than ``key`` (read whole; ``key``'s value read and
-    dropped item by item): the context each streamed run is given with.
+    dropped item by item): the context each streamed run is given with. A member given twice
+    is a duplicate key (collected in ``duplicates`` when given, the last value kept).
 
     >>> import io
     >>> top_members(io.StringIO('{"id": 1, "data": [1, 2], "x": {"y": 2}}'), "data")
     {'id': 1, 'x': {'y': 2}}
+    >>> top_members(io.StringIO('{"id": 1, "id": 2, "data": []}'), "data")
+    Traceback (most recent call last):
+    ...
+    agent_asserts.record.errors.RecordError: invalid record: 1 problem(s)
+      $.id: duplicate key
     """
-    stream = JsonStream(handle, source)
+    stream = JsonStream(handle, source, duplicates=duplicates)
     out: dict[str, Any] = {}
+    seen: set[str] = set()
     for name, path in stream.members():
+        if name in seen:
+            problem = Problem(path, "duplicate key", source)
+            if duplicates is None:
+                raise RecordError([problem])
+            duplicates.append(problem)
+        seen.add(name)
         if name == key:
             stream.sampled(0, path)
         else:
@@ -579,6 +689,7 @@ __all__ = [
     "read_raw",
     "read_text",
     "require_regular",
+    "require_utf8",
     "sample",
     "sample_of",
     "strict_loads",

@@ -18,19 +18,27 @@ held in memory at once. ``format="auto"`` detects each document's format from it
 from __future__ import annotations
 
 import io
+import json
 import os
+import warnings
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, BinaryIO, Final
 
+import attrs
+
+from agent_asserts.errors import RecordWarning
 from agent_asserts.record.adapters._registry import (
     TraceFormat,
     detect,
+    file_format,
+    file_suffixes,
     formats,
     get_format,
     matching_formats,
 )
 from agent_asserts.record.adapters.native import parsed_records
+from agent_asserts.record.adapters.objects import plain_data
 from agent_asserts.record.decoding import TOP_LEVEL_KEYS
 from agent_asserts.record.errors import Problem, RecordError
 from agent_asserts.record.parsing import (
@@ -41,6 +49,7 @@ from agent_asserts.record.parsing import (
     parse_json,
     read_raw,
     require_regular,
+    require_utf8,
     sample,
     sample_of,
     strict_loads,
@@ -73,31 +82,112 @@ def state_value(value: Any, name: str = "state") -> Any:
     return value
 
 
-def _format_of(data: Any, format: str, source: str | None) -> TraceFormat:
+def _choose(data: Any, format: str, source: str | None) -> tuple[TraceFormat, bool]:
+    """The format of ``data``, and whether it is ``native`` only as the fallback below."""
     if format != "auto":
-        return get_format(format)
+        return get_format(format), False
     try:
-        return get_format(detect(data, source=source))
+        return get_format(detect(data, source=source)), False
     except RecordError:
         # a mapping sharing a key with the canonical form: read as native, so that a typo
         # gets the canonical decoder's precise message ("did you mean 'events'?")
         if isinstance(data, Mapping) and data.keys() & _NATIVE_KEYS and not matching_formats(data):
-            return get_format("native")
+            return get_format("native"), True
         raise
+
+
+def _format_of(data: Any, format: str, source: str | None) -> TraceFormat:
+    return _choose(data, format, source)[0]
+
+
+def _settle(spec: TraceFormat, duplicates: list[Problem] | None, source: str | None) -> None:
+    """Duplicate keys of a document read in ``spec``: an error for a canonical record (the
+    record's own format is strict), else a :class:`~agent_asserts.errors.RecordWarning` naming
+    them, the last value of each kept (as the producer's JSON reader did)."""
+    if not duplicates:
+        return
+    if spec.name == "native":
+        raise RecordError(duplicates)
+    paths = ", ".join(problem.path for problem in duplicates)
+    where = f"{source}: " if source else ""
+    warnings.warn(
+        f"{where}duplicate keys, the last value of each kept (a {spec.name} trace is read as "
+        f"its producer's JSON reader reads it): {paths}",
+        RecordWarning,
+        stacklevel=2,
+    )
+
+
+def _tagged(records: Iterator[TrialRecord], spec: TraceFormat) -> Iterator[TrialRecord]:
+    """The records of a foreign format, each with ``metadata["format"]`` naming it (a canonical
+    record is read as it was written)."""
+    if spec.name == "native":
+        yield from records
+        return
+    for record in records:
+        if record.metadata.get("format") == spec.name:
+            yield record
+        else:
+            yield attrs.evolve(record, metadata={**record.metadata, "format": spec.name})
+
+
+def _unmatched(
+    records: Iterator[TrialRecord], data: Any, source: str | None
+) -> Iterator[TrialRecord]:
+    """The records of a mapping read as native only because it shares a key with the canonical
+    form: when that fails mostly on unknown keys, the error also says that no trace format
+    matched and which keys were looked at (a key that looks like a canonical one, "did you
+    mean 'events'?", is a typo in a record: its message stands alone)."""
+    try:
+        yield from records
+    except RecordError as exc:
+        unknown = sum(p.message == "unknown key" for p in exc.problems)
+        if unknown * 2 < len(exc.problems):
+            raise
+        try:
+            detect(data, source=source)
+        except RecordError as undetected:
+            raise RecordError([*exc.problems, *undetected.problems]) from None
+        raise  # pragma: no cover - no format matched a moment ago
+
+
+def _read_as(
+    choice: tuple[TraceFormat, bool], data: Any, source: str | None, *, parsed: bool = False,
+    duplicates: list[Problem] | None = None,
+) -> Iterator[TrialRecord]:  # fmt: skip
+    """The records of one document in the chosen format (:func:`_choose`), through its
+    ``to_records``: ``parsed`` when this module parsed it (nothing else holds it)."""
+    spec, fallback = choice
+    _settle(spec, duplicates, source)
+    if parsed and spec.name == "native":
+        records = parsed_records(data, source=source)
+    else:
+        records = spec.to_records(data, source=source)
+    if fallback:
+        records = _unmatched(records, data, source)
+    return _tagged(records, spec)
+
+
+def _document_records(
+    data: Any, format: str, source: str, path: Path, duplicates: list[Problem]
+) -> Iterator[TrialRecord]:
+    """The records of a document parsed here from ``path``: through the format's own file
+    reader when it has one, unless the document has duplicate keys (which that reader would
+    refuse): its data is then read as parsed, the last value of each kept."""
+    choice = _choose(data, format, source)
+    spec = choice[0]
+    if spec.read_records is not None and not (duplicates and spec.name != "native"):
+        return _tagged(spec.read_records(path, source=os.fspath(path)), spec)
+    return _read_as(choice, data, source, parsed=True, duplicates=duplicates)
 
 
 def records_of(
     data: Any, format: str = "auto", *, source: str | None = None
 ) -> Iterator[TrialRecord]:
-    """The records of parsed data in the named (or detected) format."""
-    yield from _format_of(data, format, source).to_records(data, source=source)
-
-
-def _parsed_records(spec: TraceFormat, data: Any, source: str) -> Iterator[TrialRecord]:
-    """The records of data parsed here from a file, which nothing else holds."""
-    if spec.name == "native":
-        return parsed_records(data, source=source)
-    return spec.to_records(data, source=source)
+    """The records of parsed data in the named (or detected) format; SDK objects in it are
+    read as their data first (:func:`~agent_asserts.record.adapters.objects.plain_data`)."""
+    data = plain_data(data, source=source)
+    yield from _read_as(_choose(data, format, source), data, source)
 
 
 def _with_state(records: Iterator[TrialRecord], initial: Any, final: Any) -> Iterator[TrialRecord]:
@@ -239,11 +329,16 @@ class RecordStream(Iterator[TrialRecord]):
             changes = self.state_changes()
         files = [path]
         if path.is_dir():
-            files = sorted(p for p in path.iterdir() if p.is_file() and p.suffix in SUFFIXES)
+            read = _suffixes()
+            files = sorted(p for p in path.iterdir() if p.is_file() and p.suffix in read)
         for file in files:
             name = os.fspath(file)
             require_regular(file)
-            whole = self.format != "auto" and get_format(self.format).read_records is not None
+            whole = (
+                get_format(self.format).read_records is not None
+                if self.format != "auto"
+                else file_format(name) is not None
+            )
             if whole or not _is_lines(file):
                 for record in _file_records(file, self.format):
                     yield record.with_state(**changes) if changes else record
@@ -276,39 +371,63 @@ class RecordStream(Iterator[TrialRecord]):
           runs.jsonl:3:1:2: invalid JSON: Expecting property name enclosed in double quotes
         """
         name, number, raw = line
-        where = f"{name}:{number}"
-        try:
-            text = raw.decode("utf-8-sig" if number == 1 else "utf-8")
-        except UnicodeDecodeError as exc:
-            raise RecordError([Problem("", f"not UTF-8 text (byte {exc.start})", where)]) from None
-        if not text.strip():
-            return []
-        data = parse_json(text, where)
-        spec = _format_of(data, format, where)
-        if spec.read_records is not None:  # a file of events (Mantle): one run
-            if not whole:
-                return None
-            records = list(spec.read_records(Path(name), source=name))
-        else:
-            records = list(_parsed_records(spec, data, where))
+        found = _one_line(name, number, raw, Path(name), format, whole=whole)
+        if found is None:
+            return None
+        records = found[0]
         return [record.with_state(**changes) for record in records] if changes else records
+
+
+def _one_line(
+    name: str, number: int, raw: bytes, path: Path, format: str, *, whole: bool = True
+) -> tuple[list[TrialRecord], bool] | None:
+    """The records of one line of a JSON Lines file (reading a file and
+    :meth:`RecordStream.line_records` alike), and whether they are the whole file's: a line in
+    a format with a file reader of its own (Mantle events) is read with the whole file (None
+    instead when ``whole`` is False)."""
+    where = f"{name}:{number}"
+    try:
+        text = raw.decode("utf-8-sig" if number == 1 else "utf-8")
+    except UnicodeDecodeError as exc:
+        raise RecordError([Problem("", f"not UTF-8 text (byte {exc.start})", where)]) from None
+    if not text.strip():
+        return [], False
+    duplicates: list[Problem] = []
+    data = parse_json(text, where, duplicates=duplicates)
+    choice = _choose(data, format, where)
+    spec = choice[0]
+    if spec.read_records is not None:  # a file of events (Mantle): one run
+        if not whole:
+            return None
+        return list(_tagged(spec.read_records(path, source=name), spec)), True
+    return list(_read_as(choice, data, where, parsed=True, duplicates=duplicates)), False
 
 
 def _path_records(path: Path, format: str) -> Iterator[TrialRecord]:
     if path.is_dir():
-        for file in sorted(p for p in path.iterdir() if p.is_file() and p.suffix in SUFFIXES):
+        read = _suffixes()
+        for file in sorted(p for p in path.iterdir() if p.is_file() and p.suffix in read):
             yield from _file_records(file, format)
     else:
         yield from _file_records(path, format)
 
 
+def _suffixes() -> tuple[str, ...]:
+    """The files of a folder that are read: :data:`SUFFIXES`, and those a format reads alone."""
+    return SUFFIXES + file_suffixes()
+
+
 def _file_records(path: Path, format: str) -> Iterator[TrialRecord]:
     name = os.fspath(path)
     require_regular(path)
+    own = file_format(name) if format == "auto" else None
+    if own is not None and own.read_records is not None:  # a file only that format reads
+        yield from _tagged(own.read_records(path, source=name), own)
+        return
     if format != "auto":
         spec = get_format(format)
         if spec.read_records is not None:
-            yield from spec.read_records(path, source=name)
+            yield from _tagged(spec.read_records(path, source=name), spec)
             return
     if path.suffix in LINE_SUFFIXES:
         yield from _line_records(path, name, format)
@@ -322,12 +441,9 @@ def _file_records(path: Path, format: str) -> Iterator[TrialRecord]:
         if _holds_lines(io.BytesIO(raw)):
             yield from _lines_records(io.BytesIO(raw), path, name, format)
             return
-        data = parse_json(decode_text(raw, name), name)
-        spec = _format_of(data, format, name)
-        if spec.read_records is not None:
-            yield from spec.read_records(path, source=name)
-        else:
-            yield from _parsed_records(spec, data, name)
+        duplicates: list[Problem] = []
+        data = parse_json(decode_text(raw, name), name, duplicates=duplicates)
+        yield from _document_records(data, format, name, path, duplicates)
 
 
 def _is_lines(path: Path) -> bool:
@@ -365,19 +481,12 @@ def _lines_records(
     lines: Iterable[bytes], path: Path, name: str, format: str
 ) -> Iterator[TrialRecord]:
     for number, raw in enumerate(lines, 1):
-        where = f"{name}:{number}"
-        try:
-            line = raw.decode("utf-8-sig" if number == 1 else "utf-8")
-        except UnicodeDecodeError as exc:
-            raise RecordError([Problem("", f"not UTF-8 text (byte {exc.start})", where)]) from None
-        if not line.strip():
-            continue
-        data = parse_json(line, where)
-        spec = _format_of(data, format, where)
-        if spec.read_records is not None:  # a file of events (Mantle): one run
-            yield from spec.read_records(path, source=name)
+        found = _one_line(name, number, raw, path, format)
+        assert found is not None  # whole=True
+        records, whole_file = found
+        yield from records
+        if whole_file:
             return
-        yield from _parsed_records(spec, data, where)
 
 
 def _streamed_records(path: Path, name: str, format: str) -> Iterator[TrialRecord]:
@@ -385,21 +494,37 @@ def _streamed_records(path: Path, name: str, format: str) -> Iterator[TrialRecor
     if whole is not None:
         yield from whole
         return
+    require_utf8(path, name)  # read as text piece by piece below
+    duplicates: list[Problem] = []
     with path.open(encoding="utf-8-sig") as handle:
-        shape = sample(handle, source=name)
+        shape = sample(handle, source=name, duplicates=duplicates)
     spec = _format_of(shape, format, name)
+    if spec.name == "native" and duplicates:
+        raise RecordError(duplicates)
     key = _runs_key(spec, shape)
-    if spec.read_records is not None or key is None:
-        yield from (spec.read_records or _whole)(path, source=name)  # no container: read whole
+    if spec.read_records is not None:
+        yield from _tagged(spec.read_records(path, source=name), spec)
         return
+    if key is None:  # no container: read whole
+        yield from _whole(path, format, source=name)
+        return
+    found: list[Problem] | None = None if spec.name == "native" else []
     context: dict[str, Any] = {}
     if key:
         with path.open(encoding="utf-8-sig") as handle:
-            context = top_members(handle, key, source=name)
+            context = top_members(handle, key, source=name, duplicates=found)
+        _settle(spec, found, name)  # the members beside the runs: once
+        if found:
+            found.clear()
     with path.open(encoding="utf-8-sig") as handle:
-        for where, item in iter_runs(handle, key, source=name):
+        for where, item in iter_runs(handle, key, source=name, duplicates=found):
             container: Any = {**context, key: [item]} if key else [item]
-            yield from _parsed_records(spec, container, f"{name}: {where}")
+            run = list(found or ())
+            if found:
+                found.clear()
+            yield from _read_as(
+                (spec, False), container, f"{name}: {where}", parsed=True, duplicates=run
+            )
 
 
 def _read_whole(path: Path, name: str, format: str) -> Iterator[TrialRecord] | None:
@@ -409,15 +534,16 @@ def _read_whole(path: Path, name: str, format: str) -> Iterator[TrialRecord] | N
     keys = (key for name_ in formats() for key in get_format(name_).runs)
     if not cannot_stream(path, keys):
         return None
+    duplicates: list[Problem] = []
     try:
-        _, data = load_json(path)
+        data = parse_json(decode_text(read_raw(path), name), name, duplicates=duplicates)
         shape = sample_of(data)
     except (RecordError, RecursionError):
         return None
     spec = _format_of(shape, format, name)
-    if spec.read_records is not None:
-        return spec.read_records(path, source=name)
-    return _parsed_records(_format_of(data, "auto", name), data, name)
+    if spec.read_records is not None and not duplicates:
+        return _tagged(spec.read_records(path, source=name), spec)
+    return _read_as(_choose(data, format, name), data, name, parsed=True, duplicates=duplicates)
 
 
 def _runs_key(spec: TraceFormat, shape: Any) -> str | None:
@@ -429,9 +555,11 @@ def _runs_key(spec: TraceFormat, shape: Any) -> str | None:
     return None
 
 
-def _whole(path: Path, *, source: str) -> Iterator[TrialRecord]:
-    _, data = load_json(path)
-    yield from _parsed_records(_format_of(data, "auto", source), data, source)
+def _whole(path: Path, format: str, *, source: str) -> Iterator[TrialRecord]:
+    duplicates: list[Problem] = []
+    data = parse_json(decode_text(read_raw(path), source), source, duplicates=duplicates)
+    choice = _choose(data, format, source)
+    yield from _read_as(choice, data, source, parsed=True, duplicates=duplicates)
 
 
 def load_one(
@@ -460,12 +588,87 @@ def _only(records: Iterator[TrialRecord], source: str | None) -> TrialRecord:
     return first
 
 
+TEXT_SOURCE: Final = "<trace text>"
+"""The name the problems of JSON text given to :func:`from_trace` carry."""
+
+
+def trace_text(text: str, duplicates: list[Problem] | None = None) -> Any:
+    """JSON text given to ``from_trace``: one JSON document, or several one after another
+    (JSON Lines; what ``ConsoleSpanExporter`` prints, one ``span.to_json()`` after another) as
+    the list of them, each parsed strictly (:func:`~agent_asserts.record.parsing.parse_json`;
+    with a ``duplicates`` list, duplicate keys are collected there, to be decided once the
+    format is known).
+
+    Raises:
+        RecordError: The text is not JSON (naming line and column, and saying that a file is
+            read with ``TrialRecord.load``).
+
+    >>> trace_text('{"a": 1}'), trace_text('{"a": 1}\\n{"a": 2}\\n')
+    ({'a': 1}, [{'a': 1}, {'a': 2}])
+    >>> trace_text("runs/trace.json")  # doctest: +NORMALIZE_WHITESPACE
+    Traceback (most recent call last):
+    ...
+    agent_asserts.record.errors.RecordError: invalid record: 1 problem(s)
+      <trace text>:1:1: invalid JSON: Expecting value (from_trace reads a str as JSON text;
+      read a file with TrialRecord.load(path), or pass a pathlib.Path)
+    """
+    try:  # the common case, one document: parsed once
+        return strict_loads(text.lstrip("\ufeff"), TEXT_SOURCE, duplicates=duplicates)
+    except json.JSONDecodeError as exc:
+        if exc.msg != "Extra data":
+            raise _text_error(exc) from None
+    decoder = json.JSONDecoder()
+    pieces: list[str] = []
+    position, end = 0, len(text)
+    while True:
+        while position < end and text[position] in " \t\r\n\ufeff":
+            position += 1
+        if position == end and pieces:
+            break
+        try:
+            _, stop = decoder.raw_decode(text, position)
+        except json.JSONDecodeError as exc:
+            raise _text_error(exc) from None
+        except RecursionError:
+            message = "invalid JSON: the document is nested too deeply"
+            raise RecordError([Problem("", message, TEXT_SOURCE)]) from None
+        pieces.append(text[position:stop])
+        position = stop
+    return [
+        parse_json(piece, f"{TEXT_SOURCE} (document {number})", duplicates=duplicates)
+        for number, piece in enumerate(pieces, 1)
+    ]
+
+
+def _text_error(exc: json.JSONDecodeError) -> RecordError:
+    where = f"{TEXT_SOURCE}:{exc.lineno}:{exc.colno}"
+    message = (
+        f"invalid JSON: {exc.msg} (from_trace reads a str as JSON text; read a file "
+        f"with TrialRecord.load(path), or pass a pathlib.Path)"
+    )
+    return RecordError([Problem("", message, where)])
+
+
+def _text_records(text: str, format: str) -> Iterator[TrialRecord]:
+    duplicates: list[Problem] = []
+    data = plain_data(trace_text(text, duplicates), source=TEXT_SOURCE)
+    choice = _choose(data, format, TEXT_SOURCE)
+    yield from _read_as(choice, data, TEXT_SOURCE, parsed=True, duplicates=duplicates)
+
+
 def from_trace(
     data: Any, format: str = "auto", *, initial_state: Any = None, final_state: Any = None
 ) -> TrialRecord:
-    """The one record of parsed trace data (``TrialRecord.from_trace``)."""
-    records = iter_records(data, format, initial_state=initial_state, final_state=final_state)
-    return _only(iter(records), None)
+    """The one record of trace data (``TrialRecord.from_trace``): parsed JSON data, the objects
+    the SDKs hand you (:mod:`agent_asserts.record.adapters.objects`), JSON text as a ``str``
+    (:func:`trace_text`), or a file as an ``os.PathLike``."""
+    if isinstance(data, str):
+        records: Iterator[TrialRecord] = _with_state(
+            _text_records(data, format), initial_state, final_state
+        )
+    else:
+        records = iter_records(data, format, initial_state=initial_state, final_state=final_state)
+    return _only(records, None)
 
 
 __all__ = [
@@ -479,4 +682,5 @@ __all__ = [
     "load_one",
     "records_of",
     "state_value",
+    "trace_text",
 ]

@@ -392,8 +392,9 @@ class TrialRecord:
 
         Raises:
             RecordError: Invalid JSON (naming file, line and column), JSON that :mod:`json`
-                would accept but is ambiguous or not JSON — a duplicate key or a ``NaN`` /
-                ``Infinity`` constant (each naming its JSON path), an integer too long to
+                would accept but is ambiguous or not JSON — a duplicate key in a canonical
+                record (a foreign trace keeps the last value, with a ``RecordWarning``) or a
+                ``NaN`` / ``Infinity`` constant (each naming its JSON path), an integer too long to
                 convert, a document nested too deeply — an invalid record (every problem
                 naming the file), a format that cannot be told, or a file holding several
                 runs (read those with :func:`agent_asserts.iter_records`).
@@ -416,10 +417,28 @@ class TrialRecord:
     def from_trace(
         cls, data: Any, format: str = "auto", *, initial_state: Any = None, final_state: Any = None
     ) -> TrialRecord:
-        """The one run of trace data already parsed from JSON, in any registered format.
+        """The one run of trace data, in any registered format.
+
+        Args:
+            data: Data parsed from JSON; the objects the SDKs hand you (OpenAI, Anthropic,
+                LangChain messages and LangGraph state, pydantic-ai messages and run results,
+                OpenTelemetry spans, Agents SDK traces and run results, google-genai contents,
+                MCP messages; docs/traces.md, "Objects from the SDKs"), alone or in lists and
+                dicts; a ``str``, read as JSON text (never as a path); or a file as an
+                ``os.PathLike``.
+            format: A name of :func:`agent_asserts.record.adapters.formats`, or ``"auto"``.
+            initial_state: S0 to set (data, or a JSON file path), None to keep the record's.
+            final_state: Sf likewise.
+
+        Raises:
+            RecordError: An object of no known kind (its type, where it was, what to pass), a
+                ``str`` that is not JSON, a format that cannot be told, an invalid run, or
+                data holding several runs.
 
         >>> TrialRecord.from_trace({"detailed_trace": ["Agent Text: hi"]}).reply
         'hi'
+        >>> TrialRecord.from_trace('{"detailed_trace": ["Agent Text: hi"]}').metadata
+        {'format': 'ces'}
         """
         from agent_asserts.record.reading import from_trace
 

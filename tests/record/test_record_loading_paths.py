@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from agent_asserts import TrialRecord
+from agent_asserts import TrialRecord, iter_records
 from agent_asserts._depth import MAX_DEPTH, depth_message
 from agent_asserts.record import RecordError, reading
 from agent_asserts.record.decoding import decode_event
@@ -243,3 +243,22 @@ def test_loading_leaves_the_garbage_collector_as_it_found_it(tmp_path: Path) -> 
         with contextlib.suppress(LoadError):
             loads(suite)
         assert gc.isenabled()
+
+
+@pytest.mark.parametrize("shape", ["object", "array"])
+def test_a_large_file_with_one_bad_byte_names_its_position(tmp_path: Path, shape: str) -> None:
+    event = '{"kind": "step", "payload": {"text": "%s"}}' % ("é" * 100)
+    body = '{"events": [' + ",".join([event] * 6000) + "]}"
+    raw = (body if shape == "object" else f"[{body}]").encode()
+    assert len(raw) > reading.STREAM_ABOVE
+    bad = len(raw) // 2 + 1
+    raw = raw[:bad] + b"\xff" + raw[bad + 1 :]
+    with pytest.raises(UnicodeDecodeError) as decoding:
+        raw.decode()
+    path = tmp_path / "big.json"
+    path.write_bytes(raw)
+    with pytest.raises(RecordError) as caught:
+        list(iter_records(path))
+    where = decoding.value.start  # the byte a whole-file decode names
+    assert where in (bad - 1, bad)
+    assert [str(p) for p in caught.value.problems] == [f"{path}: not UTF-8 text (byte {where})"]

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import os
 import pkgutil
 import re
 import threading
@@ -47,7 +48,8 @@ PathReader = Callable[..., Iterator[TrialRecord]]
 PACKAGE: Final = "agent_asserts.record.adapters"
 """The package whose modules are the built-in formats: a public module of it that declares
 ``FORMAT`` (its name) and ``ORDER`` (its place in :func:`formats`) is one, with its ``detect``,
-``to_records`` and optional ``RUNS`` and ``read_records``. Found on first use; no list to edit."""
+``to_records`` and optional ``RUNS``, ``read_records`` and ``FILES`` (file suffixes only its
+``read_records`` reads). Found on first use; no list to edit."""
 
 _NAME: Final = re.compile(r"[a-z][a-z0-9_-]*\Z")
 
@@ -65,9 +67,12 @@ class TraceFormat:
             such arrays item by item, giving ``to_records`` the container with that one item.
         read_records: A format's own reader of a file path (None: the generic JSON / JSON Lines
             reading applies).
+        files: File suffixes (``".eval"``) that only this format reads, with its
+            ``read_records``: such a file (a zip archive, say) is never parsed as JSON, and a
+            folder's files with them are read too.
 
-    >>> get_format("native").runs, get_format("mantle").runs
-    (('',), ())
+    >>> get_format("native").runs, get_format("mantle").runs, get_format("mcp").files
+    (('',), (), ())
     """
 
     name: str
@@ -75,6 +80,7 @@ class TraceFormat:
     to_records: RecordsReader
     runs: tuple[str, ...] = ()
     read_records: PathReader | None = None
+    files: tuple[str, ...] = ()
 
 
 def _format_modules() -> list[ModuleType]:
@@ -101,6 +107,7 @@ def load_builtins() -> None:
             depth_checked(module.FORMAT, module.to_records),
             tuple(getattr(module, "RUNS", ())),
             getattr(module, "read_records", None),
+            tuple(getattr(module, "FILES", ())),
         )
         FORMATS.add_builtin(spec.name, spec)
     _builtins_loaded = True
@@ -160,6 +167,7 @@ def register_format(
     runs: tuple[str, ...] = (),
     read_records: PathReader | None = None,
     replace: bool = False,
+    files: tuple[str, ...] = (),
 ) -> TraceFormat:
     """Add a trace format: every entry point (``TrialRecord.load``, ``iter_records``, the CLI,
     suites) can then read it by name, and ``format="auto"`` detects it.
@@ -173,6 +181,8 @@ def register_format(
         runs: Keys of a multi-run container (see :class:`TraceFormat`).
         read_records: Optional ``read_records(path, **options)`` for a file layout of its own.
         replace: Allow replacing a registered format of the same name.
+        files: File suffixes that only this format reads (with ``read_records``, which is then
+            required): never parsed as JSON.
 
     Returns:
         The registered format.
@@ -196,10 +206,14 @@ def register_format(
         )
     if not callable(detect) or not callable(to_records):
         raise ValueError(f"format {name!r}: detect and to_records must be callables")
+    if files and read_records is None:
+        raise ValueError(f"format {name!r}: files= needs read_records, which reads them")
     table = _table()
     if name in table and not replace:
         raise ValueError(f"format {name!r} is already registered (pass replace=True to replace it)")
-    spec = TraceFormat(name, detect, depth_checked(name, to_records), tuple(runs), read_records)
+    spec = TraceFormat(
+        name, detect, depth_checked(name, to_records), tuple(runs), read_records, tuple(files)
+    )
     return table.add(name, spec)
 
 
@@ -247,6 +261,27 @@ def get_format(name: str) -> TraceFormat:
             message = f"unknown trace format {name!r}; known formats: {', '.join(table)}"
         raise RecordError([Problem("format", message)])
     return spec
+
+
+def file_format(path: str) -> TraceFormat | None:
+    """The format that alone reads files with ``path``'s suffix (its ``files``), if any.
+
+    >>> file_format("run.json") is None
+    True
+    """
+    suffix = os.path.splitext(path)[1]
+    if not suffix:
+        return None
+    return next((spec for spec in _table().values() if suffix in spec.files), None)
+
+
+def file_suffixes() -> tuple[str, ...]:
+    """Every suffix a registered format reads alone (``files``), in registration order.
+
+    >>> ".json" in file_suffixes()
+    False
+    """
+    return tuple(suffix for spec in _table().values() for suffix in spec.files)
 
 
 def looked_at(data: Any) -> str:
@@ -330,6 +365,8 @@ def records_from_data(
 __all__ = [
     "TraceFormat",
     "detect",
+    "file_format",
+    "file_suffixes",
     "formats",
     "get_format",
     "looked_at",

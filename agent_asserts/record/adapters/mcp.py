@@ -19,8 +19,8 @@ its ``result``                            ``result`` = ``structuredContent``, el
 JSON-RPC ``error``                        ``failed``, ``error_type`` = the code,
                                           ``error_message`` = its message
 ``resultType: input_required``            the call stays ``pending``
-``initialize`` result ``serverInfo``      ``mcp_server`` of every call (else the ``server``
-                                          option)
+``initialize`` result ``serverInfo``,     ``mcp_server`` of every call (else the ``server``
+a result's ``_meta`` server info (2.x)    option)
 ``tools/list`` result                     ``record.tools``
 any other message                         an ``mcp`` event (method, params / result)
 ========================================  ===================================================
@@ -60,6 +60,8 @@ ORDER: Final = 90
 """Its place among the built-in formats (their listing and error-message order)."""
 
 _SCAN: Final = 50
+SERVER_INFO: Final = "io.modelcontextprotocol/serverInfo"
+"""The ``_meta`` key of every result naming the server (protocol 2026-07-28, MCP SDK 2.x)."""
 
 
 def _is_message(item: Any) -> bool:
@@ -119,6 +121,19 @@ class _Reader:
         else:
             self.b.error(where, "a JSON-RPC message with neither a method nor a result", item)
 
+    def server_info(self, method: str, result: Any) -> None:
+        """The server's name, the first one given: an ``initialize`` result's ``serverInfo``
+        (protocol up to 2025-11-25), or the ``_meta`` every result carries from 2026-07-28 on
+        (``server/discover`` and after)."""
+        if self.server is not None or not isinstance(result, Mapping):
+            return
+        info = result.get("serverInfo") if method == "initialize" else None
+        meta = result.get("_meta")
+        if info is None and isinstance(meta, Mapping):
+            info = meta.get(SERVER_INFO)
+        if isinstance(info, Mapping) and isinstance(info.get("name"), str) and info["name"]:
+            self.server = info["name"]
+
     def request(self, where: str, item: Mapping[str, Any], key: str) -> None:
         params = item.get("params")
         name = params.get("name") if isinstance(params, Mapping) else None
@@ -143,16 +158,9 @@ class _Reader:
 
     def response(self, where: str, item: Mapping[str, Any], key: str | None) -> None:
         method, event = self.pending.pop(key, ("", None)) if key is not None else ("", None)
+        self.server_info(method, item.get("result"))
         if method != "tools/call":
             result = item.get("result")
-            if method == "initialize" and isinstance(result, Mapping):
-                info = result.get("serverInfo")
-                if (
-                    isinstance(info, Mapping)
-                    and isinstance(info.get("name"), str)
-                    and self.server is None
-                ):
-                    self.server = info["name"]
             if method == "tools/list" and isinstance(result, Mapping):
                 self.tools = tool_definitions(result.get("tools"), schema="inputSchema")
             body = {"method": method or None, "result": result, "error": item.get("error")}

@@ -126,12 +126,12 @@ def test_large_files_are_streamed_run_by_run(
 def test_streamed_errors_name_the_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(reading, "STREAM_ABOVE", 10)
     path = tmp_path / "big.json"
-    path.write_text('[{"detailed_trace": []}, {"detailed_trace": [], "detailed_trace": []}]')
+    path.write_text('[{"reply": "a"}, {"reply": "b", "reply": "c"}]')  # canonical: strict
     records = iter_records(path)
     next(records)
     with pytest.raises(RecordError) as info:
         next(records)
-    assert str(info.value.problems[0]) == f"{path}: $[1].detailed_trace: duplicate key"
+    assert str(info.value.problems[0]) == f"{path}: $[1].reply: duplicate key"
 
 
 def test_the_stream_reader_keeps_memory_bounded(tmp_path: Path) -> None:

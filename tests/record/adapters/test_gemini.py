@@ -74,7 +74,7 @@ def test_an_eval_set_is_one_record_per_case() -> None:
     path = fixture("gemini", "evalset_snake.json")
     first, second = iter_records(path)
     assert first.initial_state == {"orders": {"A1049": "paid"}}
-    assert first.metadata == {"eval_id": "refund_timeout"}
+    assert first.metadata == {"eval_id": "refund_timeout", "format": "gemini"}
     assert [e.agent for e in first.events if e.kind == "message"] == [None, "billing", None]
     assert first.reply == REPLY
     refund = next(e for e in first.tool_calls if e.payload.name == "issue_refund")

@@ -135,3 +135,37 @@ def test_data_made_by_the_mcp_sdk() -> None:
             "gateway timed out",
         )
     assert CallToolRequest.model_fields["method"].default == "tools/call"
+
+
+def test_an_sdk_2_session_names_its_server_from_the_results_meta() -> None:
+    """MCP Python SDK 2.x (protocol 2026-07-28): no initialize, a server/discover, and the
+    server's name in each result's _meta (fixture made by make_discover_session.py)."""
+    path = Path(fixture("mcp", "discover_run.jsonl"))
+    record = TrialRecord.load(path)
+    lookup, refund = record.tool_calls
+    assert (lookup.payload.result, lookup.payload.outcome) == ({"status": "paid"}, "succeeded")
+    assert (refund.payload.outcome, refund.payload.error_message) == (
+        "failed",
+        "Error executing tool issue_refund",
+    )
+    assert {e.payload.mcp_server for e in record.tool_calls} == {"billing"}
+    assert [t.name for t in record.tools] == ["lookup_order", "issue_refund"]
+    ctx = EvalContext(record)
+    ctx.called_tool("lookup_order", source="mcp", mcp_server="billing")
+    ctx.called_tool("issue_refund", is_error=True, mcp_server="billing")
+    assert [r.status.value for r in ctx.results] == ["pass", "pass"]
+    messages = [json.loads(line) for line in path.read_text().splitlines()]
+    assert messages[0]["method"] == "server/discover"
+    positions = [f"$[{i}]" for i in range(len(messages))]
+    assert_conserved(mcp.to_record(messages), positions)
+
+
+def test_the_server_option_and_an_earlier_name_win() -> None:
+    meta = {"_meta": {mcp.SERVER_INFO: {"name": "late"}}}
+    messages = [
+        {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "x"}},
+        {"jsonrpc": "2.0", "id": 1, "result": {"content": [], **meta}},
+    ]
+    assert mcp.to_record(messages).tool_calls[0].payload.mcp_server == "late"
+    named = mcp.to_record(messages, server="given")
+    assert named.tool_calls[0].payload.mcp_server == "given"

@@ -36,7 +36,7 @@ def test_standard_run_through_load_auto() -> None:
     assert_standard_run(record, timestamps=True)
     assert record.usage.details == {"cached_input_tokens": 40, "reasoning_tokens": 8}
     assert record.tools[0].name == "lookup_order"
-    assert record.metadata == {"model": "gpt-4o-2024-08-06"}
+    assert record.metadata == {"model": "gpt-4o-2024-08-06", "format": "openai-chat"}
 
 
 def test_conservation() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -104,3 +105,40 @@ def test_unknown_format_name_suggests_the_closest() -> None:
 def test_detection_is_from_shape_not_file_name() -> None:
     # the same data detects the same whatever source name is given
     assert detect({"detailed_trace": []}, source="openai_chat.json") == "ces"
+
+
+def test_a_format_may_own_a_file_suffix_read_only_by_its_reader(tmp_path: Path) -> None:
+    import zipfile
+
+    from agent_asserts import iter_records
+
+    def read_archive(path: Path, **options: Any) -> Iterator[TrialRecord]:
+        with zipfile.ZipFile(path) as archive:
+            for member in sorted(archive.namelist()):
+                yield TrialRecord.builder().agent(archive.read(member).decode()).build()
+
+    with pytest.raises(ValueError, match="files= needs read_records"):
+        register_format("zipped", detect=lambda d: False, to_records=_never, files=(".zz",))
+    register_format(
+        "zipped", detect=lambda d: False, to_records=_never, read_records=read_archive,
+        files=(".zz",),
+    )  # fmt: skip
+    try:
+        path = tmp_path / "runs.zz"
+        with zipfile.ZipFile(path, "w") as archive:
+            archive.writestr("a.txt", "first")
+            archive.writestr("b.txt", "second")
+        (tmp_path / "notes.txt").write_text("not read")
+        assert [r.reply for r in iter_records(path)] == ["first", "second"]
+        assert [r.reply for r in iter_records(tmp_path)] == ["first", "second"]
+        assert {r.metadata["format"] for r in iter_records(tmp_path)} == {"zipped"}
+        raw = iter_records(tmp_path).raw_lines()
+        assert raw is not None
+        assert [getattr(r, "reply", None) for r in raw] == ["first", "second"]
+    finally:
+        unregister_format("zipped")
+    assert [f for f in formats() if f == "zipped"] == []
+
+
+def _never(data: Any, **options: Any) -> Iterator[TrialRecord]:
+    raise AssertionError("a file the format reads alone is never parsed as JSON")
