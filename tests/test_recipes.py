@@ -36,6 +36,7 @@ BUILT_IN_FORMATS = (
     "openai-agents",
     "pydantic-ai",
     "langfuse",
+    "langsmith",
 )
 """The order docs/traces.md and error messages list the built-in formats in."""
 
