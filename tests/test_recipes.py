@@ -37,6 +37,7 @@ BUILT_IN_FORMATS = (
     "pydantic-ai",
     "langfuse",
     "langsmith",
+    "inspect-ai",
 )
 """The order docs/traces.md and error messages list the built-in formats in."""
 

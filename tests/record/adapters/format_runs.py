@@ -102,3 +102,64 @@ def langsmith_flat() -> Any:
     root = langsmith_root()
     runs = [root, *root.child_runs]
     return [json.loads(_run(run, False).model_dump_json()) for run in reversed(runs)]
+
+
+def inspect_log(folder: str, log_format: str) -> str:
+    """The scenario as an Inspect AI eval: one sample, ``use_tools`` + ``generate`` over the
+    ``mockllm/model`` model with scripted outputs (two parallel tool calls, then the reply);
+    ``issue_refund`` raises ``ToolError``. Returns the path of the log (``json`` or ``eval``)."""
+    from inspect_ai import Task
+    from inspect_ai import eval as inspect_eval
+    from inspect_ai.dataset import Sample
+    from inspect_ai.model import ModelOutput, ModelUsage, get_model
+    from inspect_ai.scorer import includes
+    from inspect_ai.solver import generate, use_tools
+    from inspect_ai.tool import ToolCall, ToolError, tool
+
+    @tool
+    def lookup_order() -> Any:
+        async def execute(order_id: str) -> str:
+            """Look an order up.
+
+            Args:
+                order_id: The order.
+            """
+            return json.dumps({"status": "paid"})
+
+        return execute
+
+    @tool
+    def issue_refund() -> Any:
+        async def execute(order_id: str, amount: float) -> str:
+            """Refund an order.
+
+            Args:
+                order_id: The order.
+                amount: How much.
+            """
+            raise ToolError(GATEWAY_ERROR)
+
+        return execute
+
+    first = ModelOutput.for_tool_call(
+        "mockllm/model", "lookup_order", {"order_id": "A1049"}, tool_call_id="call_1"
+    )
+    refund = ToolCall(
+        id="call_2",
+        function="issue_refund",
+        arguments={"order_id": "A1049", "amount": 42.0},
+        type="function",
+    )
+    first.choices[0].message.tool_calls.append(refund)  # type: ignore[union-attr]
+    first.usage = ModelUsage(input_tokens=100, output_tokens=20, total_tokens=120)
+    last = ModelOutput.from_content("mockllm/model", REPLY)
+    last.usage = ModelUsage(input_tokens=150, output_tokens=25, total_tokens=175)
+    model = get_model("mockllm/model", custom_outputs=[first, last])
+    task = Task(
+        dataset=[Sample(input="Refund order A1049", target="refund", id="refund-1")],
+        solver=[use_tools(lookup_order(), issue_refund()), generate()],
+        scorer=includes(),
+        name="refund",
+    )
+    (log,) = inspect_eval(task, model=model, log_dir=folder, log_format=log_format, display="none")
+    return str(log.location)
