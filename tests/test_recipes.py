@@ -38,6 +38,7 @@ BUILT_IN_FORMATS = (
     "langfuse",
     "langsmith",
     "inspect-ai",
+    "claude-code",
 )
 """The order docs/traces.md and error messages list the built-in formats in."""
 
