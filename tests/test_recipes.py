@@ -39,6 +39,7 @@ BUILT_IN_FORMATS = (
     "langsmith",
     "inspect-ai",
     "claude-code",
+    "openai-agents-run",
 )
 """The order docs/traces.md and error messages list the built-in formats in."""
 

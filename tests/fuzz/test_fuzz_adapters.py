@@ -74,7 +74,11 @@ PROPERTIES = [
 ]  # fmt: skip
 
 
-NEW_FORMATS = [name for name in ("langsmith", "inspect-ai", "claude-code") if name in FORMATS]
+NEW_FORMATS = [
+    name
+    for name in ("langsmith", "inspect-ai", "claude-code", "openai-agents-run")
+    if name in FORMATS
+]
 """The formats of issue 23 item 7, each fuzzed on mutations of its own fixtures."""
 
 

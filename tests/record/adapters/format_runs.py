@@ -163,3 +163,98 @@ def inspect_log(folder: str, log_format: str) -> str:
     )
     (log,) = inspect_eval(task, model=model, log_dir=folder, log_format=log_format, display="none")
     return str(log.location)
+
+
+def agents_run() -> tuple[list[Any], dict[str, Any]]:
+    """The scenario with the OpenAI Agents SDK, offline: a triage agent hands off to a refund
+    agent, which calls ``lookup_order`` and ``issue_refund`` (raises; the tool's failure text
+    is ``Error: …``) in one response and replies; an output guardrail runs. The model is a
+    stub ``Model`` returning scripted Responses items; the runner, tools, handoffs, guardrails
+    and serialisers are the SDK's.
+
+    Returns ``(result.to_input_list(), result.to_state().to_json())`` as JSON data.
+    """
+    import asyncio
+
+    from agents import (
+        Agent,
+        GuardrailFunctionOutput,
+        Model,
+        RunConfig,
+        Runner,
+        function_tool,
+        output_guardrail,
+    )
+    from agents.items import ModelResponse
+    from agents.usage import Usage
+    from openai.types.responses import (
+        ResponseFunctionToolCall,
+        ResponseOutputMessage,
+        ResponseOutputText,
+    )
+
+    def call(call_id: str, name: str, arguments: str) -> Any:
+        return ResponseFunctionToolCall(
+            id=f"fc_{call_id}",
+            call_id=call_id,
+            name=name,
+            arguments=arguments,
+            type="function_call",
+            status="completed",
+        )
+
+    def text(content: str) -> Any:
+        part = ResponseOutputText(text=content, type="output_text", annotations=[])
+        return ResponseOutputMessage(
+            id="msg_1", role="assistant", status="completed", type="message", content=[part]
+        )
+
+    class Stub(Model):
+        def __init__(self, script: list[list[Any]]) -> None:
+            self.script = list(script)
+
+        async def get_response(self, *args: Any, **kwargs: Any) -> Any:
+            usage = Usage(requests=1, input_tokens=100, output_tokens=20, total_tokens=120)
+            return ModelResponse(output=self.script.pop(0), usage=usage, response_id=None)
+
+        async def stream_response(self, *args: Any, **kwargs: Any) -> Any:
+            raise NotImplementedError
+
+    @function_tool
+    def lookup_order(order_id: str) -> dict[str, str]:
+        return {"status": "paid"}
+
+    def failure(ctx: Any, error: Exception) -> str:
+        return f"Error: {error}"
+
+    @function_tool(failure_error_function=failure)
+    def issue_refund(order_id: str, amount: float) -> str:
+        raise TimeoutError(GATEWAY_ERROR)
+
+    @output_guardrail
+    def no_pii(ctx: Any, agent: Any, output: Any) -> GuardrailFunctionOutput:
+        return GuardrailFunctionOutput(output_info={"pii": False}, tripwire_triggered=False)
+
+    refund = Agent(
+        name="Refund agent",
+        tools=[lookup_order, issue_refund],
+        output_guardrails=[no_pii],
+        model=Stub(
+            [
+                [
+                    call("call_1", "lookup_order", '{"order_id": "A1049"}'),
+                    call("call_2", "issue_refund", '{"order_id": "A1049", "amount": 42.0}'),
+                ],
+                [text(REPLY)],
+            ]
+        ),
+    )
+    triage = Agent(
+        name="Triage agent",
+        handoffs=[refund],
+        model=Stub([[call("call_0", "transfer_to_refund_agent", "{}")]]),
+    )
+    config = RunConfig(tracing_disabled=True)
+    result = asyncio.run(Runner.run(triage, "Refund order A1049", run_config=config))
+    state = json.loads(json.dumps(result.to_state().to_json()))
+    return json.loads(json.dumps(result.to_input_list())), state
