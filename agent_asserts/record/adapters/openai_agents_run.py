@@ -198,14 +198,14 @@ class _Reader:
             self.b.call(name, arguments, where=where, call_id=call_id, group=group, **envelope)
         elif kind in ("function_call_output", "custom_tool_call_output"):
             output = raw.get("output")
-            text = content_text(output) if isinstance(output, list) else output
-            result = value if value is not MISSING else json_or_text(text)
-            error = tool_error(text)
-            if error is None and isinstance(text, str) and text.startswith(SDK_TOOL_ERROR):
-                error = text
+            said = content_text(output) if isinstance(output, list) else output
+            result = value if value is not MISSING else json_or_text(said)
+            error = tool_error(said)
+            if error is None and isinstance(said, str) and said.startswith(SDK_TOOL_ERROR):
+                error = said
             call_id = raw.get("call_id")
             self.b.result(
-                None if error is not None and result == text else result,
+                None if error is not None and result == said else result,
                 where=where,
                 call_id=call_id if isinstance(call_id, str) else None,
                 is_error=error is not None,
