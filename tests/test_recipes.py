@@ -40,6 +40,7 @@ BUILT_IN_FORMATS = (
     "inspect-ai",
     "claude-code",
     "openai-agents-run",
+    "mlflow",
 )
 """The order docs/traces.md and error messages list the built-in formats in."""
 

@@ -76,7 +76,7 @@ PROPERTIES = [
 
 NEW_FORMATS = [
     name
-    for name in ("langsmith", "inspect-ai", "claude-code", "openai-agents-run")
+    for name in ("langsmith", "inspect-ai", "claude-code", "openai-agents-run", "mlflow")
     if name in FORMATS
 ]
 """The formats of issue 23 item 7, each fuzzed on mutations of its own fixtures."""

@@ -130,8 +130,14 @@ def chat_message(item: Any) -> dict[str, Any] | None:
     return to_parts(message)
 
 
-def _messages(value: Any) -> list[dict[str, Any]]:
-    """The chat messages of an llm run's ``inputs`` or ``outputs``."""
+def io_messages(value: Any) -> list[dict[str, Any]]:
+    """The chat messages (parts form) of a model call's recorded inputs or outputs:
+    ``messages`` (a list, or LangChain's list of lists), LangChain ``generations``, a
+    ``chat.completion``'s ``choices``, or one message.
+
+    >>> io_messages({"choices": [{"message": {"role": "assistant", "content": "Hi"}}]})
+    [{'role': 'assistant', 'parts': [{'type': 'text', 'content': 'Hi'}]}]
+    """
     value = mapping(value)
     found: list[Any] = []
     listed = value.get("messages")
@@ -154,12 +160,17 @@ def _messages(value: Any) -> list[dict[str, Any]]:
     return [message for message in out if message is not None]
 
 
-def _usage(run: Mapping[str, Any]) -> dict[str, Any] | None:
-    outputs = mapping(run.get("outputs"))
-    metadata = mapping(mapping(run.get("extra")).get("metadata"))
-    for raw in (outputs.get("usage_metadata"), metadata.get("usage_metadata")):
-        if isinstance(raw, Mapping) and (found := openai_usage(raw)):
-            return found
+def io_usage(outputs: Any) -> dict[str, Any] | None:
+    """The usage a model call's recorded outputs carry: ``usage_metadata`` (LangSmith's and
+    LangChain's), a generation message's ``usage_metadata``, ``llm_output.token_usage``, or an
+    OpenAI ``usage``.
+
+    >>> io_usage({"usage": {"prompt_tokens": 9, "completion_tokens": 3}})
+    {'input_tokens': 9, 'output_tokens': 3}
+    """
+    outputs = mapping(outputs)
+    if isinstance(outputs.get("usage_metadata"), Mapping):
+        return openai_usage(outputs["usage_metadata"])
     for message in _generation_messages(outputs):
         found_message = unwrap(message)
         fields = found_message[1] if found_message is not None else mapping(message)
@@ -168,6 +179,17 @@ def _usage(run: Mapping[str, Any]) -> dict[str, Any] | None:
     for raw in (mapping(outputs.get("llm_output")).get("token_usage"), outputs.get("usage")):
         if isinstance(raw, Mapping) and (found := openai_usage(raw)):
             return found
+    return None
+
+
+def _usage(run: Mapping[str, Any]) -> dict[str, Any] | None:
+    metadata = mapping(mapping(run.get("extra")).get("metadata"))
+    if found := io_usage(run.get("outputs")):
+        return found
+    if isinstance(metadata.get("usage_metadata"), Mapping) and (
+        found := openai_usage(metadata["usage_metadata"])
+    ):
+        return found
     return openai_usage(
         {key: run[key] for key in ("prompt_tokens", "completion_tokens") if count(run.get(key))}
     )
@@ -208,8 +230,8 @@ def _model(run: Mapping[str, Any]) -> ModelInfo:
         output_tokens=found.get("output_tokens"),
         details=details,
         reported_by=REPORTED_BY if found else None,
-        input=tuple(_messages(run.get("inputs"))),
-        output=tuple(_messages(run.get("outputs"))),
+        input=tuple(io_messages(run.get("inputs"))),
+        output=tuple(io_messages(run.get("outputs"))),
     )
 
 
@@ -254,8 +276,14 @@ def _tool(run: Mapping[str, Any], problems: list[tuple[str, str, Any]], where: s
     )
 
 
-def _text(value: Any) -> str | None:
-    """The user's or the agent's text in a root run's ``inputs`` / ``outputs``."""
+def io_text(value: Any) -> str | None:
+    """The user's or the agent's text in a run's recorded inputs or outputs: the text itself,
+    a conventional key (``input``, ``output``, ``question``, ``answer``…), the one text value,
+    or the last message's text.
+
+    >>> io_text({"question": "Refund A1", "k": 3}), io_text({"a": 1})
+    ('Refund A1', None)
+    """
     if isinstance(value, str):
         return value or None
     value = mapping(value)
@@ -265,7 +293,7 @@ def _text(value: Any) -> str | None:
     texts = [v for v in value.values() if isinstance(v, str)]
     if len(texts) == 1:
         return texts[0] or None
-    messages = _messages(value)
+    messages = io_messages(value)
     parts = messages[-1]["parts"] if messages else []
     joined = "".join(p["content"] for p in parts if p.get("type") == "text")
     return joined or None
@@ -298,7 +326,7 @@ def step(run: Mapping[str, Any], where: str, root: bool) -> Step:
     conversation = str(session) if session is not None else None
     if root and kind != "llm" and kind != "tool":
         info = AgentInfo(
-            span.name, input=_text(run.get("inputs")), output=_text(run.get("outputs"))
+            span.name, input=io_text(run.get("inputs")), output=io_text(run.get("outputs"))
         )
         return Step(span, "agent", agent=info, conversation_id=conversation)
     if kind == "llm":
@@ -401,6 +429,9 @@ __all__ = [
     "RUN_TYPES",
     "chat_message",
     "detect",
+    "io_messages",
+    "io_text",
+    "io_usage",
     "read",
     "step",
     "to_record",

@@ -258,3 +258,134 @@ def agents_run() -> tuple[list[Any], dict[str, Any]]:
     result = asyncio.run(Runner.run(triage, "Refund order A1049", run_config=config))
     state = json.loads(json.dumps(result.to_state().to_json()))
     return json.loads(json.dumps(result.to_input_list())), state
+
+
+def mlflow_trace() -> dict[str, Any]:
+    """The scenario as an MLflow 3 trace, built with MLflow's own span and trace classes
+    offline (``LiveSpan`` over OpenTelemetry SDK spans, ``Trace``/``TraceInfo``; MLflow's
+    tracing needs a tracking server to record a run by itself) and serialised by
+    ``Trace.to_json()``: an ``AGENT`` root, two ``CHAT_MODEL`` spans with OpenAI chat
+    messages and usage, two ``TOOL`` spans (``issue_refund`` records its exception)."""
+    import time
+
+    from mlflow.entities import (
+        LiveSpan,
+        SpanEvent,
+        SpanStatusCode,
+        SpanType,
+        Trace,
+        TraceData,
+        TraceInfo,
+    )
+    from mlflow.entities.trace_location import TraceLocation
+    from mlflow.entities.trace_state import TraceState
+    from opentelemetry import trace as otel
+    from opentelemetry.sdk.trace import TracerProvider
+
+    tracer = TracerProvider().get_tracer("refund")
+    trace_id = "tr-0af7651916cd43dd8448eb211c80319c"
+
+    def span(name: str, kind: str, parent: Any = None) -> Any:
+        context = otel.set_span_in_context(parent._span) if parent is not None else None
+        live = LiveSpan(tracer.start_span(name, context=context), trace_id=trace_id)
+        live.set_span_type(kind)
+        return live
+
+    ask = {"role": "user", "content": "Refund order A1049"}
+    arguments = ('{"order_id": "A1049"}', '{"order_id": "A1049", "amount": 42.0}')
+    calls = [
+        {"id": f"call_{n}", "type": "function", "function": {"name": name, "arguments": args}}
+        for n, name, args in ((1, "lookup_order", arguments[0]), (2, "issue_refund", arguments[1]))
+    ]
+    asked = {"role": "assistant", "content": None, "tool_calls": calls}
+    root = span("refund_agent", SpanType.AGENT)
+    root.set_inputs({"question": ask["content"]})
+    first = span("ChatOpenAI", SpanType.CHAT_MODEL, root)
+    first.set_inputs({"messages": [ask], "model": "gpt-4o"})
+    usage = {"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120}
+    first.set_outputs({"model": "gpt-4o", "choices": [{"message": asked}], "usage": usage})
+    first.end()
+    lookup = span("lookup_order", SpanType.TOOL, root)
+    lookup.set_inputs({"order_id": "A1049"})
+    lookup.set_outputs({"status": "paid"})
+    lookup.end()
+    refund = span("issue_refund", SpanType.TOOL, root)
+    refund.set_inputs({"order_id": "A1049", "amount": 42.0})
+    refund.add_event(SpanEvent.from_exception(TimeoutError(GATEWAY_ERROR)))
+    refund.set_status(SpanStatusCode.ERROR)
+    refund.end()
+    results = [
+        {"role": "tool", "tool_call_id": "call_1", "content": '{"status": "paid"}'},
+        {"role": "tool", "tool_call_id": "call_2", "content": f"Error: {GATEWAY_ERROR}"},
+    ]
+    second = span("ChatOpenAI", SpanType.CHAT_MODEL, root)
+    second.set_inputs({"messages": [ask, asked, *results], "model": "gpt-4o"})
+    said = {"role": "assistant", "content": REPLY}
+    usage = {"prompt_tokens": 150, "completion_tokens": 25, "total_tokens": 175}
+    second.set_outputs({"model": "gpt-4o", "choices": [{"message": said}], "usage": usage})
+    second.end()
+    root.set_outputs(REPLY)
+    root.end()
+    spans = [s.to_immutable_span() for s in (root, first, lookup, refund, second)]
+    info = TraceInfo(
+        trace_id=trace_id,
+        trace_location=TraceLocation.from_experiment_id("0"),
+        request_time=int(time.time() * 1000),
+        state=TraceState.OK,
+        execution_duration=42,
+    )
+    data: dict[str, Any] = json.loads(Trace(info=info, data=TraceData(spans=spans)).to_json())
+    return data
+
+
+def mlflow2_trace(trace: dict[str, Any]) -> dict[str, Any]:
+    """The same trace in MLflow 2's ``Trace.to_json()`` shape, written from its documented
+    schema (``request_id``, ``timestamp_ms``, ``status``; spans with ``context``,
+    ``parent_id``, ``start_time``, ``status_code``; ``data.request``/``response``)."""
+    import base64
+
+    def hex_id(value: str | None) -> str | None:
+        return None if value is None else "0x" + base64.b64decode(value).hex()
+
+    spans = []
+    for span in trace["data"]["spans"]:
+        spans.append(
+            {
+                "name": span["name"],
+                "context": {
+                    "span_id": hex_id(span["span_id"]),
+                    "trace_id": hex_id(span["trace_id"]),
+                },
+                "parent_id": hex_id(span["parent_span_id"]),
+                "start_time": span["start_time_unix_nano"],
+                "end_time": span["end_time_unix_nano"],
+                "status_code": span["status"]["code"].removeprefix("STATUS_CODE_"),
+                "status_message": span["status"]["message"],
+                "attributes": span["attributes"],
+                "events": [
+                    {
+                        "name": e["name"],
+                        "timestamp": e["time_unix_nano"],
+                        "attributes": e["attributes"],
+                    }
+                    for e in span["events"]
+                ],
+            }
+        )
+    info = trace["info"]
+    return {
+        "info": {
+            "request_id": info["trace_id"],
+            "experiment_id": "0",
+            "timestamp_ms": 1785585600000,
+            "execution_time_ms": info["execution_duration_ms"],
+            "status": info["state"],
+            "request_metadata": {},
+            "tags": {"mlflow.traceName": "refund_agent"},
+        },
+        "data": {
+            "spans": spans,
+            "request": json.dumps({"question": "Refund order A1049"}),
+            "response": json.dumps(REPLY),
+        },
+    }
