@@ -41,6 +41,7 @@ BUILT_IN_FORMATS = (
     "claude-code",
     "openai-agents-run",
     "mlflow",
+    "openinference",
 )
 """The order docs/traces.md and error messages list the built-in formats in."""
 

@@ -76,7 +76,14 @@ PROPERTIES = [
 
 NEW_FORMATS = [
     name
-    for name in ("langsmith", "inspect-ai", "claude-code", "openai-agents-run", "mlflow")
+    for name in (
+        "langsmith",
+        "inspect-ai",
+        "claude-code",
+        "openai-agents-run",
+        "mlflow",
+        "openinference",
+    )
     if name in FORMATS
 ]
 """The formats of issue 23 item 7, each fuzzed on mutations of its own fixtures."""

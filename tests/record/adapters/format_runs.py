@@ -389,3 +389,58 @@ def mlflow2_trace(trace: dict[str, Any]) -> dict[str, Any]:
             "response": json.dumps(REPLY),
         },
     }
+
+
+def phoenix_rows(otlp: dict[str, Any]) -> list[dict[str, Any]]:
+    """OpenInference spans (an OTLP/JSON export) as Arize Phoenix exports them, written from
+    its documented span-dataframe layout (``get_spans_dataframe()`` as JSON records):
+    ``name``, ``span_kind``, ``parent_id``, ISO ``start_time``/``end_time``,
+    ``status_code``/``status_message``, ``events``, ``context.span_id``/``context.trace_id``,
+    and ``attributes.*`` columns with message lists as lists of ``message.*`` objects."""
+    from datetime import UTC, datetime
+
+    from agent_asserts.record.adapters._spans import unflatten
+    from agent_asserts.record.adapters.otel import attributes, otlp_id
+
+    def iso(nanos: Any) -> str:
+        moment = datetime.fromtimestamp(int(nanos) / 1e9, tz=UTC)
+        return moment.isoformat().replace("+00:00", "Z")
+
+    rows = []
+    for resource in otlp["resourceSpans"]:
+        for scope in resource["scopeSpans"]:
+            for span in scope["spans"]:
+                found = attributes(span.get("attributes", []))
+                status = span.get("status") or {}
+                code = {0: "UNSET", 1: "OK", 2: "ERROR"}.get(status.get("code", 0), "UNSET")
+                row: dict[str, Any] = {
+                    "name": span["name"],
+                    "span_kind": found.get("openinference.span.kind", "UNKNOWN"),
+                    "parent_id": otlp_id(span.get("parentSpanId")),
+                    "start_time": iso(span["startTimeUnixNano"]),
+                    "end_time": iso(span["endTimeUnixNano"]),
+                    "status_code": code,
+                    "status_message": status.get("message", ""),
+                    "events": [
+                        {
+                            "name": event["name"],
+                            "timestamp": iso(event["timeUnixNano"]),
+                            "attributes": attributes(event.get("attributes", [])),
+                        }
+                        for event in span.get("events", [])
+                    ],
+                    "context.span_id": otlp_id(span["spanId"]),
+                    "context.trace_id": otlp_id(span["traceId"]),
+                }
+                lists = {
+                    name
+                    for name in ("llm.input_messages", "llm.output_messages")
+                    if any(key.startswith(f"{name}.") for key in found)
+                }
+                for key, value in found.items():
+                    if not key.startswith(tuple(f"{name}." for name in lists)):
+                        row[f"attributes.{key}"] = value
+                for name in sorted(lists):
+                    row[f"attributes.{name}"] = unflatten(found, f"{name}.")
+                rows.append(row)
+    return rows
