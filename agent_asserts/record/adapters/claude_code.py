@@ -11,8 +11,9 @@ official schema: the mapping follows the lines Claude Code writes (see docs/trac
 ========================================  ===================================================
 line                                      record
 ========================================  ===================================================
-``user``, text content                    ``message`` ``user`` (``isMeta`` lines, which
-                                          Claude Code injects: ``system``)
+``user``, text content                    ``message`` ``user`` (``isMeta`` and
+                                          ``isCompactSummary`` lines, which Claude Code
+                                          injects: ``system``)
 ``user``, ``tool_result`` blocks          the call's result (``tool_use_id``); ``is_error``
                                           → ``failed`` with the text as ``error_message``
 ``assistant`` lines of one ``message.id`` one ``model_call`` (model, usage and stop reason
@@ -223,7 +224,8 @@ class _Reader:
             # a sub-agent's prompt: its delegation's input, not a user turn
             self.opened[1]["payload"]["trace_items"].extend(places)
             return
-        actor = "system" if line.get("isMeta") is True or agent is not None else "user"
+        injected = line.get("isMeta") is True or line.get("isCompactSummary") is True
+        actor = "system" if injected or agent is not None else "user"
         self.b.message(actor, text, where=places, agent=agent, wall_time=time)
 
     def tool_result(self, where: str, block: Mapping[str, Any], time: float | None) -> None:

@@ -369,7 +369,7 @@ def _traces(data: Any) -> Iterator[list[tuple[str, Any, bool]]]:
         run_map = mapping(run)
         parent = run_map.get("parent_run_id")
         is_root = parent is None or str(parent) not in ids
-        key = run_map.get("trace_id", run_map.get("id") if is_root else parent)
+        key = run_map.get("trace_id") or (run_map.get("id") if is_root else parent)
         if items(run_map.get("child_runs")) and is_root:
             yield _flatten(run_map, where)
             continue

@@ -105,3 +105,39 @@ def test_several_traces_one_record_each() -> None:
         langsmith.to_record([first, second])
     with pytest.raises(RecordError, match="expected a LangSmith run"):
         list(langsmith.to_records(3))
+
+
+def test_langchain_messages_of_llm_runs_as_langchain_tracer_writes_them() -> None:
+    """Two llm runs, no tool run: the call the first asked for is paired with the result the
+    second one's input history holds (by call id)."""
+    from langchain_core.load import dumpd
+    from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
+
+    ask = AIMessage("", tool_calls=[{"name": "refund", "args": {"id": "A1"}, "id": "c1"}])
+    history = [HumanMessage("Refund A1"), ask, ToolMessage("gateway timed out", tool_call_id="c1")]
+    usage = {"input_tokens": 7, "output_tokens": 2, "total_tokens": 9}
+    reply = AIMessage("It failed.", usage_metadata=usage)
+
+    def llm(run_id: str, inputs: list[Any], output: Any) -> dict[str, Any]:
+        generation = {"text": output.content, "message": dumpd(output)}
+        return {
+            "id": run_id,
+            "run_type": "llm",
+            "parent_run_id": "r",
+            "trace_id": "r",
+            "start_time": f"2026-08-01T12:00:0{run_id[-1]}Z",
+            "inputs": {"messages": [[dumpd(m) for m in inputs]]},
+            "outputs": {"generations": [[generation]]},
+        }
+
+    runs = [
+        {"id": "r", "run_type": "chain", "name": "bot", "trace_id": "r", "inputs": {}},
+        llm("l1", history[:1], ask),
+        llm("l2", history, reply),
+    ]
+    record = langsmith.to_record(runs)
+    (call,) = record.tool_calls
+    found = (call.payload.name, call.payload.call_id, call.payload.arguments, call.payload.result)
+    assert found == ("refund", "c1", {"id": "A1"}, "gateway timed out")
+    assert record.events[0].payload.text == "Refund A1" and record.reply == "It failed."
+    assert record.usage is not None and record.usage.total_tokens == 9
