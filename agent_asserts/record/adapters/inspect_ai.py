@@ -109,10 +109,31 @@ def _text(content: Any) -> tuple[str, list[str]]:
     return content_text(content), reasoning
 
 
-def _signature(message: Mapping[str, Any]) -> tuple[str, tuple[str, ...]]:
-    """What ties an assistant message to the ``model`` event whose output it is."""
+ATTACHMENT: Final = "attachment://"
+"""How Inspect writes a long text it moved to the sample's ``attachments`` (in events)."""
+
+
+def _signature(
+    message: Mapping[str, Any], attachments: Mapping[str, Any]
+) -> tuple[str, tuple[str, ...]]:
+    """What ties an assistant message to the ``model`` event whose output it is (texts that
+    Inspect moved to the sample's ``attachments`` read back).
+
+    >>> _signature({"content": "attachment://a1", "tool_calls": [{"id": "c1"}]}, {"a1": "Hi"})
+    ('Hi', ('c1',))
+    """
+    content = message.get("content")
+    blocks = content if isinstance(content, list) else [content]
+    texts = []
+    for block in blocks:
+        text = block.get("text") if isinstance(block, Mapping) else block
+        if isinstance(text, str) and text.startswith(ATTACHMENT):
+            text = attachments.get(text[len(ATTACHMENT) :], text)
+        if isinstance(block, Mapping) and block.get("type") not in ("text", None):
+            continue
+        texts.append(text if isinstance(text, str) else "")
     calls = tuple(str(mapping(c).get("id")) for c in items(message.get("tool_calls")))
-    return _text(message.get("content"))[0], calls
+    return "\n".join(texts), calls
 
 
 class _Reader:
@@ -122,13 +143,15 @@ class _Reader:
         self.models: dict[tuple[str, tuple[str, ...]], list[tuple[str, Mapping[str, Any]]]] = {}
         self.tools: dict[str, tuple[str, Mapping[str, Any]]] = {}
         self.calls: dict[str, dict[str, Any]] = {}
+        self.attachments = mapping(sample.get("attachments"))
         for index, event in enumerate(items(sample.get("events"))):
             event = mapping(event)
             at = f"{where}.events[{index}]"
             if event.get("event") == "model":
                 choices = items(mapping(event.get("output")).get("choices"))
                 message = mapping(mapping(choices[0] if choices else None).get("message"))
-                self.models.setdefault(_signature(message), []).append((at, event))
+                key = _signature(message, self.attachments)
+                self.models.setdefault(key, []).append((at, event))
             elif event.get("event") == "tool" and event.get("id") is not None:
                 self.tools[str(event["id"])] = (at, event)
 
@@ -174,7 +197,7 @@ class _Reader:
         return str(created["event_id"])
 
     def assistant(self, where: str, item: Mapping[str, Any]) -> None:
-        queue = self.models.get(_signature(item))
+        queue = self.models.get(_signature(item, self.attachments))
         positions = [where]
         event: Mapping[str, Any] = {}
         if queue:

@@ -109,3 +109,15 @@ def test_a_broken_archive_names_the_member(tmp_path: Path) -> None:
         list(inspect_ai.read_records(path))
     with pytest.raises(RecordError, match="expected an Inspect eval log"):
         list(inspect_ai.to_records({"eval": {}}))
+
+
+def test_model_events_whose_output_inspect_moved_to_attachments_still_match() -> None:
+    data = _log()
+    sample = data["samples"][0]
+    last = [e for e in sample["events"] if e["event"] == "model"][-1]
+    message = last["output"]["choices"][0]["message"]
+    sample["attachments"] = {"d41d8cd9": message["content"]}
+    message["content"] = "attachment://d41d8cd9"
+    record = inspect_ai.to_record(data)
+    models = [e for e in record.events if e.kind == "model_call"]
+    assert len(models) == 2 and models[-1].payload.usage.total_tokens == 175
