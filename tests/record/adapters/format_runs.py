@@ -114,7 +114,7 @@ def inspect_log(folder: str, log_format: str) -> str:
     from inspect_ai.model import ModelOutput, ModelUsage, get_model
     from inspect_ai.scorer import includes
     from inspect_ai.solver import generate, use_tools
-    from inspect_ai.tool import ToolCall, ToolError, tool
+    from inspect_ai.tool import ToolError, tool
 
     @tool
     def lookup_order() -> Any:
@@ -144,13 +144,13 @@ def inspect_log(folder: str, log_format: str) -> str:
     first = ModelOutput.for_tool_call(
         "mockllm/model", "lookup_order", {"order_id": "A1049"}, tool_call_id="call_1"
     )
-    refund = ToolCall(
-        id="call_2",
-        function="issue_refund",
-        arguments={"order_id": "A1049", "amount": 42.0},
-        type="function",
-    )
-    first.choices[0].message.tool_calls.append(refund)  # type: ignore[union-attr]
+    refund = ModelOutput.for_tool_call(
+        "mockllm/model",
+        "issue_refund",
+        {"order_id": "A1049", "amount": 42.0},
+        tool_call_id="call_2",
+    )  # the second call of the same response, built the same version-proof way
+    first.choices[0].message.tool_calls.extend(refund.choices[0].message.tool_calls)  # type: ignore[union-attr, arg-type]
     first.usage = ModelUsage(input_tokens=100, output_tokens=20, total_tokens=120)
     last = ModelOutput.from_content("mockllm/model", REPLY)
     last.usage = ModelUsage(input_tokens=150, output_tokens=25, total_tokens=175)
