@@ -36,6 +36,12 @@ BUILT_IN_FORMATS = (
     "openai-agents",
     "pydantic-ai",
     "langfuse",
+    "langsmith",
+    "inspect-ai",
+    "claude-code",
+    "openai-agents-run",
+    "mlflow",
+    "openinference",
 )
 """The order docs/traces.md and error messages list the built-in formats in."""
 

@@ -72,3 +72,29 @@ PROPERTIES = [
     ("adapters: files", st.tuples(st.sampled_from(FORMATS), texts),
      reads_files_only_with_record_errors),
 ]  # fmt: skip
+
+
+NEW_FORMATS = [
+    name
+    for name in (
+        "langsmith",
+        "inspect-ai",
+        "claude-code",
+        "openai-agents-run",
+        "mlflow",
+        "openinference",
+    )
+    if name in FORMATS
+]
+"""The formats of issue 23 item 7, each fuzzed on mutations of its own fixtures."""
+
+
+def _own_seeds(name: str) -> tuple[Any, ...]:
+    return tuple(doc for doc in trace_seeds() if get_format(name).detect(doc))
+
+
+@EXAMPLES
+@given(st.data())
+def test_new_formats_read_their_mutated_fixtures_with_only_record_errors(data: Any) -> None:
+    name = data.draw(st.sampled_from(NEW_FORMATS))
+    reads_only_with_record_errors(name, data.draw(mutated(_own_seeds(name))))

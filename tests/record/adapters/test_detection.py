@@ -3,6 +3,7 @@ folder's name) and as no other, whatever the file is called."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -24,3 +25,14 @@ def test_each_fixture_matches_its_format_only(path: Path) -> None:
     data = load_json(path)
     assert matching_formats(data) == (expected,)
     assert detect(data, source="renamed.json") == expected
+
+
+LINE_FILES = sorted(p for p in FIXTURES.glob("*/*.jsonl"))
+
+
+@pytest.mark.parametrize("path", LINE_FILES, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_each_json_lines_fixture_matches_its_format_only(path: Path) -> None:
+    """A JSON Lines file is detected by its first line, and as a whole list of lines."""
+    lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    assert matching_formats(lines[0]) == (path.parent.name,)
+    assert matching_formats(lines) == (path.parent.name,)
