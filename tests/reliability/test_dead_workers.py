@@ -175,4 +175,3 @@ def test_an_unpicklable_record_input_is_one_failed_case_on_dask_too() -> None:
     assert "cannot pickle '_thread.lock' object" in (batch.cases[1].error or "")
     assert batch.cases[1].error.startswith("this record could not be evaluated on the executor")
     assert [c.error for c in batch.cases[::2]] == [None, None]
-
