@@ -70,14 +70,6 @@ class _FileState:
     done: bool = False
 
 
-class OutputFailed(Exception):
-    """The ``--output`` file could not take a whole line (``reason``: the ``OSError``)."""
-
-    def __init__(self, reason: OSError) -> None:
-        super().__init__(reason.strerror or str(reason))
-        self.reason = reason
-
-
 OUTPUT_MODE = 0o644
 """The permissions of an ``--output`` file the watch creates (before the umask)."""
 
@@ -105,9 +97,11 @@ class ResultWriter:
             else os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, OUTPUT_MODE)
         )
         self.written = 0
+        self.failed: OSError | None = None
 
     def write(self, result: dict[str, Any]) -> None:
-        """Append ``result`` as one line (``OSError`` when it cannot be written whole)."""
+        """Append ``result`` as one line (``OSError``, also kept in ``failed``, when it cannot
+        be written whole)."""
         # a lone surrogate (a legal JSON escape in a record) is written as that escape
         line = json.dumps(result, ensure_ascii=False, default=str) + "\n"
         data = line.encode("utf-8", "backslashreplace")
@@ -118,7 +112,8 @@ class ResultWriter:
             try:
                 _append_whole(self._fd, data)
             except OSError as exc:
-                raise OutputFailed(exc) from exc
+                self.failed = exc  # the output's failure, not a record file's
+                raise
         self.written += 1
 
     def close(self) -> None:
@@ -316,8 +311,10 @@ def _watch(args: argparse.Namespace, out: IO[str], err: IO[str],
             sleep(args.interval)
         try:
             watcher.poll()
-        except OutputFailed as exc:  # the output cannot take a whole line: nothing torn is left
-            err.write(f"error: cannot write --output {args.output}: {exc}\n")
+        except OSError as exc:  # the output cannot take a whole line: nothing torn is left
+            if exc is not writer.failed:
+                raise
+            err.write(f"error: cannot write --output {args.output}: {exc.strerror or exc}\n")
             err.write(f"watch stopped: {watcher.records} records, {writer.written} results "
                       "written\n")  # fmt: skip
             return EXIT_INPUT
@@ -327,7 +324,6 @@ def _watch(args: argparse.Namespace, out: IO[str], err: IO[str],
 
 __all__ = [
     "OUTPUT_MODE",
-    "OutputFailed",
     "ResultWriter",
     "Watcher",
     "record_reader",
