@@ -284,6 +284,48 @@ def pooled_outcomes(
     def final(entry: _Task) -> bool:  # a failure of this entry is its own
         return entry.rerun or (split is not None and len(split(entry.item)) <= 1)
 
+    def seconds(item: Any) -> float | None:
+        return deadline(item) if callable(deadline) else deadline
+
+    def settle(wait: Callable[[_Task], Any]) -> BrokenExecutor | None:
+        """Wait for every task in flight (finished ones keep their result, the others are
+        replaced by their parts, re-run alone); the pool's break, if one was seen."""
+        broke: BrokenExecutor | None = None
+        out: list[_Task] = []
+        while ahead:
+            entry = ahead.popleft()
+            if entry.done or entry.future is None:
+                out.append(entry)
+                continue
+            try:
+                entry.finish(wait(entry))
+            except Exception as exc:  # broken, timed out or raised: re-run alone
+                if isinstance(exc, BrokenExecutor):
+                    broke = broke or exc
+                out.extend(parts(entry))
+            else:
+                out.append(entry)
+        ahead.extend(out)
+        return broke
+
+    def restart(exc: BrokenExecutor) -> None:
+        """A new pool for the rest, or give up (the tasks not run yet are failed)."""
+        nonlocal pool, owned, breaks, given_up
+        reason = str(exc) or type(exc).__name__
+        breaks += 1
+        if owned:
+            pool.shutdown(wait=False, cancel_futures=True)
+        new = _restart(pool) if breaks <= max_restarts else None
+        if new is not None:
+            pool, owned = new, True
+            return
+        kind = type(pool).__name__
+        given_up = (GAVE_UP.format(count=breaks) if breaks > max_restarts
+                    else NO_RESTART.format(reason=reason, kind=kind))  # fmt: skip
+        for waiting in ahead:  # in flight in the broken pool: its reason
+            if not waiting.done:
+                waiting.finish(failed(waiting.item, BROKEN_POOL.format(reason=reason)))
+
     flying = queued = 0  # entries in flight; entries waiting to be re-run alone
     try:
         while True:
@@ -308,45 +350,36 @@ def pooled_outcomes(
                 entry.future = submit(entry.item)
                 queued, flying = queued - 1, flying + 1
             alone = flying == 1
-            seconds = deadline(entry.item) if callable(deadline) else deadline
             try:
-                outcome = _result(entry.future, pool, seconds)
+                outcome = _result(entry.future, pool, seconds(entry.item))
             except BrokenExecutor as exc:
-                reason = str(exc) or type(exc).__name__
                 killed = getattr(exc, "killed_after", None)
-                why = (BROKEN_POOL.format(reason=reason) if killed is None
-                       else KILLED.format(seconds=killed))  # fmt: skip
+                why = (BROKEN_POOL.format(reason=str(exc) or type(exc).__name__)
+                       if killed is None else KILLED.format(seconds=killed))  # fmt: skip
                 ahead.popleft()
                 if final(entry) and alone:
                     entry.finish(failed(entry.item, why))
-                    replaced = [entry]
+                    ahead.appendleft(entry)
                 else:
-                    replaced = parts(entry)
-                replaced.extend(_drain(ahead, parts))
-                ahead.extendleft(reversed(replaced))
-                breaks += 1
-                if owned:
-                    pool.shutdown(wait=False, cancel_futures=True)
-                new = _restart(pool) if breaks <= max_restarts else None
-                if new is None:
-                    kind = type(pool).__name__
-                    given_up = (GAVE_UP.format(count=breaks) if breaks > max_restarts
-                                else NO_RESTART.format(reason=reason, kind=kind))  # fmt: skip
-                    for waiting in ahead:  # in flight in the broken pool: its reason
-                        if not waiting.done:
-                            waiting.finish(failed(waiting.item, BROKEN_POOL.format(reason=reason)))
-                else:
-                    pool, owned = new, True
+                    ahead.extendleft(reversed(parts(entry)))
+                settle(lambda e: cast("Future[Any]", e.future).result(timeout=DRAIN_WAIT))
+                restart(exc)
                 flying, queued = 0, sum(not e.done for e in ahead)
             except Exception as exc:  # the task raised (or its item could not be pickled)
                 ahead.popleft()
                 flying -= 1
                 if final(entry):
                     yield failed(entry.item, RAISED.format(error=error_text(exc)))
-                else:
-                    redo = parts(entry)
-                    ahead.extendleft(reversed(redo))
-                    queued += len(redo)
+                    continue
+                # its parts run alone: first let the tasks in flight finish (on Dask, a task
+                # beside a part whose worker dies could be blamed for it)
+                ahead.extendleft(reversed(parts(entry)))
+                broke = settle(
+                    lambda e: _result(cast("Future[Any]", e.future), pool, seconds(e.item))
+                )
+                if broke is not None:
+                    restart(broke)
+                flying, queued = 0, sum(not e.done for e in ahead)
             else:
                 breaks = 0
                 ahead.popleft()
@@ -358,24 +391,6 @@ def pooled_outcomes(
                 entry.future.cancel()
         if owned:
             pool.shutdown(wait=False, cancel_futures=True)
-
-
-def _drain(ahead: deque[_Task], parts: Callable[[_Task], list[_Task]]) -> list[_Task]:
-    """The tasks that were in flight in the broken pool, in order: finished ones keep their
-    result, the others are replaced by their parts (re-run alone)."""
-    out: list[_Task] = []
-    while ahead:
-        entry = ahead.popleft()
-        if entry.done or entry.future is None:
-            out.append(entry)
-            continue
-        try:
-            entry.finish(entry.future.result(timeout=DRAIN_WAIT))
-        except Exception:  # broken, timed out or raised: re-run alone
-            out.extend(parts(entry))
-        else:
-            out.append(entry)
-    return out
 
 
 def _result(future: Future[T], pool: Executor, deadline: float | None) -> T:

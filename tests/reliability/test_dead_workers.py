@@ -175,3 +175,22 @@ def test_an_unpicklable_record_input_is_one_failed_case_on_dask_too() -> None:
     assert "cannot pickle '_thread.lock' object" in (batch.cases[1].error or "")
     assert batch.cases[1].error.startswith("this record could not be evaluated on the executor")
     assert [c.error for c in batch.cases[::2]] == [None, None]
+
+
+def test_a_task_that_raises_is_re_run_part_by_part_in_order() -> None:
+    def task(chunk: list[Any]) -> list[Any]:
+        if "bad" in chunk:
+            raise ValueError("cannot evaluate 'bad'")
+        return [x * 10 for x in chunk]
+
+    def failed(chunk: list[Any], why: str) -> list[Any]:
+        return [f"{x}: {why}" for x in chunk]
+
+    with ThreadPoolExecutor(2) as pool:
+        out = list(pooled_outcomes([[1, 2], [3, "bad", 4], [5, 6]], task, pool, limit=3,
+                                   failed=failed, split=lambda c: [[x] for x in c]))  # fmt: skip
+    assert out == [
+        [10, 20], [30],
+        ["bad: " + RAISED.format(error="ValueError: cannot evaluate 'bad'")],
+        [40], [50, 60],
+    ]  # fmt: skip
