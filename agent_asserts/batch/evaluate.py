@@ -367,10 +367,9 @@ def _outcomes(
     if chunk_size is not None or not isinstance(executor, ThreadPoolExecutor):
         size = min(chunk_size or default_chunk_size(executor), limit)
         chunks = max(1, limit // size)
-        deadline = None if per_record is None else per_record * size + KILL_MARGIN
         yield from chunked_outcomes(
             items, target, judge, executor, evaluate, chunk_size=size, max_chunks=chunks,
-            failed=failed, deadline=deadline,
+            failed=failed, deadline=per_record, margin=KILL_MARGIN,
         )  # fmt: skip
         return
     task = functools.partial(evaluate, target=target, judge=judge)
@@ -457,7 +456,8 @@ def evaluate_many(
         timeout: Each case's hard time limit in seconds (None: no limit); a case past it is
             ``FAILED`` naming the check that was running, the others still run. With a
             process pool, a worker still busy ``KILL_MARGIN`` seconds after its task's
-            limits is killed (its records are ``FAILED``) and the pool restarted.
+            limits is killed and the pool restarted; the records of its task are re-run one
+            per task, and only the record still stuck alone is ``FAILED``.
         judge_timeout: Each judge call's limit (past it: an ``evaluator_error`` gate).
         skip_judged: Run only the deterministic checks of a suite or case: each judged check
             is recorded as ``not_applicable`` ("judged check not run"). A case function's own

@@ -17,15 +17,21 @@ a millisecond of CPU per task (256: the CPU bound of Dask's ratio on two cores r
 about 1.35 at 64 to about 1.65).
 
 **Dead workers.** :func:`pooled_outcomes` submits one task per input to an executor, at most
-``limit`` in flight, and yields the outcomes in input order. When the pool breaks (a worker
-process died: ``os._exit``, a segfault, the OOM killer — ``concurrent.futures.BrokenExecutor``):
+``limit`` in flight, and yields the outcomes in input order. A task fails when its pool breaks
+(a worker process died: ``os._exit``, a segfault, the OOM killer —
+``concurrent.futures.BrokenExecutor``) or when it raises (Dask's ``KilledWorker``, an input
+that cannot be pickled, a result too deep to pickle). Then:
 
 - every result that had already finished is kept;
-- each input whose task was in flight in the broken pool becomes ``FAILED`` cases whose
-  error gives the reason (``BROKEN_POOL``);
-- a new pool of the same kind and size is started for the rest (a ``ProcessPoolExecutor``
-  can be re-created; another executor cannot, and then the rest is ``FAILED`` at once);
-- after ``max_restarts`` restarts, every remaining input is ``FAILED`` (``GAVE_UP``).
+- a broken ``ProcessPoolExecutor`` is replaced by a new pool of the same kind and size
+  (another executor cannot be re-created: the rest is ``FAILED`` at once, ``NO_RESTART``);
+- each input whose task failed, and each input of the tasks in flight in the broken pool, is
+  re-run one record per task, **alone** on the pool, one after the other: a record that still
+  fails alone is the one that fails, and becomes ``FAILED`` cases whose error gives the
+  reason (``BROKEN_POOL``, ``KILLED``, ``RAISED``); every other record keeps its result —
+  a dead worker loses exactly its own record, whatever the chunk size;
+- after ``max_restarts`` broken pools in a row with no task finished in between, every
+  remaining input is ``FAILED`` (``GAVE_UP``): a batch never hangs.
 
 With a ``deadline`` (seconds; a case's time limit times its case count, plus a margin), a
 task of a process pool that has not finished by then is stopped by killing the pool's
@@ -56,7 +62,7 @@ from concurrent.futures import (
     ThreadPoolExecutor,
 )
 from concurrent.futures import TimeoutError as FutureTimeout
-from typing import Any, Final, TypeVar
+from typing import Any, Final, TypeVar, cast
 
 DEFAULT_CHUNK_SIZE: Final = 64
 DISTRIBUTED_CHUNK_SIZE: Final = 256
@@ -73,6 +79,7 @@ GAVE_UP: Final = (
     "records were not submitted"
 )
 NO_RESTART: Final = "not evaluated: the executor broke ({reason}) and a {kind} cannot be restarted"
+RAISED: Final = "this record could not be evaluated on the executor ({error})"
 
 # evaluate(item, target, judge) -> the item's outcome (any picklable value)
 Evaluate = Callable[[Any, Any, Any], Any]
@@ -143,26 +150,40 @@ def chunked_outcomes(
     max_chunks: int,
     failed: Callable[[Any, str], Any] | None = None,
     deadline: float | None = None,
+    margin: float = 0.0,
 ) -> Iterator[Any]:
     """``evaluate(item, target, judge)`` per input, in input order, ``max_chunks`` chunks of
     ``chunk_size`` inputs in flight.
 
-    Chunks go through :func:`pooled_outcomes`: when a worker dies, the inputs of the chunks
-    in flight are ``failed(item, reason)`` and a new pool takes the rest; ``deadline``
-    (seconds per chunk) kills a process pool's stuck workers.
+    Chunks go through :func:`pooled_outcomes`, pickled as they are submitted. A chunk whose
+    task fails (its worker died, it raised, it could not be pickled) is re-run one input per
+    task, alone on the pool, so only the input that fails alone is ``failed(item, reason)``.
+    ``deadline`` is seconds per input: a task of ``n`` inputs may take ``n * deadline +
+    margin`` before a process pool's stuck workers are killed.
     """
     task = functools.partial(evaluate_chunk, target=shipped(target, judge), evaluate=evaluate)
-    blobs = (pickle.dumps(chunk, pickle.HIGHEST_PROTOCOL) for chunk in chunked(items, chunk_size))
 
-    def failed_chunk(data: bytes, reason: str) -> Any:
+    def failed_chunk(chunk: list[Any], reason: str) -> list[Any]:
         if failed is None:
             raise BrokenExecutor(reason)
-        return [failed(item, reason) for item in pickle.loads(data)]  # a list, not bytes
+        return [failed(item, reason) for item in chunk]
 
-    for blob in pooled_outcomes(
-        blobs, task, executor, limit=max_chunks, failed=failed_chunk, deadline=deadline
-    ):
-        yield from blob if isinstance(blob, list) else pickle.loads(blob)
+    def seconds(chunk: list[Any]) -> float | None:
+        return None if deadline is None else deadline * len(chunk) + margin
+
+    for outcome in pooled_outcomes(
+        chunked(items, chunk_size), task, executor, limit=max_chunks, failed=failed_chunk,
+        deadline=seconds, split=_one_each, argument=_pickled,
+    ):  # fmt: skip
+        yield from outcome if isinstance(outcome, list) else pickle.loads(cast(bytes, outcome))
+
+
+def _one_each(chunk: list[Any]) -> list[list[Any]]:
+    return [[item] for item in chunk]
+
+
+def _pickled(chunk: list[Any]) -> bytes:
+    return pickle.dumps(chunk, pickle.HIGHEST_PROTOCOL)
 
 
 def _restart(executor: Executor) -> Executor | None:
@@ -180,6 +201,35 @@ def _kill_workers(executor: Executor) -> bool:
     return bool(processes)
 
 
+class _Task:
+    """One input on its way through :func:`pooled_outcomes`: its future (None until it is
+    submitted), whether it is a re-run, and its outcome once known."""
+
+    __slots__ = ("done", "future", "item", "outcome", "rerun")
+
+    def __init__(self, item: Any, future: Future[Any] | None = None, rerun: bool = False) -> None:
+        self.item, self.future, self.rerun = item, future, rerun
+        self.done = False
+        self.outcome: Any = None
+
+    def finish(self, outcome: Any) -> None:
+        self.done, self.outcome, self.future = True, outcome, None
+
+
+def error_text(exc: BaseException, limit: int = 300) -> str:
+    """``Type: message`` of an exception, at most ``limit`` characters of message.
+
+    >>> error_text(RecursionError("maximum recursion depth exceeded while pickling an object"))
+    'RecursionError: maximum recursion depth exceeded while pickling an object'
+    >>> len(error_text(ValueError("x" * 1000)))
+    313
+    """
+    text = str(exc)
+    if len(text) > limit:
+        text = text[:limit] + "…"
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
 def pooled_outcomes(
     items: Iterable[Any],
     task: Callable[[Any], T],
@@ -188,9 +238,18 @@ def pooled_outcomes(
     limit: int,
     failed: Callable[[Any, str], T],
     max_restarts: int = MAX_RESTARTS,
-    deadline: float | None = None,
+    deadline: float | Callable[[Any], float | None] | None = None,
+    split: Callable[[Any], list[Any]] | None = None,
+    argument: Callable[[Any], Any] | None = None,
 ) -> Iterator[T]:
     """``task(item)`` for every item on ``executor``, in input order, surviving broken pools.
+
+    A task that fails — its pool broke (a worker died, or was killed past ``deadline``), or it
+    raised — is re-run: ``split(item)``'s parts (default: the item itself), each submitted
+    alone, one after the other, once nothing else is in flight, so a pool that breaks then
+    broke because of that part. What fails that way (or raises) alone is ``failed(part,
+    reason)``; every other part keeps its result. The tasks in flight in a broken pool that
+    had finished keep their results; the others are re-run the same way.
 
     Args:
         items: The inputs, pulled lazily.
@@ -199,69 +258,139 @@ def pooled_outcomes(
         limit: The most tasks in flight at once.
         failed: Builds the outcome that stands for an item which could not be evaluated,
             from the item and the reason.
-        max_restarts: How many broken pools are replaced before giving up.
-        deadline: Seconds a task may take before the process pool's workers are killed.
+        max_restarts: How many broken pools in a row (with no task finished in between) are
+            replaced before giving up: the remaining items are ``failed`` (``GAVE_UP``).
+        deadline: Seconds a task may take before the process pool's workers are killed (or
+            a function of the item giving them).
+        split: The parts of an item whose task failed, each re-run as a task of its own.
+        argument: What is submitted for an item (default: the item); when it raises (an
+            item that cannot be pickled), the item's task failed with that error.
     """
-    pool, owned, restarts = executor, False, 0
-    pending: deque[tuple[Any, Future[T]]] = deque()
+    pool, owned, breaks = executor, False, 0
+    ahead: deque[_Task] = deque()
     iterator = iter(items)
-    broken: str | None = None
-    try:
-        while True:
-            while broken is None and len(pending) < limit:
-                item = next(iterator, _END)
-                if item is _END:
-                    break
-                try:
-                    pending.append((item, pool.submit(task, item)))
-                except BrokenExecutor as exc:
-                    pending.append((item, _broken_future(exc)))
-                    break
-            if not pending:
-                if broken is None:
-                    return
-                for item in iterator:  # gave up: the rest is reported, never dropped
-                    yield failed(item, broken)
-                return
-            item, future = pending.popleft()
-            try:
-                outcome = _result(future, pool, deadline)
-            except BrokenExecutor as exc:
-                reason = str(exc) or type(exc).__name__
-                killed = getattr(exc, "killed_after", None)
-            else:
-                yield outcome
+    given_up: str | None = None
+
+    def submit(item: Any) -> Future[Any]:
+        try:
+            return pool.submit(task, item if argument is None else argument(item))
+        except Exception as exc:  # a broken pool, an item that cannot be pickled
+            return _failed_future(exc)
+
+    def parts(entry: _Task) -> list[_Task]:
+        pieces = [entry.item] if split is None else split(entry.item)
+        return [_Task(piece, rerun=True) for piece in pieces]
+
+    def final(entry: _Task) -> bool:  # a failure of this entry is its own
+        return entry.rerun or (split is not None and len(split(entry.item)) <= 1)
+
+    def seconds(item: Any) -> float | None:
+        return deadline(item) if callable(deadline) else deadline
+
+    def settle(wait: Callable[[_Task], Any]) -> BrokenExecutor | None:
+        """Wait for every task in flight (finished ones keep their result, the others are
+        replaced by their parts, re-run alone); the pool's break, if one was seen."""
+        broke: BrokenExecutor | None = None
+        out: list[_Task] = []
+        while ahead:
+            entry = ahead.popleft()
+            if entry.done or entry.future is None:
+                out.append(entry)
                 continue
-            yield failed(item, BROKEN_POOL.format(reason=reason) if killed is None
-                         else KILLED.format(seconds=killed))  # fmt: skip
-            yield from _drain(pending, failed, reason)
-            if owned:
-                pool.shutdown(wait=False, cancel_futures=True)
-            replacement = _restart(pool) if restarts < max_restarts else None
-            if replacement is None:
-                kind = type(pool).__name__
-                broken = (GAVE_UP.format(count=restarts + 1) if restarts >= max_restarts
-                          else NO_RESTART.format(reason=reason, kind=kind))  # fmt: skip
+            try:
+                entry.finish(wait(entry))
+            except Exception as exc:  # broken, timed out or raised: re-run alone
+                if isinstance(exc, BrokenExecutor):
+                    broke = broke or exc
+                out.extend(parts(entry))
             else:
-                pool, owned, restarts = replacement, True, restarts + 1
-    finally:
-        for _, future in pending:
-            future.cancel()
+                out.append(entry)
+        ahead.extend(out)
+        return broke
+
+    def restart(exc: BrokenExecutor) -> None:
+        """A new pool for the rest, or give up (the tasks not run yet are failed)."""
+        nonlocal pool, owned, breaks, given_up
+        reason = str(exc) or type(exc).__name__
+        breaks += 1
         if owned:
             pool.shutdown(wait=False, cancel_futures=True)
+        new = _restart(pool) if breaks <= max_restarts else None
+        if new is not None:
+            pool, owned = new, True
+            return
+        kind = type(pool).__name__
+        given_up = (GAVE_UP.format(count=breaks) if breaks > max_restarts
+                    else NO_RESTART.format(reason=reason, kind=kind))  # fmt: skip
+        for waiting in ahead:  # in flight in the broken pool: its reason
+            if not waiting.done:
+                waiting.finish(failed(waiting.item, BROKEN_POOL.format(reason=reason)))
 
-
-def _drain(
-    pending: deque[tuple[Any, Future[T]]], failed: Callable[[Any, str], T], reason: str
-) -> Iterator[T]:
-    """The tasks queued in the broken pool: finished ones keep their result."""
-    while pending:
-        item, future = pending.popleft()
-        try:
-            outcome = future.result(timeout=DRAIN_WAIT)
-        except (BrokenExecutor, FutureTimeout):
-            outcome = failed(item, BROKEN_POOL.format(reason=reason))
-        yield outcome
+    flying = queued = 0  # entries in flight; entries waiting to be re-run alone
+    try:
+        while True:
+            if given_up is None and queued == 0:
+                while flying < limit:
+                    item = next(iterator, _END)
+                    if item is _END:
+                        break
+                    ahead.append(_Task(item, submit(item)))
+                    flying += 1
+            if not ahead:
+                if given_up is not None:
+                    for item in iterator:  # gave up: the rest is reported, never dropped
+                        yield failed(item, given_up)
+                return
+            entry = ahead[0]
+            if entry.done:
+                ahead.popleft()
+                yield entry.outcome
+                continue
+            if entry.future is None:
+                entry.future = submit(entry.item)
+                queued, flying = queued - 1, flying + 1
+            alone = flying == 1
+            try:
+                outcome = _result(entry.future, pool, seconds(entry.item))
+            except BrokenExecutor as exc:
+                killed = getattr(exc, "killed_after", None)
+                why = (BROKEN_POOL.format(reason=str(exc) or type(exc).__name__)
+                       if killed is None else KILLED.format(seconds=killed))  # fmt: skip
+                ahead.popleft()
+                if final(entry) and alone:
+                    entry.finish(failed(entry.item, why))
+                    ahead.appendleft(entry)
+                else:
+                    ahead.extendleft(reversed(parts(entry)))
+                settle(lambda e: cast("Future[Any]", e.future).result(timeout=DRAIN_WAIT))
+                restart(exc)
+                flying, queued = 0, sum(not e.done for e in ahead)
+            except Exception as exc:  # the task raised (or its item could not be pickled)
+                ahead.popleft()
+                flying -= 1
+                if final(entry):
+                    yield failed(entry.item, RAISED.format(error=error_text(exc)))
+                    continue
+                # its parts run alone: first let the tasks in flight finish (on Dask, a task
+                # beside a part whose worker dies could be blamed for it)
+                ahead.extendleft(reversed(parts(entry)))
+                broke = settle(
+                    lambda e: _result(cast("Future[Any]", e.future), pool, seconds(e.item))
+                )
+                if broke is not None:
+                    restart(broke)
+                flying, queued = 0, sum(not e.done for e in ahead)
+            else:
+                breaks = 0
+                ahead.popleft()
+                flying -= 1
+                yield outcome
+    finally:
+        for entry in ahead:
+            if entry.future is not None:
+                entry.future.cancel()
+        if owned:
+            pool.shutdown(wait=False, cancel_futures=True)
 
 
 def _result(future: Future[T], pool: Executor, deadline: float | None) -> T:
@@ -279,7 +408,7 @@ def _result(future: Future[T], pool: Executor, deadline: float | None) -> T:
         raise
 
 
-def _broken_future(exc: BaseException) -> Future[Any]:
+def _failed_future(exc: BaseException) -> Future[Any]:
     future: Future[Any] = Future()
     future.set_exception(exc)
     return future
@@ -295,9 +424,11 @@ __all__ = [
     "KILLED",
     "MAX_RESTARTS",
     "NO_RESTART",
+    "RAISED",
     "chunked",
     "chunked_outcomes",
     "default_chunk_size",
+    "error_text",
     "evaluate_chunk",
     "pooled_outcomes",
     "shipped",

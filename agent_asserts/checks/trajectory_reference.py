@@ -48,7 +48,41 @@ ARGUMENT_MODES: Final = ("exact", "subset", "superset", "ignore")
 ORDER_MODES: Final = ("strict", "in_order", "unordered", "subset", "superset")
 """The order modes of ``matches_trajectory``."""
 
-ANY_ARGUMENTS: Final = ("any",)
+
+class _AnyArguments:
+    """The type of :data:`ANY_ARGUMENTS`; there is exactly one instance, in every process.
+
+    The key is compared by identity (``key is ANY_ARGUMENTS``), and checks carry their
+    compiled keys to the workers of a process pool or Dask: unpickling gives back the one
+    instance (``__reduce__`` names it), so a reference call without arguments matches the
+    same calls on every executor. No actual call's key (a JSON text or a data key) equals it.
+
+    >>> import pickle
+    >>> pickle.loads(pickle.dumps(ANY_ARGUMENTS)) is ANY_ARGUMENTS
+    True
+    """
+
+    _instance: _AnyArguments | None = None
+
+    def __new__(cls) -> _AnyArguments:
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "ANY_ARGUMENTS"
+
+    def __reduce__(self) -> str:
+        return "ANY_ARGUMENTS"
+
+    def __copy__(self) -> _AnyArguments:
+        return self
+
+    def __deepcopy__(self, memo: object) -> _AnyArguments:
+        return self
+
+
+ANY_ARGUMENTS: Final = _AnyArguments()
 """The hash key of a reference call that accepts any arguments of its tool."""
 
 _REFERENCE_KEYS: Final = ("name", "arguments")
@@ -214,7 +248,7 @@ def reference_key(arguments: Any, mode: Any) -> Any:
     :data:`ANY_ARGUMENTS` when any arguments match, None when the mode needs a predicate.
 
     >>> reference_key({"a": 1.0}, "exact"), reference_key(MISSING, "exact")
-    ('{"a":1}', ('any',))
+    ('{"a":1}', ANY_ARGUMENTS)
     >>> reference_key({"a": 1}, "superset") is None
     True
     """
@@ -293,7 +327,7 @@ class CallSpec:
         """Compile one reference call under ``mode``.
 
         >>> CallSpec.build({"name": "a"}, "exact").key
-        ('any',)
+        ANY_ARGUMENTS
         """
         arguments = call.get("arguments", MISSING)
         return cls(index, call["name"], arguments, mode, reference_key(arguments, mode))

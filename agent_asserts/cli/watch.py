@@ -8,7 +8,9 @@ waits for the next poll; a file that shrinks was rotated and is read again from 
 Files whose name starts with ``.`` or ends in ``.tmp`` are skipped. Each case result is one
 JSON line (``CaseResult.to_dict()`` with ``metadata.source`` = ``file`` or ``file:line``)
 appended to ``--output`` (default: standard output) with one ``write`` on a file opened for
-appending, so a line is never torn or interleaved. A record that cannot be read is a
+appending, so a line is never torn or interleaved; a line the file system takes only in part
+(a full disk) is cut off again and the watch stops with ``error: cannot write --output FILE:
+reason`` (exit 2). A new output file has mode 0644. A record that cannot be read is a
 ``FAILED`` case carrying the error; the others go on. Ctrl-C stops the watch between two
 records: one line on standard error, exit code 130, everything written so far intact.
 ``--max-polls N`` stops after N polls (for scripts and tests).
@@ -37,6 +39,7 @@ the next case and record; ``--judge MODULE:CALLABLE`` for judged checks, each ca
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import time
@@ -67,24 +70,50 @@ class _FileState:
     done: bool = False
 
 
+OUTPUT_MODE = 0o644
+"""The permissions of an ``--output`` file the watch creates (before the umask)."""
+
+
 class ResultWriter:
-    """Appends one JSON line per result, each with a single ``os.write`` (line-safe)."""
+    """Appends one JSON line per result, each with a single ``os.write`` (line-safe).
+
+    A line is written whole or not at all: when the file system takes only part of it (a
+    full disk, a file size limit), the part is cut off again and ``OSError`` is raised, so
+    the file holds only whole lines. A file it creates has mode 0644 (less any umask bits).
+
+    >>> import os, sys, tempfile
+    >>> path, umask = os.path.join(tempfile.mkdtemp(), "out.jsonl"), os.umask(0o022)
+    >>> writer = ResultWriter(path, sys.stdout)
+    >>> writer.write({"name": "ok", "text": "\\ud800"}); writer.close(); _ = os.umask(umask)
+    >>> open(path).read(), oct(os.stat(path).st_mode & 0o777)
+    ('{"name": "ok", "text": "\\\\ud800"}\\n', '0o644')
+    """
 
     def __init__(self, path: str | None, out: IO[str]) -> None:
         self._out = out
-        self._fd = None if path is None else os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+        self._fd = (
+            None
+            if path is None
+            else os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, OUTPUT_MODE)
+        )
         self.written = 0
+        self.failed: OSError | None = None
 
     def write(self, result: dict[str, Any]) -> None:
-        """Append ``result`` as one line."""
+        """Append ``result`` as one line (``OSError``, also kept in ``failed``, when it cannot
+        be written whole)."""
+        # a lone surrogate (a legal JSON escape in a record) is written as that escape
         line = json.dumps(result, ensure_ascii=False, default=str) + "\n"
+        data = line.encode("utf-8", "backslashreplace")
         if self._fd is None:
-            self._out.write(line)
+            self._out.write(data.decode("utf-8"))
             self._out.flush()
         else:
-            data = line.encode("utf-8")
-            while data:
-                data = data[os.write(self._fd, data) :]
+            try:
+                _append_whole(self._fd, data)
+            except OSError as exc:
+                self.failed = exc  # the output's failure, not a record file's
+                raise
         self.written += 1
 
     def close(self) -> None:
@@ -92,6 +121,25 @@ class ResultWriter:
         if self._fd is not None:
             os.close(self._fd)
             self._fd = None
+
+
+def _append_whole(fd: int, data: bytes) -> None:
+    """``data`` appended whole (one ``os.write``, more only when the system takes part of it);
+    when a write fails part-way (a full disk, a file size limit), what was written of it is
+    cut off again (``ftruncate`` to the size before) and the ``OSError`` raised."""
+    start = os.fstat(fd).st_size
+    try:
+        while data:
+            data = data[os.write(fd, data) :]
+    except OSError:
+        _cut(fd, start)
+        raise
+
+
+def _cut(fd: int, size: int) -> None:
+    with contextlib.suppress(OSError):
+        if os.fstat(fd).st_size > size:
+            os.ftruncate(fd, size)
 
 
 def record_reader(fmt: str) -> Callable[[Any], list[TrialRecord]]:
@@ -261,12 +309,21 @@ def _watch(args: argparse.Namespace, out: IO[str], err: IO[str],
     while args.max_polls is None or polls < args.max_polls:
         if polls:
             sleep(args.interval)
-        watcher.poll()
+        try:
+            watcher.poll()
+        except OSError as exc:  # the output cannot take a whole line: nothing torn is left
+            if exc is not writer.failed:
+                raise
+            err.write(f"error: cannot write --output {args.output}: {exc.strerror or exc}\n")
+            err.write(f"watch stopped: {watcher.records} records, {writer.written} results "
+                      "written\n")  # fmt: skip
+            return EXIT_INPUT
         polls += 1
     return EXIT_OK
 
 
 __all__ = [
+    "OUTPUT_MODE",
     "ResultWriter",
     "Watcher",
     "record_reader",

@@ -3,25 +3,26 @@ evaluates each closed trace, and the processors' common base.
 
 **Open traces** (:class:`TraceBuffer`). A trace closes when its root span ends (``reason``
 None), when it is the least recently active of more than ``max_open_traces`` open traces
-(``"evicted"``), when no span came for ``trace_timeout`` seconds (``"timeout"``), or when
-everything is drained at shutdown or flush (``"shutdown"``). The ids of recently closed traces
-are remembered (as many as ``max_open_traces``), so a span that ends after its trace was
-evaluated is counted as late instead of opening a second, rootless evaluation of the same
-trace. The buffer is not thread-safe on its own: the engine calls it under its lock.
+(``"evicted"``), when it holds ``max_spans_per_trace`` spans (``"span_limit"``: a trace that
+never ends holds no more), when no span came for ``trace_timeout`` seconds (``"timeout"``),
+or when everything is drained at shutdown or flush (``"shutdown"``). The ids of recently
+closed traces are remembered (as many as ``max_open_traces``), so a span that ends after its
+trace was evaluated is counted as late instead of opening a second, rootless evaluation of
+the same trace. The buffer is not thread-safe on its own: the engine calls it under its lock.
 
 **Counters** (:class:`LiveStats`, a snapshot readable at any time, taken from
 :class:`Counters`).
 
-**The engine** (:class:`LiveEngine`). A processor tells the engine each ended span
-(``span_ended``) with its trace id and whether it is the trace's root; the engine closes
-traces, turns each closed trace into a record through ``build_record``, evaluates the suite on
-it, marks the results of an incomplete trace
-(:func:`~agent_asserts.live.evaluation.mark_incomplete`), counts everything, and delivers each
-case result to ``on_result`` and ``emit``. Each case has a hard time limit (``timeout``
-seconds, default 60, ``None``: none; the mechanism of ``run_case``): a case past it is
-``FAILED`` naming the check that was running, and the next case and trace are still
-evaluated. Nothing raised by a check, the suite, the adapter, ``on_result`` or ``emit`` reaches
-the thread that ended the span.
+**The engine** (:class:`LiveEngine`). A processor tells the engine each ended span (``span_ended``)
+with its trace id and whether it is the trace's root; the engine closes traces, turns each closed
+trace into a record through ``build_record``, evaluates the suite on it (inline, or on the executor,
+where at most ``max_queued_traces`` traces wait: a trace past that bound is not evaluated and its
+cases say so, counted in ``dropped``), marks the results of an incomplete trace
+(:func:`~agent_asserts.live.evaluation.mark_incomplete`), counts everything, and delivers each case
+result to ``on_result`` and ``emit``. Each case has a hard time limit (``timeout`` seconds, default
+60, ``None``: none; the mechanism of ``run_case``): a case past it is ``FAILED`` naming the check
+that was running, and the next case and trace are still evaluated. Nothing raised by a check, the
+suite, the adapter, ``on_result`` or ``emit`` reaches the thread that ended the span.
 
 **The processors' base** (:class:`LiveProcessor`). A processor subclasses it with the span
 type of its tracing library, names its ``record_format``, and implements two methods:
@@ -118,12 +119,40 @@ class ClosedTrace(Generic[S]):
         return self.reason is None
 
 
-class TraceBuffer(Generic[S]):
-    """Spans per open trace, least recently active first."""
+DEFAULT_MAX_SPANS = 10_000
+"""The default ``max_spans_per_trace``: the most spans one open trace holds."""
 
-    def __init__(self, *, max_open_traces: int, trace_timeout: float) -> None:
+DEFAULT_MAX_QUEUED = 1_000
+"""The default ``max_queued_traces``: the most closed traces waiting for the executor."""
+
+DROPPED = (
+    "trace {trace_id} was not evaluated: {queued} traces were already waiting for the executor "
+    "(max_queued_traces)"
+)
+
+
+class TraceBuffer(Generic[S]):
+    """Spans per open trace, least recently active first.
+
+    >>> buf = TraceBuffer(max_open_traces=5, trace_timeout=60.0, max_spans_per_trace=2)
+    >>> buf.add("t", "a", root=False, now=0.0)
+    []
+    >>> [(c.spans, c.reason) for c in buf.add("t", "b", root=False, now=1.0)]
+    [(['a', 'b'], 'span_limit')]
+    >>> buf.add("t", "c", root=False, now=2.0), buf.late
+    ([], 1)
+    """
+
+    def __init__(
+        self,
+        *,
+        max_open_traces: int,
+        trace_timeout: float,
+        max_spans_per_trace: int = DEFAULT_MAX_SPANS,
+    ) -> None:
         self.max_open_traces = max_open_traces
         self.trace_timeout = trace_timeout
+        self.max_spans_per_trace = max_spans_per_trace
         self._open: OrderedDict[str, _Open[S]] = OrderedDict()
         self._closed: OrderedDict[str, None] = OrderedDict()
         self.late = 0
@@ -149,6 +178,8 @@ class TraceBuffer(Generic[S]):
         if root:
             entry.root = span
             closed.append(self._close(trace_id, None))
+        elif len(entry.spans) >= self.max_spans_per_trace:
+            closed.append(self._close(trace_id, "span_limit"))
         while len(self._open) > self.max_open_traces:
             closed.insert(0, self._close(next(iter(self._open)), "evicted"))
         return closed
@@ -185,11 +216,13 @@ COUNTERS = (
     "traces_seen",
     "evaluated",
     "evicted",
+    "span_limited",
     "timed_out",
     "failed_verdicts",
     "evaluation_errors",
     "delivery_errors",
     "late_spans",
+    "dropped",
 )
 """The names of the counters, in the order :meth:`LiveStats.to_dict` lists them."""
 
@@ -202,6 +235,7 @@ class LiveStats:
         traces_seen: Traces with at least one span buffered.
         evaluated: Traces evaluated (complete, evicted, timed out or flushed).
         evicted: Traces evaluated early because ``max_open_traces`` were open.
+        span_limited: Traces evaluated early because they held ``max_spans_per_trace`` spans.
         timed_out: Traces evaluated because no span came for ``trace_timeout`` seconds.
         failed_verdicts: Case results whose verdict was ``FAILED``.
         evaluation_errors: Case results that carry an evaluator error (a check or case that
@@ -209,17 +243,21 @@ class LiveStats:
         delivery_errors: Calls to ``on_result`` or emissions that raised (counted, never
             propagated).
         late_spans: Spans that ended after their trace was evaluated (not evaluated again).
+        dropped: Traces not evaluated because ``max_queued_traces`` traces were already
+            waiting for the executor (each case of each says so, through ``on_result``).
         open_traces: Traces buffered now.
     """
 
     traces_seen: int = 0
     evaluated: int = 0
     evicted: int = 0
+    span_limited: int = 0
     timed_out: int = 0
     failed_verdicts: int = 0
     evaluation_errors: int = 0
     delivery_errors: int = 0
     late_spans: int = 0
+    dropped: int = 0
     open_traces: int = 0
 
     def to_dict(self) -> dict[str, int]:
@@ -261,18 +299,32 @@ OnResult = Callable[["CaseResult"], Any]
 Emit = Callable[[ClosedTrace[Any], "list[CaseResult]"], Any]
 
 
-def check_options(max_open_traces: Any, trace_timeout: Any) -> None:
-    """Reject bounds that are not numbers ≥ 1 (traces) and > 0 (seconds), naming them.
+def check_options(
+    max_open_traces: Any,
+    trace_timeout: Any,
+    max_spans_per_trace: Any = DEFAULT_MAX_SPANS,
+    max_queued_traces: Any = DEFAULT_MAX_QUEUED,
+) -> None:
+    """Reject bounds that are not numbers ≥ 1 (traces, spans) and > 0 (seconds), naming them.
 
     >>> check_options(0, 1.0)
     Traceback (most recent call last):
     ...
     ValueError: 'max_open_traces' must be an int >= 1 (got 0)
+    >>> check_options(1, 1.0, max_spans_per_trace=1.5)
+    Traceback (most recent call last):
+    ...
+    TypeError: 'max_spans_per_trace' must be an int >= 1 (got 1.5)
     """
-    if isinstance(max_open_traces, bool) or not isinstance(max_open_traces, int):
-        raise TypeError(f"'max_open_traces' must be an int >= 1 (got {max_open_traces!r})")
-    if max_open_traces < 1:
-        raise ValueError(f"'max_open_traces' must be an int >= 1 (got {max_open_traces!r})")
+    for name, value in (
+        ("max_open_traces", max_open_traces),
+        ("max_spans_per_trace", max_spans_per_trace),
+        ("max_queued_traces", max_queued_traces),
+    ):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TypeError(f"'{name}' must be an int >= 1 (got {value!r})")
+        if value < 1:
+            raise ValueError(f"'{name}' must be an int >= 1 (got {value!r})")
     if isinstance(trace_timeout, bool) or not isinstance(trace_timeout, int | float):
         raise TypeError(f"'trace_timeout' must be a number of seconds > 0 (got {trace_timeout!r})")
     if not trace_timeout > 0:
@@ -295,8 +347,11 @@ class LiveEngine(Generic[S]):
         clock: Callable[[], float] = time.monotonic,
         count_spans: Callable[[ClosedTrace[S]], int] = lambda trace: len(trace.spans),
         timeout: float | None = DEFAULT_CASE_TIMEOUT,
+        max_spans_per_trace: int = DEFAULT_MAX_SPANS,
+        max_queued_traces: int = DEFAULT_MAX_QUEUED,
     ) -> None:
-        check_options(max_open_traces, trace_timeout)
+        check_options(max_open_traces, trace_timeout, max_spans_per_trace, max_queued_traces)
+        self._max_queued = max_queued_traces
         self._timeout = check_limit(timeout)
         self.suite = LiveSuite(suite)
         self._build_record = build_record
@@ -307,10 +362,13 @@ class LiveEngine(Generic[S]):
         self._count_spans = count_spans
         self._lock = threading.Lock()
         self._buffer: TraceBuffer[S] = TraceBuffer(
-            max_open_traces=max_open_traces, trace_timeout=trace_timeout
+            max_open_traces=max_open_traces,
+            trace_timeout=trace_timeout,
+            max_spans_per_trace=max_spans_per_trace,
         )
         self._counters = Counters()
         self._pending: set[concurrent.futures.Future[None]] = set()
+        self._reserved = 0  # places in the executor's queue taken by submissions under way
         self._stop = threading.Event()
         self._sweeper: threading.Thread | None = None
         self._shut = False
@@ -393,13 +451,25 @@ class LiveEngine(Generic[S]):
             if self._executor is None:
                 self.evaluate(trace)
                 continue
+            with self._lock:  # a place in the queue, taken before submitting (outside the lock)
+                queued = len(self._pending) + self._reserved
+                full = queued >= self._max_queued
+                if not full:
+                    self._reserved += 1
+            if full:  # hold nothing more: the trace's cases say so
+                error = DROPPED.format(trace_id=trace.trace_id, queued=queued)
+                self._deliver(trace, error_cases(self.suite.name, error), dropped=True)
+                continue
             try:
                 future = self._executor.submit(self.evaluate, trace)
             except Exception as exc:  # a shut-down executor: say so in a result
+                with self._lock:
+                    self._reserved -= 1
                 error = f"the executor refused the evaluation: {type(exc).__name__}: {exc}"
                 self._deliver(trace, error_cases(self.suite.name, error))
                 continue
             with self._lock:
+                self._reserved -= 1
                 self._pending.add(future)
             future.add_done_callback(self._forget)
 
@@ -424,13 +494,17 @@ class LiveEngine(Generic[S]):
                 results = [mark_incomplete(r, trace.reason, spans) for r in results]
         self._deliver(trace, results)
 
-    def _deliver(self, trace: ClosedTrace[S], results: list[CaseResult]) -> None:
+    def _deliver(
+        self, trace: ClosedTrace[S], results: list[CaseResult], *, dropped: bool = False
+    ) -> None:
         results = [
             attrs.evolve(r, metadata={**r.metadata, "trace_id": trace.trace_id}) for r in results
         ]
         self._counters.add(
-            evaluated=1,
+            evaluated=int(not dropped),
+            dropped=int(dropped),
             evicted=int(trace.reason == "evicted"),
+            span_limited=int(trace.reason == "span_limit"),
             timed_out=int(trace.reason == "timeout"),
             failed_verdicts=sum(r.verdict is Verdict.FAILED for r in results),
             evaluation_errors=sum(has_error(r) for r in results),
@@ -462,13 +536,17 @@ class LiveOptions(TypedDict, total=False):
     executor: concurrent.futures.Executor | None
     to_record: Callable[[dict[str, Any]], TrialRecord] | None
     timeout: float | None
+    max_spans_per_trace: int
+    max_queued_traces: int
 
 
 class LiveProcessor(abc.ABC, Generic[S]):
     """The options every live processor takes, validated, and its engine and counters.
 
     ``to_record`` reads the trace's document (default: the registered ``record_format``);
-    ``timeout`` is each case's hard time limit in seconds (default 60, ``None``: none).
+    ``timeout`` is each case's hard time limit in seconds (default 60, ``None``: none);
+    ``max_spans_per_trace`` (default 10,000) bounds the spans one open trace holds and
+    ``max_queued_traces`` (default 1,000) the closed traces waiting for the executor.
     """
 
     record_format: ClassVar[str]
@@ -484,6 +562,8 @@ class LiveProcessor(abc.ABC, Generic[S]):
         executor: concurrent.futures.Executor | None = None,
         to_record: Callable[[dict[str, Any]], TrialRecord] | None = None,
         timeout: float | None = DEFAULT_CASE_TIMEOUT,
+        max_spans_per_trace: int = DEFAULT_MAX_SPANS,
+        max_queued_traces: int = DEFAULT_MAX_QUEUED,
     ) -> None:
         if emit not in EMIT_CHOICES:
             raise ValueError(f"'emit' must be 'event' or None (got {emit!r})")
@@ -498,6 +578,8 @@ class LiveProcessor(abc.ABC, Generic[S]):
             trace_timeout=trace_timeout,
             executor=executor,
             timeout=timeout,
+            max_spans_per_trace=max_spans_per_trace,
+            max_queued_traces=max_queued_traces,
         )
 
     @property
@@ -523,6 +605,9 @@ class LiveProcessor(abc.ABC, Generic[S]):
 
 __all__ = [
     "COUNTERS",
+    "DEFAULT_MAX_QUEUED",
+    "DEFAULT_MAX_SPANS",
+    "DROPPED",
     "EMIT_CHOICES",
     "ClosedTrace",
     "Counters",

@@ -53,6 +53,7 @@ SuiteLike: TypeAlias = "Suite | str | os.PathLike[str] | Callable[[EvalContext],
 INCOMPLETE_REASONS = {
     "evicted": "evicted before its root span ended (max_open_traces reached)",
     "timeout": "evaluated after trace_timeout with no new span, its root span not ended",
+    "span_limit": "evaluated at max_spans_per_trace spans, its root span not ended",
     "shutdown": "evaluated at shutdown or force_flush, its root span not ended",
 }
 """Why a trace was evaluated before it was complete (``metadata["incomplete"]`` values)."""

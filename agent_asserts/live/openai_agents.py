@@ -68,8 +68,8 @@ class EvaluatingTracingProcessor(LiveProcessor[Item], TracingProcessor):
 
     Arguments as for :class:`~agent_asserts.live.EvaluatingSpanProcessor` (``suite``,
     ``on_result``, ``emit``, ``max_open_traces``, ``trace_timeout``, ``executor``,
-    ``timeout``), with ``to_record`` reading the SDK's export payload (default: the
-    ``openai-agents`` adapter).
+    ``timeout``, ``max_spans_per_trace``, ``max_queued_traces``), with ``to_record`` reading
+    the SDK's export payload (default: the ``openai-agents`` adapter).
     """
 
     record_format = "openai-agents"

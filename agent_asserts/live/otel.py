@@ -76,6 +76,11 @@ class EvaluatingSpanProcessor(LiveProcessor[ReadableSpan], SpanProcessor):
         timeout: Each case's hard time limit in seconds (default 60, as ``agent-asserts
             check``; ``None``: none): a case past it is ``FAILED`` naming the check that was
             running and the limit, and the other cases and traces are still evaluated.
+        max_spans_per_trace: The most spans one open trace holds (default 10,000): a trace
+            that reaches it is evaluated as it stands (``"span_limit"``) and its later spans
+            are counted as late, not held.
+        max_queued_traces: The most closed traces waiting for ``executor`` (default 1,000):
+            a trace past it is not evaluated; each of its cases says so (``stats.dropped``).
     """
 
     record_format = "otel"

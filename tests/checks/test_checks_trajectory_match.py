@@ -16,7 +16,7 @@ from agent_asserts.checks.trajectory_match import (
     ordered_pairs,
     unordered_pairs,
 )
-from agent_asserts.checks.trajectory_reference import CallSpec
+from agent_asserts.checks.trajectory_reference import ANY_ARGUMENTS, CallSpec
 from agent_asserts.loaders import loads
 
 
@@ -472,6 +472,6 @@ def test_compiled_references_match_the_specs_built_one_by_one() -> None:
     )
     for attribute in ("names", "keys", "by_name", "any_ids", "keyed_ids", "all_keyed", "compared"):
         assert getattr(compiled, attribute) == getattr(one_by_one, attribute), attribute
-    assert compiled.keys[:3] == ['{"x":1}', None, ("any",)]
+    assert compiled.keys[:3] == ['{"x":1}', None, ANY_ARGUMENTS]
     assert [repr(s) for s in compiled.specs] == [repr(s) for s in one_by_one.specs]
     assert compiled.specs is compiled.specs  # made once, on first use

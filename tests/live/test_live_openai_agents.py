@@ -161,3 +161,22 @@ def test_a_stand_in_reader_can_replace_the_format(exported: Exported) -> None:
     set_trace_processors([processor])
     run_agent("lookup_order")
     assert [r.verdict.value for r in results] == ["passed"]
+
+
+def test_a_trace_that_never_ends_is_evaluated_at_the_span_cap(exported: Exported) -> None:
+    from agents.tracing import function_span, trace
+
+    results: list[CaseResult] = []
+    processor = EvaluatingTracingProcessor(case, on_result=results.append, emit=None,
+                                           max_spans_per_trace=10)  # fmt: skip
+    set_trace_processors([processor])
+    run = trace("never ends")
+    run.start()
+    for _ in range(25):  # the trace itself and 9 spans reach the cap; 16 spans come after it
+        with function_span("lookup_order", input='{"order_id": "A1049"}', parent=run) as span:
+            span.span_data.output = "order A1049: 42.0"
+    (result,) = results
+    assert (result.verdict.value, result.metadata["incomplete"]) == ("failed", "span_limit")
+    stats = processor.stats
+    assert (stats.span_limited, stats.late_spans, stats.open_traces) == (1, 16, 0)
+    processor.shutdown()

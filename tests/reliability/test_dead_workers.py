@@ -1,13 +1,20 @@
-"""Finding 4: a worker process that dies loses no finished result and never hangs a batch."""
+"""Finding 4: a worker process that dies loses no finished result and never hangs a batch.
+
+Issue 25: a dead worker loses exactly its own record (the other records of its chunk, and of
+the chunks in flight with it, are re-run one per task), on a process pool and on Dask, with
+the default chunk sizes; a record that cannot be pickled is one failed case."""
 
 from __future__ import annotations
 
 import os
+import threading
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
+import pytest
+
 from agent_asserts import EvalContext, TrialRecord, evaluate_many
-from agent_asserts.batch.pool import BROKEN_POOL, GAVE_UP, pooled_outcomes
+from agent_asserts.batch.pool import BROKEN_POOL, GAVE_UP, RAISED, pooled_outcomes
 from agent_asserts.results import Verdict
 
 
@@ -75,3 +82,115 @@ def test_an_executor_that_cannot_be_restarted_fails_the_rest_at_once() -> None:
         "restarted"
         for i in (3, 4)
     ]
+
+
+# -- issue 25: a dead worker loses exactly its own record, with the default chunk sizes ------------
+
+
+def test_one_dead_worker_loses_exactly_its_record_with_the_default_chunks() -> None:
+    replies = ["ok"] * 4 + ["crash"] + ["ok"] * 5  # one chunk of 10 (default chunk_size 64)
+    with ProcessPoolExecutor(2) as pool:
+        batch = evaluate_many(_records(replies), dies_on_crash, executor=pool)
+    verdicts = [c.verdict for c in batch.cases]
+    assert verdicts == [Verdict.PASSED] * 4 + [Verdict.FAILED] + [Verdict.PASSED] * 5
+    assert (batch.cases[4].error or "").startswith("the worker process evaluating this record died")
+
+
+def test_a_dead_worker_among_several_chunks_in_flight_loses_one_record() -> None:
+    replies = ["ok"] * 300
+    replies[150] = "crash"  # chunks of 64, four in flight on two workers: 256 records at risk
+    with ProcessPoolExecutor(2) as pool:
+        batch = evaluate_many(_records(replies), dies_on_crash, executor=pool)
+    failed = [i for i, c in enumerate(batch.cases) if c.verdict is not Verdict.PASSED]
+    assert failed == [150]
+    assert len(batch.cases) == 300
+
+
+def test_two_killers_in_one_chunk_each_lose_only_themselves() -> None:
+    replies = ["ok", "crash", "ok", "ok", "crash", "ok"]
+    with ProcessPoolExecutor(2) as pool:
+        batch = evaluate_many(_records(replies), dies_on_crash, executor=pool)
+    verdicts = [c.verdict for c in batch.cases]
+    assert verdicts == [Verdict.PASSED, Verdict.FAILED, Verdict.PASSED, Verdict.PASSED,
+                        Verdict.FAILED, Verdict.PASSED]  # fmt: skip
+
+
+def test_on_dask_a_dead_worker_loses_exactly_its_record() -> None:
+    distributed = pytest.importorskip("distributed")
+    dask = pytest.importorskip("dask")
+    replies = ["ok"] * 4 + ["crash"] + ["ok"] * 5  # one chunk of 10 (default chunk_size 256)
+    # allowed-failures 0: the scheduler gives up on a task at its first dead worker (fast);
+    # the default (3) retries it on three more workers first, with the same end result
+    with (
+        dask.config.set({"distributed.scheduler.allowed-failures": 0}),
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,  # fmt: skip
+        distributed.Client(cluster) as client,
+    ):
+        batch = evaluate_many(_records(replies), dies_on_crash, executor=client.get_executor())
+    verdicts = [c.verdict for c in batch.cases]
+    assert verdicts == [Verdict.PASSED] * 4 + [Verdict.FAILED] + [Verdict.PASSED] * 5
+    assert "KilledWorker" in (batch.cases[4].error or "")
+
+
+# -- a record that cannot be pickled is one failed case ---------------------------------------
+
+
+def _deep(levels: int) -> Any:
+    value: Any = 1
+    for _ in range(levels):
+        value = {"a": value}
+    return value
+
+
+def called_lookup(ctx: EvalContext) -> None:
+    ctx.called_tool("lookup")
+
+
+def test_a_record_too_deep_to_pickle_is_one_failed_case_and_the_rest_pass() -> None:
+    good = [TrialRecord.builder().tool("lookup", {"id": i}).build() for i in range(30)]
+    deep = TrialRecord.builder().tool("lookup", {"v": _deep(600)}).build()
+    records = [*good[:10], deep, *good[10:]]
+    with ProcessPoolExecutor(2) as pool:
+        batch = evaluate_many(records, called_lookup, executor=pool)
+    verdicts = [c.verdict for c in batch.cases]
+    assert verdicts == [Verdict.PASSED] * 10 + [Verdict.FAILED] + [Verdict.PASSED] * 20
+    assert batch.cases[10].error == RAISED.format(
+        error="RecursionError: maximum recursion depth exceeded while pickling an object"
+    )
+    assert batch.cases[10].error == (
+        "this record could not be evaluated on the executor (RecursionError: maximum "
+        "recursion depth exceeded while pickling an object)"
+    )
+
+
+def test_an_unpicklable_record_input_is_one_failed_case_on_dask_too() -> None:
+    distributed = pytest.importorskip("distributed")
+    inputs: list[Any] = [{"events": []}, {"events": [], "extra": threading.Lock()}, {"events": []}]
+    with distributed.Client(processes=False, n_workers=1, threads_per_worker=1,
+                            dashboard_address=None) as client:  # fmt: skip
+        batch = evaluate_many(inputs, called_lookup, executor=client.get_executor())
+    assert len(batch.cases) == 3
+    assert "cannot pickle '_thread.lock' object" in (batch.cases[1].error or "")
+    assert batch.cases[1].error.startswith("this record could not be evaluated on the executor")
+    assert [c.error for c in batch.cases[::2]] == [None, None]
+
+
+def test_a_task_that_raises_is_re_run_part_by_part_in_order() -> None:
+    def task(chunk: list[Any]) -> list[Any]:
+        if "bad" in chunk:
+            raise ValueError("cannot evaluate 'bad'")
+        return [x * 10 for x in chunk]
+
+    def failed(chunk: list[Any], why: str) -> list[Any]:
+        return [f"{x}: {why}" for x in chunk]
+
+    with ThreadPoolExecutor(2) as pool:
+        out = list(pooled_outcomes([[1, 2], [3, "bad", 4], [5, 6]], task, pool, limit=3,
+                                   failed=failed, split=lambda c: [[x] for x in c]))  # fmt: skip
+    assert out == [
+        [10, 20], [30],
+        ["bad: " + RAISED.format(error="ValueError: cannot evaluate 'bad'")],
+        [40], [50, 60],
+    ]  # fmt: skip

@@ -45,3 +45,16 @@ def test_a_hung_worker_is_killed_and_the_batch_completes() -> None:
     )
     # the wait for the stuck task, the kill, a new pool for the rest: bounded, never a hang
     assert elapsed < 2 * (LIMIT + KILL_MARGIN) + 15
+
+
+def test_with_the_default_chunks_only_the_hung_record_is_lost() -> None:
+    """One chunk of five (the default chunk size is 64): the chunk's deadline passes, its
+    worker is killed, the five are re-run one per task, and only the hung one is FAILED."""
+    replies = ["ok", "ok", "hang", "ok", "ok"]
+    records = [TrialRecord.builder().agent(text).build() for text in replies]
+    with ProcessPoolExecutor(2) as pool:
+        batch = evaluate_many(records, hangs_on_hang, executor=pool, timeout=LIMIT)
+    assert [c.verdict for c in batch.cases] == [
+        Verdict.PASSED, Verdict.PASSED, Verdict.FAILED, Verdict.PASSED, Verdict.PASSED,
+    ]  # fmt: skip
+    assert batch.cases[2].error == KILLED.format(seconds=LIMIT + KILL_MARGIN)
