@@ -71,6 +71,9 @@ FORMAT: Final = "inspect-ai"
 """The name this module is registered under (the record-format registry finds it)."""
 ORDER: Final = 150
 """Its place among the built-in formats (their listing and error-message order)."""
+FILES: Final = (".eval",)
+"""``.eval`` logs are zip archives: only this format's ``read_records`` reads them (so
+``format="auto"`` and folders find them)."""
 
 REPORTED_BY: Final = "Inspect sample model_usage (summed over the models)"
 _ROLES: Final = {"user": "user", "system": "system"}

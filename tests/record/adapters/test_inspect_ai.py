@@ -38,6 +38,7 @@ def test_standard_run_of_a_json_log_through_load_auto() -> None:
 def test_standard_run_of_an_eval_archive() -> None:
     path = fixture("inspect-ai", "refund_run.eval")
     record = TrialRecord.load(path, format="inspect-ai")
+    assert TrialRecord.load(path) == record  # detected: .eval files are this format's
     assert_standard_run(record, subagent=False, reasoning=False, invalid_arguments=False)
     (same,) = inspect_ai.read_records(path)
     assert same.to_dict()["events"] == record.to_dict()["events"]
