@@ -128,15 +128,11 @@ def start_positions(spans: list[Span]) -> list[int]:
     >>> start_positions(spans)
     [1, 2, 0]
     """
-    parents = {span.span_id: span.parent_id for span in spans}
-
-    def depth(span: Span) -> int:
-        seen, parent = {span.span_id}, span.parent_id
-        while parent is not None and parent in parents and parent not in seen:
-            seen.add(parent)
-            parent = parents[parent]
-        return len(seen)
-
+    parents, order = forest({span.span_id: span.parent_id for span in spans})
+    depths: dict[str, int] = {}
+    for span_id in order:
+        parent = parents[span_id]
+        depths[span_id] = 1 if parent is None else depths[parent] + 1
     keyed = []
     last = float("-inf")
     for index, span in enumerate(spans):
@@ -144,8 +140,40 @@ def start_positions(spans: list[Span]) -> list[int]:
             last = span.start
         start = span.start if span.start is not None else last
         end = span.end if span.end is not None else float("inf")
-        keyed.append((start, depth(span), end, span.span_id, index))
+        keyed.append((start, depths[span.span_id], end, span.span_id, index))
     return [key[-1] for key in sorted(keyed)]
+
+
+def forest(parents: Mapping[str, str | None]) -> tuple[dict[str, str | None], list[str]]:
+    """Parent links as a forest, and the ids in an order where every parent comes first.
+
+    A link to an id that is not in ``parents`` (or to the span itself) is no link; a link that
+    would close a cycle is cut (the span that closes it, walking the ids in ``parents``' order,
+    becomes a root). One pass over the links, without recursion: linear whatever the depth.
+
+    >>> forest({"c": "b", "b": "a", "a": None})
+    ({'c': 'b', 'b': 'a', 'a': None}, ['a', 'b', 'c'])
+    >>> forest({"a": "b", "b": "a", "x": "gone"})[0]
+    {'a': 'b', 'b': None, 'x': None}
+    """
+    links: dict[str, str | None] = {}
+    order: list[str] = []
+    placed: set[str] = set()
+    for start in parents:
+        path: list[str] = []
+        on_path: set[str] = set()
+        node: str | None = start
+        while node is not None and node not in placed:
+            path.append(node)
+            on_path.add(node)
+            parent = parents[node]
+            if parent is not None and (parent not in parents or parent in on_path):
+                parent = None
+            links[node] = parent
+            node = parent
+        placed.update(path)
+        order.extend(reversed(path))
+    return links, order
 
 
 def iso_seconds(value: Any) -> float | None:
@@ -425,6 +453,7 @@ __all__ = [
     "SpanEvent",
     "Step",
     "ToolInfo",
+    "forest",
     "iso_seconds",
     "messages",
     "openinference_messages",

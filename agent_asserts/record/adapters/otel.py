@@ -73,6 +73,7 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Final
 
+from agent_asserts._text import safe_repr
 from agent_asserts._values import MISSING
 from agent_asserts.errors import AgentAssertsError
 from agent_asserts.record.adapters._span_tree import build_record
@@ -125,9 +126,11 @@ def any_value(value: Any) -> Any:
     if "intValue" in value:
         raw = value["intValue"]
         try:
+            if isinstance(raw, bool):
+                raise TypeError(raw)
             return int(raw)
-        except (TypeError, ValueError):
-            raise BadSpan(f"intValue {raw!r} is not an integer") from None
+        except (TypeError, ValueError, OverflowError):
+            raise BadSpan(f"intValue {safe_repr(raw)[:60]} is not an integer") from None
     for key in ("boolValue", "doubleValue", "bytesValue"):
         if key in value:
             return value[key]
@@ -195,13 +198,19 @@ def seconds(value: Any) -> float | None:
 
     >>> seconds("1796080522579726488")
     1796080522.5797267
+    >>> seconds(float("inf"))
+    Traceback (most recent call last):
+      ...
+    agent_asserts.record.adapters.otel.BadSpan: the time inf is not a number of nanoseconds
     """
     if value is None or value in ("", 0, "0"):
         return None
     try:
+        if isinstance(value, bool):
+            raise TypeError(value)
         return int(value) / 1e9
-    except (TypeError, ValueError):
-        raise BadSpan(f"the time {value!r} is not a number of nanoseconds") from None
+    except (TypeError, ValueError, OverflowError):
+        raise BadSpan(f"the time {safe_repr(value)[:60]} is not a number of nanoseconds") from None
 
 
 def enum_name(value: Any, names: tuple[str, ...], prefix: str) -> str | None:
