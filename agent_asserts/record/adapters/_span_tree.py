@@ -109,9 +109,10 @@ class _OpenParts:
     def find(self, tool: ToolInfo, scope: str | None) -> _Open | None:
         """The request a tool span answers: by call id, else by name and order in its agent."""
         if tool.call_id is not None:
-            by_id = self._first(self._by_id.get(tool.call_id))
-            if by_id is not None:
-                return by_id
+            for call_id in (tool.call_id, *tool.call_ids):
+                by_id = self._first(self._by_id.get(call_id))
+                if by_id is not None:
+                    return by_id
             if self._with_id.get(scope, 0):
                 return None
         return self._first(self._by_name.get((scope, tool.name)))
@@ -322,7 +323,7 @@ class Assembly:
         if pair is not None:
             (model_span, _), part = pair
             group = self.event_of.get(model_span)
-            if call_id is None and isinstance(part.get("id"), str):
+            if isinstance(part.get("id"), str) and (call_id is None or part["id"] in tool.call_ids):
                 call_id = part["id"]
             if tool.arguments is MISSING and tool.arguments_raw is None and "arguments" in part:
                 tool = _with_arguments(tool, part["arguments"], step, self)
@@ -428,7 +429,8 @@ class Assembly:
             event: dict[str, Any] = {"kind": "tool_call", "payload": {"name": name}}
             if response is not None:
                 event["payload"]["result"] = response
-            event["payload"]["outcome"] = "pending"
+            # a result whose request is not in the trace: a call with no arguments recorded
+            event["payload"]["outcome"] = "pending" if response is None else "succeeded"
             if isinstance(call_id, str):
                 event["payload"]["call_id"] = call_id
             self._emit(step, self._agent(step, event))
@@ -517,10 +519,9 @@ def finish(
     if fallback is not None:
         _run_messages(assembly, fallback, None)
     data: dict[str, Any] = {"events": assembly.events, "metadata": metadata}
-    failed = root is not None and root.span.error
-    data["status"] = "failed" if failed else "completed"
-    if root is not None and failed:
-        data["errors"] = [{"span_id": root.span.span_id, "message": root.span.error_message}]
+    data["status"], errors = run_status(assembly)
+    if errors:
+        data["errors"] = errors
     if assembly.usage:
         usage = dict(assembly.usage)
         if assembly.reported_by:
@@ -529,6 +530,30 @@ def finish(
     return decode_record(
         data, assembly.positions, assembly.parse_error, assembly.errors, assembly.source
     )
+
+
+def run_status(assembly: Assembly) -> tuple[str, list[dict[str, Any]]]:
+    """The run's status and errors, from the run itself: ``failed`` when its root span (the root
+    agent's, else any top-level span's) ended in error; ``incomplete`` when a tool call is still
+    pending (a request no span or result answered); else ``completed``."""
+    tree = assembly.tree
+    roots = (
+        [tree.root]
+        if tree.root is not None
+        else [step for step in tree.by_id.values() if tree.parent(step) is None]
+    )
+    errors = [
+        {"span_id": step.span.span_id, "message": step.span.error_message}
+        for step in roots
+        if step.span.error
+    ]
+    if errors:
+        return "failed", errors
+    pending = any(
+        event["kind"] == "tool_call" and event["payload"].get("outcome") == "pending"
+        for event in assembly.events
+    )
+    return ("incomplete" if pending else "completed"), []
 
 
 def _run_messages(assembly: Assembly, info: AgentInfo, span: Span | None) -> None:
@@ -701,5 +726,6 @@ __all__ = [
     "build_record",
     "decode_record",
     "finish",
+    "run_status",
     "tool_parts",
 ]

@@ -202,7 +202,9 @@ class ToolInfo:
     """A tool call read from a span.
 
     ``arguments`` is ``MISSING`` when the span does not record them (they are Opt-In in OTel);
-    ``arguments_raw`` keeps argument text that is not valid JSON.
+    ``arguments_raw`` keeps argument text that is not valid JSON. ``call_ids`` are other ids the
+    span gives the call (Microsoft Agent Framework writes ``["run_…", "call_…"]``): the span
+    answers the request that has any of them.
     """
 
     name: str
@@ -215,6 +217,7 @@ class ToolInfo:
     error_type: str | None = None
     error_message: str | None = None
     mcp_server: str | None = None
+    call_ids: tuple[str, ...] = ()
 
 
 @attrs.frozen
@@ -326,6 +329,8 @@ def to_parts(message: Any) -> dict[str, Any] | None:
     parts: list[dict[str, Any]] = []
     call_id = message.get("tool_call_id", message.get("id") if role == "tool" else None)
     content = message.get("content")
+    if role == "tool" and call_id is None and is_tool_definition(content):
+        return None  # a tool the model was offered (LangChain callbacks list them so), no result
     if role == "tool" or (call_id is not None and role in ("function", "tool")):
         response = content if _text(content) is None else _text(content)
         parts.append({"type": "tool_call_response", "id": call_id, "response": response})
@@ -336,13 +341,40 @@ def to_parts(message: Any) -> dict[str, Any] | None:
     text = _text(content)
     if text:
         parts.append({"type": "text", "content": text})
-    calls = message.get("tool_calls")
+    extra = message.get("additional_kwargs")  # a LangChain message as its callbacks write it
+    extra = extra if isinstance(extra, Mapping) else {}
+    calls = message.get("tool_calls") or extra.get("tool_calls")
     for call in calls if isinstance(calls, list) else ():
         if isinstance(call, Mapping):
             parts.append(_call_part(call))
-    if isinstance(message.get("function_call"), Mapping):
-        parts.append(_call_part(message["function_call"]))
+    function_call = message.get("function_call", extra.get("function_call"))
+    if isinstance(function_call, Mapping):
+        parts.append(_call_part(function_call))
     return {"role": role, "parts": parts}
+
+
+def is_tool_definition(value: Any) -> bool:
+    """Whether a value is a tool's definition (OpenAI's ``{"type": "function", "function":
+    {"name", "parameters"}}`` or a bare ``{"name", "parameters"}``), as JSON text or data.
+
+    >>> is_tool_definition({"type": "function", "function": {"name": "f", "parameters": {}}})
+    True
+    >>> is_tool_definition({"result": "ok"})
+    False
+    """
+    if isinstance(value, str) and value.lstrip().startswith("{"):
+        try:
+            value = json.loads(value)
+        except (ValueError, RecursionError):
+            return False
+    if not isinstance(value, Mapping):
+        return False
+    function = value.get("function")
+    if value.get("type") == "function" and isinstance(function, Mapping):
+        value = function
+    return isinstance(value.get("name"), str) and isinstance(
+        value.get("parameters", value.get("input_schema")), Mapping
+    )
 
 
 def messages(value: Any) -> list[dict[str, Any]] | None:
@@ -454,6 +486,7 @@ __all__ = [
     "Step",
     "ToolInfo",
     "forest",
+    "is_tool_definition",
     "iso_seconds",
     "messages",
     "openinference_messages",
