@@ -176,6 +176,37 @@ def forest(parents: Mapping[str, str | None]) -> tuple[dict[str, str | None], li
     return links, order
 
 
+def call_ids(value: Any) -> tuple[str, ...]:
+    """A tool call id as written: a string, a number, or a list of ids (also as JSON text; the
+    Microsoft Agent Framework writes ``["run_…", "call_…"]``).
+
+    >>> call_ids('["run_1", "call_1"]'), call_ids("call_2"), call_ids(None)
+    (('run_1', 'call_1'), ('call_2',), ())
+    """
+    if isinstance(value, str) and value.startswith("["):
+        value = _json_list(value)
+    items = value if isinstance(value, list) else [value]
+    return tuple(text for item in items if (text := _id_text(item)) is not None)
+
+
+def _id_text(value: Any) -> str | None:
+    if isinstance(value, str):
+        return value or None
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        try:
+            return str(value)
+        except ValueError:  # an integer too long to write as text
+            return None
+    return None
+
+
+def _json_list(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return text
+
+
 def iso_seconds(value: Any) -> float | None:
     """An ISO 8601 time (``Z`` or an offset; naive means UTC) as epoch seconds, else None.
 
@@ -485,6 +516,7 @@ __all__ = [
     "SpanEvent",
     "Step",
     "ToolInfo",
+    "call_ids",
     "forest",
     "is_tool_definition",
     "iso_seconds",

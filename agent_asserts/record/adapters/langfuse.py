@@ -51,6 +51,7 @@ from agent_asserts.record.adapters._spans import (
     Span,
     Step,
     ToolInfo,
+    call_ids,
     iso_seconds,
     messages,
 )
@@ -269,22 +270,6 @@ def tool_name(raw: Mapping[str, Any]) -> str:
         if name.startswith(prefix) and name[len(prefix) :].strip():
             return name[len(prefix) :].strip()
     return name
-
-
-def call_ids(value: Any) -> tuple[str, ...]:
-    """A tool call id as written: a string, a number, or a list of ids (also as JSON text; the
-    Microsoft Agent Framework writes ``["run_…", "call_…"]``).
-
-    >>> call_ids('["run_1", "call_1"]'), call_ids("call_2"), call_ids(None)
-    (('run_1', 'call_1'), ('call_2',), ())
-    """
-    if isinstance(value, str) and value.startswith("["):
-        value = json_or_text(value)
-    if isinstance(value, list):
-        return tuple(str(item) for item in value if isinstance(item, str | int) and item != "")
-    if isinstance(value, str | int) and not isinstance(value, bool) and value != "":
-        return (str(value),)
-    return ()
 
 
 def _outcome(error: bool, found: Mapping[str, Any]) -> str:

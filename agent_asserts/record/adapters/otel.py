@@ -84,6 +84,7 @@ from agent_asserts.record.adapters._spans import (
     SpanEvent,
     Step,
     ToolInfo,
+    call_ids,
     messages,
     openinference_messages,
     unflatten,
@@ -454,11 +455,12 @@ def _tool(span: Span) -> tuple[ToolInfo, list[tuple[str, str, Any]]]:
         if error_message is None and isinstance(result, str):
             error_message = result
         result = None if error_message == result else result
-    call_id = _first(attributes, "gen_ai.tool.call.id", "tool.id", "tool_call.id")
+    ids = call_ids(_first(attributes, "gen_ai.tool.call.id", "tool.id", "tool_call.id"))
     server = _first(attributes, "mcp.server.name", "gen_ai.tool.mcp.server")
     tool = ToolInfo(
         name=name,
-        call_id=str(call_id) if call_id is not None else None,
+        call_id=ids[-1] if ids else None,
+        call_ids=ids[:-1],
         arguments=arguments,
         arguments_raw=arguments_raw,
         result=result,

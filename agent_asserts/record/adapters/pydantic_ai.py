@@ -245,8 +245,8 @@ def _history(messages: list[Any], where: str, source: str | None) -> TrialRecord
         else:
             history.response(message, here)
     pending = any(
-        event["kind"] == "tool_call" and event["payload"].get("outcome") == "pending"
-        for event in history.builder.events
+        event["kind"] == "tool_call" and event["payload"].get("outcome", "pending") == "pending"
+        for event in history.builder.events  # (a call no result answered has no outcome yet)
     )
     # retry prompts are errors the run recovered from: they never fail it on their own
     status = "incomplete" if pending else "completed"

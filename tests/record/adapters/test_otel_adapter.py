@@ -8,6 +8,7 @@ import json
 from typing import Any
 
 import pytest
+import span_runs
 from span_fixtures import REPLY, load
 
 from agent_asserts import MISSING, RecordError
@@ -224,3 +225,58 @@ def test_malformed_containers_are_parse_errors_at_their_place() -> None:
     assert "resourceSpans[2].scopeSpans[0]: scopeSpans items must be objects" in reasons
     assert "resourceSpans[2].scopeSpans[1].spans[0]: expected a list (got 'none')" in reasons
     assert records[0].reply == REPLY
+
+
+@pytest.mark.parametrize("written", ["list", "json text"])
+def test_a_list_shaped_call_id_pairs_with_the_request_that_has_one_of_its_ids(
+    written: str,
+) -> None:
+    # Microsoft Agent Framework gives a tool span ["run_…", "call_…"] as gen_ai.tool.call.id;
+    # the spans here are made by the real OpenTelemetry SDK and encoded by the OTLP encoder.
+    from opentelemetry.sdk.trace import TracerProvider
+    from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+    from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+
+    exporter = InMemorySpanExporter()
+    provider = TracerProvider()
+    provider.add_span_processor(SimpleSpanProcessor(exporter))
+    tracer = provider.get_tracer("agent_framework")
+    call = {"type": "tool_call", "id": "call_w1", "name": "get_weather"}
+    ask = [{"role": "assistant", "parts": [{**call, "arguments": {"city": "Paris"}}]}]
+    ids = ["run_9f2", "call_w1"]
+    with tracer.start_as_current_span("invoke_agent weather") as agent:
+        agent.set_attribute("gen_ai.operation.name", "invoke_agent")
+        with tracer.start_as_current_span("chat gpt-4o") as chat:
+            chat.set_attribute("gen_ai.operation.name", "chat")
+            chat.set_attribute("gen_ai.output.messages", json.dumps(ask))
+        with tracer.start_as_current_span("execute_tool get_weather") as tool:
+            tool.set_attribute("gen_ai.operation.name", "execute_tool")
+            tool.set_attribute("gen_ai.tool.name", "get_weather")
+            tool.set_attribute("gen_ai.tool.call.id", ids if written == "list" else json.dumps(ids))
+            tool.set_attribute("gen_ai.tool.call.result", "sunny")
+    provider.shutdown()
+    rec = otel.to_record(span_runs.otlp_spec_json(exporter.get_finished_spans()))
+    (call,) = rec.tool_calls
+    assert (call.payload.name, call.payload.call_id, call.payload.outcome) == (
+        "get_weather",
+        "call_w1",
+        "succeeded",
+    )
+    assert call.payload.arguments == {"city": "Paris"} and call.payload.result == "sunny"
+    assert rec.status == "completed"
+
+
+def test_a_request_no_span_answers_makes_the_run_incomplete() -> None:
+    ask = [{"role": "assistant", "parts": [{"type": "tool_call", "id": "c1", "name": "f"}]}]
+    span = {
+        "traceId": "0af7651916cd43dd8448eb211c80319c",
+        "spanId": "b7ad6b7169203331",
+        "name": "chat gpt-4o",
+        "attributes": {"gen_ai.operation.name": "chat", "gen_ai.output.messages": json.dumps(ask)},
+    }
+    rec = otel.to_record({"resourceSpans": [{"scopeSpans": [{"spans": [span]}]}]})
+    assert [(c.payload.name, c.payload.outcome) for c in rec.tool_calls] == [("f", "pending")]
+    assert rec.status == "incomplete"
+    span["status"] = {"code": 2, "message": "boom"}
+    rec = otel.to_record({"resourceSpans": [{"scopeSpans": [{"spans": [span]}]}]})
+    assert rec.status == "failed"
