@@ -17,6 +17,11 @@
   name and order within the agent; the calls of one model response share a ``group_id`` (the
   model call's event id).
 * Usage is the sum over model calls only (never an agent's aggregate too).
+* The status comes from the run: ``failed`` when the root span ended in error, ``incomplete``
+  when a call is still pending, else ``completed`` (:func:`run_status`).
+* Any shape is read in time linear in the span count: ancestors are worked out once, in one
+  parent-first pass without recursion (:func:`~._spans.forest`); a parent link that would
+  close a cycle is cut and reported.
 
 >>> from agent_asserts.record.adapters._spans import AgentInfo, Span, Step, ToolInfo
 >>> steps = [Step(Span("a", None, "agent", "[0]", 0.0, 2.0), "agent", agent=AgentInfo("bot")),

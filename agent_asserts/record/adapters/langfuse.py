@@ -10,22 +10,30 @@ seconds); observations may come in any order. The mapping:
 observation ``type``       record
 =========================  ===================================================================
 ``GENERATION``             ``model_call`` (``model``, usage from ``usageDetails``, else the
-                           v1 ``usage``); its OpenAI-like ``input``/``output`` messages give
-                           the user and agent ``message`` events and the calls it asked for
-``TOOL``                   ``tool_call``: ``name``, ``input`` → arguments (JSON text parsed;
-                           invalid text kept in ``arguments_raw``), ``output`` → result,
-                           ``level: ERROR`` → ``is_error``/``outcome`` ``failed`` with
-                           ``statusMessage``; ``metadata.tool_call_id`` → ``call_id``
+                           v1 ``usage``); its ``input``/``output`` give the user and agent
+                           ``message`` events and the calls it asked for: Chat-Completions-like
+                           messages (a LangChain message's ``additional_kwargs.tool_calls``
+                           too; tool *definitions* are never calls), GenAI parts, plain text,
+                           an OpenAI ``Response`` object or Gemini ``contents`` (read by the
+                           ``openai_responses`` and ``gemini`` adapters)
+``TOOL``                   ``tool_call``: the tool from ``metadata.attributes``
+                           (``gen_ai.tool.name``, ``tool.name``), else the observation's name
+                           without its span prefix (``execute_tool x``, ``running tool: x``);
+                           ``input`` → arguments (JSON text parsed; invalid text kept in
+                           ``arguments_raw``), ``output`` → result (both else from the
+                           attributes), ``level: ERROR`` → ``is_error``/``outcome`` ``failed``
+                           with ``statusMessage``; ``metadata.tool_call_id`` or
+                           ``gen_ai.tool.call.id`` (a list of ids too) → ``call_id``
 ``AGENT``                  the root agent (``metadata.agent``), or a ``delegation`` when it
                            runs inside another agent
 ``GUARDRAIL``              ``guardrail`` (``triggered`` when the level is ERROR or WARNING)
 ``SPAN``, ``EVENT``, …     a ``span`` event (type, name, input, output)
 =========================  ===================================================================
 
-Langfuse has no tool-call id: a TOOL observation is paired with the call of a generation's
-output by ``metadata.tool_call_id`` when present, else by name and order. The trace's
-``sessionId`` is every event's ``correlation_id``; its ``input``/``output`` stand for the user
-message and the reply when no generation records them.
+A TOOL observation is paired with the call of a generation's output by its call id when it
+has one, else by name and order. The trace's ``sessionId`` is every event's
+``correlation_id``; its ``input``/``output`` stand for the user message and the reply when no
+generation records them. What is not understood is a parse error.
 
 >>> rec = to_record({"id": "t1", "input": "Refund A1049", "observations": [
 ...     {"id": "o1", "traceId": "t1", "type": "TOOL", "name": "lookup_order",

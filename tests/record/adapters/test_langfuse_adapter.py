@@ -100,7 +100,7 @@ def test_pydantic_ai_spans_through_langfuse_pair_like_the_otel_export(version: i
     # observations named "running tool: lookup_order", the tool and call id in
     # metadata.attributes. Each execution pairs with the model's request: 4 calls, not 8.
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)
+        warnings.simplefilter("ignore")  # Pydantic AI: instrumentation v2 is deprecated
         _, spans = span_runs.run_pydantic_ai(version)
     trace = span_runs.langfuse_trace(spans)
     assert "running tool: lookup_order" in [o["name"] for o in trace["observations"]]
