@@ -264,7 +264,7 @@ class Assembly:
         handler = getattr(self, f"_add_{step.role}")
         try:
             handler(step)
-        except (TypeError, AttributeError, ValueError) as exc:
+        except (TypeError, AttributeError, ValueError, RecursionError) as exc:
             reason = f"unreadable {step.role} span: {type(exc).__name__}: {exc}"
             self.parse_error(step.span.position, reason, None)
 

@@ -431,7 +431,13 @@ def messages(value: Any) -> list[dict[str, Any]] | None:
     return out if out else None
 
 
-def unflatten(attributes: Mapping[str, Any], prefix: str) -> list[dict[str, Any]]:
+NESTING: Final = 16
+"""How many list levels :func:`unflatten` rebuilds (OpenInference nests three); a key nested
+deeper stays a plain key of the innermost item rebuilt, so no input reaches the recursion
+limit."""
+
+
+def unflatten(attributes: Mapping[str, Any], prefix: str, _depth: int = 1) -> list[dict[str, Any]]:
     """Flattened list attributes (``llm.input_messages.0.message.role``…) as a list of dicts.
 
     >>> unflatten({"p.1.x": 2, "p.0.x": 1, "p.0.y.0.z": 3}, "p.")
@@ -448,13 +454,13 @@ def unflatten(attributes: Mapping[str, Any], prefix: str) -> list[dict[str, Any]
         item: dict[str, Any] = {}
         lists: set[str] = set()
         for key, value in groups[index].items():
-            nested = _NESTED.match(key)
+            nested = _NESTED.match(key) if _depth < NESTING else None
             if nested:
                 lists.add(nested.group(1))
             else:
                 item[key] = value
         for head in sorted(lists):
-            item[head] = unflatten(groups[index], f"{head}.")
+            item[head] = unflatten(groups[index], f"{head}.", _depth + 1)
         out.append(item)
     return out
 

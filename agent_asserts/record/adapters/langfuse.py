@@ -452,7 +452,7 @@ def to_records(data: Any, *, source: str | None = None) -> Iterator[TrialRecord]
                 steps.append(step(raw, where, trace))
             except ValueError as exc:
                 errors.append((where, str(exc), raw))
-            except (TypeError, AttributeError) as exc:
+            except (TypeError, AttributeError, RecursionError) as exc:
                 reason = f"unreadable observation: {type(exc).__name__}: {exc}"
                 errors.append((where, reason, raw))
         metadata: dict[str, Any] = {}

@@ -263,7 +263,7 @@ def decode_span(raw: Any, position: str, resource: Mapping[str, Any], scope: str
         return _decode(raw, position, resource, scope)
     except BadSpan:
         raise
-    except (TypeError, AttributeError, ValueError) as exc:
+    except (TypeError, AttributeError, ValueError, RecursionError) as exc:
         raise BadSpan(f"unreadable span: {type(exc).__name__}: {exc}") from None
 
 
@@ -697,7 +697,7 @@ def _record(
             services.add(resource["service.name"])
         try:
             steps.append(interpret(span))
-        except (TypeError, AttributeError, ValueError) as exc:
+        except (TypeError, AttributeError, ValueError, RecursionError) as exc:
             errors.append((position, f"unreadable span: {type(exc).__name__}: {exc}", raw))
     metadata: dict[str, Any] = {}
     if trace_id is not None:

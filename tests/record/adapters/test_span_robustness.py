@@ -198,3 +198,17 @@ def test_a_time_that_is_no_number_of_nanoseconds_is_a_parse_error_at_its_span(
     (error,) = record.parse_errors
     assert error.position == "resourceSpans[0].scopeSpans[0].spans[1]"
     assert error.reason.startswith("the time ") and "is not a number of nanoseconds" in error.reason
+
+
+def test_an_attribute_key_nested_thousands_of_levels_deep_is_read_without_recursion() -> None:
+    # OpenInference's flattened message lists are rebuilt NESTING levels deep at most; deeper
+    # keys stay plain keys, so no key reaches the recursion limit.
+    key = "llm.input_messages.0." + "x.0." * 5000 + "y"
+    span = {
+        "traceId": "0af7651916cd43dd8448eb211c80319c",
+        "spanId": "b7ad6b7169203331",
+        "name": "llm",
+        "attributes": {"openinference.span.kind": "LLM", key: "v"},
+    }
+    record = otel.to_record({"resourceSpans": [{"scopeSpans": [{"spans": [span]}]}]})
+    assert [e.kind for e in record.events] == ["model_call"]
