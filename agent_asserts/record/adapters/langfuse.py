@@ -356,7 +356,7 @@ def step(raw: Mapping[str, Any], where: str, trace: Mapping[str, Any]) -> Step:
         return Step(span, "tool", tool=tool, problems=tuple(problems), conversation_id=conversation)
     if kind == "AGENT":
         output = json_or_text(raw.get("output"))
-        user = raw.get("input") if isinstance(raw.get("input"), str) else None
+        user = _text(raw.get("input"), f"{where}.input", [])  # the trace's input stands in
         info = AgentInfo(span.name, input=user, output=output)
         return Step(span, "agent", agent=info, conversation_id=conversation)
     if kind == "GUARDRAIL":
@@ -376,10 +376,7 @@ def _text(value: Any, where: str, errors: list[Any]) -> str | None:
     value = json_or_text(value)
     if value is None or isinstance(value, str):
         return value or None
-    try:
-        found = messages(value) or []
-    except (ValueError, RecursionError):
-        found = []
+    found = _messages_of(value, where, [])
     texts = [
         part.get("content")
         for message in found[-1:]

@@ -337,3 +337,26 @@ def test_a_generation_whose_messages_are_not_understood_is_a_parse_error() -> No
     assert [(p.position, p.reason) for p in rec.parse_errors] == [
         ("observations[0].input", "no messages read from it")
     ]
+
+
+def test_a_trace_input_of_gemini_contents_and_an_agent_input_of_messages_stand_in() -> None:
+    from google.genai import types
+
+    asked = types.Content(role="user", parts=[types.Part(text="Weather in Paris?")])
+    tool = _observation("o1", "TOOL", "execute_tool get_weather", output="sunny")
+    trace = {
+        "id": "t1",
+        "input": [asked.model_dump(mode="json", exclude_none=True)],
+        "output": "Sunny in Paris.",
+        "observations": [tool],
+    }
+    rec = langfuse.to_record(trace)
+    assert [(e.actor_ref, e.payload.text) for e in rec.events if e.kind == "message"] == [
+        ("user", "Weather in Paris?"),
+        ("agent", "Sunny in Paris."),
+    ]
+    del trace["input"]
+    given = {"messages": [{"role": "user", "content": "Weather in Rome?"}]}
+    trace["observations"] = [_observation("o0", "AGENT", "weather", input=given), tool]
+    rec = langfuse.to_record(trace)
+    assert rec.events[0].payload.text == "Weather in Rome?" and not rec.parse_errors
