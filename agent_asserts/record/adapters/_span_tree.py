@@ -16,7 +16,10 @@
   event of its own, after the model call. A call and its span are paired by call id, else by
   name and order within the agent; the calls of one model response share a ``group_id`` (the
   model call's event id).
-* Usage is the sum over model calls only (never an agent's aggregate too).
+* Usage is the sum over model calls only (never an agent's aggregate too), and only when every
+  model call carries usage (a partial sum is no run usage: token budgets are ``invalid``).
+* A trace whose model spans record no messages records no reply: its ``surfaces`` leave out
+  ``message`` and ``reasoning``.
 * The status comes from the run: ``failed`` when the root span ended in error, ``incomplete``
   when a call is still pending, else ``completed`` (:func:`run_status`).
 * Any shape is read in time linear in the span count: ancestors are worked out once, in one
@@ -205,6 +208,8 @@ class Assembly:
         self.pairing = Pairing(tree.scope_id)
         self.seen_model = False  # whether a model call was added already
         self.usage: dict[str, Any] = {}
+        self.without_usage = 0  # model calls that carry no usage
+        self.with_messages = False  # whether any model call records messages
         self.reported_by: set[str] = set()
         self.counter = 0
 
@@ -381,6 +386,9 @@ class Assembly:
         if usage:
             payload["usage"] = usage
             self._add_usage(usage)
+        else:
+            self.without_usage += 1
+        self.with_messages = self.with_messages or bool(model.input or model.output)
         payload["is_error"] = step.span.error
         if step.span.error and step.span.error_message is not None:
             payload["error_message"] = step.span.error_message
@@ -430,12 +438,14 @@ class Assembly:
         response = part.get("response", part.get("result"))
         payload = self.calls.get(call_id) if isinstance(call_id, str) else None
         if payload is None:
-            name = part.get("name") if isinstance(part.get("name"), str) else "unknown"
+            name = part.get("name") if isinstance(part.get("name"), str) else "<unknown>"
             event: dict[str, Any] = {"kind": "tool_call", "payload": {"name": name}}
             if response is not None:
                 event["payload"]["result"] = response
-            # a result whose request is not in the trace: a call with no arguments recorded
-            event["payload"]["outcome"] = "pending" if response is None else "succeeded"
+            # a result whose request is not in the trace (a trimmed history): a call whose
+            # arguments are not recorded, with the result's outcome, as the message formats do
+            event["payload"]["outcome"] = "succeeded"
+            event["payload"]["unpaired"] = True
             if isinstance(call_id, str):
                 event["payload"]["call_id"] = call_id
             self._emit(step, self._agent(step, event))
@@ -527,7 +537,9 @@ def finish(
     data["status"], errors = run_status(assembly)
     if errors:
         data["errors"] = errors
-    if assembly.usage:
+    if not assembly.with_messages and not any(e["kind"] == "message" for e in assembly.events):
+        data["surfaces"] = list(SURFACES_WITHOUT_MESSAGES)  # so the reply is not recorded
+    if assembly.usage and not assembly.without_usage:  # a partial sum is no run usage
         usage = dict(assembly.usage)
         if assembly.reported_by:
             usage["reported_by"] = "; ".join(sorted(assembly.reported_by))
@@ -535,6 +547,12 @@ def finish(
     return decode_record(
         data, assembly.positions, assembly.parse_error, assembly.errors, assembly.source
     )
+
+
+SURFACES_WITHOUT_MESSAGES: Final = ("delegation", "guardrail", "model_call", "span", "tool_call")
+"""What a span tree records when no span records messages (the OpenAI Agents SDK's default
+model, GenAI content capture off): the record's ``surfaces``, so that reply and message checks
+are ``invalid`` ("the trace does not record the reply"), never failed."""
 
 
 def run_status(assembly: Assembly) -> tuple[str, list[dict[str, Any]]]:
@@ -725,6 +743,7 @@ def _by_start(steps: Sequence[Step]) -> list[Step]:
 
 
 __all__ = [
+    "SURFACES_WITHOUT_MESSAGES",
     "Assembly",
     "Pairing",
     "PartKey",

@@ -280,3 +280,54 @@ def test_a_request_no_span_answers_makes_the_run_incomplete() -> None:
     span["status"] = {"code": 2, "message": "boom"}
     rec = otel.to_record({"resourceSpans": [{"scopeSpans": [{"spans": [span]}]}]})
     assert rec.status == "failed"
+
+
+def _one_trace(*spans: dict[str, Any]) -> Any:
+    for index, span in enumerate(spans):
+        span.setdefault("traceId", "0af7651916cd43dd8448eb211c80319c")
+        span.setdefault("spanId", f"{index + 1:016x}")
+    return otel.to_record({"resourceSpans": [{"scopeSpans": [{"spans": list(spans)}]}]})
+
+
+def test_a_result_whose_request_was_trimmed_is_a_call_with_unrecorded_arguments() -> None:
+    given = [
+        {"role": "user", "parts": [{"type": "text", "content": "Refund A1049"}]},
+        {"role": "tool", "parts": [{"type": "tool_call_response", "id": "c9", "response": "ok"}]},
+    ]
+    attributes = {"gen_ai.operation.name": "chat", "gen_ai.input.messages": json.dumps(given)}
+    rec = _one_trace({"name": "chat", "attributes": attributes})
+    (call,) = rec.tool_calls
+    assert (call.payload.name, call.payload.arguments, call.payload.outcome) == (
+        "<unknown>",
+        MISSING,
+        "succeeded",
+    )
+    assert call.payload.result == "ok" and call.payload.extra["unpaired"] is True
+    assert rec.status == "completed"
+
+
+def test_run_usage_only_when_every_model_call_carries_usage() -> None:
+    counted = {"gen_ai.operation.name": "chat", "gen_ai.usage.input_tokens": 10}
+    counted["gen_ai.usage.output_tokens"] = 5
+    silent = {"gen_ai.operation.name": "chat"}
+    both = _one_trace(
+        {"name": "chat", "attributes": counted}, {"name": "chat", "attributes": counted}
+    )
+    assert both.usage is not None and both.usage.total_tokens == 30
+    partial = _one_trace(
+        {"name": "chat", "attributes": counted}, {"name": "chat", "attributes": silent}
+    )
+    assert partial.usage is None  # 15 of an unknown total is no run usage
+    calls = [e for e in partial.events if e.kind == "model_call"]
+    assert [e.payload.usage is not None for e in calls] == [True, False]
+
+
+def test_a_trace_whose_spans_record_no_messages_does_not_record_the_reply() -> None:
+    tool = {"name": "execute_tool lookup", "attributes": {"gen_ai.tool.name": "lookup"}}
+    rec = _one_trace({"name": "chat", "attributes": {"gen_ai.operation.name": "chat"}}, tool)
+    assert rec.surfaces is not None and "message" not in rec.surfaces
+    assert rec.records("tool_call") and not rec.records("message")
+    said = {"gen_ai.operation.name": "chat", "gen_ai.output.messages": json.dumps(
+        [{"role": "assistant", "parts": [{"type": "text", "content": "Done."}]}])}  # fmt: skip
+    rec = _one_trace({"name": "chat", "attributes": said}, tool)
+    assert rec.surfaces is None and rec.reply == "Done."
