@@ -140,8 +140,8 @@ def attributes(raw: Mapping[str, Any]) -> Mapping[str, Any]:
     >>> attributes({"metadata": {"attributes": {"gen_ai.tool.name": "lookup"}}})
     {'gen_ai.tool.name': 'lookup'}
     """
-    metadata = raw.get("metadata")
-    found = metadata.get("attributes") if isinstance(metadata, Mapping) else None
+    metadata = json_or_text(raw.get("metadata"))  # JSON text in the v2 observations list
+    found = json_or_text(metadata.get("attributes")) if isinstance(metadata, Mapping) else None
     return found if isinstance(found, Mapping) else {}
 
 
@@ -301,7 +301,7 @@ def _tool(raw: Mapping[str, Any], error: bool, problems: list[Any], where: str) 
     result = raw.get("output")
     if result is None:
         result = _first(found, "gen_ai.tool.call.result", "tool_response", "output.value")
-    metadata = raw.get("metadata")
+    metadata = json_or_text(raw.get("metadata"))
     ids = call_ids(metadata.get("tool_call_id") if isinstance(metadata, Mapping) else None)
     ids = ids or call_ids(_first(found, "gen_ai.tool.call.id", "tool_call.id", "tool.id"))
     message = raw.get("statusMessage")

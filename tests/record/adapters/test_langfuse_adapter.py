@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import json
 import warnings
 from typing import Any
 
@@ -360,3 +361,27 @@ def test_a_trace_input_of_gemini_contents_and_an_agent_input_of_messages_stand_i
     trace["observations"] = [_observation("o0", "AGENT", "weather", input=given), tool]
     rec = langfuse.to_record(trace)
     assert rec.events[0].payload.text == "Weather in Rome?" and not rec.parse_errors
+
+
+def test_openinference_tool_spellings_and_metadata_as_json_text() -> None:
+    # OpenInference: tool.name, input.value / output.value; the v2 observations list writes
+    # metadata (like input and output) as JSON text.
+    ask = {"role": "assistant", "tool_calls": [{"id": "c1", "function": {"name": "lookup"}}]}
+    attributes = {
+        "openinference.span.kind": "TOOL",
+        "tool.name": "lookup",
+        "tool_call.id": "c1",
+        "input.value": '{"order_id": "A1049"}',
+        "output.value": '{"status": "paid"}',
+    }
+    data = {
+        "data": [
+            _observation("o1", "GENERATION", "ChatCompletion", output=json.dumps(ask)),
+            _observation("o2", "TOOL", "lookup", metadata=json.dumps({"attributes": attributes})),
+        ]
+    }
+    rec = langfuse.to_record(data)
+    assert _calls(rec) == [("lookup", "c1", "succeeded")]
+    call = rec.tool_calls[0].payload
+    assert (call.arguments, call.result) == ({"order_id": "A1049"}, {"status": "paid"})
+    assert rec.status == "completed"
