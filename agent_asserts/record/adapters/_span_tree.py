@@ -625,9 +625,36 @@ def decode_record(
             bad = sorted((i for i in found if i is not None), reverse=True)
             if not bad:
                 raise
+            dropped: dict[str, Any] = {}
             for index in bad:
                 problems = [p.message for p in exc.problems if _event_index(p.path) == index]
-                parse_error(positions.pop(index), "; ".join(problems), events.pop(index))
+                event = events.pop(index)
+                if isinstance(event, Mapping) and isinstance(event.get("event_id"), str):
+                    dropped[event["event_id"]] = event.get("parent_id")
+                parse_error(positions.pop(index), "; ".join(problems), event)
+            _reattach(events, dropped)
+
+
+def _reattach(events: list[Any], dropped: Mapping[str, Any]) -> None:
+    """Give the children of dropped events the parent of the nearest event that stays, so one
+    rejected span never takes its descendants with it (nor costs a decoding round per level)."""
+    kept = {e.get("event_id") for e in events if isinstance(e, Mapping)}
+    final: dict[str, Any] = {}
+    for start in dropped:
+        path, node = [], start
+        while node in dropped and node not in kept and node not in final and node not in path:
+            path.append(node)
+            node = dropped[node]
+        target = final.get(node, node if node not in path else None)
+        for item in path:
+            final[item] = target
+    for event in events:
+        if isinstance(event, dict) and event.get("parent_id") in final:
+            parent = final[event["parent_id"]]
+            if parent is None:
+                del event["parent_id"]
+            else:
+                event["parent_id"] = parent
 
 
 def _event_index(path: str) -> int | None:
