@@ -314,9 +314,9 @@ def iter_raw_spans(data: Any, where: str = "") -> Iterator[tuple[str, Any, dict[
     >>> [(where, span["name"]) for where, span, _, _ in iter_raw_spans(export)]
     [('resourceSpans[0].scopeSpans[0].spans[0]', 'x')]
     """
-    if isinstance(data, list):
+    if isinstance(data, list) and not where:  # a collector's file: one export per line
         for index, item in enumerate(data):
-            yield from iter_raw_spans(item, f"{where}[{index}].")
+            yield from iter_raw_spans(item, f"[{index}].")
         return
     if not isinstance(data, Mapping):
         yield where.rstrip("."), Broken("an export must be an object"), {}, None
@@ -330,7 +330,7 @@ def iter_raw_spans(data: Any, where: str = "") -> Iterator[tuple[str, Any, dict[
         try:
             raw_attributes = resource.get("attributes") if isinstance(resource, Mapping) else None
             resource_attributes = attributes(raw_attributes)
-        except BadSpan as exc:
+        except (BadSpan, RecursionError) as exc:
             yield f"{r_where}.resource", Broken(str(exc)), {}, None
             resource_attributes = {}
         key = "scopeSpans" if "scopeSpans" in resource_spans else "instrumentationLibrarySpans"

@@ -239,3 +239,18 @@ def test_a_rejected_span_keeps_its_descendants_and_costs_no_round_per_level() ->
     assert len(record.events) == SPANS - 1
     assert record.events[0].parent_id is None  # the rejected span's child is a top-level event
     assert record.events[1].parent_id == record.events[0].event_id
+
+
+def test_exports_nested_in_lists_are_a_parse_error_not_a_recursion() -> None:
+    export = _otel(chain=False)
+    export["resourceSpans"][0]["scopeSpans"][0]["spans"] = [
+        {"traceId": "0af7651916cd43dd8448eb211c80319c", "spanId": "1" * 16, "name": "x"}
+    ]
+    nested: Any = export
+    for _ in range(5000):
+        nested = [nested]
+    first, second = otel.to_records([export, nested])
+    assert [e.payload["name"] for e in first.events] == ["x"]
+    assert [(p.position, p.reason) for p in second.parse_errors] == [
+        ("[1]", "an export must be an object")
+    ]
