@@ -133,8 +133,12 @@ def otlp_spec_json(spans: Sequence[ReadableSpan]) -> Any:
 # -- OpenAI Agents SDK ---------------------------------------------------------------------
 
 
-def run_openai_agents() -> list[dict[str, Any]]:
+def run_openai_agents(model_span: str = "generation") -> list[dict[str, Any]]:
     """Run the scenario with the OpenAI Agents SDK offline; return its exported trace items.
+
+    ``model_span="response"``: the stub records ``response`` spans the way the SDK's default
+    model (the Responses API) does — the SDK's ``response_span`` with the usage its own
+    ``model_usage_to_span_usage`` makes, and no messages.
 
     A triage agent hands off to a refund agent (the model calls ``transfer_to_refund_agent``),
     which calls ``lookup_order`` and ``issue_refund`` (raises) in parallel, ``ask_policy``
@@ -156,7 +160,13 @@ def run_openai_agents() -> list[dict[str, Any]]:
     )
     from agents.items import ModelResponse as AgentsResponse
     from agents.models.chatcmpl_converter import Converter
-    from agents.tracing import TracingProcessor, generation_span, set_trace_processors
+    from agents.models.openai_responses import model_usage_to_span_usage
+    from agents.tracing import (
+        TracingProcessor,
+        generation_span,
+        response_span,
+        set_trace_processors,
+    )
     from agents.usage import Usage
     from openai.types.responses import (
         ResponseFunctionToolCall,
@@ -212,17 +222,19 @@ def run_openai_agents() -> list[dict[str, Any]]:
             output = self.script.pop(0)
             items = [{"role": "user", "content": input}] if isinstance(input, str) else input
             usage = {"input_tokens": 100, "output_tokens": 20}
+            counted = Usage(requests=1, input_tokens=100, output_tokens=20, total_tokens=120)
+            if model_span == "response":
+                with response_span() as span:
+                    span.span_data.usage = model_usage_to_span_usage(counted)
+                    span.span_data._response_id = "resp_stub"
+                return AgentsResponse(output=output, usage=counted, response_id="resp_stub")
             with generation_span(
                 input=Converter.items_to_messages(items), model="stub-4o", usage=usage
             ) as span:
                 span.span_data.output = Converter.items_to_messages(
                     [item.model_dump() for item in output]
                 )
-            return AgentsResponse(
-                output=output,
-                usage=Usage(requests=1, input_tokens=100, output_tokens=20, total_tokens=120),
-                response_id=None,
-            )
+            return AgentsResponse(output=output, usage=counted, response_id=None)
 
         async def stream_response(self, *args: Any, **kwargs: Any) -> Any:
             raise NotImplementedError
