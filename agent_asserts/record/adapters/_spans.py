@@ -176,6 +176,25 @@ def forest(parents: Mapping[str, str | None]) -> tuple[dict[str, str | None], li
     return links, order
 
 
+TOOL_SPAN_PREFIXES: Final = ("execute_tool ", "running tool: ", "running tool ")
+"""How instrumentations name a tool's span: the GenAI conventions (``execute_tool {name}``) and
+Logfire's message (``running tool: {name}``)."""
+
+
+def tool_of_span_name(name: str) -> str | None:
+    """The tool a span's name gives, or None when the name gives none.
+
+    >>> tool_of_span_name("execute_tool get_weather"), tool_of_span_name("running tool: x")
+    ('get_weather', 'x')
+    >>> tool_of_span_name("running tool") is None
+    True
+    """
+    for prefix in TOOL_SPAN_PREFIXES:
+        if name.startswith(prefix) and name[len(prefix) :].strip():
+            return name[len(prefix) :].strip()
+    return None
+
+
 def call_ids(value: Any) -> tuple[str, ...]:
     """A tool call id as written: a string, a number, or a list of ids (also as JSON text; the
     Microsoft Agent Framework writes ``["run_…", "call_…"]``).
@@ -516,6 +535,7 @@ def openinference_messages(attributes: Mapping[str, Any], which: str) -> list[di
 
 __all__ = [
     "ROLES",
+    "TOOL_SPAN_PREFIXES",
     "AgentInfo",
     "ModelInfo",
     "Span",
@@ -532,5 +552,6 @@ __all__ = [
     "start_positions",
     "strip_prefixes",
     "to_parts",
+    "tool_of_span_name",
     "unflatten",
 ]

@@ -62,6 +62,7 @@ from agent_asserts.record.adapters._spans import (
     call_ids,
     iso_seconds,
     messages,
+    tool_of_span_name,
 )
 from agent_asserts.record.adapters.toolkit import (
     count,
@@ -259,10 +260,6 @@ def _model(raw: Mapping[str, Any], problems: list[Any], where: str) -> ModelInfo
     )
 
 
-_TOOL_PREFIXES: Final = ("execute_tool ", "running tool: ", "running tool ")
-"""How OpenTelemetry instrumentations name a tool's span (GenAI conventions, Logfire)."""
-
-
 def tool_name(raw: Mapping[str, Any]) -> str:
     """A TOOL observation's tool: the span attribute (GenAI ``gen_ai.tool.name``, OpenInference
     ``tool.name``), else the observation's name without the span-name prefix.
@@ -274,10 +271,7 @@ def tool_name(raw: Mapping[str, Any]) -> str:
     if isinstance(found, str):
         return found
     name = str(raw.get("name") or "unknown")
-    for prefix in _TOOL_PREFIXES:
-        if name.startswith(prefix) and name[len(prefix) :].strip():
-            return name[len(prefix) :].strip()
-    return name
+    return tool_of_span_name(name) or name
 
 
 def _outcome(error: bool, found: Mapping[str, Any]) -> str:

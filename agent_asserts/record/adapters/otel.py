@@ -87,6 +87,7 @@ from agent_asserts.record.adapters._spans import (
     call_ids,
     messages,
     openinference_messages,
+    tool_of_span_name,
     unflatten,
 )
 from agent_asserts.record.adapters.toolkit import (
@@ -431,7 +432,7 @@ def _tool(span: Span) -> tuple[ToolInfo, list[tuple[str, str, Any]]]:
     attributes = span.attributes
     name = _first(attributes, "gen_ai.tool.name", "tool.name", "tool_call.function.name")
     if not isinstance(name, str) or not name:
-        name = span.name.removeprefix("execute_tool ").strip() or span.name
+        name = tool_of_span_name(span.name) or span.name
     raw_args = _first(
         attributes, "gen_ai.tool.call.arguments", "tool_arguments", "input.value", "tool.arguments"
     )
