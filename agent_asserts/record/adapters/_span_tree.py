@@ -16,7 +16,15 @@
   event of its own, after the model call. A call and its span are paired by call id, else by
   name and order within the agent; the calls of one model response share a ``group_id`` (the
   model call's event id).
-* Usage is the sum over model calls only (never an agent's aggregate too).
+* Usage is the sum over model calls only (never an agent's aggregate too), and only when every
+  model call carries usage (a partial sum is no run usage: token budgets are ``invalid``).
+* A trace whose model spans record no messages records no reply: its ``surfaces`` leave out
+  ``message`` and ``reasoning``.
+* The status comes from the run: ``failed`` when the root span ended in error, ``incomplete``
+  when a call is still pending, else ``completed`` (:func:`run_status`).
+* Any shape is read in time linear in the span count: ancestors are worked out once, in one
+  parent-first pass without recursion (:func:`~._spans.forest`); a parent link that would
+  close a cycle is cut and reported.
 
 >>> from agent_asserts.record.adapters._spans import AgentInfo, Span, Step, ToolInfo
 >>> steps = [Step(Span("a", None, "agent", "[0]", 0.0, 2.0), "agent", agent=AgentInfo("bot")),
@@ -45,7 +53,8 @@ into a parse error at its span.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections import deque
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 import attrs
@@ -57,6 +66,7 @@ from agent_asserts.record.adapters._spans import (
     Span,
     Step,
     ToolInfo,
+    forest,
     start_positions,
 )
 from agent_asserts.record.adapters.toolkit import parse_arguments, record_of
@@ -67,6 +77,60 @@ PartKey = tuple[str, int]
 """A model's tool_call part: (model span id, index among the tool_call parts of its output)."""
 
 _Open = tuple[PartKey, Mapping[str, Any], str | None]
+
+
+class _OpenParts:
+    """The requests no span answered yet, in order, indexed by call id, by agent scope and name,
+    and by scope for handoff calls: each look-up is constant time (amortized), so pairing a trace
+    is linear in its calls whatever their number per model response."""
+
+    def __init__(self) -> None:
+        self._alive: dict[PartKey, _Open] = {}
+        self._by_id: dict[str, deque[_Open]] = {}
+        self._by_name: dict[tuple[str | None, str], deque[_Open]] = {}
+        self._transfers: dict[str | None, deque[_Open]] = {}
+        self._with_id: dict[str | None, int] = {}  # scope -> open requests that carry an id
+
+    def add(self, item: _Open) -> None:
+        key, part, scope = item
+        self._alive[key] = item
+        call_id, name = part.get("id"), part.get("name")
+        if isinstance(call_id, str):
+            self._by_id.setdefault(call_id, deque()).append(item)
+        if call_id is not None:
+            self._with_id[scope] = self._with_id.get(scope, 0) + 1
+        if isinstance(name, str):
+            self._by_name.setdefault((scope, name), deque()).append(item)
+            if name.startswith("transfer_to_"):
+                self._transfers.setdefault(scope, deque()).append(item)
+
+    def remove(self, item: _Open) -> None:
+        del self._alive[item[0]]
+        if item[1].get("id") is not None:
+            self._with_id[item[2]] -= 1
+
+    def _first(self, queue: deque[_Open] | None) -> _Open | None:
+        while queue and queue[0][0] not in self._alive:
+            queue.popleft()
+        return queue[0] if queue else None
+
+    def find(self, tool: ToolInfo, scope: str | None) -> _Open | None:
+        """The request a tool span answers: by call id, else by name and order in its agent."""
+        if tool.call_id is not None:
+            for call_id in (tool.call_id, *tool.call_ids):
+                by_id = self._first(self._by_id.get(call_id))
+                if by_id is not None:
+                    return by_id
+            if self._with_id.get(scope, 0):
+                return None
+        return self._first(self._by_name.get((scope, tool.name)))
+
+    def handoff(self, agent: str, scope: str | None) -> _Open | None:
+        """The ``transfer_to_<agent>`` call (the OpenAI Agents SDK's handoff tool) a handoff
+        answers, else the first open transfer call of its agent."""
+        expected = "transfer_to_" + "_".join(agent.lower().split())
+        exact = self._first(self._by_name.get((scope, expected)))
+        return exact if exact is not None else self._first(self._transfers.get(scope))
 
 
 class Pairing:
@@ -88,19 +152,19 @@ class Pairing:
 
     def plan(self, steps: list[Step]) -> None:
         """Pair every tool and handoff step with the request it answers (steps in start order)."""
-        open_parts: list[_Open] = []
+        open_parts = _OpenParts()
         for step in steps:
             scope = self.scope_of(step)
             if step.role == "handoff" and step.handoff is not None:
                 self.handoff_targets.add(step.handoff[1])
-                self._pair(step, _handoff_part(open_parts, step.handoff[1], scope), open_parts)
+                self._pair(step, open_parts.handoff(step.handoff[1], scope), open_parts)
             elif step.role == "model" and step.model is not None:
                 for index, part in enumerate(tool_parts(step.model)):
-                    open_parts.append(((step.span.span_id, index), part, scope))
+                    open_parts.add(((step.span.span_id, index), part, scope))
             elif step.role == "tool" and step.tool is not None:
-                self._pair(step, _find_part(open_parts, step.tool, scope), open_parts)
+                self._pair(step, open_parts.find(step.tool, scope), open_parts)
 
-    def _pair(self, step: Step, match: _Open | None, open_parts: list[_Open]) -> None:
+    def _pair(self, step: Step, match: _Open | None, open_parts: _OpenParts) -> None:
         if match is None:
             return
         if step.role == "handoff" and isinstance(match[1].get("id"), str):
@@ -125,30 +189,6 @@ def tool_parts(model: ModelInfo) -> list[Mapping[str, Any]]:
     ]
 
 
-def _find_part(open_parts: list[_Open], tool: ToolInfo, scope: str | None) -> _Open | None:
-    if tool.call_id is not None:
-        by_id = next((p for p in open_parts if p[1].get("id") == tool.call_id), None)
-        if by_id is not None:
-            return by_id
-        if any(p[1].get("id") is not None for p in open_parts if p[2] == scope):
-            return None
-    return next((p for p in open_parts if p[2] == scope and p[1].get("name") == tool.name), None)
-
-
-def _handoff_part(open_parts: list[_Open], agent: str, scope: str | None) -> _Open | None:
-    """The ``transfer_to_<agent>`` call (the OpenAI Agents SDK's handoff tool) a handoff answers."""
-    expected = "transfer_to_" + "_".join(agent.lower().split())
-    candidates = [
-        p
-        for p in open_parts
-        if p[2] == scope and str(p[1].get("name", "")).startswith("transfer_to_")
-    ]
-    return next(
-        (p for p in candidates if p[1].get("name") == expected),
-        candidates[0] if candidates else None,
-    )
-
-
 _SPEAKERS: Final = {"user": "user", "human": "user", "system": "system", "developer": "system"}
 """Input roles that become messages (tool results are never messages, so never open a turn)."""
 
@@ -161,12 +201,15 @@ class Assembly:
         self.source = source
         self.events: list[dict[str, Any]] = []
         self.positions: list[str] = []  # where each event came from (for parse errors)
+        self.owners: list[Step] = []  # the step each event came from (for its parent_id)
         self.errors: list[dict[str, Any]] = []
         self.event_of: dict[str, str] = {}  # span id -> event id
         self.calls: dict[str, dict[str, Any]] = {}  # call id -> tool_call draft
         self.pairing = Pairing(tree.scope_id)
         self.seen_model = False  # whether a model call was added already
         self.usage: dict[str, Any] = {}
+        self.without_usage = 0  # model calls that carry no usage
+        self.with_messages = False  # whether any model call records messages
         self.reported_by: set[str] = set()
         self.counter = 0
 
@@ -191,16 +234,7 @@ class Assembly:
         event["event_id"] = event_id
         if "wall_time" not in event and span.start is not None:
             event["wall_time"] = span.start
-        parent = next(
-            (
-                self.event_of[a.span.span_id]
-                for a in self.tree.ancestors(step)
-                if a.span.span_id in self.event_of
-            ),
-            None,
-        )
-        if parent is not None:
-            event["parent_id"] = parent
+        self.owners.append(step)
         if step.conversation_id is not None:
             event["correlation_id"] = step.conversation_id
         self.events.append(event)
@@ -208,6 +242,17 @@ class Assembly:
         if primary:
             self.event_of[span.span_id] = event_id
         return event_id
+
+    def link_parents(self) -> None:
+        """Give every event the event of its step's nearest ancestor span that became one."""
+        found = self.tree.event_parents(self.event_of)
+        for event, step in zip(self.events, self.owners, strict=True):
+            parent_span = self.tree.parent(step)
+            if parent_span is not None:
+                parent = self.event_of.get(parent_span, found.get(parent_span))
+                if parent is not None:
+                    event["parent_id"] = parent
+        self.owners = []
 
     def _agent(self, step: Step, event: dict[str, Any]) -> dict[str, Any]:
         name = self.tree.agent_name(step) if step.role != "agent" else None
@@ -224,7 +269,7 @@ class Assembly:
         handler = getattr(self, f"_add_{step.role}")
         try:
             handler(step)
-        except (TypeError, AttributeError, ValueError) as exc:
+        except (TypeError, AttributeError, ValueError, RecursionError) as exc:
             reason = f"unreadable {step.role} span: {type(exc).__name__}: {exc}"
             self.parse_error(step.span.position, reason, None)
 
@@ -288,7 +333,7 @@ class Assembly:
         if pair is not None:
             (model_span, _), part = pair
             group = self.event_of.get(model_span)
-            if call_id is None and isinstance(part.get("id"), str):
+            if isinstance(part.get("id"), str) and (call_id is None or part["id"] in tool.call_ids):
                 call_id = part["id"]
             if tool.arguments is MISSING and tool.arguments_raw is None and "arguments" in part:
                 tool = _with_arguments(tool, part["arguments"], step, self)
@@ -341,6 +386,9 @@ class Assembly:
         if usage:
             payload["usage"] = usage
             self._add_usage(usage)
+        else:
+            self.without_usage += 1
+        self.with_messages = self.with_messages or bool(model.input or model.output)
         payload["is_error"] = step.span.error
         if step.span.error and step.span.error_message is not None:
             payload["error_message"] = step.span.error_message
@@ -390,11 +438,14 @@ class Assembly:
         response = part.get("response", part.get("result"))
         payload = self.calls.get(call_id) if isinstance(call_id, str) else None
         if payload is None:
-            name = part.get("name") if isinstance(part.get("name"), str) else "unknown"
+            name = part.get("name") if isinstance(part.get("name"), str) else "<unknown>"
             event: dict[str, Any] = {"kind": "tool_call", "payload": {"name": name}}
             if response is not None:
                 event["payload"]["result"] = response
-            event["payload"]["outcome"] = "pending"
+            # a result whose request is not in the trace (a trimmed history): a call whose
+            # arguments are not recorded, with the result's outcome, as the message formats do
+            event["payload"]["outcome"] = "succeeded"
+            event["payload"]["unpaired"] = True
             if isinstance(call_id, str):
                 event["payload"]["call_id"] = call_id
             self._emit(step, self._agent(step, event))
@@ -475,6 +526,7 @@ def finish(
     assembly: Assembly, metadata: dict[str, Any], fallback: AgentInfo | None = None
 ) -> TrialRecord:
     """The record: the root agent names the run, its error fails it; usage sums model calls."""
+    assembly.link_parents()
     root = assembly.tree.root
     if root is not None and root.agent is not None:
         metadata.setdefault("agent", root.agent.name)
@@ -482,11 +534,12 @@ def finish(
     if fallback is not None:
         _run_messages(assembly, fallback, None)
     data: dict[str, Any] = {"events": assembly.events, "metadata": metadata}
-    failed = root is not None and root.span.error
-    data["status"] = "failed" if failed else "completed"
-    if root is not None and failed:
-        data["errors"] = [{"span_id": root.span.span_id, "message": root.span.error_message}]
-    if assembly.usage:
+    data["status"], errors = run_status(assembly)
+    if errors:
+        data["errors"] = errors
+    if not assembly.with_messages and not any(e["kind"] == "message" for e in assembly.events):
+        data["surfaces"] = list(SURFACES_WITHOUT_MESSAGES)  # so the reply is not recorded
+    if assembly.usage and not assembly.without_usage:  # a partial sum is no run usage
         usage = dict(assembly.usage)
         if assembly.reported_by:
             usage["reported_by"] = "; ".join(sorted(assembly.reported_by))
@@ -494,6 +547,36 @@ def finish(
     return decode_record(
         data, assembly.positions, assembly.parse_error, assembly.errors, assembly.source
     )
+
+
+SURFACES_WITHOUT_MESSAGES: Final = ("delegation", "guardrail", "model_call", "span", "tool_call")
+"""What a span tree records when no span records messages (the OpenAI Agents SDK's default
+model, GenAI content capture off): the record's ``surfaces``, so that reply and message checks
+are ``invalid`` ("the trace does not record the reply"), never failed."""
+
+
+def run_status(assembly: Assembly) -> tuple[str, list[dict[str, Any]]]:
+    """The run's status and errors, from the run itself: ``failed`` when its root span (the root
+    agent's, else any top-level span's) ended in error; ``incomplete`` when a tool call is still
+    pending (a request no span or result answered); else ``completed``."""
+    tree = assembly.tree
+    roots = (
+        [tree.root]
+        if tree.root is not None
+        else [step for step in tree.by_id.values() if tree.parent(step) is None]
+    )
+    errors = [
+        {"span_id": step.span.span_id, "message": step.span.error_message}
+        for step in roots
+        if step.span.error
+    ]
+    if errors:
+        return "failed", errors
+    pending = any(
+        event["kind"] == "tool_call" and event["payload"].get("outcome") == "pending"
+        for event in assembly.events
+    )
+    return ("incomplete" if pending else "completed"), []
 
 
 def _run_messages(assembly: Assembly, info: AgentInfo, span: Span | None) -> None:
@@ -542,9 +625,36 @@ def decode_record(
             bad = sorted((i for i in found if i is not None), reverse=True)
             if not bad:
                 raise
+            dropped: dict[str, Any] = {}
             for index in bad:
                 problems = [p.message for p in exc.problems if _event_index(p.path) == index]
-                parse_error(positions.pop(index), "; ".join(problems), events.pop(index))
+                event = events.pop(index)
+                if isinstance(event, Mapping) and isinstance(event.get("event_id"), str):
+                    dropped[event["event_id"]] = event.get("parent_id")
+                parse_error(positions.pop(index), "; ".join(problems), event)
+            _reattach(events, dropped)
+
+
+def _reattach(events: list[Any], dropped: Mapping[str, Any]) -> None:
+    """Give the children of dropped events the parent of the nearest event that stays, so one
+    rejected span never takes its descendants with it (nor costs a decoding round per level)."""
+    kept = {e.get("event_id") for e in events if isinstance(e, Mapping)}
+    final: dict[str, Any] = {}
+    for start in dropped:
+        path, node = [], start
+        while node in dropped and node not in kept and node not in final and node not in path:
+            path.append(node)
+            node = dropped[node]
+        target = final.get(node, node if node not in path else None)
+        for item in path:
+            final[item] = target
+    for event in events:
+        if isinstance(event, dict) and event.get("parent_id") in final:
+            parent = final[event["parent_id"]]
+            if parent is None:
+                del event["parent_id"]
+            else:
+                event["parent_id"] = parent
 
 
 def _event_index(path: str) -> int | None:
@@ -554,27 +664,49 @@ def _event_index(path: str) -> int | None:
 
 
 class _Tree:
-    """Parent links, agent scopes and the root agent of one trace."""
+    """Parent links, agent scopes and the root agent of one trace.
 
-    def __init__(self, steps: Sequence[Step]) -> None:
+    Worked out once, in one pass over the spans in parent-first order (:func:`forest`): every
+    question about a span's ancestors is then a look-up, so a trace is read in time linear in
+    its span count whatever the tree's depth, and without recursion. A parent link that would
+    close a cycle is cut (:attr:`cut` lists those spans), the same way as for the start order
+    (:func:`start_positions`): walking the steps in their input order.
+    """
+
+    def __init__(self, steps: Sequence[Step], ordered: Sequence[Step]) -> None:
         self.by_id = {step.span.span_id: step for step in steps}
-        self.root: Step | None = None
-        for step in steps:
-            if step.role == "agent" and self.agent_ancestor(step) is None:
-                self.root = step
-                break
+        links = {span_id: step.span.parent_id for span_id, step in self.by_id.items()}
+        self.parent_of, self.order = forest(links)
+        self.cut = [
+            step
+            for span_id, step in self.by_id.items()
+            if self.parent_of[span_id] is None and links[span_id] in self.by_id
+        ]
+        self._scope: dict[str, Step | None] = {}  # span id -> nearest agent ancestor
+        for span_id in self.order:
+            parent = self.parent_of[span_id]
+            self._scope[span_id] = None if parent is None else self._scope_below(parent)
+        self.root: Step | None = next(
+            (s for s in ordered if s.role == "agent" and self.agent_ancestor(s) is None), None
+        )
 
-    def ancestors(self, step: Step) -> Iterable[Step]:
-        seen = {step.span.span_id}
-        parent = step.span.parent_id
-        while parent is not None and parent not in seen and parent in self.by_id:
-            seen.add(parent)
-            found = self.by_id[parent]
-            yield found
-            parent = found.span.parent_id
+    def _scope_below(self, parent: str) -> Step | None:
+        """The agent that a child of ``parent`` runs in."""
+        up = self.by_id[parent]
+        return up if up.role == "agent" else self._scope[parent]
+
+    def parent(self, step: Step) -> str | None:
+        """The id of the step's parent span (None: a top-level span)."""
+        span_id = step.span.span_id
+        if self.by_id.get(span_id) is step:
+            return self.parent_of[span_id]
+        parent = step.span.parent_id  # a step whose id another step of the trace reuses
+        return parent if parent in self.by_id and parent != span_id else None
 
     def agent_ancestor(self, step: Step) -> Step | None:
-        return next((a for a in self.ancestors(step) if a.role == "agent"), None)
+        """The nearest agent span above ``step`` (None: it runs in no agent)."""
+        parent = self.parent(step)
+        return None if parent is None else self._scope_below(parent)
 
     def agent_name(self, step: Step) -> str | None:
         """The agent a step belongs to (None: the root agent)."""
@@ -591,6 +723,14 @@ class _Tree:
     def scope_id(self, step: Step) -> str | None:
         scope = self.agent_ancestor(step)
         return None if scope is None else scope.span.span_id
+
+    def event_parents(self, event_of: Mapping[str, str]) -> dict[str, str | None]:
+        """Span id -> the event of its nearest ancestor span that became an event."""
+        found: dict[str, str | None] = {}
+        for span_id in self.order:
+            parent = self.parent_of[span_id]
+            found[span_id] = None if parent is None else event_of.get(parent, found[parent])
+        return found
 
 
 def build_record(
@@ -612,10 +752,13 @@ def build_record(
             trace's own ``input``/``output``).
     """
     ordered = _by_start(steps)
-    tree = _Tree(ordered)
+    tree = _Tree(steps, ordered)
     assembly = Assembly(tree, source=source)
     for where, reason, item in parse_errors:
         assembly.parse_error(where, reason, item)
+    for step in tree.cut:
+        reason = f"its parent {step.span.parent_id!r} closes a cycle of parent links"
+        assembly.parse_error(step.span.position, reason + ": read as a top-level span")
     assembly.pairing.plan(ordered)
     for step in ordered:
         assembly.add(step)
@@ -627,11 +770,13 @@ def _by_start(steps: Sequence[Step]) -> list[Step]:
 
 
 __all__ = [
+    "SURFACES_WITHOUT_MESSAGES",
     "Assembly",
     "Pairing",
     "PartKey",
     "build_record",
     "decode_record",
     "finish",
+    "run_status",
     "tool_parts",
 ]

@@ -128,15 +128,11 @@ def start_positions(spans: list[Span]) -> list[int]:
     >>> start_positions(spans)
     [1, 2, 0]
     """
-    parents = {span.span_id: span.parent_id for span in spans}
-
-    def depth(span: Span) -> int:
-        seen, parent = {span.span_id}, span.parent_id
-        while parent is not None and parent in parents and parent not in seen:
-            seen.add(parent)
-            parent = parents[parent]
-        return len(seen)
-
+    parents, order = forest({span.span_id: span.parent_id for span in spans})
+    depths: dict[str, int] = {}
+    for span_id in order:
+        parent = parents[span_id]
+        depths[span_id] = 1 if parent is None else depths[parent] + 1
     keyed = []
     last = float("-inf")
     for index, span in enumerate(spans):
@@ -144,8 +140,90 @@ def start_positions(spans: list[Span]) -> list[int]:
             last = span.start
         start = span.start if span.start is not None else last
         end = span.end if span.end is not None else float("inf")
-        keyed.append((start, depth(span), end, span.span_id, index))
+        keyed.append((start, depths[span.span_id], end, span.span_id, index))
     return [key[-1] for key in sorted(keyed)]
+
+
+def forest(parents: Mapping[str, str | None]) -> tuple[dict[str, str | None], list[str]]:
+    """Parent links as a forest, and the ids in an order where every parent comes first.
+
+    A link to an id that is not in ``parents`` (or to the span itself) is no link; a link that
+    would close a cycle is cut (the span that closes it, walking the ids in ``parents``' order,
+    becomes a root). One pass over the links, without recursion: linear whatever the depth.
+
+    >>> forest({"c": "b", "b": "a", "a": None})
+    ({'c': 'b', 'b': 'a', 'a': None}, ['a', 'b', 'c'])
+    >>> forest({"a": "b", "b": "a", "x": "gone"})[0]
+    {'a': 'b', 'b': None, 'x': None}
+    """
+    links: dict[str, str | None] = {}
+    order: list[str] = []
+    placed: set[str] = set()
+    for start in parents:
+        path: list[str] = []
+        on_path: set[str] = set()
+        node: str | None = start
+        while node is not None and node not in placed:
+            path.append(node)
+            on_path.add(node)
+            parent = parents[node]
+            if parent is not None and (parent not in parents or parent in on_path):
+                parent = None
+            links[node] = parent
+            node = parent
+        placed.update(path)
+        order.extend(reversed(path))
+    return links, order
+
+
+TOOL_SPAN_PREFIXES: Final = ("execute_tool ", "running tool: ", "running tool ")
+"""How instrumentations name a tool's span: the GenAI conventions (``execute_tool {name}``) and
+Logfire's message (``running tool: {name}``)."""
+
+
+def tool_of_span_name(name: str) -> str | None:
+    """The tool a span's name gives, or None when the name gives none.
+
+    >>> tool_of_span_name("execute_tool get_weather"), tool_of_span_name("running tool: x")
+    ('get_weather', 'x')
+    >>> tool_of_span_name("running tool") is None
+    True
+    """
+    for prefix in TOOL_SPAN_PREFIXES:
+        if name.startswith(prefix) and name[len(prefix) :].strip():
+            return name[len(prefix) :].strip()
+    return None
+
+
+def call_ids(value: Any) -> tuple[str, ...]:
+    """A tool call id as written: a string, a number, or a list of ids (also as JSON text; the
+    Microsoft Agent Framework writes ``["run_…", "call_…"]``).
+
+    >>> call_ids('["run_1", "call_1"]'), call_ids("call_2"), call_ids(None)
+    (('run_1', 'call_1'), ('call_2',), ())
+    """
+    if isinstance(value, str) and value.startswith("["):
+        value = _json_list(value)
+    items = value if isinstance(value, list) else [value]
+    return tuple(text for item in items if (text := _id_text(item)) is not None)
+
+
+def _id_text(value: Any) -> str | None:
+    if isinstance(value, str):
+        return value or None
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        try:
+            return str(value)
+        except ValueError:  # an integer too long to write as text
+            return None
+    return None
+
+
+def _json_list(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return text
 
 
 def iso_seconds(value: Any) -> float | None:
@@ -174,7 +252,9 @@ class ToolInfo:
     """A tool call read from a span.
 
     ``arguments`` is ``MISSING`` when the span does not record them (they are Opt-In in OTel);
-    ``arguments_raw`` keeps argument text that is not valid JSON.
+    ``arguments_raw`` keeps argument text that is not valid JSON. ``call_ids`` are other ids the
+    span gives the call (Microsoft Agent Framework writes ``["run_…", "call_…"]``): the span
+    answers the request that has any of them.
     """
 
     name: str
@@ -187,6 +267,7 @@ class ToolInfo:
     error_type: str | None = None
     error_message: str | None = None
     mcp_server: str | None = None
+    call_ids: tuple[str, ...] = ()
 
 
 @attrs.frozen
@@ -298,6 +379,8 @@ def to_parts(message: Any) -> dict[str, Any] | None:
     parts: list[dict[str, Any]] = []
     call_id = message.get("tool_call_id", message.get("id") if role == "tool" else None)
     content = message.get("content")
+    if role == "tool" and call_id is None and is_tool_definition(content):
+        return None  # a tool the model was offered (LangChain callbacks list them so), no result
     if role == "tool" or (call_id is not None and role in ("function", "tool")):
         response = content if _text(content) is None else _text(content)
         parts.append({"type": "tool_call_response", "id": call_id, "response": response})
@@ -308,13 +391,40 @@ def to_parts(message: Any) -> dict[str, Any] | None:
     text = _text(content)
     if text:
         parts.append({"type": "text", "content": text})
-    calls = message.get("tool_calls")
+    extra = message.get("additional_kwargs")  # a LangChain message as its callbacks write it
+    extra = extra if isinstance(extra, Mapping) else {}
+    calls = message.get("tool_calls") or extra.get("tool_calls")
     for call in calls if isinstance(calls, list) else ():
         if isinstance(call, Mapping):
             parts.append(_call_part(call))
-    if isinstance(message.get("function_call"), Mapping):
-        parts.append(_call_part(message["function_call"]))
+    function_call = message.get("function_call", extra.get("function_call"))
+    if isinstance(function_call, Mapping):
+        parts.append(_call_part(function_call))
     return {"role": role, "parts": parts}
+
+
+def is_tool_definition(value: Any) -> bool:
+    """Whether a value is a tool's definition (OpenAI's ``{"type": "function", "function":
+    {"name", "parameters"}}`` or a bare ``{"name", "parameters"}``), as JSON text or data.
+
+    >>> is_tool_definition({"type": "function", "function": {"name": "f", "parameters": {}}})
+    True
+    >>> is_tool_definition({"result": "ok"})
+    False
+    """
+    if isinstance(value, str) and value.lstrip().startswith("{"):
+        try:
+            value = json.loads(value)
+        except (ValueError, RecursionError):
+            return False
+    if not isinstance(value, Mapping):
+        return False
+    function = value.get("function")
+    if value.get("type") == "function" and isinstance(function, Mapping):
+        value = function
+    return isinstance(value.get("name"), str) and isinstance(
+        value.get("parameters", value.get("input_schema")), Mapping
+    )
 
 
 def messages(value: Any) -> list[dict[str, Any]] | None:
@@ -340,7 +450,13 @@ def messages(value: Any) -> list[dict[str, Any]] | None:
     return out if out else None
 
 
-def unflatten(attributes: Mapping[str, Any], prefix: str) -> list[dict[str, Any]]:
+NESTING: Final = 16
+"""How many list levels :func:`unflatten` rebuilds (OpenInference nests three); a key nested
+deeper stays a plain key of the innermost item rebuilt, so no input reaches the recursion
+limit."""
+
+
+def unflatten(attributes: Mapping[str, Any], prefix: str, _depth: int = 1) -> list[dict[str, Any]]:
     """Flattened list attributes (``llm.input_messages.0.message.role``…) as a list of dicts.
 
     >>> unflatten({"p.1.x": 2, "p.0.x": 1, "p.0.y.0.z": 3}, "p.")
@@ -357,13 +473,13 @@ def unflatten(attributes: Mapping[str, Any], prefix: str) -> list[dict[str, Any]
         item: dict[str, Any] = {}
         lists: set[str] = set()
         for key, value in groups[index].items():
-            nested = _NESTED.match(key)
+            nested = _NESTED.match(key) if _depth < NESTING else None
             if nested:
                 lists.add(nested.group(1))
             else:
                 item[key] = value
         for head in sorted(lists):
-            item[head] = unflatten(groups[index], f"{head}.")
+            item[head] = unflatten(groups[index], f"{head}.", _depth + 1)
         out.append(item)
     return out
 
@@ -419,12 +535,16 @@ def openinference_messages(attributes: Mapping[str, Any], which: str) -> list[di
 
 __all__ = [
     "ROLES",
+    "TOOL_SPAN_PREFIXES",
     "AgentInfo",
     "ModelInfo",
     "Span",
     "SpanEvent",
     "Step",
     "ToolInfo",
+    "call_ids",
+    "forest",
+    "is_tool_definition",
     "iso_seconds",
     "messages",
     "openinference_messages",
@@ -432,5 +552,6 @@ __all__ = [
     "start_positions",
     "strip_prefixes",
     "to_parts",
+    "tool_of_span_name",
     "unflatten",
 ]

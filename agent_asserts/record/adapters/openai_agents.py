@@ -228,7 +228,7 @@ def _record(trace_id: str | None, entry: dict[str, Any], source: str | None) -> 
             steps.append(step(raw, where, conversation))
         except ValueError as exc:
             errors.append((where, str(exc), raw))
-        except (TypeError, AttributeError) as exc:
+        except (TypeError, AttributeError, RecursionError) as exc:
             errors.append((where, f"unreadable span: {type(exc).__name__}: {exc}", raw))
     metadata: dict[str, Any] = {}
     if trace_id is not None:

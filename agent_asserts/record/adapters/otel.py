@@ -73,6 +73,7 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Final
 
+from agent_asserts._text import safe_repr
 from agent_asserts._values import MISSING
 from agent_asserts.errors import AgentAssertsError
 from agent_asserts.record.adapters._span_tree import build_record
@@ -83,8 +84,10 @@ from agent_asserts.record.adapters._spans import (
     SpanEvent,
     Step,
     ToolInfo,
+    call_ids,
     messages,
     openinference_messages,
+    tool_of_span_name,
     unflatten,
 )
 from agent_asserts.record.adapters.toolkit import (
@@ -125,9 +128,11 @@ def any_value(value: Any) -> Any:
     if "intValue" in value:
         raw = value["intValue"]
         try:
+            if isinstance(raw, bool):
+                raise TypeError(raw)
             return int(raw)
-        except (TypeError, ValueError):
-            raise BadSpan(f"intValue {raw!r} is not an integer") from None
+        except (TypeError, ValueError, OverflowError):
+            raise BadSpan(f"intValue {safe_repr(raw)[:60]} is not an integer") from None
     for key in ("boolValue", "doubleValue", "bytesValue"):
         if key in value:
             return value[key]
@@ -195,13 +200,19 @@ def seconds(value: Any) -> float | None:
 
     >>> seconds("1796080522579726488")
     1796080522.5797267
+    >>> seconds(float("inf"))
+    Traceback (most recent call last):
+      ...
+    agent_asserts.record.adapters.otel.BadSpan: the time inf is not a number of nanoseconds
     """
     if value is None or value in ("", 0, "0"):
         return None
     try:
+        if isinstance(value, bool):
+            raise TypeError(value)
         return int(value) / 1e9
-    except (TypeError, ValueError):
-        raise BadSpan(f"the time {value!r} is not a number of nanoseconds") from None
+    except (TypeError, ValueError, OverflowError):
+        raise BadSpan(f"the time {safe_repr(value)[:60]} is not a number of nanoseconds") from None
 
 
 def enum_name(value: Any, names: tuple[str, ...], prefix: str) -> str | None:
@@ -253,7 +264,7 @@ def decode_span(raw: Any, position: str, resource: Mapping[str, Any], scope: str
         return _decode(raw, position, resource, scope)
     except BadSpan:
         raise
-    except (TypeError, AttributeError, ValueError) as exc:
+    except (TypeError, AttributeError, ValueError, RecursionError) as exc:
         raise BadSpan(f"unreadable span: {type(exc).__name__}: {exc}") from None
 
 
@@ -304,9 +315,9 @@ def iter_raw_spans(data: Any, where: str = "") -> Iterator[tuple[str, Any, dict[
     >>> [(where, span["name"]) for where, span, _, _ in iter_raw_spans(export)]
     [('resourceSpans[0].scopeSpans[0].spans[0]', 'x')]
     """
-    if isinstance(data, list):
+    if isinstance(data, list) and not where:  # a collector's file: one export per line
         for index, item in enumerate(data):
-            yield from iter_raw_spans(item, f"{where}[{index}].")
+            yield from iter_raw_spans(item, f"[{index}].")
         return
     if not isinstance(data, Mapping):
         yield where.rstrip("."), Broken("an export must be an object"), {}, None
@@ -320,7 +331,7 @@ def iter_raw_spans(data: Any, where: str = "") -> Iterator[tuple[str, Any, dict[
         try:
             raw_attributes = resource.get("attributes") if isinstance(resource, Mapping) else None
             resource_attributes = attributes(raw_attributes)
-        except BadSpan as exc:
+        except (BadSpan, RecursionError) as exc:
             yield f"{r_where}.resource", Broken(str(exc)), {}, None
             resource_attributes = {}
         key = "scopeSpans" if "scopeSpans" in resource_spans else "instrumentationLibrarySpans"
@@ -421,7 +432,7 @@ def _tool(span: Span) -> tuple[ToolInfo, list[tuple[str, str, Any]]]:
     attributes = span.attributes
     name = _first(attributes, "gen_ai.tool.name", "tool.name", "tool_call.function.name")
     if not isinstance(name, str) or not name:
-        name = span.name.removeprefix("execute_tool ").strip() or span.name
+        name = tool_of_span_name(span.name) or span.name
     raw_args = _first(
         attributes, "gen_ai.tool.call.arguments", "tool_arguments", "input.value", "tool.arguments"
     )
@@ -445,11 +456,12 @@ def _tool(span: Span) -> tuple[ToolInfo, list[tuple[str, str, Any]]]:
         if error_message is None and isinstance(result, str):
             error_message = result
         result = None if error_message == result else result
-    call_id = _first(attributes, "gen_ai.tool.call.id", "tool.id", "tool_call.id")
+    ids = call_ids(_first(attributes, "gen_ai.tool.call.id", "tool.id", "tool_call.id"))
     server = _first(attributes, "mcp.server.name", "gen_ai.tool.mcp.server")
     tool = ToolInfo(
         name=name,
-        call_id=str(call_id) if call_id is not None else None,
+        call_id=ids[-1] if ids else None,
+        call_ids=ids[:-1],
         arguments=arguments,
         arguments_raw=arguments_raw,
         result=result,
@@ -686,7 +698,7 @@ def _record(
             services.add(resource["service.name"])
         try:
             steps.append(interpret(span))
-        except (TypeError, AttributeError, ValueError) as exc:
+        except (TypeError, AttributeError, ValueError, RecursionError) as exc:
             errors.append((position, f"unreadable span: {type(exc).__name__}: {exc}", raw))
     metadata: dict[str, Any] = {}
     if trace_id is not None:

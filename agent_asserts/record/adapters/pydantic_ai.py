@@ -244,7 +244,13 @@ def _history(messages: list[Any], where: str, source: str | None) -> TrialRecord
             history.request(message, here)
         else:
             history.response(message, here)
-    return history.builder.build(status="completed", errors=history.run_errors)
+    pending = any(
+        event["kind"] == "tool_call" and event["payload"].get("outcome", "pending") == "pending"
+        for event in history.builder.events  # (a call no result answered has no outcome yet)
+    )
+    # retry prompts are errors the run recovered from: they never fail it on their own
+    status = "incomplete" if pending else "completed"
+    return history.builder.build(status=status, errors=history.run_errors)
 
 
 def to_records(data: Any, *, source: str | None = None) -> Iterator[TrialRecord]:

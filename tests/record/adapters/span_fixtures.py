@@ -18,7 +18,12 @@ SPAN_FIXTURES: dict[str, list[str]] = {
     ],
     "openai-agents": ["agents_sdk_run.json"],
     "pydantic-ai": ["refund_run.json"],
-    "langfuse": ["trace_full.json", "observations_v2.json"],
+    "langfuse": [
+        "trace_full.json",
+        "observations_v2.json",
+        "otel_pydantic_ai_v2.json",
+        "otel_pydantic_ai_v5.json",
+    ],
 }
 """The fixtures of this part, by format (each holds the reference scenario)."""
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import base64
 import json
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from typing import Any
 
 from google.protobuf.json_format import MessageToDict
@@ -132,8 +133,12 @@ def otlp_spec_json(spans: Sequence[ReadableSpan]) -> Any:
 # -- OpenAI Agents SDK ---------------------------------------------------------------------
 
 
-def run_openai_agents() -> list[dict[str, Any]]:
+def run_openai_agents(model_span: str = "generation") -> list[dict[str, Any]]:
     """Run the scenario with the OpenAI Agents SDK offline; return its exported trace items.
+
+    ``model_span="response"``: the stub records ``response`` spans the way the SDK's default
+    model (the Responses API) does — the SDK's ``response_span`` with the usage its own
+    ``model_usage_to_span_usage`` makes, and no messages.
 
     A triage agent hands off to a refund agent (the model calls ``transfer_to_refund_agent``),
     which calls ``lookup_order`` and ``issue_refund`` (raises) in parallel, ``ask_policy``
@@ -155,7 +160,13 @@ def run_openai_agents() -> list[dict[str, Any]]:
     )
     from agents.items import ModelResponse as AgentsResponse
     from agents.models.chatcmpl_converter import Converter
-    from agents.tracing import TracingProcessor, generation_span, set_trace_processors
+    from agents.models.openai_responses import model_usage_to_span_usage
+    from agents.tracing import (
+        TracingProcessor,
+        generation_span,
+        response_span,
+        set_trace_processors,
+    )
     from agents.usage import Usage
     from openai.types.responses import (
         ResponseFunctionToolCall,
@@ -211,17 +222,19 @@ def run_openai_agents() -> list[dict[str, Any]]:
             output = self.script.pop(0)
             items = [{"role": "user", "content": input}] if isinstance(input, str) else input
             usage = {"input_tokens": 100, "output_tokens": 20}
+            counted = Usage(requests=1, input_tokens=100, output_tokens=20, total_tokens=120)
+            if model_span == "response":
+                with response_span() as span:
+                    span.span_data.usage = model_usage_to_span_usage(counted)
+                    span.span_data._response_id = "resp_stub"
+                return AgentsResponse(output=output, usage=counted, response_id="resp_stub")
             with generation_span(
                 input=Converter.items_to_messages(items), model="stub-4o", usage=usage
             ) as span:
                 span.span_data.output = Converter.items_to_messages(
                     [item.model_dump() for item in output]
                 )
-            return AgentsResponse(
-                output=output,
-                usage=Usage(requests=1, input_tokens=100, output_tokens=20, total_tokens=120),
-                response_id=None,
-            )
+            return AgentsResponse(output=output, usage=counted, response_id=None)
 
         async def stream_response(self, *args: Any, **kwargs: Any) -> Any:
             raise NotImplementedError
@@ -268,3 +281,75 @@ def run_openai_agents() -> list[dict[str, Any]]:
     finally:
         set_trace_processors([])
     return capture.items
+
+
+# -- Langfuse: the same spans as Langfuse's OpenTelemetry ingestion stores them ------------------
+
+
+def _iso(nanoseconds: int | None) -> str | None:
+    if nanoseconds is None:
+        return None
+    moment = datetime.fromtimestamp(nanoseconds / 1e9, tz=UTC)
+    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def _observation_type(attributes: dict[str, Any], name: str) -> str:
+    operation = attributes.get("gen_ai.operation.name")
+    if operation == "execute_tool" or "gen_ai.tool.name" in attributes:
+        return "TOOL"
+    if operation in ("chat", "generate_content", "text_completion"):
+        return "GENERATION"
+    if operation == "invoke_agent" or name in ("agent run", "invoke_agent"):
+        return "AGENT"
+    return "SPAN"
+
+
+def langfuse_trace(spans: Sequence[ReadableSpan]) -> dict[str, Any]:
+    """A Langfuse trace (``GET /api/public/traces/{id}``) of OpenTelemetry spans, as Langfuse's
+    OpenTelemetry ingestion stores them: the span attributes in ``metadata.attributes``, the
+    observation named by Logfire's ``logfire.msg`` when the span has one (``running tool:
+    lookup_order``) else by the span, the model's messages (``gen_ai.input.messages`` /
+    ``gen_ai.output.messages``) as the generation's ``input`` / ``output``, the token counts as
+    ``usageDetails``; a tool's arguments and result stay in the attributes."""
+    observations = []
+    trace_id = None
+    for span in spans:
+        attributes = dict(span.attributes or {})
+        context = span.get_span_context()
+        trace_id = f"{context.trace_id:032x}"
+        name = str(attributes.get("logfire.msg") or span.name)
+        kind = _observation_type(attributes, span.name)
+        observation: dict[str, Any] = {
+            "id": f"{context.span_id:016x}",
+            "traceId": trace_id,
+            "type": kind,
+            "name": name,
+            "startTime": _iso(span.start_time),
+            "endTime": _iso(span.end_time),
+            "parentObservationId": f"{span.parent.span_id:016x}" if span.parent else None,
+            "level": "ERROR" if span.status.status_code.name == "ERROR" else "DEFAULT",
+            "statusMessage": span.status.description,
+            "input": None,
+            "output": None,
+            "metadata": {
+                "attributes": attributes,
+                "scope": {"name": span.instrumentation_scope.name},
+            },
+            "model": attributes.get("gen_ai.response.model")
+            or attributes.get("gen_ai.request.model"),
+            "usageDetails": {},
+        }
+        if kind == "GENERATION":
+            for key, field in (
+                ("gen_ai.input.messages", "input"),
+                ("gen_ai.output.messages", "output"),
+            ):
+                if isinstance(attributes.get(key), str):
+                    observation[field] = json.loads(attributes[key])
+            usage = {
+                "input": attributes.get("gen_ai.usage.input_tokens"),
+                "output": attributes.get("gen_ai.usage.output_tokens"),
+            }
+            observation["usageDetails"] = {k: v for k, v in usage.items() if v is not None}
+        observations.append(observation)
+    return {"id": trace_id, "name": "refund_agent", "observations": observations}

@@ -8,6 +8,7 @@ import json
 from typing import Any
 
 import pytest
+import span_runs
 from span_fixtures import REPLY, load
 
 from agent_asserts import MISSING, RecordError
@@ -224,3 +225,109 @@ def test_malformed_containers_are_parse_errors_at_their_place() -> None:
     assert "resourceSpans[2].scopeSpans[0]: scopeSpans items must be objects" in reasons
     assert "resourceSpans[2].scopeSpans[1].spans[0]: expected a list (got 'none')" in reasons
     assert records[0].reply == REPLY
+
+
+@pytest.mark.parametrize("written", ["list", "json text"])
+def test_a_list_shaped_call_id_pairs_with_the_request_that_has_one_of_its_ids(
+    written: str,
+) -> None:
+    # Microsoft Agent Framework gives a tool span ["run_…", "call_…"] as gen_ai.tool.call.id;
+    # the spans here are made by the real OpenTelemetry SDK and encoded by the OTLP encoder.
+    from opentelemetry.sdk.trace import TracerProvider
+    from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+    from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+
+    exporter = InMemorySpanExporter()
+    provider = TracerProvider()
+    provider.add_span_processor(SimpleSpanProcessor(exporter))
+    tracer = provider.get_tracer("agent_framework")
+    call = {"type": "tool_call", "id": "call_w1", "name": "get_weather"}
+    ask = [{"role": "assistant", "parts": [{**call, "arguments": {"city": "Paris"}}]}]
+    ids = ["run_9f2", "call_w1"]
+    with tracer.start_as_current_span("invoke_agent weather") as agent:
+        agent.set_attribute("gen_ai.operation.name", "invoke_agent")
+        with tracer.start_as_current_span("chat gpt-4o") as chat:
+            chat.set_attribute("gen_ai.operation.name", "chat")
+            chat.set_attribute("gen_ai.output.messages", json.dumps(ask))
+        with tracer.start_as_current_span("execute_tool get_weather") as tool:
+            tool.set_attribute("gen_ai.operation.name", "execute_tool")
+            tool.set_attribute("gen_ai.tool.name", "get_weather")
+            tool.set_attribute("gen_ai.tool.call.id", ids if written == "list" else json.dumps(ids))
+            tool.set_attribute("gen_ai.tool.call.result", "sunny")
+    provider.shutdown()
+    rec = otel.to_record(span_runs.otlp_spec_json(exporter.get_finished_spans()))
+    (call,) = rec.tool_calls
+    assert (call.payload.name, call.payload.call_id, call.payload.outcome) == (
+        "get_weather",
+        "call_w1",
+        "succeeded",
+    )
+    assert call.payload.arguments == {"city": "Paris"} and call.payload.result == "sunny"
+    assert rec.status == "completed"
+
+
+def test_a_request_no_span_answers_makes_the_run_incomplete() -> None:
+    ask = [{"role": "assistant", "parts": [{"type": "tool_call", "id": "c1", "name": "f"}]}]
+    span = {
+        "traceId": "0af7651916cd43dd8448eb211c80319c",
+        "spanId": "b7ad6b7169203331",
+        "name": "chat gpt-4o",
+        "attributes": {"gen_ai.operation.name": "chat", "gen_ai.output.messages": json.dumps(ask)},
+    }
+    rec = otel.to_record({"resourceSpans": [{"scopeSpans": [{"spans": [span]}]}]})
+    assert [(c.payload.name, c.payload.outcome) for c in rec.tool_calls] == [("f", "pending")]
+    assert rec.status == "incomplete"
+    span["status"] = {"code": 2, "message": "boom"}
+    rec = otel.to_record({"resourceSpans": [{"scopeSpans": [{"spans": [span]}]}]})
+    assert rec.status == "failed"
+
+
+def _one_trace(*spans: dict[str, Any]) -> Any:
+    for index, span in enumerate(spans):
+        span.setdefault("traceId", "0af7651916cd43dd8448eb211c80319c")
+        span.setdefault("spanId", f"{index + 1:016x}")
+    return otel.to_record({"resourceSpans": [{"scopeSpans": [{"spans": list(spans)}]}]})
+
+
+def test_a_result_whose_request_was_trimmed_is_a_call_with_unrecorded_arguments() -> None:
+    given = [
+        {"role": "user", "parts": [{"type": "text", "content": "Refund A1049"}]},
+        {"role": "tool", "parts": [{"type": "tool_call_response", "id": "c9", "response": "ok"}]},
+    ]
+    attributes = {"gen_ai.operation.name": "chat", "gen_ai.input.messages": json.dumps(given)}
+    rec = _one_trace({"name": "chat", "attributes": attributes})
+    (call,) = rec.tool_calls
+    assert (call.payload.name, call.payload.arguments, call.payload.outcome) == (
+        "<unknown>",
+        MISSING,
+        "succeeded",
+    )
+    assert call.payload.result == "ok" and call.payload.extra["unpaired"] is True
+    assert rec.status == "completed"
+
+
+def test_run_usage_only_when_every_model_call_carries_usage() -> None:
+    counted = {"gen_ai.operation.name": "chat", "gen_ai.usage.input_tokens": 10}
+    counted["gen_ai.usage.output_tokens"] = 5
+    silent = {"gen_ai.operation.name": "chat"}
+    both = _one_trace(
+        {"name": "chat", "attributes": counted}, {"name": "chat", "attributes": counted}
+    )
+    assert both.usage is not None and both.usage.total_tokens == 30
+    partial = _one_trace(
+        {"name": "chat", "attributes": counted}, {"name": "chat", "attributes": silent}
+    )
+    assert partial.usage is None  # 15 of an unknown total is no run usage
+    calls = [e for e in partial.events if e.kind == "model_call"]
+    assert [e.payload.usage is not None for e in calls] == [True, False]
+
+
+def test_a_trace_whose_spans_record_no_messages_does_not_record_the_reply() -> None:
+    tool = {"name": "execute_tool lookup", "attributes": {"gen_ai.tool.name": "lookup"}}
+    rec = _one_trace({"name": "chat", "attributes": {"gen_ai.operation.name": "chat"}}, tool)
+    assert rec.surfaces is not None and "message" not in rec.surfaces
+    assert rec.records("tool_call") and not rec.records("message")
+    said = {"gen_ai.operation.name": "chat", "gen_ai.output.messages": json.dumps(
+        [{"role": "assistant", "parts": [{"type": "text", "content": "Done."}]}])}  # fmt: skip
+    rec = _one_trace({"name": "chat", "attributes": said}, tool)
+    assert rec.surfaces is None and rec.reply == "Done."

@@ -131,3 +131,25 @@ def test_histories_detect_and_wrong_shapes() -> None:
     assert not pydantic_ai.detect([{"role": "user", "content": "hi"}])
     with pytest.raises(RecordError, match="expected a Pydantic AI message history"):
         pydantic_ai.to_record({"kind": "request"})
+
+
+def test_a_history_that_ends_on_a_request_is_incomplete_never_completed() -> None:
+    from pydantic_ai.messages import (
+        ModelMessagesTypeAdapter,
+        ModelRequest,
+        ModelResponse,
+        ToolCallPart,
+        UserPromptPart,
+    )
+
+    history = [
+        ModelRequest(parts=[UserPromptPart("Refund order A1049")]),
+        ModelResponse(parts=[ToolCallPart("lookup_order", {"order_id": "A1049"}, "call_1")]),
+    ]
+    data = ModelMessagesTypeAdapter.dump_python(history, mode="json")
+    rec = pydantic_ai.to_record(data)
+    assert [(c.payload.name, c.payload.outcome) for c in rec.tool_calls] == [
+        ("lookup_order", "pending")
+    ]
+    assert rec.status == "incomplete"
+    assert _record().status == "completed"

@@ -75,3 +75,23 @@ def test_openai_agents_sdk_trace_export() -> None:
         ("Policy agent", "tool"),
     ]
     assert [e.payload.is_error for e in rec.tool_calls] == [False, True, True, False]
+
+
+def test_openai_agents_sdk_default_model_trace_does_not_record_the_reply() -> None:
+    # The SDK's default model (the Responses API) writes response spans with usage only: the
+    # trace holds the calls but no message, so reply checks are invalid, never failed.
+    from agent_asserts import EvalContext
+
+    rec = openai_agents.to_record({"data": span_runs.run_openai_agents("response")})
+    assert [c.payload.name for c in rec.tool_calls] == [
+        "lookup_order",
+        "issue_refund",
+        "ask_policy",
+        "ask_policy",
+    ]
+    assert rec.surfaces is not None and not rec.records("message")
+    assert rec.usage is not None and rec.usage.total_tokens == 720
+    ctx = EvalContext(rec)
+    ctx.message_includes("payment gateway timed out")
+    ctx.called_tool("lookup_order", arguments={"order_id": "A1049"})
+    assert [r.status.value for r in ctx.results] == ["invalid", "pass"]
