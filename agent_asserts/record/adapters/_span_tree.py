@@ -350,6 +350,8 @@ class Assembly:
             payload["arguments_raw"] = tool.arguments_raw
         if tool.result is not None:
             payload["result"] = tool.result
+        if tool.result_raw is not None:
+            payload["result_raw"] = tool.result_raw
         payload["is_error"] = tool.is_error
         if tool.outcome is not None:
             payload["outcome"] = tool.outcome

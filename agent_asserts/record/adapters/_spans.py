@@ -252,7 +252,8 @@ class ToolInfo:
     """A tool call read from a span.
 
     ``arguments`` is ``MISSING`` when the span does not record them (they are Opt-In in OTel);
-    ``arguments_raw`` keeps argument text that is not valid JSON. ``call_ids`` are other ids the
+    ``arguments_raw`` keeps argument text that is not valid JSON; ``result_raw`` the text of a
+    result read as a value (``toolkit.result_as_written``). ``call_ids`` are other ids the
     span gives the call (Microsoft Agent Framework writes ``["run_…", "call_…"]``): the span
     answers the request that has any of them.
     """
@@ -268,6 +269,7 @@ class ToolInfo:
     error_message: str | None = None
     mcp_server: str | None = None
     call_ids: tuple[str, ...] = ()
+    result_raw: str | None = None
 
 
 @attrs.frozen

@@ -61,6 +61,7 @@ from agent_asserts.record.adapters.toolkit import (
     only_record,
     parse_arguments,
     read_documents,
+    result_as_written,
 )
 from agent_asserts.record.errors import Problem, RecordError
 from agent_asserts.record.trial import TrialRecord
@@ -107,7 +108,10 @@ def _tool(span: Span, data: Mapping[str, Any], error: Any) -> tuple[ToolInfo, li
     arguments, raw, problem = parse_arguments(data.get("input"))
     if problem is not None:
         problems.append((f"{span.position}.span_data.input", problem, raw))
-    result = json_or_text(data.get("output"))
+    # the SDK writes a tool's return value with str(): a dict is a Python literal
+    result, result_raw = result_as_written(data.get("output"))
+    if result_raw is None:
+        result = json_or_text(data.get("output"))
     message = None
     if isinstance(error, Mapping):
         detail = error.get("data")
@@ -120,6 +124,7 @@ def _tool(span: Span, data: Mapping[str, Any], error: Any) -> tuple[ToolInfo, li
         arguments=arguments,
         arguments_raw=raw,
         result=result,
+        result_raw=result_raw,
         is_error=error is not None,
         outcome="failed" if error is not None else "succeeded",
         error_type=message.split(":", 1)[0] if message and ":" in message else None,

@@ -28,7 +28,9 @@ def test_handoff_tools_sub_agent_guardrail_and_reply() -> None:
     assert (as_tool.payload.subagent, as_tool.payload.mode) == ("Policy agent", "tool")
     calls = {e.payload.call_id: e for e in rec.tool_calls}
     assert set(calls) == {"call_1", "call_2", "call_3", "call_4"}  # the handoff is no tool call
-    assert calls["call_1"].payload.result == "{'status': 'paid'}"
+    # written by the SDK as str(dict): read as the value, the text kept
+    assert calls["call_1"].payload.result == {"status": "paid"}
+    assert calls["call_1"].payload.extra["result_raw"] == "{'status': 'paid'}"
     assert calls["call_2"].payload.is_error and calls["call_2"].payload.outcome == "failed"
     assert (
         calls["call_2"].payload.error_message
@@ -75,7 +77,8 @@ def test_spans_of_several_traces_and_bad_items() -> None:
             item["trace_id"] = "trace_other"
     items = [*data["data"], *other, 7, {"object": "trace.span", "trace_id": "trace_other"}]
     records = list(openai_agents.to_records({"data": items}))
-    assert [r.reply for r in records] == [REPLY, REPLY, None][: len(records)]
+    # the third trace records no message at all: its reply is not recorded (docs/record.md)
+    assert [r.reply for r in records] == [REPLY, REPLY, MISSING][: len(records)]
     last = records[-1] if records[-1].metadata.get("trace_id") == "trace_other" else records[1]
     reasons = [p.reason for r in records for p in r.parse_errors]
     assert "not a trace or a trace.span object" in reasons
@@ -89,3 +92,17 @@ def test_detect() -> None:
     assert openai_agents.detect(load("openai-agents", "agents_sdk_run.json"))
     assert not openai_agents.detect({"data": [{"id": "obs", "traceId": "t", "type": "SPAN"}]})
     assert not openai_agents.detect([{"role": "user", "content": "hi"}])
+
+
+def test_a_tool_result_written_as_a_python_literal_is_read_as_a_value() -> None:
+    # the Agents SDK writes a function tool's return value with str(): a dict is a Python
+    # literal, which every result= check would otherwise compare as text
+    data = {"data": [
+        {"object": "trace", "id": "trace_1", "workflow_name": "w"},
+        {"object": "trace.span", "id": "span_1", "trace_id": "trace_1", "parent_id": None,
+         "started_at": "2026-01-01T00:00:00Z", "ended_at": "2026-01-01T00:00:01Z",
+         "span_data": {"type": "function", "name": "check_refund", "input": '{"order": "A1"}',
+                       "output": "{'refundable': True, 'amount': 42}"}}]}  # fmt: skip
+    payload = openai_agents.to_record(data).tool_calls[0].payload
+    assert payload.result == {"refundable": True, "amount": 42}
+    assert payload.extra["result_raw"] == "{'refundable': True, 'amount': 42}"
