@@ -80,9 +80,9 @@ class CalledTool(Check):
     ``count`` is an int (exactly), a ``Count`` or None (at least one); it counts the *matching*
     calls. With ``total=True`` it counts every call of ``name`` instead, and the other fields
     must still match at least one call ("exactly once in total, and with these arguments").
-    A pass reads ``matched {n} tool calls``; a failure ``matched {n} of {total} '{name}' calls,
-    expected {count}`` and carries the closest call of that name that did not match (fewest
-    mismatches), when there is one.
+    The message starts with the seed's words, ``matched {n} tool calls``, passing or failing; a
+    failure goes on ``of {total} '{name}' calls, expected {count}`` and carries the closest call
+    of that name that did not match (fewest mismatches), when there is one.
 
     >>> from agent_asserts.record import TrialRecord
     >>> rec = (
@@ -93,7 +93,7 @@ class CalledTool(Check):
     ... )
     >>> out = CalledTool("lookup", arguments={"id": "A1049"}, count=1).evaluate(rec)
     >>> out.status.value, out.message, out.evidence
-    ('fail', "matched 2 of 2 'lookup' calls, expected exactly 1", ('e0', 'e1'))
+    ('fail', "matched 2 tool calls of 2 'lookup' calls, expected exactly 1", ('e0', 'e1'))
     """
 
     name: str
@@ -170,7 +170,7 @@ class CalledTool(Check):
             )
         in_total = " in total" if self.total else ""
         message = (
-            f"matched {len(matched)} of {len(every)} {self.name!r} calls, "
+            f"matched {len(matched)} tool calls of {len(every)} {self.name!r} calls, "
             f"expected {count.describe()}{in_total}"
         )
         if not every:

@@ -129,8 +129,9 @@ class AssertionHandle:
         >>> ctx.max_steps(2)
         <AssertionHandle max_steps:2 fail [gate]: expected at most 2 steps, got 4>
         >>> ctx.called_tool("refunds_issue", {"amount": 40})  # doctest: +NORMALIZE_WHITESPACE
-        <AssertionHandle called_tool:refunds_issue fail [gate]: matched 0 of 1 'refunds_issue'
-        calls, expected at least 1; closest e3: $.arguments.amount: expected 40, got 42>
+        <AssertionHandle called_tool:refunds_issue fail [gate]: matched 0 tool calls
+        of 1 'refunds_issue' calls, expected at least 1; closest e3: $.arguments.amount:
+        expected 40, got 42>
         """
         r = self.result
         head = f"<AssertionHandle {r.name} {r.status.value} [{r.severity.value}]"
