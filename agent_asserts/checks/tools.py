@@ -38,6 +38,7 @@ from agent_asserts.checks.registry import register
 from agent_asserts.checks.selection import (
     alias_hint,
     bool_validator,
+    calls_named,
     count_outcome,
     count_validator,
     event_ids,
@@ -47,6 +48,7 @@ from agent_asserts.checks.selection import (
     parallel_note,
     selector_surface,
     selector_validator,
+    tool_name,
 )
 from agent_asserts.checks.traces import non_negative_int
 from agent_asserts.matching import Count
@@ -370,6 +372,41 @@ class NoFailedActions(Check):
         )
 
 
+@register
+@attrs.frozen
+class OnlyDeclaredTools(Check):
+    """Every tool call names a tool the record declares (the tools the agent was offered).
+
+    ``invalid`` when the record does not say which tools were offered.
+
+    >>> from agent_asserts.record import TrialRecord
+    >>> rec = TrialRecord.from_dict({"tools": [{"name": "lookup"}], "events": [
+    ...     {"kind": "tool_call", "payload": {"name": "refund", "arguments": {}}}]})
+    >>> OnlyDeclaredTools().evaluate(rec).message
+    "1 call of an undeclared tool: e0 ('refund'); declared: 'lookup'"
+    """
+
+    method: ClassVar[str] = "only_declared_tools"
+
+    def evaluate(self, record: TrialRecord) -> Outcome:
+        invalid = missing_surface(record, "tool_call")
+        if invalid is not None:
+            return invalid
+        if record.tools is None:
+            return Outcome.invalid("the record does not say which tools were declared")
+        declared = {tool.name for tool in record.tools}
+        calls = record.positions_of_kind("tool_call")
+        foreign = [p for p in calls if tool_name(record, p) not in declared]
+        if not foreign:
+            text = f"all {plural(len(calls), 'call')} name a declared tool"
+            return Outcome.of(True, message=text, observed=0)
+        shown = calls_named(record, foreign)
+        known = ", ".join(repr(n) for n in sorted(declared)) or "none"
+        text = f"{plural(len(foreign), 'call')} of an undeclared tool: {shown}; declared: {known}"
+        ids = event_ids(record, foreign)
+        return Outcome.of(False, message=text, evidence=ids, observed=len(foreign))
+
+
 _DECIDED = (Status.PASS, Status.FAIL)
 
 
@@ -438,6 +475,7 @@ __all__ = [
     "MaxToolCalls",
     "NoFailedActions",
     "NotCalledTool",
+    "OnlyDeclaredTools",
     "UsedNoTools",
     "decide_unrecorded",
 ]

@@ -231,5 +231,46 @@ class TrajectoryMethods(Recorder):
         """
         return self._record(sequencing.Sequencing(*selectors))
 
+    def no_loops(self, times: int = 3, *, longest: int = 4) -> AssertionHandle:
+        """No call repeated ``times`` times in a row with the same arguments, and no cycle of
+        up to ``longest`` calls repeated ``times`` times in a row.
+
+        >>> from agent_asserts import EvalContext
+        >>> from agent_asserts.testing import demo_record
+        >>> EvalContext(demo_record()).no_loops().result.message
+        'no call or cycle of calls repeated 3 times in a row'
+        """
+        return self._record(trajectory.NoLoops(times, longest=longest))
+
+    def no_pending_calls(self) -> AssertionHandle:
+        """Every tool call was answered (none is ``pending``).
+
+        >>> from agent_asserts import EvalContext
+        >>> from agent_asserts.testing import demo_record
+        >>> EvalContext(demo_record()).no_pending_calls().result.message
+        'all 2 calls answered'
+        """
+        return self._record(trajectory.NoPendingCalls())
+
+    def no_ignored_errors(self, acknowledged: str = trajectory.ACKNOWLEDGED) -> AssertionHandle:
+        """After each failed call the agent retried that tool or said so (``acknowledged``).
+
+        >>> from agent_asserts import EvalContext
+        >>> from agent_asserts.testing import demo_record
+        >>> EvalContext(demo_record()).no_ignored_errors().result.message
+        'no failed tool call'
+        """
+        return self._record(trajectory.NoIgnoredErrors(acknowledged))
+
+    def only_declared_tools(self) -> AssertionHandle:
+        """Every call names a tool the record declares.
+
+        >>> from agent_asserts import EvalContext, TrialRecord
+        >>> rec = TrialRecord.from_dict({"tools": [{"name": "a"}], "events": []})
+        >>> EvalContext(rec).only_declared_tools().result.message
+        'all 0 calls name a declared tool'
+        """
+        return self._record(tools.OnlyDeclaredTools())
+
 
 __all__ = ["TrajectoryMethods"]
