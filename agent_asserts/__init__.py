@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from agent_asserts.context import EvalContext
     from agent_asserts.contract import register_matcher
     from agent_asserts.errors import AgentAssertsError, RecordWarning
+    from agent_asserts.findings import ScanConfig, scan
     from agent_asserts.fluent.handles import AssertionHandle, ValueExpectation
     from agent_asserts.matching import ANY, Count, M, Mismatch, explain, matches
     from agent_asserts.record import (
@@ -108,6 +109,8 @@ _EXPORTS: dict[str, str] = {
     "iter_records": "agent_asserts.record.reading",
     "run_trials": "agent_asserts.trials",
     "TrialsResult": "agent_asserts.trials",
+    "scan": "agent_asserts.findings",
+    "ScanConfig": "agent_asserts.findings",
 }
 
 
@@ -164,6 +167,7 @@ __all__ = [
     "RecordError",
     "RecordWarning",
     "RequirementFailed",
+    "ScanConfig",
     "Severity",
     "SkillPayload",
     "Skipped",
@@ -185,4 +189,5 @@ __all__ = [
     "register_matcher",
     "run_case",
     "run_trials",
+    "scan",
 ]

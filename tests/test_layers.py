@@ -68,6 +68,7 @@ LAYERS: dict[str, int] = {
     "batch": 8,
     "loaders": 9,
     "report": 9,
+    "findings": 9,
     "live": 10,
     "cli": 10,
     "pytest_plugin": 10,

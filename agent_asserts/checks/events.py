@@ -37,6 +37,7 @@ from agent_asserts.checks.sequencing import Sequencing
 from agent_asserts.matching import Count, Mismatch
 from agent_asserts.matching.values import plural
 from agent_asserts.outcome import Outcome, missing_surface
+from agent_asserts.record import DelegationPayload
 from agent_asserts.selectors import as_selector
 from agent_asserts.selectors.calls import EventSelector, Selector, SubagentSelector
 from agent_asserts.status import Status
@@ -337,7 +338,8 @@ class EventsSatisfy(Check):
 
 def delegation_cycle(edges: Sequence[tuple[str, str, int]]) -> list[int] | None:
     """The positions of the delegations that close the first cycle among ``edges``
-    (``(from_agent, to_agent, position)``), or None.
+    (``(from_agent, to_agent, position)``), in the cycle's order from its earliest delegation,
+    or None.
 
     >>> delegation_cycle([("a", "b", 0), ("b", "c", 1), ("c", "a", 2)])
     [0, 1, 2]
@@ -355,7 +357,8 @@ def delegation_cycle(edges: Sequence[tuple[str, str, int]]) -> list[int] | None:
         while stack:
             agent, path = stack.pop()
             if agent == source:
-                return sorted(path)
+                first = path.index(min(path))
+                return path[first:] + path[:first]
             for nxt, p in out.get(agent, ()):
                 if nxt not in seen:
                     seen.add(nxt)
@@ -389,12 +392,11 @@ class NoDelegationCycle(Check):
             return invalid
         events = record.events
         positions = record.positions_of_kind("delegation")
-        edges = []
+        edges: list[tuple[str, str, int]] = []
         for p in positions:
             payload = events[p].payload
-            source = getattr(payload, "from_agent", None)
-            if source is not None:
-                edges.append((source, payload.subagent, p))
+            if isinstance(payload, DelegationPayload) and payload.from_agent is not None:
+                edges.append((payload.from_agent, payload.subagent, p))
         if positions and not edges:
             return Outcome.invalid("the record's delegations do not say which agent delegated")
         cycle = delegation_cycle(edges)
@@ -402,7 +404,8 @@ class NoDelegationCycle(Check):
             return Outcome.of(
                 True, message=f"no cycle among {plural(len(positions), 'delegation')}"
             )
-        agents = [events[cycle[0]].payload.from_agent] + [events[p].payload.subagent for p in cycle]
+        hops = {p: (source, target) for source, target, p in edges}
+        agents = [hops[cycle[0]][0]] + [hops[p][1] for p in cycle]
         path = " -> ".join(repr(a) for a in agents)
         ids = event_ids(record, cycle)
         return Outcome.of(False, message=f"delegation cycle {path}: {id_list(ids)}", evidence=ids)

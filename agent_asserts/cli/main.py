@@ -56,6 +56,7 @@ COMMANDS: Final[dict[str, tuple[str, str]]] = {
     "schema": ("agent_asserts.cli.check", "run_schema"),
     "convert": ("agent_asserts.cli.check", "run_convert"),
     "watch": ("agent_asserts.cli.watch", "run_watch"),
+    "scan": ("agent_asserts.cli.scan", "run_scan"),
 }
 """Subcommand → (module, function ``(args, out, err) -> exit code``), imported when it runs."""
 
@@ -111,6 +112,7 @@ def build_parser() -> argparse.ArgumentParser:
     convert.add_argument("suite", metavar="SUITE")
     convert.add_argument("--to", choices=("native",), default="native", help="target dialect")
     _add_watch_parser(commands)
+    _add_scan_parser(commands)
     return parser
 
 
@@ -144,6 +146,35 @@ def _add_record_parser(commands: Any) -> None:
         help="the trace format (default: auto, detected from the data)",
     )  # fmt: skip
     record.add_argument("--json", action="store_true", help="print the canonical record(s)")
+
+
+def _add_scan_parser(commands: Any) -> None:
+    """Add the ``scan`` subcommand to the command's subparsers."""
+    scan = commands.add_parser("scan", help="findings over traces, with no suite (docs/scan.md)")
+    scan.add_argument("runs", nargs="+", metavar="RUNS", help="trace files, folders or globs")
+    scan.add_argument("--config", metavar="FILE", help="a YAML/JSON file with a 'scan:' table")
+    for flag, severity in (("--ignore", "off"), ("--soft", "soft"), ("--gate", "gate")):
+        scan.add_argument(
+            flag, action="append", default=[], metavar="FINDING", dest=f"as_{severity}",
+            help=f"make FINDING {severity} (repeatable; the names are in docs/scan.md)",
+        )  # fmt: skip
+    scan.add_argument("--loop-times", type=int, default=None, metavar="K",
+                      help="calls in a row that make a loop (default 3)")  # fmt: skip
+    scan.add_argument("--outlier-k", type=float, default=None, metavar="K",
+                      help="outlier bound: median + K x spread (default 3.5)")  # fmt: skip
+    scan.add_argument(
+        "--format", choices=_format_choices(), default=None,
+        help="report format (default: from --output's extension, else text)",
+    )  # fmt: skip
+    scan.add_argument("--output", metavar="FILE", help="write the report to FILE")
+    scan.add_argument(
+        "--fail-on", choices=("scored",), default=None,
+        help="also exit 1 when a soft finding fired (a case is SCORED)",
+    )  # fmt: skip
+    scan.add_argument(
+        "--record-format", default="auto", metavar="NAME",
+        help="the trace format (default: auto, detected from the data)",
+    )  # fmt: skip
 
 
 def _add_watch_parser(commands: Any) -> None:

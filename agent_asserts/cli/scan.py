@@ -1,0 +1,124 @@
+"""The ``scan`` subcommand: findings over a folder of traces, with no suite (docs/scan.md).
+
+It reads every trace twice, once for the batch's outlier bounds and once for the findings, so
+memory stays flat whatever the number of runs; the report is the one ``check`` writes, one
+case per run, and a last line counts the runs each finding fired on.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+from typing import IO, Any
+
+from agent_asserts.batch import load_error_text, load_record
+from agent_asserts.cli.check import Problems, _report_format, exit_code, exit_rule
+from agent_asserts.cli.main import EXIT_INPUT
+from agent_asserts.cli.support import iter_record_inputs, record_files, use_color
+from agent_asserts.errors import LoadError
+from agent_asserts.findings import ScanConfig, batch_bounds, findings_fired, run_metrics
+from agent_asserts.findings import scan_record as scan_one
+from agent_asserts.record import RecordError
+from agent_asserts.record.adapters import get_format
+from agent_asserts.report import ReportRow, render, tally_line, write_report
+
+
+def scan_config(args: argparse.Namespace) -> ScanConfig:
+    """The configuration of the command line: the ``--config`` file, then the flags.
+
+    Raises:
+        LoadError: the config file's problems, with their positions.
+        ValueError: an unknown finding name or a bad setting on the command line.
+    """
+    config = ScanConfig.load(args.config) if args.config else ScanConfig()
+    for severity in ("off", "soft", "gate"):
+        names = getattr(args, f"as_{severity}")
+        config = config.with_severity(names, severity)
+    settings: dict[str, Any] = {}
+    if args.loop_times is not None:
+        settings["loop_times"] = args.loop_times
+    if args.outlier_k is not None:
+        settings["outlier_k"] = args.outlier_k
+    if settings:
+        config = ScanConfig(**{**_fields(config), **settings})
+    return config
+
+
+def _fields(config: ScanConfig) -> dict[str, Any]:
+    return {
+        "severities": config.severities,
+        "loop_times": config.loop_times,
+        "loop_longest": config.loop_longest,
+        "acknowledged": config.acknowledged,
+        "outlier_k": config.outlier_k,
+        "outlier_min_runs": config.outlier_min_runs,
+    }
+
+
+def run_scan(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
+    """The ``scan`` subcommand."""
+    problems = Problems(err)
+    try:
+        fmt = _report_format(args)
+        config = scan_config(args)
+    except (LoadError, ValueError) as exc:
+        problems.add(str(exc))
+        return EXIT_INPUT
+    if args.record_format != "auto":
+        try:
+            get_format(args.record_format)
+        except RecordError as exc:
+            problems.add(f"--record-format: {exc.problems[0].message}")
+            return EXIT_INPUT
+    rows: list[ReportRow] = []
+    files: list[Path] = []
+    for spec in args.runs:
+        found = record_files(spec)
+        if not found:
+            rows += problems.add(f"no trace file matches {spec!r}", source=spec)
+        files.extend(found)
+    # first pass: the batch's metrics (a trace that does not load is reported in the second)
+    metrics = []
+    for item in iter_record_inputs(files, args.record_format):
+        try:
+            metrics.append(run_metrics(load_record(item)))
+        except Exception:
+            continue
+    bounds = batch_bounds(metrics, k=config.outlier_k, min_runs=config.outlier_min_runs)
+    keep = fmt in ("html", "json")
+    for item in iter_record_inputs(files, args.record_format):
+        try:
+            record = load_record(item)
+        except Exception as exc:  # one unreadable trace never stops the others
+            rows += problems.add(
+                load_error_text("the record", item.source, exc), source=item.source
+            )
+            continue
+        case = scan_one(record, config=config, bounds=bounds, name=item.source)
+        rows.append(ReportRow(case, record if keep else None, item.source))
+    code = exit_code(rows, problems.count, args.fail_on == "scored")
+    rule = exit_rule(code, rows, args.fail_on == "scored")
+    fired = findings_fired(row.case for row in rows)
+    summary = "findings: " + (
+        ", ".join(f"{name} in {n} of {len(rows)} runs" for name, n in fired.items()) or "none"
+    )
+    if args.output:
+        try:
+            write_report(args.output, rows, fmt=fmt)
+        except OSError as exc:
+            problems.add(f"cannot write the report to {args.output}: {exc.strerror or exc}")
+            return EXIT_INPUT
+        out.write(f"{rule}\n{tally_line([r.case for r in rows])}\n{summary}\n")
+        out.write(f"report written to {os.fspath(args.output)}\n")
+        return code
+    options: dict[str, Any] = {"color": use_color(out)} if fmt == "text" else {}
+    text = render(rows, fmt, **options).rstrip("\n")
+    if fmt == "text":
+        body, _, tally = text.rpartition("\n")
+        text = f"{body}\n{rule}\n{tally}\n{summary}" if body else f"{rule}\n{tally}\n{summary}"
+    out.write(text + "\n")
+    return code
+
+
+__all__ = ["run_scan", "scan_config"]
