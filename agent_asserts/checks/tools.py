@@ -372,29 +372,50 @@ class NoFailedActions(Check):
         )
 
 
+def _tool_names_or_none(value: Any) -> tuple[str, ...] | None:
+    """attrs converter: None, or tool names (a list or tuple of non-empty strings)."""
+    if value is None:
+        return None
+    if isinstance(value, str) or not isinstance(value, list | tuple):
+        raise TypeError(f"'tools' must be a list of tool names or None (got {value!r})")
+    for name in value:
+        if not isinstance(name, str) or not name:
+            raise TypeError(f"'tools' must be a list of tool names (got {name!r} in it)")
+    return tuple(value)
+
+
 @register
 @attrs.frozen
 class OnlyDeclaredTools(Check):
-    """Every tool call names a tool the record declares (the tools the agent was offered).
+    """Every tool call names a declared tool: one of ``tools`` when given (the suite declares
+    them), else one of the tools the record declares (the tools the agent was offered).
 
-    ``invalid`` when the record does not say which tools were offered.
+    Without ``tools``, ``invalid`` when the record does not say which tools were offered.
 
     >>> from agent_asserts.record import TrialRecord
     >>> rec = TrialRecord.from_dict({"tools": [{"name": "lookup"}], "events": [
     ...     {"kind": "tool_call", "payload": {"name": "refund", "arguments": {}}}]})
     >>> OnlyDeclaredTools().evaluate(rec).message
     "1 call of an undeclared tool: e0 ('refund'); declared: 'lookup'"
+    >>> OnlyDeclaredTools(["lookup", "refund"]).evaluate(rec).message
+    'all 1 call name a declared tool'
     """
 
+    tools: tuple[str, ...] | None = attrs.field(default=None, converter=_tool_names_or_none)
+
     method: ClassVar[str] = "only_declared_tools"
+    positional: ClassVar[tuple[str, ...]] = ("tools",)
 
     def evaluate(self, record: TrialRecord) -> Outcome:
         invalid = missing_surface(record, "tool_call")
         if invalid is not None:
             return invalid
-        if record.tools is None:
+        if self.tools is not None:
+            declared = set(self.tools)
+        elif record.tools is None:
             return Outcome.invalid("the record does not say which tools were declared")
-        declared = {tool.name for tool in record.tools}
+        else:
+            declared = {tool.name for tool in record.tools}
         calls = record.positions_of_kind("tool_call")
         foreign = [p for p in calls if tool_name(record, p) not in declared]
         if not foreign:

@@ -11,10 +11,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from agent_asserts.checks import sequencing, tools, trajectory, trajectory_match
+from agent_asserts.checks.tools import OnlyDeclaredTools
 from agent_asserts.fluent.recording import CountLike, Recorder
 
 if TYPE_CHECKING:
@@ -262,15 +263,15 @@ class TrajectoryMethods(Recorder):
         """
         return self._record(trajectory.NoIgnoredErrors(acknowledged))
 
-    def only_declared_tools(self) -> AssertionHandle:
-        """Every call names a tool the record declares.
+    def only_declared_tools(self, tools: Sequence[str] | None = None) -> AssertionHandle:
+        """Every call names one of ``tools``, or (without them) a tool the record declares.
 
         >>> from agent_asserts import EvalContext, TrialRecord
         >>> rec = TrialRecord.from_dict({"tools": [{"name": "a"}], "events": []})
         >>> EvalContext(rec).only_declared_tools().result.message
         'all 0 calls name a declared tool'
         """
-        return self._record(tools.OnlyDeclaredTools())
+        return self._record(OnlyDeclaredTools(tools))
 
 
 __all__ = ["TrajectoryMethods"]

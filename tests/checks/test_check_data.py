@@ -169,7 +169,7 @@ REPRESENTATIVES: list[Check] = [
     NoLoops(4, longest=2),
     NoPendingCalls(),
     NoIgnoredErrors("(?i)sorry"),
-    OnlyDeclaredTools(),
+    OnlyDeclaredTools(["lookup", "issue"]),
     NoDelegationCycle(),
     EndedWithReply(),
     EndedWithoutError(),
