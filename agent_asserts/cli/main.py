@@ -56,7 +56,8 @@ COMMANDS: Final[dict[str, tuple[str, str]]] = {
     "schema": ("agent_asserts.cli.check", "run_schema"),
     "convert": ("agent_asserts.cli.check", "run_convert"),
     "watch": ("agent_asserts.cli.watch", "run_watch"),
-    "scan": ("agent_asserts.cli.scan", "run_scan"),
+    "scan": ("agent_asserts.cli.mining", "run_scan"),
+    "infer": ("agent_asserts.cli.mining", "run_infer"),
 }
 """Subcommand → (module, function ``(args, out, err) -> exit code``), imported when it runs."""
 
@@ -113,6 +114,7 @@ def build_parser() -> argparse.ArgumentParser:
     convert.add_argument("--to", choices=("native",), default="native", help="target dialect")
     _add_watch_parser(commands)
     _add_scan_parser(commands)
+    _add_infer_parser(commands)
     return parser
 
 
@@ -172,6 +174,58 @@ def _add_scan_parser(commands: Any) -> None:
         help="also exit 1 when a soft finding fired (a case is SCORED)",
     )  # fmt: skip
     scan.add_argument(
+        "--record-format", default="auto", metavar="NAME",
+        help="the trace format (default: auto, detected from the data)",
+    )  # fmt: skip
+
+
+def _share(text: str) -> float:
+    """A share of the runs, in (0, 1].
+
+    >>> _share("0.9")
+    0.9
+    """
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0 < value <= 1:
+        raise argparse.ArgumentTypeError(f"must be a share of the runs in (0, 1] (got {text!r})")
+    return value
+
+
+def _margin(text: str) -> float:
+    """A budget margin, a number >= 1.
+
+    >>> _margin("1.5")
+    1.5
+    """
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 1 <= value < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a number >= 1 (got {text!r})")
+    return value
+
+
+def _add_infer_parser(commands: Any) -> None:
+    """Add the ``infer`` subcommand to the command's subparsers."""
+    infer = commands.add_parser(
+        "infer", help="mine a suite from trusted runs (docs/from-traces.md)"
+    )
+    infer.add_argument("runs", nargs="+", metavar="RUNS", help="trace files, folders or globs")
+    infer.add_argument("-o", "--output", metavar="FILE",
+                       help="write the suite to FILE (.yml or .json)")  # fmt: skip
+    infer.add_argument(
+        "--min-support", type=_share, default=1.0, metavar="P",
+        help="also add, as soft checks, checks that held in at least this share of the runs",
+    )  # fmt: skip
+    infer.add_argument("--margin", type=_margin, default=1.2, metavar="M",
+                       help="budgets: the observed maximum times M (default 1.2)")  # fmt: skip
+    infer.add_argument("--group-by", metavar="KEY", default=None,
+                       help="one case per value of this metadata key (a scenario)")  # fmt: skip
+    infer.add_argument(
         "--record-format", default="auto", metavar="NAME",
         help="the trace format (default: auto, detected from the data)",
     )  # fmt: skip

@@ -1,8 +1,11 @@
-"""The ``scan`` subcommand: findings over a folder of traces, with no suite (docs/scan.md).
+"""The commands that start from traces rather than a suite: ``scan`` (findings, docs/scan.md)
+and ``infer`` (a suite mined from trusted runs, docs/from-traces.md).
 
-It reads every trace twice, once for the batch's outlier bounds and once for the findings, so
-memory stays flat whatever the number of runs; the report is the one ``check`` writes, one
-case per run, and a last line counts the runs each finding fired on.
+``scan`` reads every trace twice, once for the batch's outlier bounds and once for the
+findings, so memory stays flat whatever the number of runs; the report is the one ``check``
+writes, one case per run, and a last line counts the runs each finding fired on. ``infer``
+reads the runs into memory (every mined check is evaluated on every run) and writes a native
+suite file.
 """
 
 from __future__ import annotations
@@ -12,13 +15,16 @@ import os
 from pathlib import Path
 from typing import IO, Any
 
+from agent_asserts._files import write_atomic
 from agent_asserts.batch import load_error_text, load_record
 from agent_asserts.cli.check import Problems, _report_format, exit_code, exit_rule
-from agent_asserts.cli.main import EXIT_INPUT
+from agent_asserts.cli.main import EXIT_INPUT, EXIT_OK
 from agent_asserts.cli.support import iter_record_inputs, record_files, use_color
 from agent_asserts.errors import LoadError
 from agent_asserts.findings import ScanConfig, batch_bounds, findings_fired, run_metrics
 from agent_asserts.findings import scan_record as scan_one
+from agent_asserts.matching.values import plural
+from agent_asserts.mining import infer
 from agent_asserts.record import RecordError
 from agent_asserts.record.adapters import get_format
 from agent_asserts.report import ReportRow, render, tally_line, write_report
@@ -121,4 +127,53 @@ def run_scan(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     return code
 
 
-__all__ = ["run_scan", "scan_config"]
+def run_infer(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
+    """The ``infer`` subcommand."""
+    problems = Problems(err)
+    if args.record_format != "auto":
+        try:
+            get_format(args.record_format)
+        except RecordError as exc:
+            problems.add(f"--record-format: {exc.problems[0].message}")
+            return EXIT_INPUT
+    files: list[Path] = []
+    for spec in args.runs:
+        found = record_files(spec)
+        if not found:
+            problems.add(f"no trace file matches {spec!r}")
+        files.extend(found)
+    records = []
+    for item in iter_record_inputs(files, args.record_format):
+        try:
+            records.append(load_record(item))
+        except Exception as exc:  # one unreadable trace never stops the others
+            problems.add(load_error_text("the record", item.source, exc))
+    if not records:
+        problems.add("no run could be read: nothing to infer from")
+        return EXIT_INPUT
+    try:
+        suite = infer(
+            records, min_support=args.min_support, margin=args.margin, group_by=args.group_by
+        )
+    except ValueError as exc:
+        problems.add(str(exc))
+        return EXIT_INPUT
+    json_out = bool(args.output) and Path(args.output).suffix.lower() == ".json"
+    text = suite.to_json() if json_out else suite.to_yaml()
+    checks = sum(len(case.checks) for case in suite.cases)
+    cases = plural(len(suite.cases), "case")
+    summary = f"inferred {plural(checks, 'check')} in {cases} from {plural(len(records), 'run')}"
+    if args.output:
+        try:
+            write_atomic(Path(args.output), text)
+        except OSError as exc:
+            problems.add(f"cannot write the suite to {args.output}: {exc.strerror or exc}")
+            return EXIT_INPUT
+        out.write(f"{summary}; written to {os.fspath(args.output)}\n")
+    else:
+        out.write(text)
+        err.write(summary + "\n")
+    return EXIT_INPUT if problems.count else EXIT_OK
+
+
+__all__ = ["run_infer", "run_scan", "scan_config"]
