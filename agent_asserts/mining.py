@@ -163,7 +163,9 @@ class MinedSuite:
                 lines.append(f"      # {mined.comment()}")
                 severity = entry.pop("severity", None)
                 [(method, arguments)] = entry.items()
-                bare = arguments in ({}, None)
+                bare = arguments is None or (
+                    isinstance(arguments, dict) and all(v is None for v in arguments.values())
+                )
                 lines.append(f"      - {method}" if bare else f"      - {_flow(entry)[1:-1]}")
                 if severity:
                     lines.append(f"        severity: {severity}")

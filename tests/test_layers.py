@@ -69,6 +69,7 @@ LAYERS: dict[str, int] = {
     "loaders": 9,
     "report": 9,
     "findings": 9,
+    "mining": 9,
     "live": 10,
     "cli": 10,
     "pytest_plugin": 10,
