@@ -439,26 +439,32 @@ def generalise_paths(paths: Iterable[str]) -> list[str]:
     >>> generalise_paths(["/orders/A1/status", "/orders/A2/status", "/audit/0", "/total"])
     ['/audit/0', '/orders', '/total']
     """
-    current = set(paths)
-    while True:
-        merged = set(current)
-        items = sorted(current)
-        for i, p in enumerate(items):
-            for q in items[i + 1 :]:
-                a, b = p.split("/"), q.split("/")
-                if len(a) == len(b):
-                    diff = [k for k in range(len(a)) if a[k] != b[k]]
-                    k = diff[0] if len(diff) == 1 else 0
-                    if k > 0 and _is_id(a[k]) and _is_id(b[k]):
-                        parent = "/".join(a[:k])
-                        merged.discard(p)
-                        merged.discard(q)
-                        merged.add(parent)
-        if merged == current:
-            break
-        current = merged
-    kept = sorted(current)
-    return [p for p in kept if not any(p != q and p.startswith(q + "/") for q in kept)]
+    split = [p.split("/") for p in dict.fromkeys(paths)]
+    # the distinct ids found at each id position, the rest of the path being the same
+    ids: dict[tuple[int, tuple[str, ...], tuple[str, ...]], set[str]] = {}
+    for segs in split:
+        for k in range(1, len(segs)):
+            if _is_id(segs[k]):
+                ids.setdefault((k, tuple(segs[:k]), tuple(segs[k + 1 :])), set()).add(segs[k])
+    merged = set()
+    for segs in split:
+        cut = next(
+            (
+                k
+                for k in range(1, len(segs))
+                if _is_id(segs[k]) and len(ids[(k, tuple(segs[:k]), tuple(segs[k + 1 :]))]) > 1
+            ),
+            None,
+        )
+        merged.add("/".join(segs if cut is None else segs[:cut]))
+    kept = sorted(merged)
+    below = {p for p in kept for q in _parents(p) if q in merged}
+    return [p for p in kept if p not in below]
+
+
+def _parents(path: str) -> list[str]:
+    segs = path.split("/")
+    return ["/".join(segs[:k]) for k in range(1, len(segs))]
 
 
 def _is_id(segment: str) -> bool:
