@@ -21,12 +21,14 @@ from agent_asserts._version import __version__
 if TYPE_CHECKING:
     from agent_asserts._values import MISSING
     from agent_asserts.batch import BatchResult, evaluate_many
+    from agent_asserts.comparison import compare
     from agent_asserts.context import EvalContext
     from agent_asserts.contract import register_matcher
     from agent_asserts.errors import AgentAssertsError, RecordWarning
     from agent_asserts.findings import ScanConfig, scan
     from agent_asserts.fluent.handles import AssertionHandle, ValueExpectation
     from agent_asserts.matching import ANY, Count, M, Mismatch, explain, matches
+    from agent_asserts.mining import infer
     from agent_asserts.record import (
         BlockPayload,
         Button,
@@ -111,6 +113,8 @@ _EXPORTS: dict[str, str] = {
     "TrialsResult": "agent_asserts.trials",
     "scan": "agent_asserts.findings",
     "ScanConfig": "agent_asserts.findings",
+    "infer": "agent_asserts.mining",
+    "compare": "agent_asserts.comparison",
 }
 
 
@@ -180,9 +184,11 @@ __all__ = [
     "Verdict",
     "__version__",
     "assert_passed",
+    "compare",
     "evaluate_contract",
     "evaluate_many",
     "explain",
+    "infer",
     "iter_records",
     "matches",
     "on",

@@ -106,11 +106,28 @@ class MinedCase:
     runs: int
     checks: tuple[Mined, ...]
 
+    def result_names(self) -> list[str | None]:
+        """The result name of each check when its default name is not unique in the case
+        (``tool_order:lookup>refund``), else None (the default name is kept)."""
+        defaults = [m.check.default_name() for m in self.checks]
+        out: list[str | None] = []
+        for mined, default in zip(self.checks, defaults, strict=True):
+            if defaults.count(default) == 1:
+                out.append(None)
+            elif isinstance(mined.check, ToolOrder):
+                link = ">>" if mined.check.contiguous else ">"
+                out.append(f"tool_order:{link.join(mined.check.names)}")
+            else:
+                out.append(f"{default}#{len([n for n in out if n and n.startswith(default)]) + 1}")
+        return out
+
     def to_data(self) -> dict[str, Any]:
         """The native case form (``name``, ``checks``, ``metadata``)."""
         entries = []
-        for mined in self.checks:
+        for mined, name in zip(self.checks, self.result_names(), strict=True):
             entry = mined.check.to_data()
+            if name is not None:
+                entry = {**entry, "name": name}
             if mined.severity == "soft":
                 entry = {**entry, "severity": "soft"}
             entries.append(entry)
@@ -162,11 +179,14 @@ class MinedSuite:
             for mined, entry in zip(case.checks, data["checks"], strict=True):
                 lines.append(f"      # {mined.comment()}")
                 severity = entry.pop("severity", None)
+                result_name = entry.pop("name", None)
                 [(method, arguments)] = entry.items()
                 bare = arguments is None or (
                     isinstance(arguments, dict) and all(v is None for v in arguments.values())
                 )
                 lines.append(f"      - {method}" if bare else f"      - {_flow(entry)[1:-1]}")
+                if result_name:
+                    lines.append(f"        name: {_flow(result_name)}")
                 if severity:
                     lines.append(f"        severity: {severity}")
         return "\n".join(lines) + "\n"

@@ -70,6 +70,7 @@ LAYERS: dict[str, int] = {
     "report": 9,
     "findings": 9,
     "mining": 9,
+    "comparison": 9,
     "live": 10,
     "cli": 10,
     "pytest_plugin": 10,

@@ -21,7 +21,8 @@ PUBLIC = {
     "Status", "Severity", "Verdict", "AssertionResult", "CaseResult", "run_case",
     "RequirementFailed", "Skipped",
     # later issues
-    "run_trials", "TrialsResult", "scan", "ScanConfig", "evaluate_contract", "register_matcher",
+    "run_trials", "TrialsResult", "evaluate_contract", "register_matcher",
+    "scan", "ScanConfig", "infer", "compare",
     "evaluate_many", "BatchResult", "assert_passed",
     # turn 2
     "AgentAssertsError", "iter_records", "RecordWarning",

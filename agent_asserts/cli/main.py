@@ -58,6 +58,7 @@ COMMANDS: Final[dict[str, tuple[str, str]]] = {
     "watch": ("agent_asserts.cli.watch", "run_watch"),
     "scan": ("agent_asserts.cli.mining", "run_scan"),
     "infer": ("agent_asserts.cli.mining", "run_infer"),
+    "compare": ("agent_asserts.cli.mining", "run_compare"),
 }
 """Subcommand → (module, function ``(args, out, err) -> exit code``), imported when it runs."""
 
@@ -115,6 +116,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_watch_parser(commands)
     _add_scan_parser(commands)
     _add_infer_parser(commands)
+    _add_compare_parser(commands)
     return parser
 
 
@@ -229,6 +231,58 @@ def _add_infer_parser(commands: Any) -> None:
         "--record-format", default="auto", metavar="NAME",
         help="the trace format (default: auto, detected from the data)",
     )  # fmt: skip
+
+
+def _add_compare_parser(commands: Any) -> None:
+    """Add the ``compare`` subcommand to the command's subparsers."""
+    compare = commands.add_parser(
+        "compare", help="two batches side by side: pass rates, flips, regressions"
+    )
+    compare.add_argument("base", metavar="BASE", help="a JSON report, or runs with --suite")
+    compare.add_argument("candidate", metavar="CANDIDATE", help="the same for the candidate")
+    compare.add_argument("--suite", action="append", default=[], metavar="SUITE",
+                         help="check the runs of both with this suite (repeatable)")  # fmt: skip
+    compare.add_argument("--alpha", type=_open_share, default=0.05, metavar="A",
+                         help="significance level of a regression (default 0.05)")  # fmt: skip
+    compare.add_argument("--min-effect", type=_effect, default=0.0, metavar="D",
+                         help="smallest fall in pass rate that counts (0.05 = 5 pts)")  # fmt: skip
+    compare.add_argument("--format", choices=("markdown", "json", "html"), default=None,
+                         help="default: from --output's extension, else markdown")  # fmt: skip
+    compare.add_argument("--output", metavar="FILE", help="write the comparison to FILE")
+    compare.add_argument(
+        "--record-format", default="auto", metavar="NAME",
+        help="the trace format of the runs (default: auto)",
+    )  # fmt: skip
+
+
+def _open_share(text: str) -> float:
+    """A number in (0, 1).
+
+    >>> _open_share("0.01")
+    0.01
+    """
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"must be in (0, 1) (got {text!r})")
+    return value
+
+
+def _effect(text: str) -> float:
+    """A share in [0, 1].
+
+    >>> _effect("0")
+    0.0
+    """
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"must be a share in [0, 1] (got {text!r})")
+    return value
 
 
 def _add_watch_parser(commands: Any) -> None:

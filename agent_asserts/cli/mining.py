@@ -1,5 +1,6 @@
-"""The commands that start from traces rather than a suite: ``scan`` (findings, docs/scan.md)
-and ``infer`` (a suite mined from trusted runs, docs/from-traces.md).
+"""The commands that start from traces rather than a suite: ``scan`` (findings, docs/scan.md),
+``infer`` (a suite mined from trusted runs) and ``compare`` (two batches, statistically;
+docs/from-traces.md).
 
 ``scan`` reads every trace twice, once for the batch's outlier bounds and once for the
 findings, so memory stays flat whatever the number of runs; the report is the one ``check``
@@ -17,9 +18,10 @@ from typing import IO, Any
 
 from agent_asserts._files import write_atomic
 from agent_asserts.batch import load_error_text, load_record
-from agent_asserts.cli.check import Problems, _report_format, exit_code, exit_rule
-from agent_asserts.cli.main import EXIT_INPUT, EXIT_OK
+from agent_asserts.cli.check import Problems, _report_format, exit_code, exit_rule, load_suites
+from agent_asserts.cli.main import EXIT_FAILED, EXIT_INPUT, EXIT_OK
 from agent_asserts.cli.support import iter_record_inputs, record_files, use_color
+from agent_asserts.comparison import compare
 from agent_asserts.errors import LoadError
 from agent_asserts.findings import ScanConfig, batch_bounds, findings_fired, run_metrics
 from agent_asserts.findings import scan_record as scan_one
@@ -28,6 +30,7 @@ from agent_asserts.mining import infer
 from agent_asserts.record import RecordError
 from agent_asserts.record.adapters import get_format
 from agent_asserts.report import ReportRow, render, tally_line, write_report
+from agent_asserts.serialization import read_json_report
 
 
 def scan_config(args: argparse.Namespace) -> ScanConfig:
@@ -176,4 +179,84 @@ def run_infer(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     return EXIT_INPUT if problems.count else EXIT_OK
 
 
-__all__ = ["run_infer", "run_scan", "scan_config"]
+def _batch(
+    spec: str, args: argparse.Namespace, suites: list[Any], problems: Problems
+) -> list[ReportRow] | None:
+    """The rows of one side of ``compare``: a JSON report, or the suites over a run folder."""
+    path = Path(spec)
+    if path.is_file() and path.suffix.lower() == ".json" and not args.suite:
+        try:
+            return list(read_json_report(path))
+        except (OSError, ValueError) as exc:
+            problems.add(f"{spec}: cannot read the JSON report: {exc}")
+            return None
+    if not args.suite:
+        problems.add(f"{spec}: not a JSON report; give --suite SUITE to check a folder of runs")
+        return None
+    files = record_files(spec)
+    if not files:
+        problems.add(f"no trace file matches {spec!r}")
+        return None
+    rows: list[ReportRow] = []
+    for item in iter_record_inputs(files, args.record_format):
+        try:
+            record = load_record(item)
+        except Exception as exc:  # one unreadable trace never stops the others
+            problems.add(load_error_text("the record", item.source, exc))
+            continue
+        for suite in suites:
+            rows.extend(ReportRow(case, None, item.source) for case in suite.evaluate(record))
+    return rows
+
+
+def run_compare(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
+    """The ``compare`` subcommand."""
+    problems = Problems(err)
+    fmt = args.format or _compare_format(args.output)
+    suites = load_suites(args.suite, None, problems) if args.suite else []
+    if args.suite and not suites:
+        return EXIT_INPUT
+    base = _batch(args.base, args, suites, problems)
+    candidate = _batch(args.candidate, args, suites, problems)
+    if base is None or candidate is None:
+        return EXIT_INPUT
+    try:
+        result = compare(
+            base,
+            candidate,
+            alpha=args.alpha,
+            min_effect=args.min_effect,
+            base_label=args.base,
+            candidate_label=args.candidate,
+        )
+    except ValueError as exc:
+        problems.add(str(exc))
+        return EXIT_INPUT
+    if fmt == "json":
+        text = result.to_json()
+    elif fmt == "html":
+        text = result.html([r.case for r in base], [r.case for r in candidate])
+    else:
+        text = result.markdown()
+    if args.output:
+        try:
+            write_atomic(Path(args.output), text)
+        except OSError as exc:
+            problems.add(f"cannot write the comparison to {args.output}: {exc.strerror or exc}")
+            return EXIT_INPUT
+        n = len(result.regressions)
+        out.write(f"{plural(n, 'regression') if n else 'no regression'}; "
+                  f"written to {os.fspath(args.output)}\n")  # fmt: skip
+    else:
+        out.write(text)
+    if problems.count:
+        return EXIT_INPUT
+    return EXIT_FAILED if result.regressions else EXIT_OK
+
+
+def _compare_format(output: str | None) -> str:
+    suffix = Path(output).suffix.lower() if output else ""
+    return {".json": "json", ".html": "html", ".htm": "html"}.get(suffix, "markdown")
+
+
+__all__ = ["run_compare", "run_infer", "run_scan", "scan_config"]
