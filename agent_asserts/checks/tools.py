@@ -406,6 +406,14 @@ class OnlyDeclaredTools(Check):
     method: ClassVar[str] = "only_declared_tools"
     positional: ClassVar[tuple[str, ...]] = ("tools",)
 
+    def default_name(self) -> str:
+        """``only_declared_tools`` (the list of tools is in the check's description).
+
+        >>> OnlyDeclaredTools(["a", "b"]).default_name()
+        'only_declared_tools'
+        """
+        return self.method
+
     def evaluate(self, record: TrialRecord) -> Outcome:
         invalid = missing_surface(record, "tool_call")
         if invalid is not None:
