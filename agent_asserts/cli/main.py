@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import math
 import sys
 from collections.abc import Callable, Sequence
 from typing import IO, Any, Final
@@ -181,34 +182,39 @@ def _add_scan_parser(commands: Any) -> None:
     )  # fmt: skip
 
 
-def _share(text: str) -> float:
-    """A share of the runs, in (0, 1].
+def number_in(
+    low: float, high: float, *, wording: str, open_low: bool = False, open_high: bool = False
+) -> Callable[[str], float]:
+    """An argparse type: a number between ``low`` and ``high`` (open ends excluded); its error
+    is ``must be {wording} (got '...')``.
 
-    >>> _share("0.9")
+    >>> share = number_in(0, 1, wording="a share of the runs in (0, 1]", open_low=True)
+    >>> share("0.9")
     0.9
+    >>> share("0")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: must be a share of the runs in (0, 1] (got '0')
     """
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not 0 < value <= 1:
-        raise argparse.ArgumentTypeError(f"must be a share of the runs in (0, 1] (got {text!r})")
-    return value
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+        above = value > low if open_low else value >= low
+        below = value < high if open_high else value <= high
+        if not (above and below) or math.isnan(value):
+            raise argparse.ArgumentTypeError(f"must be {wording} (got {text!r})")
+        return value
+
+    return parse
 
 
-def _margin(text: str) -> float:
-    """A budget margin, a number >= 1.
-
-    >>> _margin("1.5")
-    1.5
-    """
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not 1 <= value < float("inf"):
-        raise argparse.ArgumentTypeError(f"must be a number >= 1 (got {text!r})")
-    return value
+_share = number_in(0, 1, wording="a share of the runs in (0, 1]", open_low=True)
+_margin = number_in(1, math.inf, wording="a number >= 1", open_high=True)
+_open_share = number_in(0, 1, wording="in (0, 1)", open_low=True, open_high=True)
+_effect = number_in(0, 1, wording="a share in [0, 1]")
 
 
 def _add_infer_parser(commands: Any) -> None:
@@ -253,36 +259,6 @@ def _add_compare_parser(commands: Any) -> None:
         "--record-format", default="auto", metavar="NAME",
         help="the trace format of the runs (default: auto)",
     )  # fmt: skip
-
-
-def _open_share(text: str) -> float:
-    """A number in (0, 1).
-
-    >>> _open_share("0.01")
-    0.01
-    """
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not 0 < value < 1:
-        raise argparse.ArgumentTypeError(f"must be in (0, 1) (got {text!r})")
-    return value
-
-
-def _effect(text: str) -> float:
-    """A share in [0, 1].
-
-    >>> _effect("0")
-    0.0
-    """
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not 0 <= value <= 1:
-        raise argparse.ArgumentTypeError(f"must be a share in [0, 1] (got {text!r})")
-    return value
 
 
 def _add_watch_parser(commands: Any) -> None:

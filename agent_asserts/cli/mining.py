@@ -33,6 +33,30 @@ from agent_asserts.report import ReportRow, render, tally_line, write_report
 from agent_asserts.serialization import read_json_report
 
 
+def known_record_format(args: argparse.Namespace, problems: Problems) -> bool:
+    """False (and a problem) when ``--record-format`` names no registered format."""
+    if args.record_format == "auto":
+        return True
+    try:
+        get_format(args.record_format)
+    except RecordError as exc:
+        problems.add(f"--record-format: {exc.problems[0].message}")
+        return False
+    return True
+
+
+def trace_files(specs: list[str], problems: Problems, rows: list[ReportRow]) -> list[Path]:
+    """The trace files of file, folder and glob ``specs``; one that matches none is a problem
+    (and a row in ``rows``)."""
+    files: list[Path] = []
+    for spec in specs:
+        found = record_files(spec)
+        if not found:
+            rows += problems.add(f"no trace file matches {spec!r}", source=spec)
+        files.extend(found)
+    return files
+
+
 def scan_config(args: argparse.Namespace) -> ScanConfig:
     """The configuration of the command line: the ``--config`` file, then the flags.
 
@@ -74,19 +98,10 @@ def run_scan(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     except (LoadError, ValueError) as exc:
         problems.add(str(exc))
         return EXIT_INPUT
-    if args.record_format != "auto":
-        try:
-            get_format(args.record_format)
-        except RecordError as exc:
-            problems.add(f"--record-format: {exc.problems[0].message}")
-            return EXIT_INPUT
+    if not known_record_format(args, problems):
+        return EXIT_INPUT
     rows: list[ReportRow] = []
-    files: list[Path] = []
-    for spec in args.runs:
-        found = record_files(spec)
-        if not found:
-            rows += problems.add(f"no trace file matches {spec!r}", source=spec)
-        files.extend(found)
+    files = trace_files(args.runs, problems, rows)
     # first pass: the batch's metrics (a trace that does not load is reported in the second)
     metrics = []
     for item in iter_record_inputs(files, args.record_format):
@@ -133,18 +148,9 @@ def run_scan(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
 def run_infer(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     """The ``infer`` subcommand."""
     problems = Problems(err)
-    if args.record_format != "auto":
-        try:
-            get_format(args.record_format)
-        except RecordError as exc:
-            problems.add(f"--record-format: {exc.problems[0].message}")
-            return EXIT_INPUT
-    files: list[Path] = []
-    for spec in args.runs:
-        found = record_files(spec)
-        if not found:
-            problems.add(f"no trace file matches {spec!r}")
-        files.extend(found)
+    if not known_record_format(args, problems):
+        return EXIT_INPUT
+    files = trace_files(args.runs, problems, [])
     records = []
     for item in iter_record_inputs(files, args.record_format):
         try:
@@ -193,9 +199,8 @@ def _batch(
     if not args.suite:
         problems.add(f"{spec}: not a JSON report; give --suite SUITE to check a folder of runs")
         return None
-    files = record_files(spec)
+    files = trace_files([spec], problems, [])
     if not files:
-        problems.add(f"no trace file matches {spec!r}")
         return None
     rows: list[ReportRow] = []
     for item in iter_record_inputs(files, args.record_format):
@@ -212,6 +217,8 @@ def _batch(
 def run_compare(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     """The ``compare`` subcommand."""
     problems = Problems(err)
+    if not known_record_format(args, problems):
+        return EXIT_INPUT
     fmt = args.format or _compare_format(args.output)
     suites = load_suites(args.suite, None, problems) if args.suite else []
     if args.suite and not suites:
@@ -259,4 +266,11 @@ def _compare_format(output: str | None) -> str:
     return {".json": "json", ".html": "html", ".htm": "html"}.get(suffix, "markdown")
 
 
-__all__ = ["run_compare", "run_infer", "run_scan", "scan_config"]
+__all__ = [
+    "known_record_format",
+    "run_compare",
+    "run_infer",
+    "run_scan",
+    "scan_config",
+    "trace_files",
+]
