@@ -73,6 +73,7 @@ LAYERS: dict[str, int] = {
     "comparison": 9,
     "live": 10,
     "cli": 10,
+    "integrations": 10,
     "pytest_plugin": 10,
     "pytest_support": 10,
     "testing": 10,
