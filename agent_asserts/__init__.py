@@ -21,11 +21,14 @@ from agent_asserts._version import __version__
 if TYPE_CHECKING:
     from agent_asserts._values import MISSING
     from agent_asserts.batch import BatchResult, evaluate_many
+    from agent_asserts.comparison import compare
     from agent_asserts.context import EvalContext
     from agent_asserts.contract import register_matcher
     from agent_asserts.errors import AgentAssertsError, RecordWarning
+    from agent_asserts.findings import ScanConfig, scan
     from agent_asserts.fluent.handles import AssertionHandle, ValueExpectation
     from agent_asserts.matching import ANY, Count, M, Mismatch, explain, matches
+    from agent_asserts.mining import infer
     from agent_asserts.record import (
         BlockPayload,
         Button,
@@ -108,6 +111,10 @@ _EXPORTS: dict[str, str] = {
     "iter_records": "agent_asserts.record.reading",
     "run_trials": "agent_asserts.trials",
     "TrialsResult": "agent_asserts.trials",
+    "scan": "agent_asserts.findings",
+    "ScanConfig": "agent_asserts.findings",
+    "infer": "agent_asserts.mining",
+    "compare": "agent_asserts.comparison",
 }
 
 
@@ -164,6 +171,7 @@ __all__ = [
     "RecordError",
     "RecordWarning",
     "RequirementFailed",
+    "ScanConfig",
     "Severity",
     "SkillPayload",
     "Skipped",
@@ -176,13 +184,16 @@ __all__ = [
     "Verdict",
     "__version__",
     "assert_passed",
+    "compare",
     "evaluate_contract",
     "evaluate_many",
     "explain",
+    "infer",
     "iter_records",
     "matches",
     "on",
     "register_matcher",
     "run_case",
     "run_trials",
+    "scan",
 ]

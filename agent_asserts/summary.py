@@ -13,7 +13,7 @@ report renders are in :mod:`agent_asserts.result_rows`.
 ...                name="refund"))
 FAILED refund: 1 check: 1 failed
   FAILED [gate] called_tool('refunds_lookup', count=2)
-    matched 1 of 1 'refunds_lookup' calls, expected exactly 2
+    matched 1 tool calls of 1 'refunds_lookup' calls, expected exactly 2
 """
 
 from __future__ import annotations

@@ -49,7 +49,7 @@ def test_threshold_decides_truth() -> None:
 def test_repr_shows_the_failure_summary() -> None:
     handle = EvalContext(demo_record()).called_tool("refunds_cancel")
     assert repr(handle) == (
-        "<AssertionHandle called_tool:refunds_cancel fail [gate]: matched 0 of 0 "
+        "<AssertionHandle called_tool:refunds_cancel fail [gate]: matched 0 tool calls of 0 "
         "'refunds_cancel' calls, expected at least 1; tools called, "
         "nearest first: 'refunds_issue', 'refunds_lookup'>"
     )
@@ -75,7 +75,7 @@ def test_plain_assert_on_a_failed_handle_fails_with_the_summary(
     result.stdout.fnmatch_lines(
         [
             "*AssertionError: assert <AssertionHandle called_tool:refunds_cancel fail [[]gate]: "
-            "matched 0 of 0 'refunds_cancel' calls, expected at least 1; tools called, "
+            "matched 0 tool calls of 0 'refunds_cancel' calls, expected at least 1; tools called, "
             "nearest first: 'refunds_issue', 'refunds_lookup'>"
         ]
     )
@@ -86,7 +86,7 @@ def test_plain_assert_on_a_failed_handle_fails_with_the_summary(
 
 def test_count_failure_says_matching_of_total_and_expected() -> None:
     out = CalledTool("refunds_lookup", arguments={"orderId": "A1"}, count=1).evaluate(lookups())
-    assert out.message == "matched 2 of 3 'refunds_lookup' calls, expected exactly 1"
+    assert out.message == "matched 2 tool calls of 3 'refunds_lookup' calls, expected exactly 1"
 
 
 def test_count_counts_matching_calls_so_one_of_two_passes() -> None:
@@ -100,7 +100,10 @@ def test_count_counts_matching_calls_so_one_of_two_passes() -> None:
     out = CalledTool("refunds_lookup", arguments={"orderId": "A1"}, count=1, total=True)
     result = out.evaluate(rec)
     assert result.status.value == "fail"
-    assert result.message == "matched 1 of 2 'refunds_lookup' calls, expected exactly 1 in total"
+    assert (
+        result.message
+        == "matched 1 tool calls of 2 'refunds_lookup' calls, expected exactly 1 in total"
+    )
 
 
 def test_total_passes_when_the_name_ran_that_often_and_one_call_matches() -> None:
@@ -109,7 +112,7 @@ def test_total_passes_when_the_name_ran_that_often_and_one_call_matches() -> Non
     assert check.evaluate(rec).status.value == "pass"
     miss = CalledTool("refunds_lookup", arguments={"orderId": "Z"}, count=1, total=True)
     assert miss.evaluate(rec).message == (
-        "matched 0 of 1 'refunds_lookup' calls, expected exactly 1 in total"
+        "matched 0 tool calls of 1 'refunds_lookup' calls, expected exactly 1 in total"
     )
 
 
@@ -135,14 +138,17 @@ def test_total_must_be_a_bool() -> None:
 def test_misspelt_tool_lists_the_tools_called_nearest_first() -> None:
     ctx = EvalContext(demo_record())
     assert ctx.called_tool("refund_isue").result.message == (
-        "matched 0 of 0 'refund_isue' calls, expected at least 1; tools called, nearest "
+        "matched 0 tool calls of 0 'refund_isue' calls, expected at least 1; tools called, nearest "
         "first: 'refunds_issue', 'refunds_lookup'"
     )
 
 
 def test_no_tools_at_all_says_so() -> None:
     out = CalledTool("x").evaluate(TrialRecord.builder().agent("hi").build())
-    assert out.message == "matched 0 of 0 'x' calls, expected at least 1; no tool was called"
+    assert (
+        out.message
+        == "matched 0 tool calls of 0 'x' calls, expected at least 1; no tool was called"
+    )
 
 
 def test_hint_lists_at_most_ten() -> None:

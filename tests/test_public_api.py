@@ -22,6 +22,7 @@ PUBLIC = {
     "RequirementFailed", "Skipped",
     # later issues
     "run_trials", "TrialsResult", "evaluate_contract", "register_matcher",
+    "scan", "ScanConfig", "infer", "compare",
     "evaluate_many", "BatchResult", "assert_passed",
     # turn 2
     "AgentAssertsError", "iter_records", "RecordWarning",

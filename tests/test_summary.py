@@ -27,7 +27,7 @@ def test_summary_lists_each_failed_result_with_paths_and_closest_event() -> None
             "FAILED refund: 4 checks: 4 failed",
             "  FAILED [gate] called_tool('refunds_issue', arguments={'amount': 40, "
             "'orderId': M.regex('^B')}, count=1)",
-            "    matched 0 of 1 'refunds_issue' calls, expected exactly 1",
+            "    matched 0 tool calls of 1 'refunds_issue' calls, expected exactly 1",
             "    closest candidate: event e3",
             "      $.arguments.amount: expected 40, got 42",
             "      $.arguments.orderId: expected a match of '^B', got 'A1049'",

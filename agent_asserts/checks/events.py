@@ -13,7 +13,7 @@ raises makes the result ``evaluator_error``, never a crash of the case.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
@@ -37,6 +37,7 @@ from agent_asserts.checks.sequencing import Sequencing
 from agent_asserts.matching import Count, Mismatch
 from agent_asserts.matching.values import plural
 from agent_asserts.outcome import Outcome, missing_surface
+from agent_asserts.record import DelegationPayload
 from agent_asserts.selectors import as_selector
 from agent_asserts.selectors.calls import EventSelector, Selector, SubagentSelector
 from agent_asserts.status import Status
@@ -335,4 +336,87 @@ class EventsSatisfy(Check):
         )
 
 
-__all__ = ["CalledSubagent", "EventCheck", "EventOrder", "EventsSatisfy", "NotEvent"]
+def delegation_cycle(edges: Sequence[tuple[str, str, int]]) -> list[int] | None:
+    """The positions of the delegations that close the first cycle among ``edges``
+    (``(from_agent, to_agent, position)``), in the cycle's order from its earliest delegation,
+    or None.
+
+    >>> delegation_cycle([("a", "b", 0), ("b", "c", 1), ("c", "a", 2)])
+    [0, 1, 2]
+    >>> delegation_cycle([("a", "b", 0), ("a", "c", 1)]) is None
+    True
+    """
+    # the agent each agent was first delegated to from, by position: a walk back from the
+    # target of each new edge finds whether its source is reachable from it
+    out: dict[str, list[tuple[str, int]]] = {}
+    for source, target, position in edges:
+        out.setdefault(source, []).append((target, position))
+        # is `source` reachable from `target` over the edges so far?  (iterative search)
+        seen = {target}
+        stack: list[tuple[str, list[int]]] = [(target, [position])]
+        while stack:
+            agent, path = stack.pop()
+            if agent == source:
+                first = path.index(min(path))
+                return path[first:] + path[:first]
+            for nxt, p in out.get(agent, ()):
+                if nxt not in seen:
+                    seen.add(nxt)
+                    stack.append((nxt, [*path, p]))
+    return None
+
+
+@register
+@attrs.frozen
+class NoDelegationCycle(Check):
+    """No agent delegates, directly or through others, back to an agent that delegated to it.
+
+    It reads the ``from_agent`` of each delegation; a record whose delegations do not say who
+    delegated makes it ``invalid``.
+
+    >>> from agent_asserts.record import TrialRecord
+    >>> rec = TrialRecord.from_dict({"events": [
+    ...     {"kind": "delegation", "event_type": "completed",
+    ...      "payload": {"subagent": "b", "from_agent": "a"}},
+    ...     {"kind": "delegation", "event_type": "completed",
+    ...      "payload": {"subagent": "a", "from_agent": "b"}}]})
+    >>> NoDelegationCycle().evaluate(rec).message
+    "delegation cycle 'a' -> 'b' -> 'a': e0, e1"
+    """
+
+    method: ClassVar[str] = "no_delegation_cycle"
+
+    def evaluate(self, record: TrialRecord) -> Outcome:
+        invalid = missing_surface(record, "delegation")
+        if invalid is not None:
+            return invalid
+        events = record.events
+        positions = record.positions_of_kind("delegation")
+        edges: list[tuple[str, str, int]] = []
+        for p in positions:
+            payload = events[p].payload
+            if isinstance(payload, DelegationPayload) and payload.from_agent is not None:
+                edges.append((payload.from_agent, payload.subagent, p))
+        if positions and not edges:
+            return Outcome.invalid("the record's delegations do not say which agent delegated")
+        cycle = delegation_cycle(edges)
+        if cycle is None:
+            return Outcome.of(
+                True, message=f"no cycle among {plural(len(positions), 'delegation')}"
+            )
+        hops = {p: (source, target) for source, target, p in edges}
+        agents = [hops[cycle[0]][0]] + [hops[p][1] for p in cycle]
+        path = " -> ".join(repr(a) for a in agents)
+        ids = event_ids(record, cycle)
+        return Outcome.of(False, message=f"delegation cycle {path}: {id_list(ids)}", evidence=ids)
+
+
+__all__ = [
+    "CalledSubagent",
+    "EventCheck",
+    "EventOrder",
+    "EventsSatisfy",
+    "NoDelegationCycle",
+    "NotEvent",
+    "delegation_cycle",
+]

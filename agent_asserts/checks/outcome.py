@@ -16,7 +16,7 @@ evidence.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 import attrs
 
@@ -24,7 +24,8 @@ from agent_asserts.checks.base import Check
 from agent_asserts.checks.registry import register
 from agent_asserts.matching import explain, render
 from agent_asserts.matching.scalar import compile_regex, search, slash_hint
-from agent_asserts.outcome import Outcome
+from agent_asserts.matching.values import plural
+from agent_asserts.outcome import Outcome, missing_surface
 
 if TYPE_CHECKING:
     from agent_asserts.record import TrialRecord
@@ -215,7 +216,67 @@ class OutputMatches(Check):
         )
 
 
+ERROR_STATUSES: Final = frozenset({"failed", "error", "errored", "crashed"})
+
+
+@register
+@attrs.frozen
+class EndedWithReply(Check):
+    """The run ended with a reply to the user (an explicit ``reply``, else an agent message).
+
+    >>> from agent_asserts.record import TrialRecord
+    >>> EndedWithReply().evaluate(TrialRecord.builder().tool("lookup").build()).message
+    'the run ended without a reply'
+    """
+
+    method: ClassVar[str] = "ended_with_reply"
+
+    def evaluate(self, record: TrialRecord) -> Outcome:
+        if record.reply is None:
+            invalid = missing_surface(record, "message")
+            if invalid is not None:
+                return invalid
+            return Outcome.of(False, message="the run ended without a reply")
+        return Outcome.of(
+            True, message="the run ended with a reply", evidence=reply_evidence(record)
+        )
+
+
+@register
+@attrs.frozen
+class EndedWithoutError(Check):
+    """The run did not end in error: its status is not an error status (``failed``,
+    ``error``, ``errored``, ``crashed``) and the harness recorded no run error.
+
+    >>> from agent_asserts.record import TrialRecord
+    >>> rec = TrialRecord.from_dict({"events": [], "status": "failed"})
+    >>> EndedWithoutError().evaluate(rec).message
+    "the run ended with status 'failed'"
+    """
+
+    method: ClassVar[str] = "ended_without_error"
+
+    def evaluate(self, record: TrialRecord) -> Outcome:
+        errors = tuple(record.errors)
+        if record.status is None and not errors:
+            return Outcome.invalid("the record has no status")
+        parts = []
+        if record.status in ERROR_STATUSES:
+            parts.append(f"the run ended with status {record.status!r}")
+        if errors:
+            shown = "; ".join(str(e) for e in errors[:3])
+            parts.append(f"{plural(len(errors), 'run error')}: {shown}")
+        if parts:
+            return Outcome.of(False, message=" and ".join(parts), observed=record.status)
+        return Outcome.of(
+            True, message=f"the run ended with status {record.status!r}", observed=record.status
+        )
+
+
 __all__ = [
+    "ERROR_STATUSES",
+    "EndedWithReply",
+    "EndedWithoutError",
     "MessageIncludes",
     "OutputEquals",
     "OutputMatches",

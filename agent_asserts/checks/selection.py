@@ -185,6 +185,16 @@ def tool_name(record: TrialRecord, position: int) -> str:
     return payload.name if isinstance(payload, ToolCallPayload) else "?"
 
 
+def calls_named(record: TrialRecord, positions: Sequence[int]) -> str:
+    """The calls at ``positions`` as ``e3 ('refund'), e5 ('lookup')``.
+
+    >>> from agent_asserts.record import TrialRecord
+    >>> calls_named(TrialRecord.builder().tool("a").tool("b").build(), [1])
+    "e1 ('b')"
+    """
+    return ", ".join(f"{record.events[p].event_id} ({tool_name(record, p)!r})" for p in positions)
+
+
 def closest_miss(
     record: TrialRecord, selector: Selector, matched: Sequence[int]
 ) -> tuple[Event, list[Mismatch]] | None:
@@ -374,6 +384,7 @@ __all__ = [
     "LIMIT",
     "alias_hint",
     "bool_validator",
+    "calls_named",
     "closest_fields",
     "closest_miss",
     "count_outcome",

@@ -38,6 +38,7 @@ from agent_asserts.checks.registry import register
 from agent_asserts.checks.selection import (
     alias_hint,
     bool_validator,
+    calls_named,
     count_outcome,
     count_validator,
     event_ids,
@@ -47,6 +48,7 @@ from agent_asserts.checks.selection import (
     parallel_note,
     selector_surface,
     selector_validator,
+    tool_name,
 )
 from agent_asserts.checks.traces import non_negative_int
 from agent_asserts.matching import Count
@@ -80,9 +82,9 @@ class CalledTool(Check):
     ``count`` is an int (exactly), a ``Count`` or None (at least one); it counts the *matching*
     calls. With ``total=True`` it counts every call of ``name`` instead, and the other fields
     must still match at least one call ("exactly once in total, and with these arguments").
-    A pass reads ``matched {n} tool calls``; a failure ``matched {n} of {total} '{name}' calls,
-    expected {count}`` and carries the closest call of that name that did not match (fewest
-    mismatches), when there is one.
+    The message starts with the seed's words, ``matched {n} tool calls``, passing or failing; a
+    failure goes on ``of {total} '{name}' calls, expected {count}`` and carries the closest call
+    of that name that did not match (fewest mismatches), when there is one.
 
     >>> from agent_asserts.record import TrialRecord
     >>> rec = (
@@ -93,7 +95,7 @@ class CalledTool(Check):
     ... )
     >>> out = CalledTool("lookup", arguments={"id": "A1049"}, count=1).evaluate(rec)
     >>> out.status.value, out.message, out.evidence
-    ('fail', "matched 2 of 2 'lookup' calls, expected exactly 1", ('e0', 'e1'))
+    ('fail', "matched 2 tool calls of 2 'lookup' calls, expected exactly 1", ('e0', 'e1'))
     """
 
     name: str
@@ -170,7 +172,7 @@ class CalledTool(Check):
             )
         in_total = " in total" if self.total else ""
         message = (
-            f"matched {len(matched)} of {len(every)} {self.name!r} calls, "
+            f"matched {len(matched)} tool calls of {len(every)} {self.name!r} calls, "
             f"expected {count.describe()}{in_total}"
         )
         if not every:
@@ -370,6 +372,70 @@ class NoFailedActions(Check):
         )
 
 
+def _tool_names_or_none(value: Any) -> tuple[str, ...] | None:
+    """attrs converter: None, or tool names (a list or tuple of non-empty strings)."""
+    if value is None:
+        return None
+    if isinstance(value, str) or not isinstance(value, list | tuple):
+        raise TypeError(f"'tools' must be a list of tool names or None (got {value!r})")
+    for name in value:
+        if not isinstance(name, str) or not name:
+            raise TypeError(f"'tools' must be a list of tool names (got {name!r} in it)")
+    return tuple(value)
+
+
+@register
+@attrs.frozen
+class OnlyDeclaredTools(Check):
+    """Every tool call names a declared tool: one of ``tools`` when given (the suite declares
+    them), else one of the tools the record declares (the tools the agent was offered).
+
+    Without ``tools``, ``invalid`` when the record does not say which tools were offered.
+
+    >>> from agent_asserts.record import TrialRecord
+    >>> rec = TrialRecord.from_dict({"tools": [{"name": "lookup"}], "events": [
+    ...     {"kind": "tool_call", "payload": {"name": "refund", "arguments": {}}}]})
+    >>> OnlyDeclaredTools().evaluate(rec).message
+    "1 call of an undeclared tool: e0 ('refund'); declared: 'lookup'"
+    >>> OnlyDeclaredTools(["lookup", "refund"]).evaluate(rec).message
+    'all 1 call name a declared tool'
+    """
+
+    tools: tuple[str, ...] | None = attrs.field(default=None, converter=_tool_names_or_none)
+
+    method: ClassVar[str] = "only_declared_tools"
+    positional: ClassVar[tuple[str, ...]] = ("tools",)
+
+    def default_name(self) -> str:
+        """``only_declared_tools`` (the list of tools is in the check's description).
+
+        >>> OnlyDeclaredTools(["a", "b"]).default_name()
+        'only_declared_tools'
+        """
+        return self.method
+
+    def evaluate(self, record: TrialRecord) -> Outcome:
+        invalid = missing_surface(record, "tool_call")
+        if invalid is not None:
+            return invalid
+        if self.tools is not None:
+            declared = set(self.tools)
+        elif record.tools is None:
+            return Outcome.invalid("the record does not say which tools were declared")
+        else:
+            declared = {tool.name for tool in record.tools}
+        calls = record.positions_of_kind("tool_call")
+        foreign = [p for p in calls if tool_name(record, p) not in declared]
+        if not foreign:
+            text = f"all {plural(len(calls), 'call')} name a declared tool"
+            return Outcome.of(True, message=text, observed=0)
+        shown = calls_named(record, foreign)
+        known = ", ".join(repr(n) for n in sorted(declared)) or "none"
+        text = f"{plural(len(foreign), 'call')} of an undeclared tool: {shown}; declared: {known}"
+        ids = event_ids(record, foreign)
+        return Outcome.of(False, message=text, evidence=ids, observed=len(foreign))
+
+
 _DECIDED = (Status.PASS, Status.FAIL)
 
 
@@ -438,6 +504,7 @@ __all__ = [
     "MaxToolCalls",
     "NoFailedActions",
     "NotCalledTool",
+    "OnlyDeclaredTools",
     "UsedNoTools",
     "decide_unrecorded",
 ]

@@ -30,17 +30,20 @@ from __future__ import annotations
 import abc
 import bisect
 import itertools
+import json
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 import attrs
 
 from agent_asserts._text import LazyText
+from agent_asserts._values import MISSING
 from agent_asserts.checks.base import Check, given_fields_first
 from agent_asserts.checks.outcome import regex_validator
 from agent_asserts.checks.registry import register
 from agent_asserts.checks.selection import (
     AGENT_MESSAGES,
+    calls_named,
     event_ids,
     id_list,
     parallel_note,
@@ -50,6 +53,7 @@ from agent_asserts.checks.selection import (
 )
 from agent_asserts.checks.traces import int_at_least
 from agent_asserts.matching import M, render
+from agent_asserts.matching.scalar import compile_regex, search
 from agent_asserts.matching.values import plural
 from agent_asserts.outcome import Outcome, missing_surface
 from agent_asserts.record import MessagePayload
@@ -538,12 +542,196 @@ def _text(payload: Any) -> str:
     return payload.text if isinstance(payload, MessagePayload) else ""
 
 
+def _call_key(record: TrialRecord, position: int) -> str | None:
+    """The identity of a call for loop detection: its name and arguments, or None when the
+    arguments were not recorded (such a call never counts as a repeat)."""
+    arguments = getattr(record.events[position].payload, "arguments", MISSING)
+    if arguments is MISSING:
+        return None
+    try:
+        text = json.dumps(arguments, sort_keys=True, default=repr, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):
+        text = repr(arguments)
+    return f"{tool_name(record, position)}\x00{text}"
+
+
+def find_loop(keys: Sequence[str | None], times: int, longest: int) -> tuple[int, int] | None:
+    """The first loop in ``keys``: ``(start, length)`` of a block of ``length`` keys repeated
+    ``times`` times in a row (``length`` 1: the same call ``times`` times), or None.
+
+    Blocks of one key are looked for first; a longer block counts only when it is not itself
+    one key repeated. ``None`` keys (unknown arguments) never repeat.
+
+    >>> find_loop(["a", "b", "a", "b", "a", "b"], 3, 4)
+    (0, 2)
+    >>> find_loop(["a", "a", "b", "a"], 3, 4) is None
+    True
+    """
+    n = len(keys)
+    for length in range(1, longest + 1):
+        span = length * (times - 1)  # positions that must equal the one `length` before
+        run = 0
+        for j in range(length, n):
+            same = keys[j] is not None and keys[j] == keys[j - length]
+            run = run + 1 if same else 0
+            if run >= span:
+                start = j - span - length + 1
+                block = keys[start : start + length]
+                if length == 1 or len(set(block)) > 1:
+                    return start, length
+    return None
+
+
+@register
+@attrs.frozen
+class NoLoops(Check):
+    """No tool call repeated ``times`` times in a row with the same arguments, and no cycle of
+    up to ``longest`` calls repeated ``times`` times in a row.
+
+    A call whose arguments were not recorded never counts as a repeat (the record cannot tell).
+
+    >>> from agent_asserts.record import TrialRecord
+    >>> rec = TrialRecord.builder().tool("get", {"id": 1}).tool("get", {"id": 1}).build()
+    >>> NoLoops(times=2).evaluate(rec).message
+    "'get' called 2 times in a row with the same arguments: e0, e1"
+    >>> rec = TrialRecord.builder().tool("a", {}).tool("b", {}).tool("a", {}).tool("b", {}).build()
+    >>> NoLoops(times=2).evaluate(rec).message
+    "the cycle 'a', 'b' repeated 2 times in a row: e0, e1, e2, e3"
+    """
+
+    times: int = attrs.field(default=3, validator=int_at_least(2))
+    longest: int = attrs.field(default=4, validator=int_at_least(1), kw_only=True)
+
+    method: ClassVar[str] = "no_loops"
+    positional: ClassVar[tuple[str, ...]] = ("times",)
+
+    def evaluate(self, record: TrialRecord) -> Outcome:
+        invalid = missing_surface(record, "tool_call")
+        if invalid is not None:
+            return invalid
+        calls = record.positions_of_kind("tool_call")
+        keys = [_call_key(record, p) for p in calls]
+        found = find_loop(keys, self.times, self.longest)
+        if found is None:
+            text = f"no call or cycle of calls repeated {self.times} times in a row"
+            return Outcome.of(True, message=text, observed=0)
+        start, length = found
+        looped = calls[start : start + length * self.times]
+        ids = event_ids(record, looped)
+        if length == 1:
+            head = f"{tool_name(record, looped[0])!r} called {self.times} times in a row"
+            text = f"{head} with the same arguments: {id_list(ids)}"
+        else:
+            names = ", ".join(repr(tool_name(record, p)) for p in looped[:length])
+            text = f"the cycle {names} repeated {self.times} times in a row: {id_list(ids)}"
+        return Outcome.of(False, message=text, evidence=ids, observed=len(ids))
+
+
+@register
+@attrs.frozen
+class NoPendingCalls(Check):
+    """Every tool call was answered: none has the outcome ``pending``.
+
+    >>> from agent_asserts.record import TrialRecord
+    >>> rec = TrialRecord.builder().tool("pay", outcome="pending").build()
+    >>> NoPendingCalls().evaluate(rec).message
+    "1 call never answered: e0 ('pay')"
+    """
+
+    method: ClassVar[str] = "no_pending_calls"
+
+    def evaluate(self, record: TrialRecord) -> Outcome:
+        invalid = missing_surface(record, "tool_call")
+        if invalid is not None:
+            return invalid
+        calls = record.positions_of_kind("tool_call")
+        events = record.events
+        pending = [p for p in calls if getattr(events[p].payload, "outcome", "") == "pending"]
+        if not pending:
+            return Outcome.of(
+                True, message=f"all {plural(len(calls), 'call')} answered", observed=0
+            )
+        text = f"{plural(len(pending), 'call')} never answered: {calls_named(record, pending)}"
+        return Outcome.of(
+            False, message=text, evidence=event_ids(record, pending), observed=len(pending)
+        )
+
+
+ACKNOWLEDGED: Final = (
+    r"(?i)\b(error|errors|fail|failed|failure|unable|could not|couldn't|cannot|can't|problem|"
+    r"issue|sorry|unfortunately|went wrong|not possible|try again)\b"
+)
+
+
+@register
+@attrs.frozen
+class NoIgnoredErrors(Check):
+    """After every failed tool call the agent either called that tool again (a retry) or said
+    so in a later message (one that ``acknowledged``, a regular expression, finds).
+
+    A failed call followed by neither moved on as if it had worked. The default
+    ``acknowledged`` pattern looks for words such as "error", "failed", "unable", "sorry";
+    pass your own for another language or wording.
+
+    >>> from agent_asserts.record import TrialRecord
+    >>> rec = TrialRecord.builder().tool("refund", is_error=True).agent("Refund done!").build()
+    >>> NoIgnoredErrors().evaluate(rec).message
+    "1 failed call neither retried nor acknowledged: e0 ('refund')"
+    >>> rec = TrialRecord.builder().tool("refund", is_error=True).agent("Sorry, it failed").build()
+    >>> NoIgnoredErrors().evaluate(rec).status.value
+    'pass'
+    """
+
+    acknowledged: str = attrs.field(default=ACKNOWLEDGED, validator=regex_validator)
+
+    method: ClassVar[str] = "no_ignored_errors"
+    positional: ClassVar[tuple[str, ...]] = ("acknowledged",)
+
+    def evaluate(self, record: TrialRecord) -> Outcome:
+        invalid = missing_surface(record, "tool_call")
+        if invalid is not None:
+            return invalid
+        events = record.events
+        pattern = compile_regex(self.acknowledged, name="acknowledged")
+        calls = record.positions_of_kind("tool_call")
+        said = [
+            p
+            for p in record.positions_of_kind("message")
+            if events[p].actor_ref == "agent"
+            and search(pattern, _text(events[p].payload)) is not None
+        ]
+        ignored: list[int] = []
+        failed = 0
+        for p in calls:
+            payload = events[p].payload
+            if getattr(payload, "outcome", "") != "failed":
+                continue
+            failed += 1
+            name = tool_name(record, p)
+            retried = any(tool_name(record, q) == name for q in calls if q > p)
+            if not retried and bisect.bisect_right(said, p) == len(said):
+                ignored.append(p)
+        if not ignored:
+            text = (
+                "no failed tool call"
+                if not failed
+                else f"each of {plural(failed, 'failed call')} retried or acknowledged"
+            )
+            return Outcome.of(True, message=text, observed=0)
+        shown = calls_named(record, ignored)
+        text = f"{plural(len(ignored), 'failed call')} neither retried nor acknowledged: {shown}"
+        return Outcome.of(False, message=text, evidence=event_ids(record, ignored))
+
+
 __all__ = [
     "ConfirmationRequested",
     "EndedSession",
     "EveryCall",
     "FollowedBy",
     "LastTool",
+    "NoIgnoredErrors",
+    "NoLoops",
+    "NoPendingCalls",
     "TerminalTool",
     "TraceParsed",
 ]

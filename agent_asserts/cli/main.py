@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import math
 import sys
 from collections.abc import Callable, Sequence
 from typing import IO, Any, Final
@@ -56,6 +57,9 @@ COMMANDS: Final[dict[str, tuple[str, str]]] = {
     "schema": ("agent_asserts.cli.check", "run_schema"),
     "convert": ("agent_asserts.cli.check", "run_convert"),
     "watch": ("agent_asserts.cli.watch", "run_watch"),
+    "scan": ("agent_asserts.cli.mining", "run_scan"),
+    "infer": ("agent_asserts.cli.mining", "run_infer"),
+    "compare": ("agent_asserts.cli.mining", "run_compare"),
 }
 """Subcommand → (module, function ``(args, out, err) -> exit code``), imported when it runs."""
 
@@ -111,6 +115,9 @@ def build_parser() -> argparse.ArgumentParser:
     convert.add_argument("suite", metavar="SUITE")
     convert.add_argument("--to", choices=("native",), default="native", help="target dialect")
     _add_watch_parser(commands)
+    _add_scan_parser(commands)
+    _add_infer_parser(commands)
+    _add_compare_parser(commands)
     return parser
 
 
@@ -144,6 +151,114 @@ def _add_record_parser(commands: Any) -> None:
         help="the trace format (default: auto, detected from the data)",
     )  # fmt: skip
     record.add_argument("--json", action="store_true", help="print the canonical record(s)")
+
+
+def _add_scan_parser(commands: Any) -> None:
+    """Add the ``scan`` subcommand to the command's subparsers."""
+    scan = commands.add_parser("scan", help="findings over traces, with no suite (docs/scan.md)")
+    scan.add_argument("runs", nargs="+", metavar="RUNS", help="trace files, folders or globs")
+    scan.add_argument("--config", metavar="FILE", help="a YAML/JSON file with a 'scan:' table")
+    for flag, severity in (("--ignore", "off"), ("--soft", "soft"), ("--gate", "gate")):
+        scan.add_argument(
+            flag, action="append", default=[], metavar="FINDING", dest=f"as_{severity}",
+            help=f"make FINDING {severity} (repeatable; the names are in docs/scan.md)",
+        )  # fmt: skip
+    scan.add_argument("--loop-times", type=int, default=None, metavar="K",
+                      help="calls in a row that make a loop (default 3)")  # fmt: skip
+    scan.add_argument("--outlier-k", type=float, default=None, metavar="K",
+                      help="outlier bound: median + K x spread (default 3.5)")  # fmt: skip
+    scan.add_argument(
+        "--format", choices=_format_choices(), default=None,
+        help="report format (default: from --output's extension, else text)",
+    )  # fmt: skip
+    scan.add_argument("--output", metavar="FILE", help="write the report to FILE")
+    scan.add_argument(
+        "--fail-on", choices=("scored",), default=None,
+        help="also exit 1 when a soft finding fired (a case is SCORED)",
+    )  # fmt: skip
+    scan.add_argument(
+        "--record-format", default="auto", metavar="NAME",
+        help="the trace format (default: auto, detected from the data)",
+    )  # fmt: skip
+
+
+def number_in(
+    low: float, high: float, *, wording: str, open_low: bool = False, open_high: bool = False
+) -> Callable[[str], float]:
+    """An argparse type: a number between ``low`` and ``high`` (open ends excluded); its error
+    is ``must be {wording} (got '...')``.
+
+    >>> share = number_in(0, 1, wording="a share of the runs in (0, 1]", open_low=True)
+    >>> share("0.9")
+    0.9
+    >>> share("0")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: must be a share of the runs in (0, 1] (got '0')
+    """
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+        above = value > low if open_low else value >= low
+        below = value < high if open_high else value <= high
+        if not (above and below) or math.isnan(value):
+            raise argparse.ArgumentTypeError(f"must be {wording} (got {text!r})")
+        return value
+
+    return parse
+
+
+_share = number_in(0, 1, wording="a share of the runs in (0, 1]", open_low=True)
+_margin = number_in(1, math.inf, wording="a number >= 1", open_high=True)
+_open_share = number_in(0, 1, wording="in (0, 1)", open_low=True, open_high=True)
+_effect = number_in(0, 1, wording="a share in [0, 1]")
+
+
+def _add_infer_parser(commands: Any) -> None:
+    """Add the ``infer`` subcommand to the command's subparsers."""
+    infer = commands.add_parser(
+        "infer", help="mine a suite from trusted runs (docs/from-traces.md)"
+    )
+    infer.add_argument("runs", nargs="+", metavar="RUNS", help="trace files, folders or globs")
+    infer.add_argument("-o", "--output", metavar="FILE",
+                       help="write the suite to FILE (.yml or .json)")  # fmt: skip
+    infer.add_argument(
+        "--min-support", type=_share, default=1.0, metavar="P",
+        help="also add, as soft checks, checks that held in at least this share of the runs",
+    )  # fmt: skip
+    infer.add_argument("--margin", type=_margin, default=1.2, metavar="M",
+                       help="budgets: the observed maximum times M (default 1.2)")  # fmt: skip
+    infer.add_argument("--group-by", metavar="KEY", default=None,
+                       help="one case per value of this metadata key (a scenario)")  # fmt: skip
+    infer.add_argument(
+        "--record-format", default="auto", metavar="NAME",
+        help="the trace format (default: auto, detected from the data)",
+    )  # fmt: skip
+
+
+def _add_compare_parser(commands: Any) -> None:
+    """Add the ``compare`` subcommand to the command's subparsers."""
+    compare = commands.add_parser(
+        "compare", help="two batches side by side: pass rates, flips, regressions"
+    )
+    compare.add_argument("base", metavar="BASE", help="a JSON report, or runs with --suite")
+    compare.add_argument("candidate", metavar="CANDIDATE", help="the same for the candidate")
+    compare.add_argument("--suite", action="append", default=[], metavar="SUITE",
+                         help="check the runs of both with this suite (repeatable)")  # fmt: skip
+    compare.add_argument("--alpha", type=_open_share, default=0.05, metavar="A",
+                         help="significance level of a regression (default 0.05)")  # fmt: skip
+    compare.add_argument("--min-effect", type=_effect, default=0.0, metavar="D",
+                         help="smallest fall in pass rate that counts (0.05 = 5 pts)")  # fmt: skip
+    compare.add_argument("--format", choices=("markdown", "json", "html"), default=None,
+                         help="default: from --output's extension, else markdown")  # fmt: skip
+    compare.add_argument("--output", metavar="FILE", help="write the comparison to FILE")
+    compare.add_argument(
+        "--record-format", default="auto", metavar="NAME",
+        help="the trace format of the runs (default: auto)",
+    )  # fmt: skip
 
 
 def _add_watch_parser(commands: Any) -> None:

@@ -79,5 +79,15 @@ class EventMethods(Recorder):
         """
         return self._record(events.EventsSatisfy(fn))
 
+    def no_delegation_cycle(self) -> AssertionHandle:
+        """No agent delegates, directly or through others, back to one that delegated to it.
+
+        >>> from agent_asserts import EvalContext
+        >>> from agent_asserts.testing import demo_record
+        >>> EvalContext(demo_record()).no_delegation_cycle().result.message
+        'no cycle among 0 delegations'
+        """
+        return self._record(events.NoDelegationCycle())
+
 
 __all__ = ["EventMethods"]

@@ -129,19 +129,35 @@ class AssertionHandle:
         >>> ctx.max_steps(2)
         <AssertionHandle max_steps:2 fail [gate]: expected at most 2 steps, got 4>
         >>> ctx.called_tool("refunds_issue", {"amount": 40})  # doctest: +NORMALIZE_WHITESPACE
-        <AssertionHandle called_tool:refunds_issue fail [gate]: matched 0 of 1 'refunds_issue'
-        calls, expected at least 1; closest e3: $.arguments.amount: expected 40, got 42>
+        <AssertionHandle called_tool:refunds_issue fail [gate]: matched 0 tool calls
+        of 1 'refunds_issue' calls, expected at least 1; closest e3: $.arguments.amount:
+        expected 40, got 42>
         """
         r = self.result
         head = f"<AssertionHandle {r.name} {r.status.value} [{r.severity.value}]"
         if r.status in _TRUTHY:
             return head + ">"
-        parts = [" ".join(line.strip() for line in r.message.splitlines())] if r.message else []
-        if r.closest is not None or r.mismatches:
-            shown = "; ".join(str(m) for m in r.mismatches[:3])
-            where = f"closest {r.closest}" if r.closest is not None else "mismatches"
-            parts.append(f"{where}: {shown}" if shown else where)
-        return head + (": " + "; ".join(parts) if parts else "") + ">"
+        text = failure_text(r)
+        return head + (f": {text}" if text else "") + ">"
+
+
+def failure_text(result: AssertionResult) -> str:
+    """A result's message on one line, then its closest candidate and first mismatches.
+
+    >>> from agent_asserts import EvalContext
+    >>> from agent_asserts.testing import demo_record
+    >>> r = EvalContext(demo_record()).called_tool("refunds_issue", {"amount": 40}).result
+    >>> failure_text(r)  # doctest: +NORMALIZE_WHITESPACE
+    "matched 0 tool calls of 1 'refunds_issue' calls, expected at least 1; closest e3:
+    $.arguments.amount: expected 40, got 42"
+    """
+    r = result
+    parts = [" ".join(line.strip() for line in r.message.splitlines())] if r.message else []
+    if r.closest is not None or r.mismatches:
+        shown = "; ".join(str(m) for m in r.mismatches[:3])
+        where = f"closest {r.closest}" if r.closest is not None else "mismatches"
+        parts.append(f"{where}: {shown}" if shown else where)
+    return "; ".join(parts)
 
 
 class ValueExpectation(AssertionHandle):
@@ -243,4 +259,4 @@ class ValueExpectation(AssertionHandle):
 guard(AssertionHandle, "AssertionHandle")
 guard(ValueExpectation, "ValueExpectation")
 
-__all__ = ["AssertionHandle", "ValueExpectation"]
+__all__ = ["AssertionHandle", "ValueExpectation", "failure_text"]

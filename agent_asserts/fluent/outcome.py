@@ -18,7 +18,8 @@ if TYPE_CHECKING:
 
 
 class OutcomeMethods(Recorder):
-    """``succeeded``, ``stopped``, ``message_includes``, ``output_equals``, ``output_matches``."""
+    """``succeeded``, ``stopped``, ``message_includes``, ``output_equals``, ``output_matches``,
+    ``ended_with_reply``, ``ended_without_error``."""
 
     def succeeded(self) -> AssertionHandle:
         """The run's status is ``completed``.
@@ -69,6 +70,26 @@ class OutcomeMethods(Recorder):
         'pass'
         """
         return self._record(outcome.OutputMatches(pattern))
+
+    def ended_with_reply(self) -> AssertionHandle:
+        """The run ended with a reply to the user.
+
+        >>> from agent_asserts import EvalContext
+        >>> from agent_asserts.testing import demo_record
+        >>> EvalContext(demo_record()).ended_with_reply().result.message
+        'the run ended with a reply'
+        """
+        return self._record(outcome.EndedWithReply())
+
+    def ended_without_error(self) -> AssertionHandle:
+        """The run's status is not an error status and no run error was recorded.
+
+        >>> from agent_asserts import EvalContext
+        >>> from agent_asserts.testing import demo_record
+        >>> EvalContext(demo_record()).ended_without_error().result.message
+        "the run ended with status 'completed'"
+        """
+        return self._record(outcome.EndedWithoutError())
 
 
 __all__ = ["OutcomeMethods"]

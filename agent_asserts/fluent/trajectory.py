@@ -11,10 +11,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from agent_asserts.checks import sequencing, tools, trajectory, trajectory_match
+from agent_asserts.checks.tools import OnlyDeclaredTools
 from agent_asserts.fluent.recording import CountLike, Recorder
 
 if TYPE_CHECKING:
@@ -230,6 +231,47 @@ class TrajectoryMethods(Recorder):
         'found 3 steps in order: e1, e2, e3'
         """
         return self._record(sequencing.Sequencing(*selectors))
+
+    def no_loops(self, times: int = 3, *, longest: int = 4) -> AssertionHandle:
+        """No call repeated ``times`` times in a row with the same arguments, and no cycle of
+        up to ``longest`` calls repeated ``times`` times in a row.
+
+        >>> from agent_asserts import EvalContext
+        >>> from agent_asserts.testing import demo_record
+        >>> EvalContext(demo_record()).no_loops().result.message
+        'no call or cycle of calls repeated 3 times in a row'
+        """
+        return self._record(trajectory.NoLoops(times, longest=longest))
+
+    def no_pending_calls(self) -> AssertionHandle:
+        """Every tool call was answered (none is ``pending``).
+
+        >>> from agent_asserts import EvalContext
+        >>> from agent_asserts.testing import demo_record
+        >>> EvalContext(demo_record()).no_pending_calls().result.message
+        'all 2 calls answered'
+        """
+        return self._record(trajectory.NoPendingCalls())
+
+    def no_ignored_errors(self, acknowledged: str = trajectory.ACKNOWLEDGED) -> AssertionHandle:
+        """After each failed call the agent retried that tool or said so (``acknowledged``).
+
+        >>> from agent_asserts import EvalContext
+        >>> from agent_asserts.testing import demo_record
+        >>> EvalContext(demo_record()).no_ignored_errors().result.message
+        'no failed tool call'
+        """
+        return self._record(trajectory.NoIgnoredErrors(acknowledged))
+
+    def only_declared_tools(self, tools: Sequence[str] | None = None) -> AssertionHandle:
+        """Every call names one of ``tools``, or (without them) a tool the record declares.
+
+        >>> from agent_asserts import EvalContext, TrialRecord
+        >>> rec = TrialRecord.from_dict({"tools": [{"name": "a"}], "events": []})
+        >>> EvalContext(rec).only_declared_tools().result.message
+        'all 0 calls name a declared tool'
+        """
+        return self._record(OnlyDeclaredTools(tools))
 
 
 __all__ = ["TrajectoryMethods"]

@@ -39,6 +39,7 @@ from agent_asserts.checks.events import (
     EventCheck,
     EventOrder,
     EventsSatisfy,
+    NoDelegationCycle,
     NotEvent,
 )
 from agent_asserts.checks.expectations import (
@@ -53,6 +54,8 @@ from agent_asserts.checks.expectations import (
     StatePath,
 )
 from agent_asserts.checks.outcome import (
+    EndedWithoutError,
+    EndedWithReply,
     MessageIncludes,
     OutputEquals,
     OutputMatches,
@@ -67,6 +70,7 @@ from agent_asserts.checks.tools import (
     MaxToolCalls,
     NoFailedActions,
     NotCalledTool,
+    OnlyDeclaredTools,
     UsedNoTools,
 )
 from agent_asserts.checks.traces import (
@@ -87,6 +91,9 @@ from agent_asserts.checks.trajectory import (
     EveryCall,
     FollowedBy,
     LastTool,
+    NoIgnoredErrors,
+    NoLoops,
+    NoPendingCalls,
     TerminalTool,
     TraceParsed,
 )
@@ -159,6 +166,13 @@ REPRESENTATIVES: list[Check] = [
     NoDeniedCalls(),
     ParallelCalls("lookup", "search"),
     ToolArgumentsValid("lookup"),
+    NoLoops(4, longest=2),
+    NoPendingCalls(),
+    NoIgnoredErrors("(?i)sorry"),
+    OnlyDeclaredTools(["lookup", "issue"]),
+    NoDelegationCycle(),
+    EndedWithReply(),
+    EndedWithoutError(),
     *(
         cls(*(("refund", "verify", "s1")[: len(cls.positional)]))
         for cls in LIFECYCLE_CHECKS.values()

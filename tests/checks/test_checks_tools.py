@@ -45,7 +45,7 @@ class TestCalledTool:
     def test_pinned_count_one_with_two_matching_calls(self) -> None:
         out = CalledTool("lookup", arguments={"id": "A1049"}, count=1).evaluate(lookups())
         assert out.status is Status.FAIL
-        assert out.message == "matched 2 of 2 'lookup' calls, expected exactly 1"
+        assert out.message == "matched 2 tool calls of 2 'lookup' calls, expected exactly 1"
         assert out.evidence == ("e1", "e2")
         assert out.expected == "exactly 1"
         assert out.observed == 2
@@ -59,7 +59,7 @@ class TestCalledTool:
             .build()
         )
         out = CalledTool("lookup", arguments={"id": "A1049"}, count=2).evaluate(rec)
-        assert out.message == "matched 1 of 2 'lookup' calls, expected exactly 2"
+        assert out.message == "matched 1 tool calls of 2 'lookup' calls, expected exactly 2"
         assert out.evidence == ("e0",)
         assert out.closest == "e1"
         assert [str(m) for m in out.mismatches] == ["$.arguments.id: expected 'A1049', got 'A1050'"]
@@ -77,7 +77,7 @@ class TestCalledTool:
     def test_failure_carries_closest_candidate_and_mismatches(self) -> None:
         out = CalledTool("refund", arguments={"id": "A1049", "amount": 42}).evaluate(lookups())
         assert out.status is Status.FAIL
-        assert out.message == "matched 0 of 1 'refund' calls, expected at least 1"
+        assert out.message == "matched 0 tool calls of 1 'refund' calls, expected at least 1"
         assert out.closest == "e3"
         assert [str(m) for m in out.mismatches] == ["$.arguments.amount: expected 42, got 40"]
         assert out.evidence == ("e3",)  # the candidates: calls of that name

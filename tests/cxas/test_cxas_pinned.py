@@ -210,7 +210,7 @@ def test_apply_to_result_rows_and_verdict() -> None:
             "operator": "tool_output",
             "expectation": '[tool] tool_output:create_order {"result": {"order_id": "*"}}',
             "status": "Not Met",
-            "justification": "matched 0 of 1 'create_order' calls, expected at least 1 "
+            "justification": "matched 0 tool calls of 1 'create_order' calls, expected at least 1 "
             "($.result.result.order_id: "
             "expected '*' (lenient: wildcard), got '')",
         },

@@ -56,7 +56,7 @@ def test_each_verdict_gives_its_test_outcome(pytester: pytest.Pytester) -> None:
             "*_ test_failed _*",
             "FAILED test_failed: 1 check: 1 failed",
             "  FAILED [gate] called_tool('refunds_issue', arguments={'amount': 40})",
-            "    matched 0 of 1 'refunds_issue' calls, expected at least 1",
+            "    matched 0 tool calls of 1 'refunds_issue' calls, expected at least 1",
             "    closest candidate: event e3",
             "      $.arguments.amount: expected 40, got 42",
             "*= agent_asserts =*",
