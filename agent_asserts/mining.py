@@ -538,7 +538,7 @@ def _outcome_candidates(records: Sequence[TrialRecord]) -> list[tuple[Check, str
     out: list[tuple[Check, str]] = []
     if all(r.status == "completed" for r in records):
         out.append((Succeeded(), "status completed"))
-    if all(r.reply is not None for r in records):
+    if all(isinstance(r.reply, str) for r in records):
         out.append((EndedWithReply(), "every run ended with a reply"))
     return out
 

@@ -25,7 +25,7 @@ from agent_asserts.checks.registry import register
 from agent_asserts.matching import explain, render
 from agent_asserts.matching.scalar import compile_regex, search, slash_hint
 from agent_asserts.matching.values import plural
-from agent_asserts.outcome import Outcome, missing_surface
+from agent_asserts.outcome import Outcome
 
 if TYPE_CHECKING:
     from agent_asserts.record import TrialRecord
@@ -224,18 +224,23 @@ ERROR_STATUSES: Final = frozenset({"failed", "error", "errored", "crashed"})
 class EndedWithReply(Check):
     """The run ended with a reply to the user (an explicit ``reply``, else an agent message).
 
+    ``invalid`` when the trace does not record the reply (docs/record.md, partial data).
+
     >>> from agent_asserts.record import TrialRecord
     >>> EndedWithReply().evaluate(TrialRecord.builder().tool("lookup").build()).message
     'the run ended without a reply'
+    >>> unrecorded = TrialRecord.from_dict({"events": [], "surfaces": ["tool_call"]})
+    >>> EndedWithReply().evaluate(unrecorded).message
+    'the trace does not record the reply'
     """
 
     method: ClassVar[str] = "ended_with_reply"
 
     def evaluate(self, record: TrialRecord) -> Outcome:
-        if record.reply is None:
-            invalid = missing_surface(record, "message")
-            if invalid is not None:
-                return invalid
+        reply = record.reply
+        if not isinstance(reply, str):
+            if reply is not None:  # MISSING: the trace does not record messages
+                return Outcome.invalid(REPLY_NOT_RECORDED)
             return Outcome.of(False, message="the run ended without a reply")
         return Outcome.of(
             True, message="the run ended with a reply", evidence=reply_evidence(record)
