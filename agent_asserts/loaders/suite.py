@@ -218,7 +218,17 @@ def _entries(value: Iterable[CheckEntry]) -> tuple[CheckEntry, ...]:
 
 
 def _cases(value: Iterable[Case]) -> tuple[Case, ...]:
-    return tuple(value)
+    """The cases as a tuple; two cases of one name are refused (results, reports and the
+    suite's ``to_dict()`` name cases, and a suite file refuses duplicates)."""
+    cases = tuple(value)
+    seen: set[str] = set()
+    for index, case in enumerate(cases):
+        name = getattr(case, "name", None)
+        if name in seen:
+            raise ValueError(f"cases[{index}]: duplicate case name {name!r}")
+        if isinstance(name, str):
+            seen.add(name)
+    return cases
 
 
 @attrs.frozen

@@ -24,7 +24,8 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 
 HERE = Path(__file__).resolve().parent
-MODULES = ["test_fuzz_inputs", "test_fuzz_loaders", "test_fuzz_matchers", "test_fuzz_adapters"]
+MODULES = ["test_fuzz_inputs", "test_fuzz_loaders", "test_fuzz_matchers", "test_fuzz_adapters",
+           "test_fuzz_roundtrips", "test_fuzz_reports"]  # fmt: skip
 
 
 def _site(exc: BaseException) -> str:

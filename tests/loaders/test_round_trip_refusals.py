@@ -1,0 +1,33 @@
+"""Suites whose ``to_dict()`` would not load back are refused when built (issue 25)."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent_asserts.checks.trajectory_match import MatchesTrajectory
+from agent_asserts.loaders import LoadError, load, loads
+from agent_asserts.loaders.suite import Case, CheckEntry, Suite
+
+
+@pytest.mark.parametrize("reference", [[""], [{"name": ""}], [("", {})]])
+def test_an_empty_reference_tool_name_is_refused_in_python_as_in_a_file(reference: list) -> None:
+    with pytest.raises(TypeError) as caught:
+        MatchesTrajectory(reference)
+    assert str(caught.value) == "reference[0].name: must be a non-empty string (got '')"
+
+
+def test_a_suite_of_two_cases_of_one_name_is_refused() -> None:
+    case = Case("c", (CheckEntry(MatchesTrajectory(["a"])),))
+    with pytest.raises(ValueError, match=r"^cases\[1\]: duplicate case name 'c'$"):
+        Suite("s", [case, case])
+
+
+def test_a_suite_file_with_duplicate_case_names_is_a_load_error_not_a_value_error() -> None:
+    text = "cases:\n- name: a\n  checks: [succeeded]\n- name: a\n  checks: [succeeded]\n"
+    with pytest.raises(LoadError, match="duplicate case name 'a'"):
+        loads(text)
+
+
+def test_a_suite_of_unique_cases_loads_back_from_its_to_dict() -> None:
+    suite = Suite("s", [Case(n, (CheckEntry(MatchesTrajectory(["a"])),)) for n in "ab"])
+    assert load(suite.to_dict()) == suite
