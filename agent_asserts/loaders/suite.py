@@ -42,6 +42,8 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from agent_asserts._depth import depth_message, too_deep
+from agent_asserts._values import format_path
 from agent_asserts.batch import load_error_text, unloadable_cases
 from agent_asserts.checks.data import EXPECT_SOURCES, build_check, expect_signatures
 from agent_asserts.checks.expectations import VALUE_CHECKS
@@ -198,6 +200,22 @@ def suite_to_data(
         return case_to_data(suite.cases[0], base_dir=base_dir)
     cases = [case_to_data(case, base_dir=base_dir) for case in suite.cases]
     return {"name": suite.name, "cases": cases}
+
+
+def _loadable(data: dict[str, Any]) -> dict[str, Any]:
+    """``data`` when a loader reads it back; a suite file holds at most ``MAX_DEPTH`` levels,
+    so a check built in Python around a value nested nearly that deep cannot be written.
+
+    Raises:
+        ValueError: Naming the first key path past the limit.
+    """
+    where = too_deep(data)
+    if where is not None:
+        raise ValueError(
+            f"{format_path(where)}: {depth_message()} once written as a suite document, "
+            "which would not load back"
+        )
+    return data
 
 
 def _relative(path: Path, base_dir: str | os.PathLike[str] | None) -> str:
@@ -396,12 +414,16 @@ class Case:
     def to_dict(self, *, base_dir: str | os.PathLike[str] | None = None) -> dict[str, Any]:
         """The native-dialect form of this case (record path relative to ``base_dir``).
 
+        Raises:
+            ValueError: A value nested so deeply that the document would pass the limit of
+                nesting, and so not load back (naming its key path).
+
         >>> from agent_asserts.loaders import loads
         >>> case = loads("{name: refund, record: runs/ok.json, checks: [succeeded]}").cases[0]
         >>> case.to_dict(base_dir="runs")
         {'name': 'refund', 'record': 'ok.json', 'checks': ['succeeded']}
         """
-        return case_to_data(self, base_dir=base_dir)
+        return _loadable(case_to_data(self, base_dir=base_dir))
 
 
 @attrs.frozen
@@ -497,7 +519,12 @@ class Suite:
 
     def to_dict(self, *, base_dir: str | os.PathLike[str] | None = None) -> dict[str, Any]:
         """The native-dialect form (``record:`` paths relative to ``base_dir``, by default the
-        suite file's directory), ready for ``yaml.safe_dump`` or ``json.dump``.
+        suite file's directory), ready for ``yaml.safe_dump`` or ``json.dump``; it loads back
+        equal (``load(suite.to_dict()) == suite``).
+
+        Raises:
+            ValueError: A value nested so deeply that the document would pass the limit of
+                nesting, and so not load back (naming its key path).
 
         >>> from agent_asserts.loaders import loads
         >>> suite = loads("{record: runs/ok.json, cases: [{name: a, checks: [succeeded]}]}")
@@ -506,7 +533,7 @@ class Suite:
         """
         if base_dir is None and self.source is not None:
             base_dir = Path(self.source).parent
-        return suite_to_data(self, base_dir=base_dir)
+        return _loadable(suite_to_data(self, base_dir=base_dir))
 
 
 __all__ = [

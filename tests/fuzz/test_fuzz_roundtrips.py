@@ -1,6 +1,7 @@
 """Both round trips on fuzzed data: a record's ``to_dict()`` is strict JSON and reads back to
 the same ``to_dict()``; a suite that loads writes a ``to_dict()`` that loads back equal
-(``UnserializableCheck`` — a check holding a callable — is the one documented refusal).
+(``UnserializableCheck`` — a check holding a callable — and the ``ValueError`` of a document
+that would pass the limit of nesting are the documented refusals).
 Each property lets out only what the library does not document."""
 
 from __future__ import annotations
@@ -62,6 +63,10 @@ def suite_reads_back(dialect: str | None, doc: Any) -> None:
     try:
         data = suite.to_dict()
     except UnserializableCheck:
+        return
+    except ValueError as exc:  # documented: a written document past the limit of nesting
+        if "would not load back" not in str(exc):
+            raise
         return
     assert load(data) == suite, data
 

@@ -31,3 +31,39 @@ def test_a_suite_file_with_duplicate_case_names_is_a_load_error_not_a_value_erro
 def test_a_suite_of_unique_cases_loads_back_from_its_to_dict() -> None:
     suite = Suite("s", [Case(n, (CheckEntry(MatchesTrajectory(["a"])),)) for n in "ab"])
     assert load(suite.to_dict()) == suite
+
+
+def _nest(levels: int) -> object:
+    value: object = 1
+    for _ in range(levels):
+        value = [value]
+    return value
+
+
+def _suite(levels: int) -> Suite:
+    check = MatchesTrajectory([{"name": "a", "arguments": {"x": _nest(levels)}}])
+    return Suite("s", [Case("c", (CheckEntry(check),))])
+
+
+@pytest.mark.parametrize("levels", [150, 190])
+def test_a_suite_with_deep_values_within_the_limit_loads_back(levels: int) -> None:
+    suite = _suite(levels)
+    assert load(suite.to_dict()) == suite
+
+
+@pytest.mark.parametrize("levels", [195, 199])
+def test_a_suite_past_the_limit_once_written_says_so_instead_of_writing_unloadable_data(
+    levels: int,
+) -> None:
+    suite = _suite(levels)
+    with pytest.raises(ValueError, match="would not load back") as caught:
+        suite.to_dict()
+    text = str(caught.value)
+    assert text.startswith("cases[0].checks[0].matches_trajectory.reference[0].arguments.x[0]")
+    assert text.endswith(
+        "nested more than 200 levels deep (the limit of nesting) once written as a suite "
+        "document, which would not load back"
+    )
+    check = suite.cases[0].entries[0].check
+    with pytest.raises(LoadError):  # what writing it would have given
+        load({"name": "s", "cases": [{"name": "c", "checks": [check.to_data()]}]})  # type: ignore[attr-defined]
