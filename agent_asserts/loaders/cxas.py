@@ -280,6 +280,7 @@ def build(doc: Node, ctx: BuildContext) -> Suite:
         return ctx.suite([_build_case(mapping, ctx, suite_name, record)], name=suite_name)
     p.check_keys(mapping, required=["evals"], optional=["name", "record"])
     cases: list[Case] = []
+    seen: dict[str, Node] = {}
     for item in p.expect_list(mapping.get("evals"), non_empty=True) or []:
         entry = p.expect_mapping(item)
         if entry is None:
@@ -287,7 +288,16 @@ def build(doc: Node, ctx: BuildContext) -> Suite:
         p.check_keys(entry, required=["name"], optional=["record", *EVAL_KEYS])
         name = p.expect_str(entry.get("name"), non_empty=True) or ""
         own = ctx.record_path(entry.get("record")) if "record" in entry.items else record
-        cases.append(_build_case(entry, ctx, name, own))
+        case = _build_case(entry, ctx, name, own)  # its problems are found even when a duplicate
+        here = entry.get("name") or entry
+        first = seen.setdefault(name, here)
+        if first is here:
+            cases.append(case)
+        elif name:  # results and reports name cases; a missing name has its own problem
+            message = f"duplicate eval name {name!r}"
+            if first.line is not None:
+                message += f" (first defined at line {first.line}, column {first.col})"
+            p.add(here, message)
     return ctx.suite(cases, name=suite_name)
 
 

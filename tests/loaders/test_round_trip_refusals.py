@@ -67,3 +67,24 @@ def test_a_suite_past_the_limit_once_written_says_so_instead_of_writing_unloadab
     check = suite.cases[0].entries[0].check
     with pytest.raises(LoadError):  # what writing it would have given
         load({"name": "s", "cases": [{"name": "c", "checks": [check.to_data()]}]})  # type: ignore[attr-defined]
+
+
+def test_a_cxas_file_with_two_evals_of_one_name_is_a_load_error() -> None:
+    # was ValueError from Suite once Suite refused duplicates; before that, a suite whose
+    # to_dict() did not load back
+    with pytest.raises(LoadError) as caught:
+        loads("evals:\n  - name: a\n  - name: a\n", dialect="cxas")
+    assert str(caught.value) == (
+        "<string>:3:11: evals[1].name: duplicate eval name 'a' (first defined at line 2, column 11)"
+    )
+
+
+def test_a_dialect_building_two_cases_of_one_name_gets_a_load_error() -> None:
+    from agent_asserts.loaders.dialects import BuildContext
+
+    ctx = BuildContext.for_source(None, dialect="x", default_name="s")
+    case = Case("c", ())
+    suite = ctx.suite([case, case])
+    assert [c.name for c in suite.cases] == ["c"]
+    with pytest.raises(LoadError, match="duplicate case name 'c'"):
+        ctx.problems.raise_if_any()
