@@ -13,7 +13,7 @@ import pytest
 from agent_asserts import evaluate_contract
 from agent_asserts.contract import ContractError
 from agent_asserts.contract.grammar import format_within, parse_within
-from agent_asserts.loaders import LoadError, loads
+from agent_asserts.loaders import LoadError, load, loads
 from agent_asserts.matching import M
 from agent_asserts.record import RecordError
 from agent_asserts.record.reading import iter_records
@@ -82,6 +82,17 @@ def test_a_5000_digit_integer_in_a_json_suite_is_a_load_error() -> None:
     assert _load_error(text, "native") == (
         "<string>:1:40: checks[0].max_steps: a number of 5000 digits is too long "
         "(the limit is 4300 digits)"
+    )
+
+
+def test_a_5000_digit_integer_in_a_json_suite_file_is_a_load_error(tmp_path: Path) -> None:
+    # was ValueError from json.loads (the .json file path; text was already refused)
+    path = tmp_path / "suite.json"
+    path.write_text('{"name": "s",\n "checks": [{"max_steps": ' + "1" * 5000 + "}]}")
+    with pytest.raises(LoadError) as caught:
+        load(path)
+    assert str(caught.value) == (
+        f"{path}:2:27: a number of 5000 digits is too long (the limit is 4300 digits)"
     )
 
 

@@ -24,6 +24,8 @@ from agent_asserts.report.json_report import render_json
 from agent_asserts.results import AssertionResult, CaseResult, EvaluatorInfo
 from agent_asserts.serialization import read_json_report
 
+pytest_plugins = ["pytester"]
+
 
 def _refuse(name: str) -> Any:
     raise AssertionError(f"bare {name} in the report")
@@ -105,12 +107,15 @@ def test_the_json_report_is_strict_and_reads_non_finite_floats_back() -> None:
     assert row.record is not None and row.record.to_dict() == record.to_dict()
 
 
+def _containers(inner: Any) -> Any:
+    keys = st.sampled_from(["$float", "a", "NaN"]) | st.text(max_size=3)
+    return st.lists(inner, max_size=3) | st.dictionaries(keys, inner, max_size=3)
+
+
 json_values: Any = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats() | st.text()
     | st.sampled_from(["NaN", "Infinity", "$float"]),
-    lambda inner: st.lists(inner, max_size=3)
-    | st.dictionaries(st.sampled_from(["$float", "a", "NaN"]) | st.text(max_size=3), inner,
-                      max_size=3),
+    _containers,
     max_leaves=12,
 )  # fmt: skip
 
@@ -120,3 +125,28 @@ def test_the_strict_form_is_strict_json_and_lossless(value: Any) -> None:
     text = json.dumps(strict_json(value), allow_nan=False)
     back = from_strict_json(json.loads(text))
     assert json.dumps(back, sort_keys=True) == json.dumps(value, sort_keys=True)
+
+
+@pytest.mark.parametrize("suffix", ["json", "html"])
+def test_the_pytest_report_is_written_with_a_lone_surrogate_in_the_record(
+    pytester: pytest.Pytester, suffix: str
+) -> None:
+    # the session report was not written (UnicodeEncodeError at the end of the session)
+    pytester.makeini("[pytest]\nagent_asserts_suites = suites/*.json\n")
+    (pytester.path / "suites").mkdir()
+    (pytester.path / "suites" / "run.json").write_text(SURROGATE_RECORD, encoding="utf-8")
+    (pytester.path / "suites" / "s.json").write_text(
+        '{"name": "s", "record": "run.json", "checks": [{"expect": {"value": "reply", '
+        '"includes": "\\ud800"}}]}',
+        encoding="utf-8",
+    )
+    report = pytester.path / f"report.{suffix}"
+    result = pytester.runpytest_subprocess(
+        "-p", "no:cacheprovider", f"--agent-asserts-report={report}", timeout=60
+    )
+    result.assert_outcomes(failed=1)
+    text = report.read_text(encoding="utf-8")
+    assert "\\ud800" in text
+    if suffix == "json":
+        (row,) = read_json_report(text)
+        assert "\ud800" in row.case.results[0].message or row.case.verdict.value == "failed"
