@@ -170,3 +170,28 @@ def test_a_mantle_line_nested_too_deeply_is_a_parse_error_of_its_line(tmp_path: 
     (error,) = record.parse_errors
     assert error.position == "line 2" and error.reason.endswith(TOO_DEEP)
     assert pickle.loads(pickle.dumps(record)) == record  # a process pool can send it
+
+
+@pytest.mark.parametrize(
+    ("place", "path"),
+    [("id", "id"), ("left", "require.left"), ("where", "bind.s.where"),
+     ("extract", "bind.s.extract")],
+)  # fmt: skip
+def test_a_contract_key_nested_20000_deep_is_a_contract_error(place: str, path: str) -> None:
+    # was RecursionError from the repr of the value in a problem message (long fuzz run)
+    deep = _nest(20_000, False)
+    spec: dict[str, Any] = {
+        "id": "a",
+        "bind": {"s": {"from": "trace", "where": {"kind": "tool_call"}}},
+        "require": {"op": "equals", "left": "s", "right": 1},
+    }
+    if place in ("id",):
+        spec["id"] = deep
+    elif place == "left":
+        spec["require"]["left"] = deep
+    else:
+        spec["bind"]["s"][place] = deep
+    with pytest.raises(ContractError) as caught:
+        evaluate_contract(demo_record(), spec)
+    assert str(caught.value).startswith(path + "[0][0]")
+    assert str(caught.value).endswith(TOO_DEEP)
