@@ -33,6 +33,7 @@ Small attrs converters shared by the data classes of every layer.
 from __future__ import annotations
 
 import enum
+import json
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -120,23 +121,25 @@ def to_jsonable(value: Any) -> Any:
 
     ``MISSING`` becomes ``{"$absent": true}`` (the matcher operator for "no value"); objects with
     ``to_dict()`` or ``to_data()`` use it; attrs classes become their field dicts; anything else
-    unknown becomes its ``repr``. Non-finite floats become strings.
+    unknown becomes its ``repr``. Non-finite floats take their lossless strict-JSON form
+    (:func:`strict_json`).
 
     >>> to_jsonable(MISSING)
     {'$absent': True}
     >>> to_jsonable(float("nan"))
-    'nan'
+    {'$float': 'NaN'}
     """
     if value is None or isinstance(value, bool | int | str):
         return value
     if isinstance(value, float):
-        return value if math.isfinite(value) else repr(value)
+        return value if math.isfinite(value) else {FLOAT_KEY: _FLOAT_NAMES[repr(value)]}
     if value is MISSING:
         return {"$absent": True}
     if isinstance(value, enum.Enum):
         return to_jsonable(value.value)
     if isinstance(value, Mapping):
-        return {str(k): to_jsonable(v) for k, v in value.items()}
+        out = {str(k): to_jsonable(v) for k, v in value.items()}
+        return {FLOAT_KEY: out} if len(out) == 1 and FLOAT_KEY in out else out
     if isinstance(value, list | tuple | set | frozenset):
         items = sorted(value, key=repr) if isinstance(value, set | frozenset) else value
         return [to_jsonable(v) for v in items]
@@ -151,6 +154,116 @@ def to_jsonable(value: Any) -> Any:
     if fields is not None and not callable(value):
         return {f.name: to_jsonable(getattr(value, f.name)) for f in fields}
     return safe_repr(value)
+
+
+# -- strict JSON: non-finite floats ----------------------------------------------------------------
+
+FLOAT_KEY: Final = "$float"
+"""The key of the strict-JSON form of a non-finite float: ``{"$float": "NaN"}``."""
+
+_FLOAT_NAMES: Final = {"nan": "NaN", "inf": "Infinity", "-inf": "-Infinity"}
+_FLOATS: Final = {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}
+
+
+def strict_json(value: Any) -> Any:
+    """``value`` with what strict JSON cannot hold in its lossless form (docs/serialization.md).
+
+    A non-finite float becomes ``{"$float": "NaN"}`` (``"Infinity"``, ``"-Infinity"``); a
+    mapping whose only key is ``"$float"`` is itself wrapped in one, so it reads back as
+    written. :func:`from_strict_json` undoes it. Containers with nothing to change come back
+    as the same objects (nothing is copied); data nested past the limit of nesting is left
+    as it is (whoever reads it refuses it).
+
+    >>> strict_json({"a": [float("inf"), 1.5], "b": {"$float": "NaN"}})
+    {'a': [{'$float': 'Infinity'}, 1.5], 'b': {'$float': {'$float': 'NaN'}}}
+    >>> data = {"a": [1, "x"]}
+    >>> strict_json(data) is data
+    True
+    """
+    text = _json_text(value)
+    if text is not None and FLOAT_KEY not in text and "NaN" not in text and "Infinity" not in text:
+        return value  # the common case, found at the C encoder's speed
+    return _to_strict(value, 0)
+
+
+def _json_text(value: Any) -> str | None:
+    """``json.dumps(value)``, or None when it cannot be written as it is."""
+    try:
+        return json.dumps(value, check_circular=False)
+    except (TypeError, ValueError, RecursionError):
+        return None
+
+
+def _to_strict(value: Any, _depth: int) -> Any:
+    kind = type(value)
+    if kind is str or kind is int or kind is bool or value is None:
+        return value
+    if kind is float or isinstance(value, float):
+        return value if value - value == 0 else {FLOAT_KEY: _FLOAT_NAMES[repr(float(value))]}
+    if _depth > _MAX_WALK:
+        return value
+    if isinstance(value, Mapping):
+        changed = {}
+        for key, child in value.items():
+            new = _to_strict(child, _depth + 1)
+            if new is not child:
+                changed[key] = new
+        if len(value) == 1 and FLOAT_KEY in value:
+            return {FLOAT_KEY: {FLOAT_KEY: changed.get(FLOAT_KEY, value[FLOAT_KEY])}}
+        return {**value, **changed} if changed else value
+    if isinstance(value, list | tuple):
+        items = [_to_strict(child, _depth + 1) for child in value]
+        if any(new is not old for new, old in zip(items, value, strict=True)):
+            return items if isinstance(value, list) else tuple(items)
+    return value
+
+
+def from_strict_json(value: Any) -> Any:
+    """The value :func:`strict_json` was given: ``{"$float": "NaN"}`` is a NaN again and a
+    wrapped ``{"$float": {"$float": x}}`` the mapping ``{"$float": x}``. Any other data comes
+    back as it is (the same objects when nothing changes).
+
+    >>> from_strict_json([{"$float": "-Infinity"}, {"$float": {"$float": "NaN"}}, {"$float": 1}])
+    [-inf, {'$float': 'NaN'}, {'$float': 1}]
+    >>> import math
+    >>> math.isnan(from_strict_json(strict_json(float("nan"))))
+    True
+    """
+    text = _json_text(value)
+    if text is not None and FLOAT_KEY not in text:
+        return value
+    return _from_strict(value, 0)
+
+
+def _from_strict(value: Any, _depth: int) -> Any:
+    kind = type(value)
+    if kind is str or kind is int or kind is float or kind is bool or value is None:
+        return value
+    if _depth > _MAX_WALK:
+        return value
+    if isinstance(value, Mapping):
+        if len(value) == 1 and FLOAT_KEY in value:
+            inner = value[FLOAT_KEY]
+            if type(inner) is str and inner in _FLOATS:
+                return _FLOATS[inner]
+            if isinstance(inner, Mapping) and len(inner) == 1 and FLOAT_KEY in inner:
+                return {FLOAT_KEY: _from_strict(inner[FLOAT_KEY], _depth + 2)}
+        changed = {}
+        for key, child in value.items():
+            new = _from_strict(child, _depth + 1)
+            if new is not child:
+                changed[key] = new
+        return {**value, **changed} if changed else value
+    if isinstance(value, list | tuple):
+        items = [_from_strict(child, _depth + 1) for child in value]
+        if any(new is not old for new, old in zip(items, value, strict=True)):
+            return items if isinstance(value, list) else tuple(items)
+    return value
+
+
+_MAX_WALK: Final = 250
+"""How deep :func:`strict_json` and :func:`from_strict_json` go (past the 200 levels data may
+be nested): deeper data is refused by whoever reads it, so it is left as it is."""
 
 
 # -- attrs converters ------------------------------------------------------------------------------
@@ -206,6 +319,7 @@ def unit_interval(instance: object, attribute: attrs.Attribute[Any], value: Any)
 
 
 __all__ = [
+    "FLOAT_KEY",
     "MISSING",
     "PathPart",
     "as_severity",
@@ -213,6 +327,8 @@ __all__ = [
     "as_tuple",
     "check_unit_interval",
     "format_path",
+    "from_strict_json",
+    "strict_json",
     "to_jsonable",
     "unit_interval",
 ]

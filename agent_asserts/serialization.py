@@ -36,7 +36,7 @@ from typing import Any, Final
 import attrs
 import cattrs
 
-from agent_asserts._values import to_jsonable
+from agent_asserts._values import from_strict_json, to_jsonable
 from agent_asserts.checks import Check
 from agent_asserts.checks.data import (
     CheckDataError,
@@ -128,6 +128,7 @@ def _result_structurer(conv: cattrs.Converter) -> Callable[[Any, type[Any]], Ass
 
 def _case_structurer(conv: cattrs.Converter) -> Callable[[Any, type[Any]], CaseResult]:
     def structure(data: Mapping[str, Any], _cls: type[Any]) -> CaseResult:
+        data = from_strict_json(data)
         return CaseResult(
             name=data["name"],
             verdict=data["verdict"],

@@ -90,9 +90,10 @@ _REFERENCE_KEYS: Final = ("name", "arguments")
 
 def _reference_call(item: Any, index: int) -> dict[str, Any]:
     where = f"reference[{index}]"
+    call: dict[str, Any]
     if isinstance(item, str):
-        return {"name": item}
-    if isinstance(item, Mapping):
+        call = {"name": item}  # checked below: an empty name would not load back
+    elif isinstance(item, Mapping):
         unknown = [k for k in item if k not in _REFERENCE_KEYS]
         if unknown:
             raise ValueError(f"{where}: {unknown_key_message(str(unknown[0]), _REFERENCE_KEYS)}")

@@ -33,6 +33,7 @@ import json
 import math
 import re
 from collections.abc import Mapping
+from decimal import Decimal
 from typing import Any, Final
 
 import attrs
@@ -117,7 +118,7 @@ def parse_within(value: object) -> float:
             seconds = float(match.group(1)) * _FACTORS[match.group(2)]
     if seconds is None or math.isnan(seconds) or math.isinf(seconds) or seconds < 0:
         raise ValueError(f"must be {FORMS} (got {value!r})")
-    return seconds
+    return seconds + 0.0  # -0.0 is 0.0
 
 
 def format_within(seconds: float) -> str:
@@ -131,12 +132,18 @@ def format_within(seconds: float) -> str:
 
     >>> format_within(2.0), format_within(0.25), format_within(1.25)
     ('2s', '250ms', '1.25s')
+    >>> format_within(1e20), parse_within(format_within(1e20)) == 1e20
+    ('100000000000000000000s', True)
     """
+    seconds += 0.0  # -0.0 is 0.0
     if 0 < seconds < 1:
         millis = seconds * 1000
         if float(round(millis)) == millis and parse_within(f"{round(millis)}ms") == seconds:
             return f"{round(millis)}ms"
-    return f"{seconds:g}s" if parse_within(f"{seconds:g}s") == seconds else f"{seconds!r}s"
+    short = f"{seconds:g}s"
+    if "e" not in short and parse_within(short) == seconds:
+        return short
+    return f"{Decimal(repr(seconds)):f}s"  # every digit, never an exponent (1e20, 1e-07)
 
 
 ItemPath = tuple[str | int, ...]

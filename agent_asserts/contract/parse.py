@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
+from agent_asserts._depth import depth_message, too_deep
 from agent_asserts._values import MISSING
 from agent_asserts.contract.grammar import (
     ASSERTION_KEYS,
@@ -204,12 +205,22 @@ def _parse_bind(p: Problems, data: Any) -> tuple[list[Binding], dict[str, Shape 
     return bindings, shapes
 
 
+def _too_deep(p: Problems, data: Any) -> bool:
+    """Whether ``data`` is nested past the limit of nesting (one problem at its path): found
+    before any message renders a value of it, which a deep value would not survive."""
+    where = too_deep(data)
+    if where is None:
+        return False
+    p.add(where, depth_message())
+    return True
+
+
 def parse_assertion(
     p: Problems, data: Any, *, default_id: str | None, extra_keys: Sequence[str] = ()
 ) -> ContractAssertion | None:
     """One assertion (``p`` is positioned at it); ``default_id`` serves the bare form."""
     before = len(p)
-    if not _mapping(p, data, (), "an assertion"):
+    if _too_deep(p, data) or not _mapping(p, data, (), "an assertion"):
         return None
     required = ("bind", "require") if default_id is not None else ("id", "bind", "require")
     data = _keys(p, data, (*ASSERTION_KEYS, *extra_keys), required)
@@ -261,7 +272,7 @@ def _parse_when(
 def parse_contract(p: Problems, data: Any, *, default_name: str | None = None) -> Contract | None:
     """A whole contract document; None (with problems in ``p``) when it has any problem."""
     before = len(p)
-    if not _mapping(p, data, (), "a contract"):
+    if _too_deep(p, data) or not _mapping(p, data, (), "a contract"):
         return None
     if "assertions" in data:
         data = _keys(p, data, CONTRACT_KEYS, ())

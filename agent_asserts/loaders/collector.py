@@ -422,8 +422,11 @@ class ProblemCollector(Collector, NodeReading):
         self._type_problem(node, what)
         return None
 
-    def expect_str(self, node: Node | None, *, non_empty: bool = False) -> str | None:
-        """A string value (``3`` or ``true`` are not strings).
+    def expect_str(
+        self, node: Node | None, *, non_empty: bool = False, non_blank: bool = False
+    ) -> str | None:
+        """A string value (``3`` or ``true`` are not strings); ``non_blank``: one with a
+        character other than whitespace (a judge's criterion).
 
         >>> from agent_asserts.loaders.nodes import from_plain
         >>> p = ProblemCollector("a.yml")
@@ -431,10 +434,15 @@ class ProblemCollector(Collector, NodeReading):
         ('', None)
         >>> str(p.problems[0])
         'a.yml: must not be empty'
+        >>> p.expect_str(from_plain(" \\t", file="a.yml"), non_blank=True), str(p.problems[1])
+        (None, 'a.yml: must not be blank (it is only whitespace)')
         """
         value: str | None = self._scalar(node, "a string", (str,))
-        if value is not None and non_empty and not value:
+        if value is not None and (non_empty or non_blank) and not value:
             self.add(node, "must not be empty")
+            return None
+        if value is not None and non_blank and not value.strip():
+            self.add(node, "must not be blank (it is only whitespace)")
             return None
         return value
 

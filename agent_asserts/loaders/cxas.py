@@ -197,9 +197,9 @@ def detect(data: Any) -> bool:
     return any(_kind(item) in OPERATORS or "tool" in item for item in entries)
 
 
-def _strings(node: Node | None, ctx: BuildContext) -> list[str]:
+def _strings(node: Node | None, ctx: BuildContext, *, non_blank: bool = False) -> list[str]:
     items = ctx.problems.expect_list(node) or []
-    texts = (ctx.problems.expect_str(item, non_empty=True) for item in items)
+    texts = (ctx.problems.expect_str(item, non_empty=True, non_blank=non_blank) for item in items)
     return [t for t in texts if t is not None]
 
 
@@ -217,8 +217,8 @@ def _steps(node: Node | None, ctx: BuildContext, meta: dict[str, Any]) -> list[C
         if step is None:
             continue
         p.check_keys(step, optional=STEP_KEYS)
-        goal = p.expect_str(step.get("goal"), non_empty=True)
-        criteria = p.expect_str(step.get("success_criteria"), non_empty=True)
+        goal = p.expect_str(step.get("goal"), non_blank=True)
+        criteria = p.expect_str(step.get("success_criteria"), non_blank=True)
         turns.append(p.expect_int(step.get("max_turns"), minimum=0))
         for key in _STEP_INPUTS[:2]:
             p.expect_str(step.get(key))
@@ -249,7 +249,10 @@ def _build_case(node: MappingNode, ctx: BuildContext, name: str, record: Path | 
         if entry is not None:
             entries.append(entry)
     entries += _steps(node.get("steps"), ctx, meta)
-    entries += [_judge(t, f"expectation:{t}") for t in _strings(node.get("expectations"), ctx)]
+    entries += [
+        _judge(t, f"expectation:{t}")
+        for t in _strings(node.get("expectations"), ctx, non_blank=True)
+    ]
     return Case(name, tuple(entries), record, meta, ctx.judge, read_record)
 
 
@@ -277,6 +280,7 @@ def build(doc: Node, ctx: BuildContext) -> Suite:
         return ctx.suite([_build_case(mapping, ctx, suite_name, record)], name=suite_name)
     p.check_keys(mapping, required=["evals"], optional=["name", "record"])
     cases: list[Case] = []
+    seen: dict[str, Node] = {}
     for item in p.expect_list(mapping.get("evals"), non_empty=True) or []:
         entry = p.expect_mapping(item)
         if entry is None:
@@ -284,7 +288,16 @@ def build(doc: Node, ctx: BuildContext) -> Suite:
         p.check_keys(entry, required=["name"], optional=["record", *EVAL_KEYS])
         name = p.expect_str(entry.get("name"), non_empty=True) or ""
         own = ctx.record_path(entry.get("record")) if "record" in entry.items else record
-        cases.append(_build_case(entry, ctx, name, own))
+        case = _build_case(entry, ctx, name, own)  # its problems are found even when a duplicate
+        here = entry.get("name") or entry
+        first = seen.setdefault(name, here)
+        if first is here:
+            cases.append(case)
+        elif name:  # results and reports name cases; a missing name has its own problem
+            message = f"duplicate eval name {name!r}"
+            if first.line is not None:
+                message += f" (first defined at line {first.line}, column {first.col})"
+            p.add(here, message)
     return ctx.suite(cases, name=suite_name)
 
 

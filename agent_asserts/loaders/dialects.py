@@ -159,14 +159,23 @@ class BuildContext:
         return (name or self.default_name, self.record_path(doc.get("record")))
 
     def suite(self, cases: Sequence[Case], *, name: str | None = None) -> Suite:
-        """The :class:`Suite` of this load (problems are raised by the caller).
+        """The :class:`Suite` of this load (problems are raised by the caller); a case whose
+        name an earlier case has is a problem of the document, and left out.
 
         >>> BuildContext.for_source("suites/refund.yml", dialect="native").suite([])
         Suite(name='refund', cases=(), source='suites/refund.yml', dialect='native')
         """
+        names: set[str] = set()
+        unique = []
+        for case in cases:  # a dialect that did not refuse duplicates itself: refused here
+            if case.name in names:
+                self.problems.add(None, f"duplicate case name {case.name!r}")
+                continue
+            names.add(case.name)
+            unique.append(case)
         return Suite(
             name=name or self.default_name,
-            cases=tuple(cases),
+            cases=tuple(unique),
             source=self.source,
             dialect=self.dialect,
         )

@@ -163,8 +163,8 @@ def lifecycle_check(
     before = len(p)
     _keys(body, p, required, optional, rejected)
     values = {k: p.expect_str(body.get(k), non_empty=True) for k in fields}
-    if len(p) > before:
-        return None
+    if len(p) > before or any(values[k] is None for k in required):
+        return None  # a required value the source already refused (a YAML tag) is missing too
     return cls(**{k: v for k, v in values.items() if v is not None})
 
 
@@ -533,7 +533,7 @@ def _goals(node: Node | None, ctx: BuildContext) -> list[CheckEntry]:
     p.check_keys(goals, optional=["criteria", "assertions"])
     entries = assertion_entries(goals.get("assertions"), p)
     for item in p.expect_list(goals.get("criteria")) or []:
-        criterion = p.expect_str(item, non_empty=True)
+        criterion = p.expect_str(item, non_blank=True)
         if criterion is not None:
             entries.append(CheckEntry(JudgeCheck(criterion), severity="gate"))
     return entries

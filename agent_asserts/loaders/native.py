@@ -330,9 +330,12 @@ def _cases(node: Node, ctx: BuildContext, suite_name: str, record: Path | None) 
             if first.line is not None:
                 message += f" (first defined at line {first.line}, column {first.col})"
             problems.add(mapping.get("name") or mapping, message)
+        duplicate = name in seen
         seen.setdefault(name, mapping.get("name") or mapping)
         own = ctx.record_path(mapping.get("record")) if "record" in mapping.items else record
-        cases.append(_case(mapping, ctx, name, own))
+        case = _case(mapping, ctx, name, own)  # its problems are found even when a duplicate
+        if not duplicate:  # the problem above refuses the file; a Suite holds unique names
+            cases.append(case)
     return cases
 
 

@@ -323,7 +323,7 @@ def _build(kind: str, node: MappingNode, ctx: BuildContext) -> list[tuple[Check,
         return "|".join(names)
 
     if kind == "llm_judge":
-        criterion = p.expect_str(node.get("criterion"), non_empty=True)
+        criterion = p.expect_str(node.get("criterion"), non_blank=True)
         rubric = p.expect_str(node.get("rubric"))
         model = p.expect_str(node.get("model"), non_empty=True)
         if criterion is None:

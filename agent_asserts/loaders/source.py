@@ -101,11 +101,33 @@ def read_json(text: str, problems: ProblemCollector) -> Node | None:
     except RecursionError:
         problems.add(None, "invalid JSON: the document is nested too deeply")
         return None
+    except ValueError:  # an integer past Python's digit limit (json names no place)
+        _too_long_number(text, problems)
+        return None
     try:
         return _build(data, (), problems)
     except RecursionError:  # parsed, but too deep to build
         problems.add(None, "invalid JSON: the document is nested too deeply")
         return None
+
+
+def _too_long_number(text: str, problems: ProblemCollector) -> None:
+    """The problem of a JSON integer past Python's digit limit, at the first one in ``text``.
+
+    >>> from agent_asserts.loaders.collector import ProblemCollector
+    >>> p = ProblemCollector("s.json")
+    >>> read_json('{"a":\\n  ' + "1" * 5000 + "}", p) is None, str(p.problems[0])
+    (True, 's.json:2:3: a number of 5000 digits is too long (the limit is 4300 digits)')
+    """
+    limit = sys.get_int_max_str_digits()
+    found = re.search(rf"\d{{{limit + 1},}}", text)
+    if found is None:  # not a digit run after all: json's own words
+        problems.add(None, "invalid JSON: a number too long to convert")
+        return
+    line = text.count("\n", 0, found.start()) + 1
+    col = found.start() - (text.rfind("\n", 0, found.start()) + 1) + 1
+    message = f"a number of {len(found.group())} digits is too long (the limit is {limit} digits)"
+    problems.add_at(line, col, "", message)
 
 
 def _build(value: Any, path: tuple[PathPart, ...], problems: ProblemCollector) -> Node:

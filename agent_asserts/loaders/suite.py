@@ -42,6 +42,8 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from agent_asserts._depth import depth_message, too_deep
+from agent_asserts._values import format_path
 from agent_asserts.batch import load_error_text, unloadable_cases
 from agent_asserts.checks.data import EXPECT_SOURCES, build_check, expect_signatures
 from agent_asserts.checks.expectations import VALUE_CHECKS
@@ -200,6 +202,22 @@ def suite_to_data(
     return {"name": suite.name, "cases": cases}
 
 
+def _loadable(data: dict[str, Any]) -> dict[str, Any]:
+    """``data`` when a loader reads it back; a suite file holds at most ``MAX_DEPTH`` levels,
+    so a check built in Python around a value nested nearly that deep cannot be written.
+
+    Raises:
+        ValueError: Naming the first key path past the limit.
+    """
+    where = too_deep(data)
+    if where is not None:
+        raise ValueError(
+            f"{format_path(where)}: {depth_message()} once written as a suite document, "
+            "which would not load back"
+        )
+    return data
+
+
 def _relative(path: Path, base_dir: str | os.PathLike[str] | None) -> str:
     if base_dir is None:
         return path.as_posix()
@@ -218,7 +236,17 @@ def _entries(value: Iterable[CheckEntry]) -> tuple[CheckEntry, ...]:
 
 
 def _cases(value: Iterable[Case]) -> tuple[Case, ...]:
-    return tuple(value)
+    """The cases as a tuple; two cases of one name are refused (results, reports and the
+    suite's ``to_dict()`` name cases, and a suite file refuses duplicates)."""
+    cases = tuple(value)
+    seen: set[str] = set()
+    for index, case in enumerate(cases):
+        name = getattr(case, "name", None)
+        if name in seen:
+            raise ValueError(f"cases[{index}]: duplicate case name {name!r}")
+        if isinstance(name, str):
+            seen.add(name)
+    return cases
 
 
 @attrs.frozen
@@ -386,12 +414,16 @@ class Case:
     def to_dict(self, *, base_dir: str | os.PathLike[str] | None = None) -> dict[str, Any]:
         """The native-dialect form of this case (record path relative to ``base_dir``).
 
+        Raises:
+            ValueError: A value nested so deeply that the document would pass the limit of
+                nesting, and so not load back (naming its key path).
+
         >>> from agent_asserts.loaders import loads
         >>> case = loads("{name: refund, record: runs/ok.json, checks: [succeeded]}").cases[0]
         >>> case.to_dict(base_dir="runs")
         {'name': 'refund', 'record': 'ok.json', 'checks': ['succeeded']}
         """
-        return case_to_data(self, base_dir=base_dir)
+        return _loadable(case_to_data(self, base_dir=base_dir))
 
 
 @attrs.frozen
@@ -487,7 +519,12 @@ class Suite:
 
     def to_dict(self, *, base_dir: str | os.PathLike[str] | None = None) -> dict[str, Any]:
         """The native-dialect form (``record:`` paths relative to ``base_dir``, by default the
-        suite file's directory), ready for ``yaml.safe_dump`` or ``json.dump``.
+        suite file's directory), ready for ``yaml.safe_dump`` or ``json.dump``; it loads back
+        equal (``load(suite.to_dict()) == suite``).
+
+        Raises:
+            ValueError: A value nested so deeply that the document would pass the limit of
+                nesting, and so not load back (naming its key path).
 
         >>> from agent_asserts.loaders import loads
         >>> suite = loads("{record: runs/ok.json, cases: [{name: a, checks: [succeeded]}]}")
@@ -496,7 +533,7 @@ class Suite:
         """
         if base_dir is None and self.source is not None:
             base_dir = Path(self.source).parent
-        return suite_to_data(self, base_dir=base_dir)
+        return _loadable(suite_to_data(self, base_dir=base_dir))
 
 
 __all__ = [

@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, Final
 
+from agent_asserts._depth import depth_message, too_deep
 from agent_asserts._text import did_you_mean
 from agent_asserts.errors import AgentAssertsError, Problem
 from agent_asserts.matching.base import Matcher, unescape_key, value_to_data
@@ -260,7 +261,8 @@ def from_data(obj: Any) -> Any:
         The converted value (a matcher, a plain value, or a structure containing matchers).
 
     Raises:
-        OperatorError: Listing every problem, each with its key path relative to ``obj``.
+        OperatorError: Listing every problem, each with its key path relative to ``obj``
+            (data nested past the limit of nesting is one problem, at its path).
 
     >>> from_data({"$between": [1, 3]}), from_data([{"$approx": {"value": 0.3, "abs": 1e-9}}])
     (M.between(1, 3), [M.approx(0.3, abs=1e-09)])
@@ -271,6 +273,9 @@ def from_data(obj: Any) -> Any:
       $all_of[0].$gt: $gt takes a number (got 'x')
       $all_of[1]: a mapping cannot mix operators ('$lt') with plain keys ('n'); ...
     """
+    where = too_deep(obj)  # refused before the recursive walk below reaches it
+    if where is not None:
+        raise OperatorError(problems=[OperatorProblem(where, depth_message())])
     problems: list[OperatorProblem] = []
     result = _convert(obj, (), problems)
     if problems:

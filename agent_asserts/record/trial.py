@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from agent_asserts._values import MISSING, _Missing
+from agent_asserts._values import MISSING, _Missing, from_strict_json, strict_json
 from agent_asserts.record.declared_tools import DeclaredTool
 from agent_asserts.record.decoding import decode_record
 from agent_asserts.record.delta import DeltaEntry, compute_delta
@@ -356,7 +356,7 @@ class TrialRecord:
         agent_asserts.record.errors.RecordError: invalid record: 1 problem(s)
           $.events[0].event_type: must be one of 'set', 'clear' for kind 'memory' (got 'write')
         """
-        return cls(**decode_record(data, source))
+        return cls(**decode_record(from_strict_json(data), source))
 
     @classmethod
     def _from_parsed(cls, data: Any, *, source: str | None = None) -> TrialRecord:
@@ -367,7 +367,7 @@ class TrialRecord:
         >>> rec == TrialRecord.from_dict({"events": [{"kind": "step"}]})
         True
         """
-        return cls(**decode_record(data, source))
+        return cls(**decode_record(from_strict_json(data), source))
 
     @classmethod
     def load(
@@ -478,7 +478,8 @@ class TrialRecord:
 
         Absent values (None, empty ``errors``/``parse_errors``/``metadata``) are omitted;
         ``reply`` is the explicit reply only; ``surfaces`` is sorted. Values are shared with
-        the record, not copied.
+        the record, not copied, except that a non-finite float is written in its strict-JSON
+        form ``{"$float": "NaN"}`` (docs/serialization.md), which ``from_dict`` reads back.
 
         >>> TrialRecord(steps=3, surfaces=["tool_call", "message"]).to_dict()
         {'steps': 3, 'surfaces': ['message', 'tool_call'], 'events': []}
@@ -507,7 +508,7 @@ class TrialRecord:
             out["parse_errors"] = [error.to_dict() for error in self.parse_errors]
         if self.metadata:
             out["metadata"] = dict(self.metadata)
-        return out
+        return strict_json(out)  # type: ignore[no-any-return]
 
     # -- derived values -----------------------------------------------------------------------
 

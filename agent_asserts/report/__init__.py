@@ -27,6 +27,7 @@ import errno
 import functools
 import importlib
 import os
+import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -93,10 +94,31 @@ def renders_rows(render_rows: RowsRender) -> Renderer:
         sources: Sequence[str | None] | None = None,
         title: str | None = None,
     ) -> str:
-        return render_rows(rows_of(cases, records=records, sources=sources), title)
+        return escape_surrogates(
+            render_rows(rows_of(cases, records=records, sources=sources), title)
+        )
 
     del render.__wrapped__  # help() and inspect show the renderer's call, not the rows one
     return render
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def escape_surrogates(text: str) -> str:
+    """``text`` with each lone surrogate (``"\\ud800"``, which a JSON escape may hold but no
+    UTF-8 file can) written as its ``\\uXXXX`` escape: in a JSON report that is the same
+    string read back, in the other formats visible text. Every :func:`renders_rows` format
+    goes through it, so a report is written whatever the text holds.
+
+    >>> print(escape_surrogates("a\\ud800b"))
+    a\\ud800b
+    >>> escape_surrogates("no surrogate: é 🙂")
+    'no surrogate: é 🙂'
+    """
+    if _SURROGATE.search(text) is None:
+        return text
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 # -- the formats ----------------------------------------------------------------------------
@@ -225,7 +247,8 @@ def render(
     **options: Any,
 ) -> str:
     """Render ``cases`` in format ``fmt`` (extra ``options`` go to the renderer, e.g. ``color``)."""
-    return renderer(fmt)(cases, records=records, sources=sources, title=title, **options)
+    text = renderer(fmt)(cases, records=records, sources=sources, title=title, **options)
+    return escape_surrogates(text)
 
 
 def write_report(
@@ -270,6 +293,7 @@ __all__ = [
     "Cases",
     "Renderer",
     "ReportRow",
+    "escape_surrogates",
     "format_for_path",
     "formats",
     "pass_rate",

@@ -46,6 +46,7 @@ from agent_asserts.record.event import (
     SkillPayload,
     ToolCallPayload,
 )
+from agent_asserts.report import escape_surrogates
 from agent_asserts.result_rows import (
     VERDICT_ORDER,
     Cases,
@@ -269,7 +270,7 @@ def render_html_fragment(
     if not rows:
         out.append('<p class="aa-empty">no cases</p>')
     out.append("</div></div>")
-    return "\n".join(out)
+    return escape_surrogates("\n".join(out))
 
 
 def render_html(
@@ -286,7 +287,7 @@ def render_html(
         cases, records=records, sources=sources, title=heading, id_prefix="aa",
         open_cases=open_cases,
     )  # fmt: skip
-    return (
+    return escape_surrogates(
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         f"<title>{esc(heading)}</title>\n</head>\n<body>\n{body}\n</body>\n</html>\n"

@@ -4,6 +4,9 @@ Top level: ``schema_version``, ``generator``, ``title``, ``summary`` (counts by 
 ``pass_rate``, mean ``score``), ``records`` (each ``{"source", "data"}`` where ``data`` is the
 canonical record dict or null) and ``cases`` (each ``CaseResult.to_dict()`` plus ``record``,
 the index of its entry in ``records`` or null). Records shared by several cases appear once.
+The text is strict JSON whatever the data holds: a non-finite float is written
+``{"$float": "NaN"}`` (``"Infinity"``, ``"-Infinity"``) and a lone surrogate as its ``\\uXXXX``
+escape; both read back as they were (docs/serialization.md).
 Cases and records are written by :data:`agent_asserts.serialization.converter`, which
 :func:`agent_asserts.serialization.read_json_report` uses to turn the document back into report
 rows. See docs/reports.md.
@@ -21,6 +24,7 @@ from collections.abc import Callable, Sequence
 from json.encoder import INFINITY, encode_basestring
 from typing import TYPE_CHECKING, Any
 
+from agent_asserts._values import strict_json
 from agent_asserts._version import __version__
 from agent_asserts.report import renders_rows
 from agent_asserts.result_rows import ReportRow, pass_rate, verdict_counts
@@ -47,7 +51,10 @@ def report_dict(rows: Sequence[ReportRow], *, title: str | None = None) -> dict[
                 data = converter.unstructure(row.record) if row.record is not None else None
                 records.append({"source": row.source, "data": data})
             position = index[key]
-        cases.append({**converter.unstructure(row.case), "record": position})
+        case = converter.unstructure(row.case)
+        for result in case["results"]:  # the one raw mapping (values pass through to_jsonable)
+            result["evaluator"]["details"] = strict_json(result["evaluator"]["details"])
+        cases.append({**case, "record": position})
     results = [r for row in rows for r in row.case.results]
     counts = verdict_counts(row.case for row in rows)
     return {

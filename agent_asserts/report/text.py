@@ -42,7 +42,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from agent_asserts._text import escape_controls
-from agent_asserts.report import renders_rows
+from agent_asserts.report import escape_surrogates, renders_rows
 from agent_asserts.result_rows import VERDICT_ORDER, Cases, ReportRow, rows_of, tally_line
 from agent_asserts.status import Verdict
 from agent_asserts.summary import tally
@@ -110,7 +110,7 @@ def render_text(
     parts.extend(row_text(r) for r in rows)
     body = "\n".join(parts)
     tally = tally_line([r.case for r in rows])
-    text = escape_controls(f"{body}\n\n{tally}" if body else tally)
+    text = escape_surrogates(escape_controls(f"{body}\n\n{tally}" if body else tally))
     return colorize(text) if color else text
 
 

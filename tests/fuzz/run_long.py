@@ -15,6 +15,7 @@ import argparse
 import collections
 import importlib
 import os
+import reprlib
 import sys
 import time
 import traceback
@@ -24,7 +25,12 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 
 HERE = Path(__file__).resolve().parent
-MODULES = ["test_fuzz_inputs", "test_fuzz_loaders", "test_fuzz_matchers", "test_fuzz_adapters"]
+MODULES = ["test_fuzz_inputs", "test_fuzz_loaders", "test_fuzz_matchers", "test_fuzz_adapters",
+           "test_fuzz_roundtrips", "test_fuzz_reports"]  # fmt: skip
+
+
+_SHORT = reprlib.Repr()
+_SHORT.maxlevel, _SHORT.maxstring, _SHORT.maxother = 8, 60, 60
 
 
 def _site(exc: BaseException) -> str:
@@ -47,7 +53,8 @@ def run(name: str, strategy: Any, body: Any, examples: int) -> int:
         except Exception as exc:
             site = _site(exc)
             crashes[site] += 1
-            samples.setdefault(site, f"{str(exc)[:160]!r} on {repr(args)[:240]}")
+            shown = _SHORT.repr(args)  # bounded in depth: an input may be nested 20,000 deep
+            samples.setdefault(site, f"{str(exc)[:160]!r} on {shown[:240]}")
 
     started = time.monotonic()
     prop()

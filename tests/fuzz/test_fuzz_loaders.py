@@ -1,9 +1,12 @@
 """Every dialect's loader on random documents and on documents mutated from the docs' and the
-tests' suite examples: only ``LoadError`` comes out, and a suite that loads evaluates a record
-without raising (its problems are results)."""
+tests' suite examples — as data, as text and as a suite file (``.yml``/``.json``) — only
+``LoadError`` comes out, and a suite that loads evaluates a record without raising (its
+problems are results)."""
 
 from __future__ import annotations
 
+import os
+import tempfile
 from typing import Any
 
 from fuzz_seeds import mutated, mutated_text, suite_seeds
@@ -44,6 +47,15 @@ def loads_text(dialect: str | None, text: str) -> None:
     _loads_then_evaluates(lambda: loads(text, dialect=dialect))
 
 
+def loads_file(dialect: str | None, text: str, suffix: str) -> None:
+    """The text written (surrogates and all) to a suite file, loaded from its path."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "suite" + suffix)
+        with open(path, "w", encoding="utf-8", errors="surrogatepass") as file:
+            file.write(text)
+        _loads_then_evaluates(lambda: load(path, dialect=dialect))
+
+
 @EXAMPLES
 @given(st.sampled_from(DIALECTS), documents)
 def test_load_of_mutated_data_raises_only_load_errors(dialect: str | None, doc: Any) -> None:
@@ -56,7 +68,17 @@ def test_loads_of_mutated_text_raises_only_load_errors(dialect: str | None, text
     loads_text(dialect, text)
 
 
+@settings(EXAMPLES, max_examples=60)
+@given(st.sampled_from(DIALECTS), texts, st.sampled_from([".yml", ".json"]))
+def test_load_of_a_mutated_suite_file_raises_only_load_errors(
+    dialect: str | None, text: str, suffix: str
+) -> None:
+    loads_file(dialect, text, suffix)
+
+
 PROPERTIES = [
     ("loaders: data", st.tuples(st.sampled_from(DIALECTS), documents), loads_data),
     ("loaders: text", st.tuples(st.sampled_from(DIALECTS), texts), loads_text),
-]
+    ("loaders: files",
+     st.tuples(st.sampled_from(DIALECTS), texts, st.sampled_from([".yml", ".json"])), loads_file),
+]  # fmt: skip

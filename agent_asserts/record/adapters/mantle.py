@@ -69,8 +69,10 @@ import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, Final
 
+from agent_asserts._depth import depth_message, json_path, too_deep
 from agent_asserts._values import MISSING
 from agent_asserts.errors import AgentAssertsError
+from agent_asserts.record.adapters._registry import depth_checked
 from agent_asserts.record.errors import ParseError, Problem, RecordError
 from agent_asserts.record.event import (
     BLOCK_TRANSITIONS,
@@ -428,7 +430,7 @@ def read(path: str | os.PathLike[str], **options: Any) -> TrialRecord:
                 raise syntax_error(exc, name) from None
         else:
             if isinstance(data, list) or (isinstance(data, Mapping) and "events" in data):
-                return to_record(data, **options)
+                return next(_checked_to_records(data, **options))  # the depth limit of from_trace
     return _read_lines(text, **options)
 
 
@@ -445,7 +447,11 @@ def _read_lines(
         if not line.strip():
             continue
         try:
-            rows.append((f"line {number}", parse_json(line)))
+            row = parse_json(line)
+            where = too_deep(row)
+            if where is not None:  # one line past the limit of nesting: that line is lost
+                raise RecordError([Problem(json_path(where), depth_message())])
+            rows.append((f"line {number}", row))
         except RecordError as exc:
             reason = "; ".join(_line_reason(problem) for problem in exc.problems)
             bad.append((number, ParseError(f"line {number}", reason, line, source)))
@@ -514,8 +520,16 @@ def to_records(data: Any, **options: Any) -> Iterator[TrialRecord]:
 
 
 def read_records(path: str | os.PathLike[str], **options: Any) -> Iterator[TrialRecord]:
-    """The one record of a tracker file (JSON or JSON Lines; see :func:`read`)."""
+    """The one record of a tracker file (JSON or JSON Lines; see :func:`read`).
+
+    Data nested past the limit of nesting never reaches the record (as for
+    ``TrialRecord.from_trace``): a JSON document is refused with a ``RecordError`` at its
+    path, a JSON Lines line is a parse error of its line.
+    """
     yield read(path, **options)
+
+
+_checked_to_records: Final = depth_checked(FORMAT, to_records)
 
 
 def _record(
