@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from agent_asserts._deadline import TimeLimitExceeded, format_seconds, time_limit
+from agent_asserts.checks.base import MAX_NAME_LENGTH, bounded_text
 from agent_asserts.checks.contract import contract_checks
 from agent_asserts.context import CaseTimeout, EvalContext, outcome_to_result, run_check
 from agent_asserts.errors import AgentAssertsError
@@ -112,11 +113,18 @@ def _timeout_error(ctx: EvalContext, timeout: float | None) -> str:
 
 
 def safe_name(name: str | None, check: Any) -> str:
-    """The result name of a check that may not even be able to name itself."""
+    """The result name of a check that may not even be able to name itself, at most
+    :data:`~agent_asserts.checks.base.MAX_NAME_LENGTH` characters (a longer one is cut and
+    ends with ``…``).
+
+    >>> from agent_asserts.checks.traces import MaxSteps
+    >>> safe_name(None, MaxSteps(3)), len(safe_name("n" * 5000, MaxSteps(3)))
+    ('max_steps:3', 1000)
+    """
     if name is not None:
-        return name
+        return bounded_text(name, MAX_NAME_LENGTH)
     try:
-        return str(check.default_name())
+        return bounded_text(check.default_name(), MAX_NAME_LENGTH)
     except Exception:
         return type(check).__name__
 

@@ -149,6 +149,15 @@ DEFAULT_MAX_ALIAS_NODES = 1_000_000
 """The alias-expansion budget ("billion laughs"): how many nodes a document may gain through
 aliases (nodes reached again, not nodes written in the file: a long document has no limit)."""
 
+MAX_ALIAS_CHARS_ENV = "AGENT_ASSERTS_MAX_ALIAS_CHARS"
+"""The environment variable that sets the alias-expansion budget of text (a number of
+characters)."""
+
+DEFAULT_MAX_ALIAS_CHARS = 10_000_000
+"""The alias-expansion budget of text: how many characters of scalars (keys and values) a
+document may gain through aliases. A few aliases of one long string multiply its size without
+adding many nodes (a 10 KB string aliased through two list levels: 99,000 nodes, 991 MB)."""
+
 _NULL = re.compile(r"(?:null|Null|NULL|~|)\Z")
 _TRUE = re.compile(r"(?:true|True|TRUE)\Z")
 _FALSE = re.compile(r"(?:false|False|FALSE)\Z")
@@ -263,16 +272,24 @@ def read_yaml(text: str, problems: ProblemCollector) -> Node | None:
     if composed is None:
         problems.add_at(1, 1, "", "the document is empty")
         return None
-    budget = max_alias_nodes()
+    budget, text_budget = max_alias_nodes(), max_alias_chars()
     try:
-        gained = alias_gain(composed, yaml, budget)
-    except RecursionError:  # pragma: no cover - alias_gain is iterative
-        gained = 0
+        gained, gained_text = alias_gains(composed, yaml, budget, text_budget)
+    except RecursionError:  # pragma: no cover - alias_gains is iterative
+        gained, gained_text = 0, 0
     if gained > budget:
         problems.add(
             None,
             f"alias expansion: the aliases of this document would add more than {budget:,} "
             f"nodes (a 'billion laughs' document; set {MAX_ALIAS_NODES_ENV} to change the limit)",
+        )
+        return None
+    if gained_text > text_budget:
+        problems.add(
+            None,
+            f"alias expansion: the aliases of this document would add more than "
+            f"{text_budget:,} characters of text (a 'billion laughs' document; set "
+            f"{MAX_ALIAS_CHARS_ENV} to change the limit)",
         )
         return None
     builder = _Builder(yaml, problems, budget)
@@ -297,6 +314,16 @@ def max_alias_nodes() -> int:
     return env_limit(MAX_ALIAS_NODES_ENV, DEFAULT_MAX_ALIAS_NODES)
 
 
+def max_alias_chars() -> int:
+    """The alias-expansion budget of text: :data:`MAX_ALIAS_CHARS_ENV`, else
+    :data:`DEFAULT_MAX_ALIAS_CHARS`.
+
+    >>> max_alias_chars() >= 0
+    True
+    """
+    return env_limit(MAX_ALIAS_CHARS_ENV, DEFAULT_MAX_ALIAS_CHARS)
+
+
 def _children(raw: Any, yaml: Any) -> list[Any]:
     if isinstance(raw, yaml.MappingNode):
         return [node for pair in raw.value for node in pair]
@@ -313,22 +340,44 @@ def alias_gain(root: Any, yaml: Any, budget: int) -> int:
     >>> alias_gain(yaml.compose("a: &x [1, 2]\\nb: *x\\nc: *x"), yaml, 100)
     6
     """
-    sizes: dict[int, int] = {}
+    return alias_gains(root, yaml, budget, budget)[0]
+
+
+def alias_gains(root: Any, yaml: Any, budget: int, text_budget: int) -> tuple[int, int]:
+    """How many nodes, and how many characters of scalar text, expanding every alias of a
+    composed document adds (each capped just past its budget), counted before anything is
+    built: each distinct node once, iteratively.
+
+    >>> yaml = yaml_module()
+    >>> alias_gains(yaml.compose("a: &x [abc, de]\\nb: *x\\nc: *x"), yaml, 100, 100)
+    (6, 10)
+    """
+    sizes: dict[int, tuple[int, int]] = {}
     visiting: set[int] = set()
+    written = [0, 0]  # the nodes and characters of the document as written
     stack: list[tuple[Any, bool]] = [(root, False)]
     while stack:
         raw, done = stack.pop()
         key = id(raw)
         if done:
-            total = 1 + sum(sizes.get(id(child), 0) for child in _children(raw, yaml))
-            sizes[key] = min(total, budget + len(sizes) + 2)
+            children = _children(raw, yaml)
+            own = 0 if children or not isinstance(raw, yaml.ScalarNode) else len(raw.value)
+            nodes = 1 + sum(sizes.get(id(child), (0, 0))[0] for child in children)
+            chars = own + sum(sizes.get(id(child), (0, 0))[1] for child in children)
+            written[0] += 1
+            written[1] += own
+            sizes[key] = (
+                min(nodes, budget + written[0] + 1),
+                min(chars, text_budget + written[1] + 1),
+            )
             continue
         if key in sizes or key in visiting:  # built already, or an alias to its own anchor
             continue
         visiting.add(key)
         stack.append((raw, True))
         stack.extend((child, False) for child in _children(raw, yaml) if id(child) not in sizes)
-    return sizes.get(id(root), 0) - len(sizes)
+    total = sizes.get(id(root), (0, 0))
+    return total[0] - written[0], total[1] - written[1]
 
 
 def _syntax_problem(exc: Any, problems: ProblemCollector) -> None:
@@ -618,11 +667,15 @@ def parse_data(data: Any) -> Node:
 
 
 __all__ = [
+    "DEFAULT_MAX_ALIAS_CHARS",
     "DEFAULT_MAX_ALIAS_NODES",
+    "MAX_ALIAS_CHARS_ENV",
     "MAX_ALIAS_NODES_ENV",
     "YAML_MISSING",
     "alias_gain",
+    "alias_gains",
     "is_json",
+    "max_alias_chars",
     "max_alias_nodes",
     "parse_data",
     "parse_file",
