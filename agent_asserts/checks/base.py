@@ -26,7 +26,7 @@ from __future__ import annotations
 import abc
 import functools
 import itertools
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, Final, TypeVar, cast
 
 import attrs
@@ -264,20 +264,23 @@ def _text_size(value: Any, limit: int) -> int:
 
 def _bounded_repr(value: Any, limit: int) -> str:
     """``repr(value)`` for containers of plain data, built piece by piece and stopped past
-    ``limit`` characters (the caller cuts it)."""
+    ``limit`` characters (the caller cuts it): a container's items are visited one at a time,
+    so only what is shown is ever visited."""
     pieces: list[str] = []
     size = 0
-    todo: list[Any] = [value]  # values to render, and ``_Literal`` text to emit as is
-    while todo and size <= limit:
-        current = todo.pop()
+    stack: list[Iterator[Any]] = [iter([value])]
+    while stack and size <= limit:
+        current = next(stack[-1], _END)
+        if current is _END:
+            stack.pop()
+            continue
         if isinstance(current, _Literal):
             text = current.text
         elif isinstance(current, str):
             text = repr(current if len(current) <= limit else current[: limit + 1])
-        elif isinstance(current, list | tuple) or (
-            isinstance(current, Mapping) and type(current) is dict
-        ):
-            text = _open(current, todo)
+        elif isinstance(current, list | tuple) or type(current) is dict:
+            text = "{" if isinstance(current, dict) else "[" if isinstance(current, list) else "("
+            stack.append(_items(current))
         elif _text_size(current, limit) <= limit:
             text = safe_repr(current)
         else:
@@ -287,30 +290,33 @@ def _bounded_repr(value: Any, limit: int) -> str:
     return "".join(pieces)
 
 
+_END: Final = object()
+
+
 @attrs.frozen
 class _Literal:
     text: str
 
 
-def _open(container: Any, todo: list[Any]) -> str:
-    """Push a list's, tuple's or dict's items (and separators) on ``todo``; its opening text."""
-    if isinstance(container, Mapping):
-        opening, closing = "{", "}"
-        parts: list[Any] = []
+def _items(container: Any) -> Iterator[Any]:
+    """A list's, tuple's or dict's items, with the separators and the closing text."""
+    if isinstance(container, dict):
         for i, (key, item) in enumerate(container.items()):
-            parts += [_Literal(", ")] if i else []
-            parts += [key, _Literal(": "), item]
+            if i:
+                yield _Literal(", ")
+            yield key
+            yield _Literal(": ")
+            yield item
+        yield _Literal("}")
+        return
+    for i, item in enumerate(container):
+        if i:
+            yield _Literal(", ")
+        yield item
+    if isinstance(container, list):
+        yield _Literal("]")
     else:
-        opening, closing = ("[", "]") if isinstance(container, list) else ("(", ")")
-        if isinstance(container, tuple) and len(container) == 1:
-            closing = ",)"
-        parts = []
-        for i, item in enumerate(container):
-            parts += [_Literal(", ")] if i else []
-            parts.append(item)
-    todo.append(_Literal(closing))
-    todo.extend(reversed(parts))
-    return opening
+        yield _Literal(",)" if len(container) == 1 else ")")
 
 
 def bounded_text(value: Any, limit: int) -> str:
