@@ -43,7 +43,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from types import FrameType
@@ -185,21 +185,47 @@ def _prepared() -> bool:
     return ctypes.pythonapi is not None
 
 
+REFIRE: Final = 0.25
+"""Seconds after which a limit fires again while its block is still running: the exception
+may have been swallowed where Python ignores exceptions (a garbage-collector callback, a
+``__del__`` method), which would otherwise lose the time-out."""
+
+
+def _settle(cleanup: Callable[[], None]) -> None:
+    """Run a limit's ``cleanup``, again if a late time-out lands in it (it marks the limit done
+    first, so no other one follows)."""
+    while True:
+        try:
+            cleanup()
+            return
+        except TimeLimitExceeded:
+            continue
+
+
 @contextmanager
 def _signal_limit(limit: float) -> Iterator[None]:
+    state = {"done": False}
+
     def on_alarm(signum: int, frame: FrameType | None) -> None:
+        if state["done"]:
+            return
         if importing(frame):  # raised there, the exception would leave an import lock held
             signal.setitimer(signal.ITIMER_REAL, RETRY)
             return
+        signal.setitimer(signal.ITIMER_REAL, REFIRE)  # again, should this one be swallowed
         raise TimeLimitExceeded(limit)
+
+    def disarm() -> None:
+        state["done"] = True
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
     previous = signal.signal(signal.SIGALRM, on_alarm)
     signal.setitimer(signal.ITIMER_REAL, limit)
     try:
         yield
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        _settle(disarm)
 
 
 def _raise_in(thread_id: int, exc: type[BaseException] | None) -> None:
@@ -233,17 +259,21 @@ def _watchdog_limit(limit: float) -> Iterator[None]:
                 return
             state["fired"] = True
             _raise_in(ident, expired)
+            start(REFIRE)  # again, should this one be swallowed
+
+    def disarm() -> None:
+        with lock:
+            state["done"] = True
+            state["timer"].cancel()
+            if state["fired"]:
+                _raise_in(ident, None)  # not delivered yet: withdraw it
 
     with lock:
         start(limit)
     try:
         yield
     finally:
-        with lock:
-            state["done"] = True
-            state["timer"].cancel()
-            if state["fired"]:
-                _raise_in(ident, None)  # not delivered yet: withdraw it
+        _settle(disarm)
 
 
 def _fixed(limit: float) -> Any:
