@@ -14,6 +14,10 @@ is raised *inside* the block, in the middle of whatever was running:
   without holding the GIL and is waited for at most the time left (see
   :func:`agent_asserts.matching.scalar.search` and :func:`remaining`).
 
+**A swallowed time-out fires again.** Python ignores (prints) an exception raised in a
+garbage-collector callback or a ``__del__`` method; while the block is still running after its
+limit, the limit fires again every :data:`REFIRE` seconds, so such a place cannot lose it.
+
 **No import is interrupted.** A time limit that fires while its thread is importing a module
 (inside ``importlib``'s own code, which holds the module's import lock) would leave that lock
 held and every later import of the module waiting forever. So what the time-limit paths need
@@ -314,6 +318,8 @@ def time_limit(limit: float | None) -> Iterator[None]:
 
 __all__ = [
     "DEFAULT_CASE_TIMEOUT",
+    "REFIRE",
+    "RETRY",
     "TimeLimitExceeded",
     "check_limit",
     "expired",
