@@ -103,6 +103,9 @@ def test_a_record_read_in_time_is_returned_and_no_limit_stays_armed() -> None:
     assert load_within(lambda: 42, None) == 42
 
 
+# a time-out may land in a garbage-collector callback (Hypothesis installs one), which prints
+# it as unraisable; the limit then fires again (docs/reliability.md)
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
 def test_the_issues_span_chain_cannot_pass_the_limit(tmp_path: Path) -> None:
     # 4,000 spans in one parent chain: quadratic adapters took ~14 s on it. Whether the
     # adapter reads it in time or not, the read ends within the limit plus a second.
