@@ -10,8 +10,20 @@ is raised *inside* the block, in the middle of whatever was running:
 - in any other thread (or when another interval timer is already armed, e.g. by
   pytest-timeout), by a watchdog thread that raises the exception asynchronously in the
   evaluating thread: this interrupts Python code between two bytecodes, not a C call.
-  Pattern matching then relies on the ``regex`` engine (the ``regex`` extra), which is given
-  the time left as its match ``timeout`` (see :func:`remaining`).
+  Pattern matching then relies on the ``regex`` engine (the ``regex`` extra), which matches
+  without holding the GIL and is waited for at most the time left (see
+  :func:`agent_asserts.matching.scalar.search` and :func:`remaining`).
+
+**A swallowed time-out fires again.** Python ignores (prints) an exception raised in a
+garbage-collector callback or a ``__del__`` method; while the block is still running after its
+limit, the limit fires again every :data:`REFIRE` seconds, so such a place cannot lose it.
+
+**No import is interrupted.** A time limit that fires while its thread is importing a module
+(inside ``importlib``'s own code, which holds the module's import lock) would leave that lock
+held and every later import of the module waiting forever. So what the time-limit paths need
+is imported before a limit is armed (:func:`regex_engine`, ``ctypes``), and a limit that fires
+during an import waits until the import is over (it is retried every 10 ms): an import delays
+a time-out, it never breaks one.
 
 A C call that never returns to Python and ignores signals cannot be interrupted in-process;
 :func:`agent_asserts.evaluate_many` with a process pool and a ``timeout`` kills such a worker.
@@ -30,12 +42,15 @@ time limit of 0.05s passed
 
 from __future__ import annotations
 
+import functools
 import signal
+import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from types import FrameType
 from typing import Any, Final
 
 DEFAULT_CASE_TIMEOUT: Final = 60.0
@@ -127,22 +142,98 @@ def _main_thread_timer_free() -> bool:
     return signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
 
 
+RETRY: Final = 0.01
+"""Seconds after which a limit that fired during an import fires again."""
+
+_IMPORT_MACHINERY: Final = ("<frozen importlib._bootstrap", "importlib/_bootstrap")
+
+
+def importing(frame: FrameType | None) -> bool:
+    """Whether ``frame`` or a frame that called it runs the import machinery (``importlib``'s
+    bootstrap code, which holds a module's import lock): no time-out is raised there.
+
+    >>> importing(sys._getframe())
+    False
+    """
+    while frame is not None:
+        if frame.f_code.co_filename.startswith(_IMPORT_MACHINERY):
+            return True
+        frame = frame.f_back
+    return False
+
+
+@functools.cache
+def regex_engine() -> Any:
+    """The ``regex`` module (the ``regex`` extra), or None when it is not installed.
+
+    Imported when a time limit is armed (never under one: see the module's docs), so that
+    pattern matching under a limit finds it already imported.
+
+    >>> engine = regex_engine()
+    >>> engine is None or hasattr(engine, "compile")
+    True
+    """
+    try:
+        import regex
+    except ImportError:
+        return None
+    return regex
+
+
+@functools.cache
+def _prepared() -> bool:
+    """Import what the time-limit paths use, once, before the first limit is armed."""
+    import ctypes  # the watchdog's asynchronous exception
+
+    regex_engine()
+    return ctypes.pythonapi is not None
+
+
+REFIRE: Final = 0.25
+"""Seconds after which a limit fires again while its block is still running: the exception
+may have been swallowed where Python ignores exceptions (a garbage-collector callback, a
+``__del__`` method), which would otherwise lose the time-out."""
+
+
+def _settle(cleanup: Callable[[], None]) -> None:
+    """Run a limit's ``cleanup``, again if a late time-out lands in it (it marks the limit done
+    first, so no other one follows)."""
+    while True:
+        try:
+            cleanup()
+            return
+        except TimeLimitExceeded:
+            continue
+
+
 @contextmanager
 def _signal_limit(limit: float) -> Iterator[None]:
-    def on_alarm(signum: int, frame: Any) -> None:
+    state = {"done": False}
+
+    def on_alarm(signum: int, frame: FrameType | None) -> None:
+        if state["done"]:
+            return
+        if importing(frame):  # raised there, the exception would leave an import lock held
+            signal.setitimer(signal.ITIMER_REAL, RETRY)
+            return
+        signal.setitimer(signal.ITIMER_REAL, REFIRE)  # again, should this one be swallowed
         raise TimeLimitExceeded(limit)
+
+    def disarm() -> None:
+        state["done"] = True
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
     previous = signal.signal(signal.SIGALRM, on_alarm)
     signal.setitimer(signal.ITIMER_REAL, limit)
     try:
         yield
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        _settle(disarm)
 
 
 def _raise_in(thread_id: int, exc: type[BaseException] | None) -> None:
-    import ctypes  # deferred: only a worker-thread time limit that fires needs it
+    import ctypes  # imported by _prepared() before any limit was armed: no import here
 
     target = ctypes.c_ulong(thread_id)
     obj = ctypes.py_object(exc) if exc is not None else ctypes.c_void_p(0)
@@ -155,25 +246,38 @@ def _watchdog_limit(limit: float) -> Iterator[None]:
     expired = type("TimeLimitExceeded", (TimeLimitExceeded,), {"__init__": _fixed(limit)})
     ident = threading.get_ident()
     lock = threading.Lock()
-    state = {"done": False, "fired": False}
+    state: dict[str, Any] = {"done": False, "fired": False, "timer": None}
+
+    def start(after: float) -> None:
+        timer = threading.Timer(after, fire)
+        timer.daemon = True
+        state["timer"] = timer
+        timer.start()
 
     def fire() -> None:
         with lock:
-            if not state["done"]:
-                state["fired"] = True
-                _raise_in(ident, expired)
+            if state["done"]:
+                return
+            if importing(sys._current_frames().get(ident)):
+                start(RETRY)  # never inside an import: try again once it is over
+                return
+            state["fired"] = True
+            _raise_in(ident, expired)
+            start(REFIRE)  # again, should this one be swallowed
 
-    timer = threading.Timer(limit, fire)
-    timer.daemon = True
-    timer.start()
+    def disarm() -> None:
+        with lock:
+            state["done"] = True
+            state["timer"].cancel()
+            if state["fired"]:
+                _raise_in(ident, None)  # not delivered yet: withdraw it
+
+    with lock:
+        start(limit)
     try:
         yield
     finally:
-        with lock:
-            state["done"] = True
-            timer.cancel()
-            if state["fired"]:
-                _raise_in(ident, None)  # not delivered yet: withdraw it
+        _settle(disarm)
 
 
 def _fixed(limit: float) -> Any:
@@ -196,6 +300,7 @@ def time_limit(limit: float | None) -> Iterator[None]:
     if limit is None:
         yield
         return
+    _prepared()
     deadline = time.monotonic() + limit
     outer = _DEADLINE.get()
     if outer is not None and outer[0] <= deadline:
@@ -213,11 +318,15 @@ def time_limit(limit: float | None) -> Iterator[None]:
 
 __all__ = [
     "DEFAULT_CASE_TIMEOUT",
+    "REFIRE",
+    "RETRY",
     "TimeLimitExceeded",
     "check_limit",
     "expired",
     "format_seconds",
+    "importing",
     "re_interruptible",
+    "regex_engine",
     "remaining",
     "time_limit",
 ]

@@ -57,7 +57,7 @@ from agent_asserts.report import (
 )
 from agent_asserts.report.junit import case_properties
 from agent_asserts.results import CaseResult, RequirementFailed, Skipped, Verdict
-from agent_asserts.runner import CaseFailed, CaseSkipped
+from agent_asserts.runner import CaseFailed, CaseSkipped, load_within
 from agent_asserts.serialization import case_from_dict
 from agent_asserts.summary import result_title
 
@@ -309,13 +309,13 @@ class SuiteItem(pytest.Item):
 
     def runtest(self) -> None:
         source = None if self.case.record_path is None else str(self.case.record_path)
+        timeout = case_timeout(self.config)
         try:
-            record = self.case.load_record()
+            record = load_within(self.case.load_record, timeout)
         except Exception as exc:
             error = load_error_text("the record", source, exc)
         else:
             skip = bool(self.config.getoption("agent_asserts_skip_judged", False))
-            timeout = case_timeout(self.config)
             result = self.case.evaluate(record, timeout=timeout, skip_judged=skip)
             self.stash.setdefault(RESULTS, []).append(CaseEntry(result, record))
             return

@@ -14,9 +14,10 @@ from __future__ import annotations
 import time
 import unittest
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from agent_asserts._deadline import TimeLimitExceeded, format_seconds, time_limit
+from agent_asserts.checks.base import MAX_NAME_LENGTH, bounded_text
 from agent_asserts.checks.contract import contract_checks
 from agent_asserts.context import CaseTimeout, EvalContext, outcome_to_result, run_check
 from agent_asserts.errors import AgentAssertsError
@@ -112,13 +113,70 @@ def _timeout_error(ctx: EvalContext, timeout: float | None) -> str:
 
 
 def safe_name(name: str | None, check: Any) -> str:
-    """The result name of a check that may not even be able to name itself."""
+    """The result name of a check that may not even be able to name itself, at most
+    :data:`~agent_asserts.checks.base.MAX_NAME_LENGTH` characters (a longer one is cut and
+    ends with ``…``).
+
+    >>> from agent_asserts.checks.traces import MaxSteps
+    >>> safe_name(None, MaxSteps(3)), len(safe_name("n" * 5000, MaxSteps(3)))
+    ('max_steps:3', 1000)
+    """
     if name is not None:
-        return name
+        return bounded_text(name, MAX_NAME_LENGTH)
     try:
-        return str(check.default_name())
+        return bounded_text(check.default_name(), MAX_NAME_LENGTH)
     except Exception:
         return type(check).__name__
+
+
+R = TypeVar("R")
+
+
+class LoadTimeout(AgentAssertsError, TimeoutError):
+    """Reading a record took longer than the case time limit (``limit`` seconds).
+
+    A ``TimeoutError`` (so an ``OSError``): where a record that cannot be read becomes a
+    ``FAILED`` case, it reads ``cannot load the record r.json: reading it passed the case time
+    limit of 5s``.
+    """
+
+    def __init__(self, limit: float) -> None:
+        self.limit = limit
+        super().__init__(f"reading it passed the case time limit of {format_seconds(limit)}")
+
+    def __reduce__(self) -> tuple[type[LoadTimeout], tuple[float]]:
+        return (type(self), (self.limit,))
+
+
+def load_within(load: Callable[[], R], timeout: float | None) -> R:
+    """``load()`` — reading a record from a file or a trace — under the case time limit.
+
+    Every path that reads a record and then runs cases on it with a ``timeout`` reads it with
+    this, so a record that is slow to read (a hostile file, an adapter's worst case) cannot
+    pass the limit either: it is a record that cannot be loaded, and each case on it is
+    ``FAILED`` with the error. The cases then each have their own limit. ``timeout=None``
+    arms nothing.
+
+    Raises:
+        LoadTimeout: ``load`` ran past ``timeout`` seconds (it is stopped there, as a case
+            is: see :mod:`agent_asserts._deadline`).
+
+    >>> import time
+    >>> load_within(lambda: "record", 5)
+    'record'
+    >>> load_within(lambda: time.sleep(5), 0.05)
+    Traceback (most recent call last):
+    ...
+    agent_asserts.runner.LoadTimeout: reading it passed the case time limit of 0.05s
+    """
+    if timeout is None:
+        return load()
+    try:
+        with time_limit(max(timeout, 1e-6)):
+            return load()
+    except TimeLimitExceeded:
+        pass
+    raise LoadTimeout(timeout)
 
 
 class CaseFailed(AgentAssertsError, AssertionError):
@@ -205,4 +263,12 @@ def evaluate_contract(
     return results
 
 
-__all__ = ["CaseFailed", "CaseSkipped", "assert_passed", "evaluate_contract", "run_case"]
+__all__ = [
+    "CaseFailed",
+    "CaseSkipped",
+    "LoadTimeout",
+    "assert_passed",
+    "evaluate_contract",
+    "load_within",
+    "run_case",
+]

@@ -47,7 +47,7 @@ from agent_asserts.record import RecordError, TrialRecord
 from agent_asserts.record.parsing import strict_loads
 from agent_asserts.record.reading import RecordStream
 from agent_asserts.results import CaseResult, Verdict
-from agent_asserts.runner import run_case
+from agent_asserts.runner import load_within, run_case
 
 if TYPE_CHECKING:
     from agent_asserts.context import EvalContext
@@ -298,7 +298,7 @@ def evaluate_one(
     ``timeout`` is each case's hard time limit, ``judge_timeout`` each judge call's.
     """
     try:
-        record = load_record(item, format)
+        record = load_within(functools.partial(load_record, item, format), timeout)
     except Exception as exc:
         source = source_of(item)
         error = load_error_text("the record", source, exc)

@@ -25,11 +25,13 @@ from __future__ import annotations
 
 import abc
 import functools
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, cast
+import itertools
+from collections.abc import Callable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar, Final, TypeVar, cast
 
 import attrs
 
+from agent_asserts._text import safe_repr
 from agent_asserts._values import MISSING
 from agent_asserts.matching import Count, render, value_to_data
 from agent_asserts.outcome import Outcome
@@ -156,16 +158,23 @@ class Check(abc.ABC):
         return MISSING
 
     def default_name(self) -> str:
-        """``{method}:{primary argument}`` or ``{method}``.
+        """``{method}:{primary argument}`` or ``{method}``, at most :data:`MAX_NAME_LENGTH`
+        characters: a longer primary argument is cut, and ends with ``…`` (see
+        :func:`bounded_text`).
 
         >>> from agent_asserts.checks.traces import MaxSteps
+        >>> from agent_asserts.checks.outcome import OutputEquals
         >>> MaxSteps(4).default_name()
         'max_steps:4'
+        >>> name = OutputEquals([["x" * 10_000] * 1_000] * 1_000).default_name()
+        >>> len(name), name[:20], name[-3:]
+        (1000, "output_equals:[['xxx", 'xx…')
         """
         primary = self.primary()
         if primary is MISSING or primary is None:
             return self.method
-        return f"{self.method}:{primary}"
+        prefix = f"{self.method}:"
+        return prefix + bounded_text(primary, MAX_NAME_LENGTH - len(prefix))
 
     def given_arguments(self) -> dict[str, Any]:
         """The fields that differ from their defaults, in declaration order.
@@ -224,6 +233,114 @@ class Check(abc.ABC):
         return {self.method: arguments_to_data(self)}
 
 
+MAX_NAME_LENGTH: Final = 1000
+"""The longest name a check gives its result (``{method}:{primary argument}``)."""
+
+CUT: Final = "…"
+"""The marker that ends a text cut to its limit."""
+
+
+def _text_size(value: Any, limit: int) -> int:
+    """A lower bound of the length of ``str(value)``, counted only up to just past ``limit``:
+    each container, mapping and attrs instance counts 1 plus its items, a string its length;
+    every value visited adds at least 1, so at most ``limit + 1`` values are visited."""
+    size = 0
+    stack = [value]
+    while stack and size <= limit:
+        current = stack.pop()
+        size += 1
+        if isinstance(current, str | bytes):
+            size += len(current)
+        elif isinstance(current, Mapping):
+            stack.extend(itertools.islice(current.items(), limit + 1))
+        elif isinstance(current, list | tuple | set | frozenset):
+            stack.extend(itertools.islice(current, limit + 1))
+        elif attrs.has(type(current)):
+            stack.extend(
+                getattr(current, field.name, None) for field in attrs.fields(type(current))
+            )
+    return size
+
+
+def _bounded_repr(value: Any, limit: int) -> str:
+    """``repr(value)`` for containers of plain data, built piece by piece and stopped past
+    ``limit`` characters (the caller cuts it): a container's items are visited one at a time,
+    so only what is shown is ever visited."""
+    pieces: list[str] = []
+    size = 0
+    stack: list[Iterator[Any]] = [iter([value])]
+    while stack and size <= limit:
+        current = next(stack[-1], _END)
+        if current is _END:
+            stack.pop()
+            continue
+        if isinstance(current, _Literal):
+            text = current.text
+        elif isinstance(current, str):
+            text = repr(current if len(current) <= limit else current[: limit + 1])
+        elif isinstance(current, list | tuple) or type(current) is dict:
+            text = "{" if isinstance(current, dict) else "[" if isinstance(current, list) else "("
+            stack.append(_items(current))
+        elif _text_size(current, limit) <= limit:
+            text = safe_repr(current)
+        else:
+            text = f"<{type(current).__name__} of more than {limit} characters>"
+        pieces.append(text)
+        size += len(text)
+    return "".join(pieces)
+
+
+_END: Final = object()
+
+
+@attrs.frozen
+class _Literal:
+    text: str
+
+
+def _items(container: Any) -> Iterator[Any]:
+    """A list's, tuple's or dict's items, with the separators and the closing text."""
+    if isinstance(container, dict):
+        for i, (key, item) in enumerate(container.items()):
+            if i:
+                yield _Literal(", ")
+            yield key
+            yield _Literal(": ")
+            yield item
+        yield _Literal("}")
+        return
+    for i, item in enumerate(container):
+        if i:
+            yield _Literal(", ")
+        yield item
+    if isinstance(container, list):
+        yield _Literal("]")
+    else:
+        yield _Literal(",)" if len(container) == 1 else ")")
+
+
+def bounded_text(value: Any, limit: int) -> str:
+    """``str(value)``, or, when it would be longer than ``limit`` characters, its first
+    ``limit - 1`` characters and :data:`CUT` — without building the whole text first (a few
+    YAML aliases can make a value whose text is a gigabyte).
+
+    A string is cut directly; lists, tuples and dicts are rendered item by item until the
+    limit; another value too large to show is named by its type.
+
+    >>> bounded_text("refund", 10), bounded_text("x" * 20, 10)
+    ('refund', 'xxxxxxxxx…')
+    >>> bounded_text([["ab" * 50] * 100] * 100, 16)
+    "[['abababababab…"
+    """
+    if _text_size(value, limit) <= limit:
+        text = str(value)  # short: the exact text
+    elif isinstance(value, str):
+        text = value[: limit + 1]
+    else:
+        text = _bounded_repr(value, limit)
+    return text if len(text) <= limit else text[: max(limit - 1, 0)] + CUT
+
+
 def _same(a: Any, b: Any) -> bool:
     try:
         return type(a) is type(b) and bool(a == b)
@@ -256,4 +373,11 @@ def arguments_to_data(check: Check) -> dict[str, Any]:
     return {key: argument_to_data(value) for key, value in check.given_arguments().items()}
 
 
-__all__ = ["Check", "argument_to_data", "arguments_to_data"]
+__all__ = [
+    "CUT",
+    "MAX_NAME_LENGTH",
+    "Check",
+    "argument_to_data",
+    "arguments_to_data",
+    "bounded_text",
+]

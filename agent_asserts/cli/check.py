@@ -39,6 +39,7 @@ e1  message  -      1     hello  -        -
 from __future__ import annotations
 
 import argparse
+import functools
 import itertools
 import json
 import os
@@ -71,6 +72,7 @@ from agent_asserts.record.event import Event
 from agent_asserts.record.reading import iter_records
 from agent_asserts.report import ReportRow, format_for_path, render, tally_line, write_report
 from agent_asserts.results import Verdict
+from agent_asserts.runner import load_within
 
 if TYPE_CHECKING:
     from agent_asserts.loaders import Suite
@@ -143,7 +145,9 @@ def _on_given_records(
     progress = problems.progress = Progress(known, err)
     for item in iter_record_inputs(files, args.record_format):
         try:
-            record = load_record(item)
+            record = load_within(
+                functools.partial(load_record, item), limit_keywords(args)["timeout"]
+            )
         except Exception as exc:
             error = load_error_text("the record", item.source, exc)
             rows += problems.add(error, source=item.source, names=names)
@@ -180,7 +184,9 @@ def _on_own_records(
                 continue
             source = os.fspath(case.record_path)
             try:
-                record = cache.get(source) or case.load_record()
+                record = cache.get(source) or load_within(
+                    case.load_record, limit_keywords(args)["timeout"]
+                )
             except Exception as exc:
                 error = load_error_text("the record", source, exc)
                 rows += problems.add(error, source=source, names=[case.name])

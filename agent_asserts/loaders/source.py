@@ -164,12 +164,22 @@ def is_json(text: str) -> bool:
 
 _PLAIN = "tag:agent-asserts:plain"  # our marker for an untagged plain scalar
 _Y = "tag:yaml.org,2002:"
+_SEQ = _Y + "seq"
 MAX_ALIAS_NODES_ENV = "AGENT_ASSERTS_MAX_ALIAS_NODES"
 """The environment variable that sets the alias-expansion budget (a number of nodes)."""
 
 DEFAULT_MAX_ALIAS_NODES = 1_000_000
 """The alias-expansion budget ("billion laughs"): how many nodes a document may gain through
 aliases (nodes reached again, not nodes written in the file: a long document has no limit)."""
+
+MAX_ALIAS_CHARS_ENV = "AGENT_ASSERTS_MAX_ALIAS_CHARS"
+"""The environment variable that sets the alias-expansion budget of text (a number of
+characters)."""
+
+DEFAULT_MAX_ALIAS_CHARS = 10_000_000
+"""The alias-expansion budget of text: how many characters of scalars (keys and values) a
+document may gain through aliases. A few aliases of one long string multiply its size without
+adding many nodes (a 10 KB string aliased through two list levels: 99,000 nodes, 991 MB)."""
 
 _NULL = re.compile(r"(?:null|Null|NULL|~|)\Z")
 _TRUE = re.compile(r"(?:true|True|TRUE)\Z")
@@ -183,6 +193,23 @@ _NAN = re.compile(r"\.(?:nan|NaN|NAN)\Z")
 _NOT_FOUND = object()
 
 
+_CORE = re.compile(
+    r"(?P<null>(?:null|Null|NULL|~|)\Z)"
+    r"|(?P<true>(?:true|True|TRUE)\Z)"
+    r"|(?P<false>(?:false|False|FALSE)\Z)"
+    r"|(?P<int>[-+]?[0-9]+\Z)"
+    r"|(?P<oct>0o[0-7]+\Z)"
+    r"|(?P<hex>0x[0-9a-fA-F]+\Z)"
+    r"|(?P<float>[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?\Z)"
+    r"|(?P<inf>[-+]?\.(?:inf|Inf|INF)\Z)"
+    r"|(?P<nan>\.(?:nan|NaN|NAN)\Z)"
+)
+"""The YAML 1.2 core schema's plain scalars in one pattern, alternatives in the order of
+:func:`_typed`'s kinds (null, bool, int, float)."""
+
+_CORE_START = frozenset("-+.0123456789~nNtTfF")  # how a non-string plain scalar starts
+
+
 def resolve_plain(text: str) -> Scalar:
     """The YAML 1.2 core-schema value of an untagged plain scalar.
 
@@ -191,11 +218,25 @@ def resolve_plain(text: str) -> Scalar:
     >>> resolve_plain("1:20"), resolve_plain("-.inf")
     ('1:20', -inf)
     """
-    for kind in ("null", "bool", "int", "float"):
-        value = _typed(kind, text)
-        if value is not _NOT_FOUND:
-            return value  # type: ignore[return-value]
-    return text
+    if text and text[0] not in _CORE_START:
+        return text
+    found = _CORE.match(text)
+    if found is None:
+        return text
+    kind = found.lastgroup
+    if kind == "null":
+        return None
+    if kind in ("true", "false"):
+        return kind == "true"
+    if kind == "int":
+        return int(text, 10)
+    if kind in ("oct", "hex"):
+        return int(text[2:], 8 if kind == "oct" else 16)
+    if kind == "float":
+        return float(text)
+    if kind == "inf":
+        return -math.inf if text[0] == "-" else math.inf
+    return math.nan
 
 
 def _typed(kind: str, text: str) -> object:
@@ -285,11 +326,9 @@ def read_yaml(text: str, problems: ProblemCollector) -> Node | None:
     if composed is None:
         problems.add_at(1, 1, "", "the document is empty")
         return None
-    budget = max_alias_nodes()
-    try:
-        gained = alias_gain(composed, yaml, budget)
-    except RecursionError:  # pragma: no cover - alias_gain is iterative
-        gained = 0
+    budget, text_budget = max_alias_nodes(), max_alias_chars()
+    anchors = "&" in text  # an alias needs an anchor, and an anchor is written with '&'
+    gained, gained_text = alias_gains(composed, yaml, budget, text_budget) if anchors else (0, 0)
     if gained > budget:
         problems.add(
             None,
@@ -297,7 +336,15 @@ def read_yaml(text: str, problems: ProblemCollector) -> Node | None:
             f"nodes (a 'billion laughs' document; set {MAX_ALIAS_NODES_ENV} to change the limit)",
         )
         return None
-    builder = _Builder(yaml, problems, budget)
+    if gained_text > text_budget:
+        problems.add(
+            None,
+            f"alias expansion: the aliases of this document would add more than "
+            f"{text_budget:,} characters of text (a 'billion laughs' document; set "
+            f"{MAX_ALIAS_CHARS_ENV} to change the limit)",
+        )
+        return None
+    builder = _Builder(yaml, problems, budget, anchors)
     try:
         node = builder.build(composed, ())
     except RecursionError:
@@ -319,6 +366,16 @@ def max_alias_nodes() -> int:
     return env_limit(MAX_ALIAS_NODES_ENV, DEFAULT_MAX_ALIAS_NODES)
 
 
+def max_alias_chars() -> int:
+    """The alias-expansion budget of text: :data:`MAX_ALIAS_CHARS_ENV`, else
+    :data:`DEFAULT_MAX_ALIAS_CHARS`.
+
+    >>> max_alias_chars() >= 0
+    True
+    """
+    return env_limit(MAX_ALIAS_CHARS_ENV, DEFAULT_MAX_ALIAS_CHARS)
+
+
 def _children(raw: Any, yaml: Any) -> list[Any]:
     if isinstance(raw, yaml.MappingNode):
         return [node for pair in raw.value for node in pair]
@@ -335,22 +392,44 @@ def alias_gain(root: Any, yaml: Any, budget: int) -> int:
     >>> alias_gain(yaml.compose("a: &x [1, 2]\\nb: *x\\nc: *x"), yaml, 100)
     6
     """
-    sizes: dict[int, int] = {}
+    return alias_gains(root, yaml, budget, budget)[0]
+
+
+def alias_gains(root: Any, yaml: Any, budget: int, text_budget: int) -> tuple[int, int]:
+    """How many nodes, and how many characters of scalar text, expanding every alias of a
+    composed document adds (each capped just past its budget), counted before anything is
+    built: each distinct node once, iteratively.
+
+    >>> yaml = yaml_module()
+    >>> alias_gains(yaml.compose("a: &x [abc, de]\\nb: *x\\nc: *x"), yaml, 100, 100)
+    (6, 10)
+    """
+    sizes: dict[int, tuple[int, int]] = {}
     visiting: set[int] = set()
+    written = [0, 0]  # the nodes and characters of the document as written
     stack: list[tuple[Any, bool]] = [(root, False)]
     while stack:
         raw, done = stack.pop()
         key = id(raw)
         if done:
-            total = 1 + sum(sizes.get(id(child), 0) for child in _children(raw, yaml))
-            sizes[key] = min(total, budget + len(sizes) + 2)
+            children = _children(raw, yaml)
+            own = 0 if children or not isinstance(raw, yaml.ScalarNode) else len(raw.value)
+            nodes = 1 + sum(sizes.get(id(child), (0, 0))[0] for child in children)
+            chars = own + sum(sizes.get(id(child), (0, 0))[1] for child in children)
+            written[0] += 1
+            written[1] += own
+            sizes[key] = (
+                min(nodes, budget + written[0] + 1),
+                min(chars, text_budget + written[1] + 1),
+            )
             continue
         if key in sizes or key in visiting:  # built already, or an alias to its own anchor
             continue
         visiting.add(key)
         stack.append((raw, True))
         stack.extend((child, False) for child in _children(raw, yaml) if id(child) not in sizes)
-    return sizes.get(id(root), 0) - len(sizes)
+    total = sizes.get(id(root), (0, 0))
+    return total[0] - written[0], total[1] - written[1]
 
 
 def _syntax_problem(exc: Any, problems: ProblemCollector) -> None:
@@ -378,9 +457,13 @@ def _syntax_problem(exc: Any, problems: ProblemCollector) -> None:
 class _Builder:
     """Turns PyYAML's composed nodes into ours, resolving scalars and reporting problems."""
 
-    def __init__(self, yaml: Any, problems: ProblemCollector, budget: int) -> None:
+    def __init__(
+        self, yaml: Any, problems: ProblemCollector, budget: int, anchors: bool = True
+    ) -> None:
         self.yaml = yaml
+        self.mapping_node, self.sequence_node = yaml.MappingNode, yaml.SequenceNode
         self.budget = budget
+        self.anchors = anchors
         self.problems = problems
         self.file = problems.file
         self.active: set[int] = set()
@@ -389,6 +472,8 @@ class _Builder:
 
     def build(self, raw: Any, path: tuple[PathPart, ...]) -> Node:
         line, col = raw.start_mark.line + 1, raw.start_mark.column + 1
+        if not self.anchors:  # no anchor, so no alias: every node is reached once
+            return self._node(raw, line, col, path)
         if id(raw) in self.built:  # reached again through an alias: counts against the budget
             self.count += 1
             if self.count > self.budget:
@@ -400,24 +485,32 @@ class _Builder:
             return ScalarNode(self.file, line, col, path, INVALID)
         self.active.add(id(raw))
         try:
-            if isinstance(raw, self.yaml.MappingNode):
-                return self._mapping(raw, line, col, path)
-            if isinstance(raw, self.yaml.SequenceNode):
-                if raw.tag != _Y + "seq":
-                    self._bad_tag(raw.tag, line, col, path)
-                items = tuple(self.build(child, (*path, i)) for i, child in enumerate(raw.value))
-                return SequenceNode(self.file, line, col, path, items)
-            try:
-                value = self._scalar(raw, line, col, path)
-            except ValueError:  # an integer past Python's digit limit
-                limit = sys.get_int_max_str_digits()
-                self._problem(line, col, path,
-                              f"a number of {len(raw.value)} digits is too long (the limit is "
-                              f"{limit} digits)")  # fmt: skip
-                value = INVALID
-            return ScalarNode(self.file, line, col, path, value)
+            return self._node(raw, line, col, path)
         finally:
             self.active.discard(id(raw))
+
+    def _node(self, raw: Any, line: int, col: int, path: tuple[PathPart, ...]) -> Node:
+        if isinstance(raw, self.mapping_node):
+            return self._mapping(raw, line, col, path)
+        if isinstance(raw, self.sequence_node):
+            if raw.tag != _SEQ:
+                self._bad_tag(raw.tag, line, col, path)
+            build = self.build
+            items = tuple([build(child, (*path, i)) for i, child in enumerate(raw.value)])
+            return SequenceNode(self.file, line, col, path, items)
+        try:
+            value = (
+                resolve_plain(raw.value)
+                if raw.tag == _PLAIN
+                else self._scalar(raw, line, col, path)
+            )
+        except ValueError:  # an integer past Python's digit limit
+            limit = sys.get_int_max_str_digits()
+            self._problem(line, col, path,
+                          f"a number of {len(raw.value)} digits is too long (the limit is "
+                          f"{limit} digits)")  # fmt: skip
+            value = INVALID
+        return ScalarNode(self.file, line, col, path, value)
 
     def _problem(self, line: int, col: int, path: tuple[PathPart, ...], message: str) -> None:
         self.problems.add_at(line, col, format_path(path), message)
@@ -548,19 +641,19 @@ def node_too_deep(node: Node, limit: int = MAX_DEPTH) -> Node | None:
     >>> node_too_deep(parse_text("a: [1]"), limit=2) is None
     True
     """
-    stack: list[tuple[Node, int]] = [(node, 1)]
-    while stack:
+    if not isinstance(node, MappingNode | SequenceNode):
+        return None
+    stack: list[tuple[MappingNode | SequenceNode, int]] = [(node, 1)]
+    while stack:  # only containers are stacked: a scalar is never deeper than its list
         current, level = stack.pop()
-        children: Any = ()
-        if isinstance(current, MappingNode):
-            children = current.items.values()
-        elif isinstance(current, SequenceNode):
-            children = current.items
-        else:
-            continue
         if level > limit:
             return current
-        stack.extend((child, level + 1) for child in children)
+        children: Any = current.items
+        stack.extend(
+            (child, level + 1)
+            for child in (children.values() if isinstance(current, MappingNode) else children)
+            if isinstance(child, MappingNode | SequenceNode)
+        )
     return None
 
 
@@ -640,11 +733,15 @@ def parse_data(data: Any) -> Node:
 
 
 __all__ = [
+    "DEFAULT_MAX_ALIAS_CHARS",
     "DEFAULT_MAX_ALIAS_NODES",
+    "MAX_ALIAS_CHARS_ENV",
     "MAX_ALIAS_NODES_ENV",
     "YAML_MISSING",
     "alias_gain",
+    "alias_gains",
     "is_json",
+    "max_alias_chars",
     "max_alias_nodes",
     "parse_data",
     "parse_file",

@@ -12,11 +12,17 @@ and the matchers without structure (anything, non-empty, absent, a Python predic
 run on data. It is ``compiled.search(text)``: the ``re`` engine, whose semantics the docs
 describe. Under a time limit (``run_case(timeout=...)``, ``agent-asserts check --timeout``,
 ``evaluate_many(timeout=...)``) armed in the main thread, the limit's signal interrupts
-``re`` itself. Under a limit armed in another thread (thread pools, the live processor),
-where no signal can reach the match, the same pattern runs on the ``regex`` engine when the
-``regex`` package is installed (the ``regex`` extra), with the time left as its match
-``timeout``; past it, the case's ``TimeLimitExceeded`` is raised. The ``regex`` engine's
-timeout is checked coarsely: it may overrun by a few seconds on the worst patterns.
+``re`` itself. Under a limit armed in another thread (thread pools, the live processors),
+where no signal can reach the match and ``re`` would hold the GIL (freezing every thread)
+until it is done, the same pattern — with its flags, inline (``(?i)``, ``(?s)``, ``(?m)``,
+``(?x)``, ``(?a)``) or given to ``re.compile`` — runs on the ``regex`` engine (the ``regex``
+extra, in its version 0 behaviour, which is ``re``'s), without holding the GIL: first in the
+evaluating thread for at most :data:`QUICK_SEARCH` seconds of processor time, then, if it is
+not done, in a helper thread that the evaluating thread waits for at most the time left on
+the clock. Past it the case's ``TimeLimitExceeded`` is raised, on time; the helper is
+abandoned and stops at ``regex``'s own timeout (the time that was left, counted in processor
+time). Without the ``regex`` extra such a search cannot be bounded: it raises
+:class:`~agent_asserts.errors.Unavailable` (the check is an ``evaluator_error``).
 
 >>> search(re.compile("A\\\\d+"), "order A1049").group(0)
 'A1049'
@@ -29,13 +35,16 @@ import json
 import math
 import operator
 import re
+import threading
+import time
 from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 import attrs
 
-from agent_asserts._deadline import expired, re_interruptible, remaining
+from agent_asserts._deadline import expired, re_interruptible, regex_engine, remaining
 from agent_asserts._values import MISSING
+from agent_asserts.errors import Unavailable
 from agent_asserts.matching.base import ROOT, Matcher, MatcherError, Mismatch, value_to_data
 from agent_asserts.matching.values import (
     data_key,
@@ -47,17 +56,36 @@ from agent_asserts.matching.values import (
     strict_equal,
 )
 
+QUICK_SEARCH: Final = 0.02
+"""Seconds of processor time a search under a worker-thread limit gets in the evaluating thread
+before it moves to a helper thread that is waited for on the clock."""
+
+_FLAGS: Final = ("IGNORECASE", "MULTILINE", "DOTALL", "VERBOSE", "ASCII", "UNICODE")
+
+
+def engine_flags(compiled: re.Pattern[str], engine: Any) -> int:
+    """The ``regex`` flags of a compiled ``re`` pattern (inline flags included).
+
+    >>> import regex
+    >>> engine_flags(re.compile("(?is)a"), regex) == regex.I | regex.S | regex.U
+    True
+    """
+    flags = 0
+    for name in _FLAGS:
+        if compiled.flags & getattr(re, name):
+            flags |= getattr(engine, name)
+    return flags
+
 
 @functools.lru_cache(maxsize=256)
-def _timed_engine(pattern: str) -> Any:
-    try:
-        import regex  # the optional engine, imported only when a limit needs it
-    except ImportError:
+def _timed_engine(pattern: str, flags: int) -> Any:
+    engine = regex_engine()  # imported when the limit was armed: nothing is imported here
+    if engine is None:
         return None
     try:
-        return regex.compile(pattern)
-    except Exception:  # a pattern ``re`` accepts but ``regex`` does not: keep ``re``
-        return None
+        return engine.compile(pattern, flags | engine.VERSION0)
+    except engine.error as exc:  # a pattern ``re`` accepts but ``regex`` does not
+        return exc
 
 
 def search(compiled: re.Pattern[str], text: str) -> Any:
@@ -66,18 +94,63 @@ def search(compiled: re.Pattern[str], text: str) -> Any:
     Returns the match object (``re.Match`` or ``regex.Match``, same ``group``/``span``) or
     None.
 
+    Raises:
+        TimeLimitExceeded: Past the armed limit.
+        Unavailable: Under a limit armed outside the main thread, without the ``regex`` extra
+            (or for a pattern ``regex`` cannot compile): such a search could not be stopped.
+
     >>> search(re.compile("b+"), "abbc").span(), search(re.compile("x"), "abc")
     ((1, 3), None)
     """
-    if re_interruptible() or compiled.flags & ~re.UNICODE:
+    if re_interruptible():
         return compiled.search(text)
-    engine = _timed_engine(compiled.pattern)
-    if engine is None:
-        return compiled.search(text)
+    engine = _timed_engine(compiled.pattern, engine_flags(compiled, regex_engine() or re))
+    if engine is None or isinstance(engine, Exception):
+        why = "" if engine is None else f" (the regex engine cannot compile it: {engine})"
+        raise Unavailable(
+            "matching a regular expression under a time limit outside the main thread needs "
+            f"the regex engine{why}",
+            extra="regex",
+        )
+    left = remaining() or 0.0
     try:
-        return engine.search(text, timeout=max(remaining() or 0.0, 1e-3))
+        return engine.search(text, timeout=max(min(QUICK_SEARCH, left), 1e-3), concurrent=True)
     except TimeoutError:
-        raise expired() from None
+        if left <= QUICK_SEARCH:
+            raise expired() from None
+    return _search_in_helper(engine, text)
+
+
+def _search_in_helper(engine: Any, text: str) -> Any:
+    """A long search in a helper thread, waited for until the deadline (on the clock).
+
+    ``regex`` counts its ``timeout`` in the process's processor time, which runs faster than
+    the clock when other threads are busy: a search stopped that way before the deadline is
+    started again with the time left; once the evaluating thread stops waiting, the helper
+    ends with its current attempt.
+    """
+    left = remaining() or 0.0
+    deadline = time.monotonic() + left
+    found: list[Any] = []
+    waiting = threading.Event()
+    waiting.set()
+
+    def run() -> None:
+        budget = left
+        while budget > 0 and waiting.is_set():
+            try:
+                found.append(engine.search(text, timeout=max(budget, 1e-3), concurrent=True))
+                return
+            except TimeoutError:
+                budget = deadline - time.monotonic()
+
+    helper = threading.Thread(target=run, name="agent-asserts-regex", daemon=True)
+    helper.start()
+    helper.join(left)
+    waiting.clear()
+    if not found:
+        raise expired()
+    return found[0]
 
 
 NOT_A_NUMBER: Final = " (not a number)"
@@ -577,6 +650,7 @@ class SatisfiesMatcher(Matcher):
 
 
 __all__ = [
+    "QUICK_SEARCH",
     "AbsentMatcher",
     "AnythingMatcher",
     "ApproxMatcher",
@@ -589,6 +663,7 @@ __all__ = [
     "callable_name",
     "check_number",
     "compile_regex",
+    "engine_flags",
     "is_non_empty",
     "regex_subject",
     "search",

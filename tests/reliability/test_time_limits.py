@@ -89,9 +89,10 @@ def test_every_route_to_a_pattern_is_bounded(route: str, thread: str) -> None:
     else:  # the ``regex`` engine's own timeout
         with ThreadPoolExecutor(1) as pool:
             result = pool.submit(case.evaluate, _record(), timeout=0.5).result(timeout=30)
-    # the limit plus a margin: the regex engine checks its timeout coarsely (it can overrun
-    # by a few seconds, docs/reliability.md), more so on a loaded machine
-    assert time.monotonic() - started < 10
+    # the limit plus a second (issue 25): off the main thread the regex engine runs without
+    # the GIL and is waited for on the clock, so its coarse, processor-time timeout no longer
+    # decides when the case ends
+    assert time.monotonic() - started < 0.5 + 1
     assert result.verdict is Verdict.FAILED
     assert result.error is not None
     assert result.error.startswith("TimeLimitExceeded: the case passed its time limit of 0.5s")
