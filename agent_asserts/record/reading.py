@@ -332,10 +332,18 @@ def _file_records(path: Path, format: str) -> Iterator[TrialRecord]:
 
 def _is_lines(path: Path) -> bool:
     """JSON Lines: by suffix, or when the first line (at most :data:`SNIFF` characters) is a
-    whole JSON value and another non-blank line follows."""
+    whole JSON value and another non-blank line follows.
+
+    Raises:
+        RecordError: The file is not a regular file, or reading it would block
+            (``/proc/kmsg``; :func:`agent_asserts._files.open_input`).
+    """
     if path.suffix in LINE_SUFFIXES:
         return True
-    with path.open("rb") as handle:
+    from agent_asserts._files import open_input  # the one opener of input files (no blocking)
+
+    name = os.fspath(path)
+    with open_input(path, lambda reason: RecordError([Problem("", reason, name)])) as handle:
         return _holds_lines(handle)
 
 
