@@ -47,7 +47,7 @@ import errno
 import io
 import os
 import stat
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, BinaryIO, Final
 
@@ -210,6 +210,19 @@ def read_bytes(path: str | os.PathLike[str], fail: Callable[[str], Exception]) -
         return data
 
 
+def outside(path: str | os.PathLike[str], roots: Iterable[str | os.PathLike[str]]) -> bool:
+    """Whether ``path``, symbolic links followed, lies outside every folder of ``roots`` (the
+    folders a suite's ``record:`` may name files in).
+
+    >>> outside("suites/runs/ok.json", ["suites"]), outside("suites/../../etc/passwd", ["suites"])
+    (False, True)
+    >>> outside("/etc/passwd", ["suites", "/etc"])
+    False
+    """
+    real = Path(path).resolve()
+    return not any(real.is_relative_to(Path(root).resolve()) for root in roots)
+
+
 # -- writing files atomically ----------------------------------------------------------------------
 
 
@@ -260,6 +273,7 @@ __all__ = [
     "max_file_bytes",
     "not_regular",
     "open_input",
+    "outside",
     "read_bytes",
     "write_atomic",
 ]

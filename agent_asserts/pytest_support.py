@@ -223,9 +223,14 @@ def _skip(reason: str) -> None:
 
 def payload(item: pytest.Item, cases: list[CaseEntry]) -> list[dict[str, Any]]:
     """The cases as JSON data for the test report (crosses xdist); records are included only
-    when the session's report file shows them (``.html``, ``.json``)."""
+    when asked (``--agent-asserts-embed-records``) and the session's report file shows them
+    (``.html``, ``.json``)."""
     path = item.config.getoption("agent_asserts_report", None)
-    with_records = bool(path) and str(path).lower().endswith((".html", ".htm", ".json"))
+    with_records = (
+        bool(item.config.getoption("agent_asserts_embed_records", False))
+        and bool(path)
+        and str(path).lower().endswith((".html", ".htm", ".json"))
+    )
     return [
         {
             "case": entry.case.to_dict(),

@@ -51,6 +51,7 @@ from typing import IO, TYPE_CHECKING, Any, Final
 
 import attrs
 
+from agent_asserts._files import outside
 from agent_asserts._text import escape_controls
 from agent_asserts.batch import load_error_text, load_record, unloadable_cases
 from agent_asserts.cli.main import EXIT_FAILED, EXIT_INPUT, EXIT_INTERRUPTED, EXIT_OK, build_parser
@@ -179,6 +180,14 @@ def _on_own_records(
                 )  # fmt: skip
                 continue
             source = os.fspath(case.record_path)
+            roots = record_roots(suite, args)
+            if outside(case.record_path, roots):
+                where = f"{suite.source or suite.name}: case {case.name!r}"
+                rows += problems.add(
+                    f"{where}: {outside_text(source, roots)}",
+                    source=source, names=[case.name],
+                )  # fmt: skip
+                continue
             try:
                 record = cache.get(source) or case.load_record()
             except Exception as exc:
@@ -194,6 +203,33 @@ def _on_own_records(
                 )
             )
     return rows
+
+
+def record_roots(suite: Suite, args: argparse.Namespace) -> list[Path]:
+    """The folders a suite's ``record:`` files may be in: the suite file's folder (the current
+    folder for a suite without a file), then each ``--allow-records-from``.
+
+    >>> from agent_asserts.loaders import Suite
+    >>> args = argparse.Namespace(allow_records_from=["/data/runs"])
+    >>> [p.as_posix() for p in record_roots(Suite("s", (), source="suites/a.yml"), args)]
+    ['suites', '/data/runs']
+    """
+    own = Path(suite.source).parent if suite.source else Path()
+    return [own, *map(Path, getattr(args, "allow_records_from", None) or ())]
+
+
+def outside_text(source: str, roots: Sequence[Path]) -> str:
+    """Why a ``record:`` file outside :func:`record_roots` is not read.
+
+    >>> print(outside_text("../key.json", [Path("suites")]))  # doctest: +NORMALIZE_WHITESPACE
+    the record ../key.json is outside the suite's folder (suites): give --allow-records-from DIR
+    to read records from another folder
+    """
+    allowed = "".join(f" and {root}" for root in roots[1:])
+    return (
+        f"the record {source} is outside the suite's folder ({roots[0]}){allowed}: "
+        "give --allow-records-from DIR to read records from another folder"
+    )
 
 
 def exit_code(rows: list[ReportRow], problems: int, fail_on_scored: bool) -> int:
@@ -264,7 +300,7 @@ def run_check(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         except RecordError as exc:
             problems.add(f"--record-format: {exc.problems[0].message}")
             return EXIT_INPUT
-    keep = fmt in ("html", "json")
+    keep = fmt in ("html", "json") and bool(getattr(args, "embed_records", False))
     rows: list[ReportRow] = []
     try:  # Ctrl-C: the finished cases are still reported, marked as interrupted
         suites = load_suites(args.suites, judge, problems, rows)
@@ -526,6 +562,8 @@ __all__ = [
     "exit_rule",
     "load_suites",
     "main_record",
+    "outside_text",
+    "record_roots",
     "report_interrupted",
     "run_check",
     "run_convert",

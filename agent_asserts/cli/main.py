@@ -102,6 +102,15 @@ def build_parser() -> argparse.ArgumentParser:
         "--record-format", default="auto", metavar="NAME",
         help="the trace format of --record files (default: auto, detected from the data)",
     )  # fmt: skip
+    check.add_argument(
+        "--allow-records-from", action="append", default=[], metavar="DIR",
+        help="also read a suite's record: files in DIR (repeatable); default: only files "
+        "inside the suite's own folder",
+    )  # fmt: skip
+    check.add_argument(
+        "--embed-records", action="store_true",
+        help="embed each record's data in a JSON or HTML report (default: only its source)",
+    )  # fmt: skip
     _add_record_parser(commands)
     add_time_limits(check)
     validate = commands.add_parser("validate", help="load suite files and report every problem")

@@ -82,7 +82,8 @@ def test_check_on_given_records_fails_with_1(
 def test_check_reads_jsonl(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
     lines = [json.dumps(DEMO_RECORD)] * 3 + ["", '{"events": [{"kind": 1}]}', "{oops"]
     (workdir / "runs.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    assert main(["check", "suite.yml", "--record", "runs.jsonl", "--format", "json"]) == 2
+    argv = ["check", "suite.yml", "--record", "runs.jsonl", "--format", "json", "--embed-records"]
+    assert main(argv) == 2
     captured = capsys.readouterr()
     doc = json.loads(captured.out)
     assert [(r["source"], r["data"] is None) for r in doc["records"]] == [

@@ -176,8 +176,9 @@ def test_fixture_tests_and_suite_items_under_xdist(project: pytest.Pytester) -> 
         """
     )
     result = project.runpytest_subprocess(
-        "-n", "2", *QUIET, "--agent-asserts-report=r.json", "--junitxml=j.xml"
-    )
+        "-n", "2", *QUIET, "--agent-asserts-report=r.json", "--junitxml=j.xml",
+        "--agent-asserts-embed-records",
+    )  # fmt: skip
     result.assert_outcomes(passed=4, failed=3, skipped=1)
     result.stdout.fnmatch_lines(
         ["*= agent_asserts =*", "8 cases: 2 passed, 3 failed, 2 scored, 1 skipped; pass rate 25.0%"]
