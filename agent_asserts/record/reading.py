@@ -23,6 +23,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, BinaryIO, Final
 
+from agent_asserts._files import open_input
 from agent_asserts.record.adapters._registry import (
     TraceFormat,
     detect,
@@ -340,8 +341,6 @@ def _is_lines(path: Path) -> bool:
     """
     if path.suffix in LINE_SUFFIXES:
         return True
-    from agent_asserts._files import open_input  # the one opener of input files (no blocking)
-
     name = os.fspath(path)
     with open_input(path, lambda reason: RecordError([Problem("", reason, name)])) as handle:
         return _holds_lines(handle)
