@@ -45,6 +45,7 @@ import pytest
 
 from agent_asserts._values import MISSING
 from agent_asserts.batch import load_error_text, load_record, unloadable_cases
+from agent_asserts.cli.main import MAX_SECONDS
 from agent_asserts.context import EvalContext
 from agent_asserts.loaders import load
 from agent_asserts.pytest_plugin import CONTEXTS, RESULTS
@@ -301,6 +302,11 @@ def case_timeout(config: pytest.Config) -> float | None:
     if not 0 <= value < float("inf"):
         raise pytest.UsageError(
             f"agent_asserts_timeout: must be a number of seconds >= 0 (got {text!r})"
+        )
+    if value > MAX_SECONDS:
+        raise pytest.UsageError(
+            f"agent_asserts_timeout: must be at most {MAX_SECONDS:.0f} seconds, about 31 years "
+            f"(got {text!r})"
         )
     return value or None
 

@@ -128,12 +128,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     Usage errors exit 2 (through ``SystemExit``, as argparse does).
     """
-    args = build_parser().parse_args(argv)
+    args: argparse.Namespace | None = None
     out, err = sys.stdout, sys.stderr
     try:
+        args = build_parser().parse_args(argv)
         return _run(args, out, err)
     except KeyboardInterrupt:  # anywhere else: one line, no traceback
-        err.write(f"interrupted: agent-asserts {args.command} stopped\n")
+        command = f" {args.command}" if args is not None else ""
+        err.write(f"interrupted: agent-asserts{command} stopped\n")
         return EXIT_INTERRUPTED
 
 
@@ -177,11 +179,20 @@ def _add_watch_parser(commands: Any) -> None:
 DEFAULT_TIMEOUT: Final = DEFAULT_CASE_TIMEOUT
 
 
+MAX_SECONDS: Final = 1e9
+"""The longest time limit taken (about 31 years; the system's interval timer takes no more than
+about 9.2e9 seconds): a longer one is a usage error, like a negative one."""
+
+
 def seconds(text: str) -> float | None:
-    """A number of seconds >= 0; 0 means no limit.
+    """A number of seconds from 0 to :data:`MAX_SECONDS`; 0 means no limit.
 
     >>> seconds("2.5"), seconds("0")
     (2.5, None)
+    >>> seconds("1e300")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: must be at most 1000000000 seconds, about 31 years (got '1e300')
     """
     try:
         value = float(text)
@@ -189,6 +200,10 @@ def seconds(text: str) -> float | None:
         raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
     if not value >= 0 or value == float("inf"):
         raise argparse.ArgumentTypeError(f"must be a number of seconds >= 0 (got {text!r})")
+    if value > MAX_SECONDS:
+        raise argparse.ArgumentTypeError(
+            f"must be at most {MAX_SECONDS:.0f} seconds, about 31 years (got {text!r})"
+        )
     return value or None
 
 
@@ -222,6 +237,7 @@ __all__ = [
     "EXIT_INTERRUPTED",
     "EXIT_OK",
     "FORMAT_CHOICES",
+    "MAX_SECONDS",
     "add_judge_option",
     "add_time_limits",
     "build_parser",

@@ -8,12 +8,14 @@ import json
 import shutil
 import subprocess
 import sys
+import tomllib
 import xml.etree.ElementTree as ET
-from importlib.metadata import entry_points
+from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
 
 import pytest
 
+from agent_asserts.__main__ import run
 from agent_asserts.cli import main
 from agent_asserts.cli.support import CLEAR_LINE, Progress, import_judge, use_color
 from agent_asserts.loaders import load
@@ -409,7 +411,11 @@ def test_python_m_and_the_entry_point(workdir: Path) -> None:
                          "--record", "runs/bad.json")  # fmt: skip
     assert failed.returncode == 1 and failed.stdout.startswith("FAILED issues the refund")
     (script,) = entry_points(group="console_scripts", name="agent-asserts")
-    assert script.value == "agent_asserts.cli:main" and script.load() is main
+    assert callable(script.load())  # as installed (agent_asserts.__main__:run once reinstalled)
+    pyproject = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())
+    target = pyproject["project"]["scripts"]["agent-asserts"]
+    assert target == "agent_asserts.__main__:run"
+    assert EntryPoint("agent-asserts", target, "console_scripts").load() is run
 
 
 class FakeTerminal(io.StringIO):

@@ -200,3 +200,14 @@ def test_fixture_tests_and_suite_items_under_xdist(project: pytest.Pytester) -> 
     root = ET.parse(project.path / "j.xml").getroot()
     names = [p.get("name") for p in root.iter("property")]
     assert names.count("agent_asserts.verdict") == 8 and names.count("agent_asserts.score") == 6
+
+
+def test_an_agent_asserts_timeout_too_long_is_a_usage_error(pytester: pytest.Pytester) -> None:
+    pytester.makeini("[pytest]\nagent_asserts_suites = s/*.yaml\nagent_asserts_timeout = 1e300\n")
+    (pytester.path / "s").mkdir()
+    (pytester.path / "s" / "a.yaml").write_text("record: r.json\nchecks: [used_no_tools]\n")
+    (pytester.path / "s" / "r.json").write_text('{"events": []}')
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", timeout=60)
+    message = "must be at most 1000000000 seconds, about 31 years (got '1e300')"
+    result.stderr.fnmatch_lines([f"*agent_asserts_timeout: {message}"])
+    assert "OverflowError" not in result.stdout.str() + result.stderr.str()
