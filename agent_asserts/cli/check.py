@@ -52,7 +52,7 @@ from typing import IO, TYPE_CHECKING, Any, Final
 import attrs
 
 from agent_asserts._files import outside
-from agent_asserts._text import escape_controls
+from agent_asserts._text import CONTROL, escape_controls, json_escape_controls
 from agent_asserts.batch import load_error_text, load_record, unloadable_cases
 from agent_asserts.cli.main import EXIT_FAILED, EXIT_INPUT, EXIT_INTERRUPTED, EXIT_OK, build_parser
 from agent_asserts.cli.support import (
@@ -69,7 +69,7 @@ from agent_asserts.loaders import load, schema
 from agent_asserts.record import RecordError, TrialRecord
 from agent_asserts.record.adapters import get_format
 from agent_asserts.record.event import Event
-from agent_asserts.record.reading import iter_records
+from agent_asserts.record.reading import SUFFIXES, iter_records
 from agent_asserts.report import ReportRow, format_for_path, render, tally_line, write_report
 from agent_asserts.results import Verdict
 
@@ -80,6 +80,16 @@ if TYPE_CHECKING:
 
 
 # -- check -----------------------------------------------------------------------------------------
+
+
+def _line(value: object) -> str:
+    """A name or reason for one line of terminal output, control characters (newlines too)
+    escaped (:func:`agent_asserts._text.escape_controls`, the one rule for terminal output).
+
+    >>> _line("runs/\\x1b[2Ja.json")
+    'runs/\\\\x1b[2Ja.json'
+    """
+    return escape_controls(str(value), keep_newlines=False)
 
 
 class Problems:
@@ -135,7 +145,7 @@ def _on_given_records(
                 f"{path}: dangling symlink (its target {target} does not exist)", source=str(path)
             )
         for path in scan.suites:
-            err.write(f"note: {path}: skipped, it is a suite file, not a record\n")
+            err.write(f"note: {_line(path)}: skipped, it is a suite file, not a record\n")
         if not found and not scan.dangling:
             rows += problems.add(f"no record file matches {spec!r}", source=spec)
         files.extend(scan.records)
@@ -324,7 +334,7 @@ def run_check(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
             problems.add(f"cannot write the report to {args.output}: {reason}")
             return EXIT_INPUT
         out.write(f"{rule}\n{tally_line([r.case for r in rows])}\n")
-        out.write(f"report written to {args.output}\n")
+        out.write(f"report written to {_line(args.output)}\n")
     else:
         options: dict[str, Any] = {"color": use_color(out)} if fmt == "text" else {}
         text = render(rows, fmt, **options).rstrip("\n")
@@ -372,9 +382,9 @@ def report_interrupted(
         if args.output:
             try:
                 write_report(args.output, rows, fmt=fmt, title=INTERRUPTED_TITLE)
-                where = f", report written to {args.output}"
+                where = f", report written to {_line(args.output)}"
             except OSError as exc:
-                where = f", the report could not be written: {exc.strerror or exc}"
+                where = f", the report could not be written: {_line(exc.strerror or exc)}"
         else:
             options: dict[str, Any] = {"title": INTERRUPTED_TITLE}
             text = render(rows, fmt, **options)
@@ -399,7 +409,7 @@ def run_validate(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         if bad.count == before:
             suite = suites[0]
             n = len(suite.cases)
-            out.write(f"ok: {path} ({suite.dialect}, {n} case{'s' if n != 1 else ''})\n")
+            out.write(f"ok: {_line(path)} ({suite.dialect}, {n} case{'s' if n != 1 else ''})\n")
     valid = len(paths) - bad.count
     out.write(
         f"{len(paths)} file{'s' if len(paths) != 1 else ''}: {valid} valid, {bad.count} invalid\n"
@@ -427,9 +437,12 @@ def run_convert(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     try:
         import yaml
     except ImportError:
-        out.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+        out.write(json_escape_controls(json.dumps(data, indent=2, ensure_ascii=False)) + "\n")
     else:
-        out.write(yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
+        text = yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
+        if CONTROL.search(text):  # YAML writes them raw: every non-ASCII character escaped
+            text = yaml.safe_dump(data, sort_keys=False, allow_unicode=False)
+        out.write(text)
     return EXIT_OK
 
 
@@ -442,15 +455,18 @@ NAME_WIDTH = 40
 
 
 def _short(text: str) -> str:
-    text = " ".join(text.split())
+    text = escape_controls(" ".join(text.split()), keep_newlines=False)
     return text if len(text) <= NAME_WIDTH else text[: NAME_WIDTH - 1] + "…"
 
 
 def event_name(event: Event) -> str:
-    """What the table shows as an event's name: the tool, the text, the model, the sub-agent.
+    """What the table shows as an event's name: the tool, the text, the model, the sub-agent
+    (control characters escaped, at most :data:`NAME_WIDTH` characters).
 
     >>> event_name(TrialRecord.builder().tool("refund").build().events[0])
     'refund'
+    >>> event_name(TrialRecord.builder().tool("\\x1b]0;owned\\x07refund").build().events[0])
+    '\\\\x1b]0;owned\\\\x07refund'
     """
     payload = event.payload
     for attribute in ("name", "subagent", "model", "skill_id", "text", "summary"):
@@ -459,7 +475,7 @@ def event_name(event: Event) -> str:
             value = payload.get(attribute)
         if isinstance(value, str) and value:
             return _short(value)
-    return event.event_type or "-"
+    return _cell(event.event_type)
 
 
 def _cell(value: Any) -> str:
@@ -467,18 +483,18 @@ def _cell(value: Any) -> str:
         return "-"
     if isinstance(value, float):
         return f"{value:.3f}s"
-    return str(value)
+    return escape_controls(str(value), keep_newlines=False)
 
 
 def event_row(event: Event) -> tuple[str, ...]:
-    """One table row: id, kind, agent, turn, name, outcome, duration."""
+    """One table row: id, kind, agent, turn, name, outcome, duration (every cell escaped)."""
     outcome = getattr(event.payload, "outcome", None)
     if outcome is None and event.kind == "delegation":
         outcome = event.event_type
     duration = getattr(event, "duration", None)
     return (
-        event.event_id,
-        event.kind,
+        _cell(event.event_id),
+        _cell(event.kind),
         _cell(getattr(event, "agent", None)),
         _cell(event.turn),
         event_name(event),
@@ -496,49 +512,113 @@ def table(record: TrialRecord) -> str:
     ]
     if record.parse_errors:
         lines.append(f"parse errors ({len(record.parse_errors)}):")
-        lines.extend(f"  {error}" for error in record.parse_errors)
+        lines.extend(f"  {escape_controls(str(error))}" for error in record.parse_errors)
     return "\n".join(lines)
 
 
-def _header(label: str, record: TrialRecord) -> str:
+def record_format(record: TrialRecord, format: str = "auto") -> str | None:
+    """The trace format a record was read in: ``metadata["format"]`` (set by the reader for a
+    detected format), else the format named on the command line, else None (not known).
+
+    >>> record_format(TrialRecord.from_dict({"metadata": {"format": "ces"}}))
+    'ces'
+    >>> record_format(TrialRecord.from_dict({}), "native"), record_format(TrialRecord.from_dict({}))
+    ('native', None)
+    """
+    named = record.metadata.get("format")
+    if isinstance(named, str) and named:
+        return named
+    return None if format == "auto" else format
+
+
+def _header(label: str, record: TrialRecord, format: str = "auto") -> str:
     reply = record.reply
     shown = repr(_short(reply)) if reply is not None else "-"
-    return f"{label}: {len(record.events)} events, status {record.status or '-'}, reply {shown}"
+    status = _cell(record.status)
+    line = f"{label}: {len(record.events)} events, status {status}, reply {shown}"
+    found = record_format(record, format)
+    return line if found is None else f"{line}, format {_cell(found)}"
+
+
+def _record_files(path: Path) -> list[Path]:
+    """The files ``record`` reads: ``path``, or the record files of the folder ``path``."""
+    if not path.is_dir():
+        return [path]
+    return sorted(p for p in path.iterdir() if p.suffix in SUFFIXES and not p.is_dir())
+
+
+def _file_runs(file: Path, format: str) -> Iterator[tuple[int, bool, TrialRecord]]:
+    """(position, whether the file holds several runs, record) for each run of ``file``."""
+    records = iter_records(file, format)
+    ahead = [r for r in (next(records, None), next(records, None)) if r is not None]
+    several = len(ahead) > 1
+    for position, record in enumerate(itertools.chain(ahead, records), 1):
+        yield position, several, record
+
+
+class _JsonRuns:
+    """``record --json``: one canonical record, or a JSON array when there are several (every
+    control character JSON allows raw written as an escape)."""
+
+    def __init__(self, out: IO[str]) -> None:
+        self.out = out
+        self.pending: str | None = None
+        self.count = 0
+
+    def add(self, record: TrialRecord) -> None:
+        text = json_escape_controls(json.dumps(record.to_dict(), indent=2, ensure_ascii=False))
+        self.count += 1
+        if self.count == 1:
+            self.pending = text
+            return
+        if self.pending is not None:
+            self.out.write("[\n" + self.pending)
+            self.pending = None
+        self.out.write(",\n" + text)
+
+    def close(self) -> None:
+        if self.pending is not None:
+            self.out.write(self.pending + "\n")
+        elif self.count:
+            self.out.write("\n]\n")
 
 
 def run_record(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
-    """The ``record`` subcommand: 0 when every run was read, 2 when the input could not be."""
+    """The ``record`` subcommand: every run of every file, named by file (``FILE#N`` in a file
+    holding several); a file that cannot be read is reported on stderr and the others are still
+    printed. 0 when every file was read, 2 when one could not be (or no run was read)."""
     path = Path(args.path)
-    if not path.exists():
-        err.write(f"agent-asserts record: {args.path}: no such file or folder\n")
+    shown = _line(args.path)
+    if not path.exists() and not path.is_symlink():
+        err.write(f"agent-asserts record: {shown}: no such file or folder\n")
         return EXIT_INPUT
-    count = 0
-    several = False
-    try:
-        records = iter_records(path, args.format)
-        ahead = [r for r in (next(records, None), next(records, None)) if r is not None]
-        several = len(ahead) > 1
-        for count, record in enumerate(itertools.chain(ahead, records), 1):
-            if args.json:
-                text = json.dumps(record.to_dict(), indent=2, ensure_ascii=False)
-                if several:
-                    text = ("[\n" if count == 1 else ",\n") + text
-                out.write(text if several else text + "\n")
-            else:
-                label = f"{path.name}#{count}" if several else path.name
-                out.write(("" if count == 1 else "\n") + _header(label, record) + "\n")
+    files = _record_files(path)
+    json_runs = _JsonRuns(out) if args.json else None
+    count = failed = 0
+    for file in files:
+        name = file.name if file != path else path.name
+        try:
+            for position, several, record in _file_runs(file, args.format):
+                count += 1
+                if json_runs is not None:
+                    json_runs.add(record)
+                    continue
+                label = _line(f"{name}#{position}" if several else name)
+                out.write(("" if count == 1 else "\n") + _header(label, record, args.format) + "\n")
                 out.write(table(record) + "\n")
-    except (ValueError, OSError) as exc:
-        if args.json and several:
-            out.write("\n]\n")
-        err.write(f"agent-asserts record: cannot read {args.path}: {exc}\n")
+        except Exception as exc:  # one unreadable file never stops the others
+            failed += 1
+            reason = str(exc) if isinstance(exc, ValueError | OSError) else f"{exc!r}"
+            err.write(
+                f"agent-asserts record: cannot read {_line(file)}: {escape_controls(reason)}\n"
+            )
+    if json_runs is not None:
+        json_runs.close()
+    if not count and not failed:
+        what = "no record file" if path.is_dir() and not files else "no run was read"
+        err.write(f"agent-asserts record: {shown}: {what}\n")
         return EXIT_INPUT
-    if not count:
-        err.write(f"agent-asserts record: {args.path}: no run was read\n")
-        return EXIT_INPUT
-    if args.json and several:
-        out.write("\n]\n")
-    return EXIT_OK
+    return EXIT_INPUT if failed else EXIT_OK
 
 
 def main_record(argv: Sequence[str]) -> int:
@@ -563,6 +643,7 @@ __all__ = [
     "load_suites",
     "main_record",
     "outside_text",
+    "record_format",
     "record_roots",
     "report_interrupted",
     "run_check",
