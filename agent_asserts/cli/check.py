@@ -215,6 +215,20 @@ def _on_own_records(
     return rows
 
 
+def case_rows(rows: list[ReportRow]) -> list[ReportRow]:
+    """The rows of cases, without those of unloadable suites (``metadata["input"] ==
+    "suite"``): what the terminal shows and counts, the suites' errors being on stderr once.
+    A report written to a file, or in a format other than text, keeps them (labelled
+    ``suite:``), so the file says why the exit status is 2.
+
+    >>> from agent_asserts.results import CaseResult
+    >>> bad = ReportRow(CaseResult("s.yml", "failed", metadata={"input": "suite"}), None, "s.yml")
+    >>> case_rows([bad, ReportRow(CaseResult("a", "passed"), None, None)])[0].case.name
+    'a'
+    """
+    return [row for row in rows if row.case.metadata.get("input") != "suite"]
+
+
 def record_roots(suite: Suite, args: argparse.Namespace) -> list[Path]:
     """The folders a suite's ``record:`` files may be in: the suite file's folder (the current
     folder for a suite without a file), then each ``--allow-records-from``.
@@ -333,11 +347,12 @@ def run_check(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
                 reason += f": {os.fspath(exc.filename)}"
             problems.add(f"cannot write the report to {args.output}: {reason}")
             return EXIT_INPUT
-        out.write(f"{rule}\n{tally_line([r.case for r in rows])}\n")
+        out.write(f"{rule}\n{tally_line([r.case for r in case_rows(rows)])}\n")
         out.write(f"report written to {_line(args.output)}\n")
     else:
         options: dict[str, Any] = {"color": use_color(out)} if fmt == "text" else {}
-        text = render(rows, fmt, **options).rstrip("\n")
+        shown = case_rows(rows) if fmt == "text" else rows
+        text = render(shown, fmt, **options).rstrip("\n")
         if fmt == "text":  # the rule just above the closing tally line
             body, _, tally = text.rpartition("\n")
             text = f"{body}\n{rule}\n{tally}" if body else f"{rule}\n{tally}"
@@ -387,7 +402,7 @@ def report_interrupted(
                 where = f", the report could not be written: {_line(exc.strerror or exc)}"
         else:
             options: dict[str, Any] = {"title": INTERRUPTED_TITLE}
-            text = render(rows, fmt, **options)
+            text = render(case_rows(rows) if fmt == "text" else rows, fmt, **options)
             out.write(text if text.endswith("\n") else text + "\n")
         n = len(rows)
         err.write(f"interrupted: {n} case{'s' if n != 1 else ''} finished{where}\n")
@@ -636,6 +651,7 @@ __all__ = [
     "INTERRUPTED_TITLE",
     "NAME_WIDTH",
     "Problems",
+    "case_rows",
     "event_name",
     "event_row",
     "exit_code",

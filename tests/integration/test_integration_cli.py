@@ -195,10 +195,17 @@ def test_unloadable_inputs_are_failed_cases_in_every_format(
         assert out.count('class="aa-case"') == 13
         out = html.unescape(out)
     for name, source, error in UNLOADABLE:
+        suite = error.startswith("cannot load the suite")
+        if fmt == "text" and suite:  # on stderr once, as a suite: not a case of the text report
+            assert f"FAILED {name}: 0 checks" not in out and error not in out
+            continue
         assert f"FAILED {name}: 0 checks" in out
         assert f"  error: {error}" in out, (name, source)
         assert source in out
-    assert "13 cases: 2 passed, 8 failed, 3 scored; pass rate 15.4%" in out
+    if fmt == "text":
+        assert out.endswith("\n11 cases: 2 passed, 6 failed, 3 scored; pass rate 18.2%\n")
+    else:
+        assert "13 cases: 2 passed, 8 failed, 3 scored; pass rate 15.4%" in out
 
 
 def test_a_case_without_a_record_is_an_input_problem(
