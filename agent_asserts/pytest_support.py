@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 import pytest
 
+from agent_asserts._text import escape_controls
 from agent_asserts._values import MISSING
 from agent_asserts.batch import load_error_text, load_record, unloadable_cases
 from agent_asserts.cli.main import MAX_SECONDS
@@ -406,7 +407,13 @@ _PROBLEM = pytest.StashKey[str]()
 
 
 def case_line(row: ReportRow) -> str:
-    """One line about a case that did not pass: verdict, source, score, what failed."""
+    """One line about a case that did not pass: verdict, source, score, what failed (control
+    characters escaped).
+
+    >>> from agent_asserts.results import CaseResult
+    >>> case_line(ReportRow(CaseResult("a\\x1b[2J", "failed", error="boom"), None, None))
+    'FAILED a\\\\x1b[2J: error: boom'
+    """
     case = row.case
     where = row.source or case.name
     if row.source and not row.source.endswith(case.name):
@@ -421,7 +428,8 @@ def case_line(row: ReportRow) -> str:
     else:
         kind = "soft failures" if case.verdict is Verdict.SCORED else "failed"
         detail = f" {kind}: " + ", ".join(result_title(r) for r in failed) if failed else ""
-    return f"{case.verdict.value.upper()} {where}:{score}{detail}".rstrip(":; ")
+    line = f"{case.verdict.value.upper()} {where}:{score}{detail}".rstrip(":; ")
+    return escape_controls(line)  # names, sources and errors are data: nothing acts on a terminal
 
 
 def terminal_summary(reporter: Any, config: pytest.Config, payloads: list[Any]) -> None:
@@ -445,7 +453,7 @@ def terminal_summary(reporter: Any, config: pytest.Config, payloads: list[Any]) 
         reporter.line(f"... and {len(shown) - limit} more (use -v to list them all)")
     written = config.stash.get(_WRITTEN, None)
     if written is not None:
-        reporter.line(f"report written to {written}")
+        reporter.line(f"report written to {escape_controls(str(written))}")
     problem = config.stash.get(_PROBLEM, None)
     if problem is not None:
         reporter.line(problem, red=True)

@@ -34,9 +34,10 @@ import argparse
 import importlib
 import sys
 from collections.abc import Callable, Sequence
-from typing import IO, Any, Final
+from typing import IO, Any, Final, NoReturn
 
 from agent_asserts._deadline import DEFAULT_CASE_TIMEOUT
+from agent_asserts._text import escape_controls
 from agent_asserts._version import __version__
 from agent_asserts.report import formats
 
@@ -70,9 +71,24 @@ def _format_choices() -> tuple[str, ...]:
     return (*FORMAT_CHOICES, *(name for name in formats() if name not in FORMAT_CHOICES))
 
 
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose usage errors show control characters as escapes (argparse
+    echoes unrecognised arguments as typed)."""
+
+    def error(self, message: str) -> NoReturn:
+        super().error(escape_controls(message))
+
+
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of the command."""
-    parser = argparse.ArgumentParser(
+    """The argument parser of the command (usage errors escaped: nothing in them acts on a
+    terminal).
+
+    >>> build_parser().parse_args(["schema", "\\x1b[2J"])
+    Traceback (most recent call last):
+    ...
+    SystemExit: 2
+    """
+    parser = _Parser(
         prog="agent-asserts",
         description="Check recorded AI-agent runs against suite files.",
     )

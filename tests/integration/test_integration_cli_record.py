@@ -139,3 +139,11 @@ def test_validate_and_convert_print_nothing_that_acts(
     assert main(["check", str(suite), "--record", str(suite)]) == 0  # the suite as a --record
     out, err = capsys.readouterr()
     assert not ACTING & set(out + err) and "skipped, it is a suite file" in err
+
+
+def test_usage_errors_print_nothing_that_acts(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["schema", HOSTILE])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert not ACTING & set(err) and "unrecognized arguments: x\\x1b[2J" in err
