@@ -47,7 +47,7 @@ import errno
 import io
 import os
 import stat
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO, Final
 
@@ -223,6 +223,23 @@ def outside(path: str | os.PathLike[str], roots: Iterable[str | os.PathLike[str]
     return not any(real.is_relative_to(Path(root).resolve()) for root in roots)
 
 
+def outside_text(
+    source: str, roots: Sequence[str | os.PathLike[str]], option: str = "--allow-records-from"
+) -> str:
+    """Why a suite's ``record:`` file outside ``roots`` (the suite's folder first, then those
+    the user allowed with ``option``) is not read.
+
+    >>> print(outside_text("../key.json", ["suites"]))  # doctest: +NORMALIZE_WHITESPACE
+    the record ../key.json is outside the suite's folder (suites): give --allow-records-from DIR
+    to read records from another folder
+    """
+    allowed = "".join(f" and {os.fspath(root)}" for root in roots[1:])
+    return (
+        f"the record {source} is outside the suite's folder ({os.fspath(roots[0])}){allowed}: "
+        f"give {option} DIR to read records from another folder"
+    )
+
+
 # -- writing files atomically ----------------------------------------------------------------------
 
 
@@ -274,6 +291,7 @@ __all__ = [
     "not_regular",
     "open_input",
     "outside",
+    "outside_text",
     "read_bytes",
     "write_atomic",
 ]

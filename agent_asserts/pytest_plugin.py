@@ -49,6 +49,15 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "(.json, .xml, .html, .md or .txt).",
     )
     group.addoption(
+        "--agent-asserts-allow-records-from",
+        dest="agent_asserts_allow_records_from",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="also read a suite file's record: files in DIR (repeatable); default: only files "
+        "inside the suite file's folder",
+    )
+    group.addoption(
         "--agent-asserts-embed-records",
         dest="agent_asserts_embed_records",
         action="store_true",

@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 import pytest
 
+from agent_asserts._files import outside, outside_text
 from agent_asserts._text import escape_controls
 from agent_asserts._values import MISSING
 from agent_asserts.batch import load_error_text, load_record, unloadable_cases
@@ -313,7 +314,9 @@ def case_timeout(config: pytest.Config) -> float | None:
 
 
 class SuiteItem(pytest.Item):
-    """One case of a suite file, run on the record its file names."""
+    """One case of a suite file, run on the record its file names: a file inside the suite
+    file's folder or pytest's rootdir, or in a folder ``--agent-asserts-allow-records-from``
+    names (any other is the item's failure, never read)."""
 
     def __init__(self, *, case: Case, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -321,7 +324,12 @@ class SuiteItem(pytest.Item):
 
     def runtest(self) -> None:
         source = None if self.case.record_path is None else str(self.case.record_path)
+        allowed = self.config.getoption("agent_asserts_allow_records_from", None) or []
+        roots = [self.path.parent, self.config.rootpath, *map(Path, allowed)]
         try:
+            if self.case.record_path is not None and outside(self.case.record_path, roots):
+                option = "--agent-asserts-allow-records-from"
+                raise ValueError(outside_text(os.fspath(self.case.record_path), roots, option))
             record = self.case.load_record()
         except Exception as exc:
             error = load_error_text("the record", source, exc)

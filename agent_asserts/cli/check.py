@@ -51,7 +51,7 @@ from typing import IO, TYPE_CHECKING, Any, Final
 
 import attrs
 
-from agent_asserts._files import outside
+from agent_asserts._files import outside, outside_text
 from agent_asserts._text import CONTROL, escape_controls, json_escape_controls
 from agent_asserts.batch import load_error_text, load_record, unloadable_cases
 from agent_asserts.cli.main import EXIT_FAILED, EXIT_INPUT, EXIT_INTERRUPTED, EXIT_OK, build_parser
@@ -240,20 +240,6 @@ def record_roots(suite: Suite, args: argparse.Namespace) -> list[Path]:
     """
     own = Path(suite.source).parent if suite.source else Path()
     return [own, *map(Path, getattr(args, "allow_records_from", None) or ())]
-
-
-def outside_text(source: str, roots: Sequence[Path]) -> str:
-    """Why a ``record:`` file outside :func:`record_roots` is not read.
-
-    >>> print(outside_text("../key.json", [Path("suites")]))  # doctest: +NORMALIZE_WHITESPACE
-    the record ../key.json is outside the suite's folder (suites): give --allow-records-from DIR
-    to read records from another folder
-    """
-    allowed = "".join(f" and {root}" for root in roots[1:])
-    return (
-        f"the record {source} is outside the suite's folder ({roots[0]}){allowed}: "
-        "give --allow-records-from DIR to read records from another folder"
-    )
 
 
 def exit_code(rows: list[ReportRow], problems: int, fail_on_scored: bool) -> int:
@@ -658,7 +644,6 @@ __all__ = [
     "exit_rule",
     "load_suites",
     "main_record",
-    "outside_text",
     "record_format",
     "record_roots",
     "report_interrupted",

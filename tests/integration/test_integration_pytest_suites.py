@@ -211,3 +211,30 @@ def test_an_agent_asserts_timeout_too_long_is_a_usage_error(pytester: pytest.Pyt
     message = "must be at most 1000000000 seconds, about 31 years (got '1e300')"
     result.stderr.fnmatch_lines([f"*agent_asserts_timeout: {message}"])
     assert "OverflowError" not in result.stdout.str() + result.stderr.str()
+
+
+def test_a_record_outside_the_project_is_not_read(pytester: pytest.Pytester) -> None:
+    project = pytester.path / "project"
+    (project / "suites").mkdir(parents=True)
+    (project / "pytest.ini").write_text("[pytest]\nagent_asserts_suites = suites/*.yaml\n")
+    secret = pytester.path / "secret.json"  # beside the project, not in it
+    secret.write_text(json.dumps({"private_key": "-----BEGIN PRIVATE KEY-----"}))
+    (project / "suites" / "s.yaml").write_text(
+        "record: ../../secret.json\nrecord_format: mantle\nchecks: [used_no_tools]\n"
+    )
+    result = pytester.runpytest_subprocess(
+        "-p", "no:cacheprovider", "--rootdir", str(project), str(project), "--agent-asserts-report",
+        str(project / "r.json"), "--agent-asserts-embed-records",
+    )  # fmt: skip
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        ["*the record */suites/../../secret.json is outside the suite's folder (*/suites) and "
+         "*/project: give --agent-asserts-allow-records-from DIR to read records from another "
+         "folder*"]
+    )  # fmt: skip
+    assert "PRIVATE KEY" not in (project / "r.json").read_text()
+    allowed = pytester.runpytest_subprocess(
+        "-p", "no:cacheprovider", "--rootdir", str(project), str(project),
+        f"--agent-asserts-allow-records-from={pytester.path}",
+    )  # fmt: skip
+    allowed.assert_outcomes(passed=1)
