@@ -534,7 +534,7 @@ def record_format(record: TrialRecord, format: str = "auto") -> str | None:
 
 def _header(label: str, record: TrialRecord, format: str = "auto") -> str:
     reply = record.reply
-    shown = repr(_short(reply)) if reply is not None else "-"
+    shown = repr(_short(reply)) if isinstance(reply, str) else "-"
     status = _cell(record.status)
     line = f"{label}: {len(record.events)} events, status {status}, reply {shown}"
     found = record_format(record, format)
