@@ -367,7 +367,7 @@ def fail_unloadable(item: pytest.Item, error: str, source: str | None) -> None:
     item.stash.setdefault(RESULTS, []).extend(
         CaseEntry(case) for case in unloadable_cases(error, [item.name], source)
     )
-    pytest.fail(error, pytrace=False)
+    pytest.fail(escape_controls(error), pytrace=False)  # printed on the terminal as it is
 
 
 # -- the session's summary and report file ---------------------------------------------------------
@@ -464,7 +464,7 @@ def terminal_summary(reporter: Any, config: pytest.Config, payloads: list[Any]) 
         reporter.line(f"report written to {escape_controls(str(written))}")
     problem = config.stash.get(_PROBLEM, None)
     if problem is not None:
-        reporter.line(problem, red=True)
+        reporter.line(escape_controls(problem), red=True)
 
 
 __all__ = [

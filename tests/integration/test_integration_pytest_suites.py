@@ -238,3 +238,17 @@ def test_a_record_outside_the_project_is_not_read(pytester: pytest.Pytester) -> 
         f"--agent-asserts-allow-records-from={pytester.path}",
     )  # fmt: skip
     allowed.assert_outcomes(passed=1)
+
+
+def test_the_terminal_gets_no_character_that_acts(pytester: pytest.Pytester) -> None:
+    hostile = "x\x1b]0;pwned\x07\r\u202e"
+    pytester.makeini("[pytest]\nagent_asserts_suites = s/*.yaml\n")
+    (pytester.path / "s").mkdir()
+    (pytester.path / "s" / "a.yaml").write_text(
+        f"record: {json.dumps(hostile + '.json')}\nchecks: [used_no_tools]\n"
+    )
+    result = pytester.runpytest_subprocess(*QUIET)
+    result.assert_outcomes(failed=1)
+    out = result.stdout.str()
+    assert "cannot load the record" in out and "x\\x1b]0;pwned\\x07\\r\\u202e.json" in out
+    assert not set("\x1b\x07\r\u202e") & set(out)
