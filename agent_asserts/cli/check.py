@@ -593,6 +593,12 @@ def run_record(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     if not path.exists() and not path.is_symlink():
         err.write(f"agent-asserts record: {shown}: no such file or folder\n")
         return EXIT_INPUT
+    if args.format != "auto":
+        try:
+            get_format(args.format)
+        except RecordError as exc:  # said once, not once per file
+            err.write(f"agent-asserts record: --format: {_line(exc.problems[0].message)}\n")
+            return EXIT_INPUT
     files = _record_files(path)
     json_runs = _JsonRuns(out) if args.json else None
     count = failed = 0

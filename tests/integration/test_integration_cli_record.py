@@ -99,6 +99,8 @@ def test_empty_and_missing_inputs(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert capsys.readouterr().err == f"agent-asserts record: {tmp_path}: no run was read\n"
     assert main(["record", str(tmp_path / "gone.json")]) == 2
     assert "no such file or folder" in capsys.readouterr().err
+    assert main(["record", str(tmp_path), "--format", "nope"]) == 2
+    assert capsys.readouterr().err.startswith("agent-asserts record: --format: unknown ")
 
 
 def _hostile_record() -> dict[str, object]:
