@@ -604,6 +604,7 @@ def run_record(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     count = failed = 0
     for file in files:
         name = file.name if file != path else path.name
+        before = count
         try:
             for position, several, record in _file_runs(file, args.format):
                 count += 1
@@ -619,11 +620,14 @@ def run_record(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
             err.write(
                 f"agent-asserts record: cannot read {_line(file)}: {escape_controls(reason)}\n"
             )
+        else:
+            if count == before:  # read, but it holds no run: said, never skipped silently
+                failed += 1
+                err.write(f"agent-asserts record: {_line(file)}: no run was read\n")
     if json_runs is not None:
         json_runs.close()
-    if not count and not failed:
-        what = "no record file" if path.is_dir() and not files else "no run was read"
-        err.write(f"agent-asserts record: {shown}: {what}\n")
+    if not files:
+        err.write(f"agent-asserts record: {shown}: no record file\n")
         return EXIT_INPUT
     return EXIT_INPUT if failed else EXIT_OK
 

@@ -95,8 +95,11 @@ def test_empty_and_missing_inputs(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert main(["record", str(tmp_path)]) == 2
     assert capsys.readouterr().err == f"agent-asserts record: {tmp_path}: no record file\n"
     (tmp_path / "empty.jsonl").write_text("\n")
+    (tmp_path / "run.json").write_text(json.dumps(CES))
     assert main(["record", str(tmp_path)]) == 2
-    assert capsys.readouterr().err == f"agent-asserts record: {tmp_path}: no run was read\n"
+    out, err = capsys.readouterr()
+    assert err == f"agent-asserts record: {tmp_path / 'empty.jsonl'}: no run was read\n"
+    assert out.startswith("run.json: 2 events")
     assert main(["record", str(tmp_path / "gone.json")]) == 2
     assert "no such file or folder" in capsys.readouterr().err
     assert main(["record", str(tmp_path), "--format", "nope"]) == 2
@@ -149,3 +152,22 @@ def test_usage_errors_print_nothing_that_acts(capsys: pytest.CaptureFixture[str]
     assert exc.value.code == 2
     err = capsys.readouterr().err
     assert not ACTING & set(err) and "unrecognized arguments: x\\x1b[2J" in err
+
+
+def test_every_json_file_of_the_tests_is_read_or_reported(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    tests = Path(__file__).parents[1]
+    files = sorted(p for s in ("*.json", "*.jsonl", "*.ndjson") for p in tests.rglob(s))
+    for number, file in enumerate(files):  # traces, suites, broken files: one folder
+        (tmp_path / f"{number:03d}-{file.name}").write_bytes(file.read_bytes())
+    assert main(["record", str(tmp_path)]) in (0, 2)
+    out, err = capsys.readouterr()
+    printed = {
+        line.split(":")[0].partition("#")[0] for line in out.splitlines() if " events" in line
+    }
+    reported = {line.removeprefix("agent-asserts record: ").removeprefix("cannot read ")
+                .split(":")[0] for line in err.splitlines()
+                if line.startswith("agent-asserts record: ")}  # fmt: skip
+    assert len(files) >= 20
+    assert printed | {Path(p).name for p in reported} == {p.name for p in tmp_path.iterdir()}
