@@ -390,7 +390,7 @@ def report_interrupted(
             options: dict[str, Any] = {"title": INTERRUPTED_TITLE}
             text = render(case_rows(rows) if fmt == "text" else rows, fmt, **options)
             out.write(text if text.endswith("\n") else text + "\n")
-        n = len(rows)
+        n = len(case_rows(rows))
         err.write(f"interrupted: {n} case{'s' if n != 1 else ''} finished{where}\n")
         err.flush()
     return EXIT_INTERRUPTED
