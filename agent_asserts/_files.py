@@ -145,9 +145,14 @@ class _NonBlockingInput(io.RawIOBase):
 
     def readinto(self, buffer: Any) -> int:
         try:
-            return os.readv(self._fd, [buffer])
+            if hasattr(os, "readv"):  # POSIX: straight into the buffer, no copy
+                return os.readv(self._fd, [buffer])
+            view = memoryview(buffer).cast("B")
+            data = os.read(self._fd, len(view))
         except BlockingIOError:
             raise self._fail(BLOCKS) from None
+        view[: len(data)] = data
+        return len(data)
 
     def close(self) -> None:
         if not self.closed:
