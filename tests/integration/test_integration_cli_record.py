@@ -6,11 +6,15 @@ terminal printed raw."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 import yaml
 
+import agent_asserts
 from agent_asserts import TrialRecord, iter_records
 from agent_asserts.cli import main
 from agent_asserts.loaders import load
@@ -171,3 +175,19 @@ def test_every_json_file_of_the_tests_is_read_or_reported(
                 if line.startswith("agent-asserts record: ")}  # fmt: skip
     assert len(files) >= 20
     assert printed | {Path(p).name for p in reported} == {p.name for p in tmp_path.iterdir()}
+
+
+def test_a_lone_surrogate_is_printed_as_its_escape(tmp_path: Path) -> None:
+    run = tmp_path / "run.json"  # "\ud800" is a legal JSON escape: a lone surrogate in the data
+    run.write_text('{"reply": "a\\ud800b", "events": [{"kind": "tool_call", "actor_ref": "agent",'
+                   ' "payload": {"name": "t\\udfff", "outcome": "succeeded"}}]}')  # fmt: skip
+    env = {**os.environ, "PYTHONPATH": str(Path(agent_asserts.__file__).parents[1]),
+           "PYTHONIOENCODING": "utf-8"}  # fmt: skip
+    for extra in ([], ["--json"]):
+        done = subprocess.run([sys.executable, "-m", "agent_asserts", "record", str(run), *extra],
+                              capture_output=True, env=env, timeout=60)  # fmt: skip
+        assert done.returncode == 0, done.stderr.decode()
+        text = done.stdout.decode("utf-8")  # strict: whole UTF-8
+        assert "\\ud800" in text and "\\udfff" in text
+        if extra:
+            assert json.loads(text)["reply"] == "a\ud800b"  # the same data
