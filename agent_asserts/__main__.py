@@ -1,10 +1,39 @@
-"""``python -m agent_asserts``: the ``agent-asserts`` command (see :mod:`agent_asserts.cli`)."""
+"""``python -m agent_asserts`` and the ``agent-asserts`` console script: :func:`run`, the
+command (see :mod:`agent_asserts.cli`) with Ctrl-C handled from its first instruction.
+
+Ctrl-C at any moment after :func:`run` starts — while the command's modules are still being
+imported too — prints one line on stderr and exits 130 (128 + SIGINT), never a traceback and
+never death by the signal.
+"""
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
+from typing import Final
 
-from agent_asserts.cli import main
+EXIT_INTERRUPTED: Final = 130
+"""Stopped by Ctrl-C (128 + SIGINT); the same as ``agent_asserts.cli.main.EXIT_INTERRUPTED``."""
+
+
+def run(argv: Sequence[str] | None = None) -> int:
+    """Run the ``agent-asserts`` command with ``argv`` (default ``sys.argv[1:]``); return the
+    exit code. The command's modules are imported here, inside the Ctrl-C handling.
+
+    >>> run(["schema"])  # doctest: +ELLIPSIS
+    {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+    ...
+    0
+    """
+    try:
+        from agent_asserts.cli.main import main  # the heavy imports: inside the handling
+
+        return main(argv)
+    except KeyboardInterrupt:  # before the command's own handling took over
+        sys.stderr.write("interrupted: agent-asserts stopped\n")
+        return EXIT_INTERRUPTED
+
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run())

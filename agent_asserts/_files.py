@@ -6,6 +6,10 @@ A suite or a record path may name anything: a device (``/dev/zero`` never ends),
 (opening it blocks until a writer comes), a dangling symbolic link. :func:`not_regular` names
 what such a path is; :func:`read_bytes` opens without blocking, checks the open file itself
 (``fstat``, so the file checked is the file read) and reads at most :func:`max_file_bytes`.
+:func:`open_input` is the one way input files are opened (:func:`read_bytes` and the readers
+that read line by line use it): the same checks, and a read that would block (a "regular"
+kernel file such as ``/proc/kmsg``, which waits for new messages) raises the reader's error
+``not a regular file (reading it would block)`` instead of waiting forever.
 
 The size limit is :data:`DEFAULT_MAX_FILE_BYTES` (1 GiB), changed with the environment
 variable :data:`MAX_FILE_BYTES_ENV` (a number of bytes; ``0`` for no limit).
@@ -40,11 +44,12 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import io
 import os
 import stat
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Final
+from typing import Any, BinaryIO, Final
 
 # -- reading input files ---------------------------------------------------------------------------
 
@@ -119,30 +124,125 @@ def not_regular(path: str | os.PathLike[str]) -> str | None:
     return _mode_problem(info.st_mode, info.st_size)
 
 
-def read_bytes(path: str | os.PathLike[str], fail: Callable[[str], Exception]) -> bytes:
-    """The bytes of a regular file; otherwise the exception ``fail(reason)`` is raised.
+BLOCKS: Final = "not a regular file (reading it would block)"
+"""Why a file whose read would wait (``/proc/kmsg``) is refused."""
+
+
+class _NonBlockingInput(io.RawIOBase):
+    """A file descriptor opened with ``O_NONBLOCK``, read without ever waiting: a read that
+    would wait raises ``fail(BLOCKS)``."""
+
+    def __init__(self, fd: int, fail: Callable[[str], Exception]) -> None:
+        super().__init__()
+        self._fd = fd
+        self._fail = fail
+
+    def readable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        return self._fd
+
+    def readinto(self, buffer: Any) -> int:
+        try:
+            if hasattr(os, "readv"):  # POSIX: straight into the buffer, no copy
+                return os.readv(self._fd, [buffer])
+            view = memoryview(buffer).cast("B")
+            data = os.read(self._fd, len(view))
+        except BlockingIOError:
+            raise self._fail(BLOCKS) from None
+        view[: len(data)] = data
+        return len(data)
+
+    def close(self) -> None:
+        if not self.closed:
+            try:
+                os.close(self._fd)
+            finally:
+                super().close()
+
+
+def open_input(path: str | os.PathLike[str], fail: Callable[[str], Exception]) -> BinaryIO:
+    """``path`` opened for reading (binary, buffered), when it is a regular file within the size
+    limit; otherwise ``fail(reason)`` is raised. The file is opened with ``O_NONBLOCK`` (a FIFO
+    never blocks the open), checked on the open handle (``fstat``: the file checked is the file
+    read), and every read that would wait raises ``fail(BLOCKS)``.
 
     Raises:
         OSError: The file is missing or cannot be opened.
+
+    >>> with open_input("/proc/self/status", ValueError) as handle:
+    ...     handle.readline().startswith(b"Name:")
+    True
+    >>> open_input("/dev/zero", ValueError)
+    Traceback (most recent call last):
+    ...
+    ValueError: not a regular file (a character device)
     """
     problem = not_regular(path)
     if problem is not None:
         raise fail(problem)
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    with os.fdopen(fd, "rb") as handle:
+    try:
         info = os.fstat(fd)
         problem = _mode_problem(info.st_mode, info.st_size)
         if problem is not None:
             raise fail(problem)
+        raw = _NonBlockingInput(fd, fail)
+    except BaseException:
+        os.close(fd)
+        raise
+    return io.BufferedReader(raw)
+
+
+def read_bytes(path: str | os.PathLike[str], fail: Callable[[str], Exception]) -> bytes:
+    """The bytes of a regular file; otherwise the exception ``fail(reason)`` is raised (opened
+    with :func:`open_input`).
+
+    Raises:
+        OSError: The file is missing or cannot be opened.
+    """
+    with open_input(path, fail) as handle:
+        size = os.fstat(handle.fileno()).st_size
         limit = max_file_bytes()
         # read the size the file has (a read of the limit would allocate the limit for every
         # small file), then on to the limit only if it grew meanwhile
-        data = handle.read(info.st_size + 1)
-        if len(data) > info.st_size:
+        data = handle.read(size + 1)
+        if len(data) > size:
             data += handle.read(limit + 1 - len(data)) if limit else handle.read()
         if limit and len(data) > limit:  # the file grew while it was read
             raise fail(f"the file is over the limit of {limit} bytes")
         return data
+
+
+def outside(path: str | os.PathLike[str], roots: Iterable[str | os.PathLike[str]]) -> bool:
+    """Whether ``path``, symbolic links followed, lies outside every folder of ``roots`` (the
+    folders a suite's ``record:`` may name files in).
+
+    >>> outside("suites/runs/ok.json", ["suites"]), outside("suites/../../etc/passwd", ["suites"])
+    (False, True)
+    >>> outside("/etc/passwd", ["suites", "/etc"])
+    False
+    """
+    real = Path(path).resolve()
+    return not any(real.is_relative_to(Path(root).resolve()) for root in roots)
+
+
+def outside_text(
+    source: str, roots: Sequence[str | os.PathLike[str]], option: str = "--allow-records-from"
+) -> str:
+    """Why a suite's ``record:`` file outside ``roots`` (the suite's folder first, then those
+    the user allowed with ``option``) is not read.
+
+    >>> print(outside_text("../key.json", ["suites"]))  # doctest: +NORMALIZE_WHITESPACE
+    the record ../key.json is outside the suite's folder (suites): give --allow-records-from DIR
+    to read records from another folder
+    """
+    allowed = "".join(f" and {os.fspath(root)}" for root in roots[1:])
+    return (
+        f"the record {source} is outside the suite's folder ({os.fspath(roots[0])}){allowed}: "
+        f"give {option} DIR to read records from another folder"
+    )
 
 
 # -- writing files atomically ----------------------------------------------------------------------
@@ -188,11 +288,15 @@ def _mode_for(target: Path) -> int:
 
 
 __all__ = [
+    "BLOCKS",
     "DEFAULT_MAX_FILE_BYTES",
     "MAX_FILE_BYTES_ENV",
     "env_limit",
     "max_file_bytes",
     "not_regular",
+    "open_input",
+    "outside",
+    "outside_text",
     "read_bytes",
     "write_atomic",
 ]

@@ -10,7 +10,9 @@ viewers, bidirectional overrides that reorder what is shown ("Trojan Source"). T
 - C0 controls (U+0000–U+001F) except tab and newline, DEL (U+007F), C1 controls
   (U+0080–U+009F, which include NEL U+0085);
 - U+2028 LINE SEPARATOR, U+2029 PARAGRAPH SEPARATOR;
-- the bidirectional controls U+061C, U+200E, U+200F, U+202A–U+202E and U+2066–U+2069.
+- the bidirectional controls U+061C, U+200E, U+200F, U+202A–U+202E and U+2066–U+2069;
+- lone surrogates (U+D800–U+DFFF; a JSON ``\\ud800`` escape reads as one): not characters, and
+  writing one to a UTF-8 terminal or file raises.
 
 :func:`escape_controls` shows each as a visible escape (``\\x1b``, ``\\u2028``); the text
 summary, the command line, Markdown, HTML and JUnit reports use it, and the judge prompt uses
@@ -71,6 +73,7 @@ from typing import Any, Final
 
 _CONTROL_CLASS: Final = (
     "\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+    "\ud800-\udfff"  # lone surrogates: no character at all, and no UTF-8 stream can write one
 )
 
 
@@ -93,6 +96,8 @@ def escape_controls(text: str, *, keep_newlines: bool = True) -> str:
 
     >>> escape_controls("a\\rb\\u202ec"), escape_controls("a\\nb", keep_newlines=False)
     ('a\\\\rb\\\\u202ec', 'a\\\\nb')
+    >>> escape_controls("x\\ud800y")
+    'x\\\\ud800y'
     """
     pattern = CONTROL if keep_newlines else _CONTROL_OR_NEWLINE
     return pattern.sub(_escape_named, text) if pattern.search(text) else text

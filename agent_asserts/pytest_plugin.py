@@ -49,6 +49,23 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "(.json, .xml, .html, .md or .txt).",
     )
     group.addoption(
+        "--agent-asserts-allow-records-from",
+        dest="agent_asserts_allow_records_from",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="also read a suite file's record: files in DIR (repeatable); default: only files "
+        "inside the suite file's folder",
+    )
+    group.addoption(
+        "--agent-asserts-embed-records",
+        dest="agent_asserts_embed_records",
+        action="store_true",
+        default=False,
+        help="embed each case's record data in a .json or .html --agent-asserts-report "
+        "(default: not embedded, a record may hold secrets)",
+    )
+    group.addoption(
         "--skip-judged",
         dest="agent_asserts_skip_judged",
         action="store_true",

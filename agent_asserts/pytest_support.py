@@ -43,8 +43,11 @@ from typing import TYPE_CHECKING, Any
 import attrs
 import pytest
 
+from agent_asserts._files import outside, outside_text
+from agent_asserts._text import escape_controls
 from agent_asserts._values import MISSING
 from agent_asserts.batch import load_error_text, load_record, unloadable_cases
+from agent_asserts.cli.main import MAX_SECONDS
 from agent_asserts.context import EvalContext
 from agent_asserts.loaders import load
 from agent_asserts.pytest_plugin import CONTEXTS, RESULTS
@@ -223,9 +226,14 @@ def _skip(reason: str) -> None:
 
 def payload(item: pytest.Item, cases: list[CaseEntry]) -> list[dict[str, Any]]:
     """The cases as JSON data for the test report (crosses xdist); records are included only
-    when the session's report file shows them (``.html``, ``.json``)."""
+    when asked (``--agent-asserts-embed-records``) and the session's report file shows them
+    (``.html``, ``.json``)."""
     path = item.config.getoption("agent_asserts_report", None)
-    with_records = bool(path) and str(path).lower().endswith((".html", ".htm", ".json"))
+    with_records = (
+        bool(item.config.getoption("agent_asserts_embed_records", False))
+        and bool(path)
+        and str(path).lower().endswith((".html", ".htm", ".json"))
+    )
     return [
         {
             "case": entry.case.to_dict(),
@@ -297,11 +305,18 @@ def case_timeout(config: pytest.Config) -> float | None:
         raise pytest.UsageError(
             f"agent_asserts_timeout: must be a number of seconds >= 0 (got {text!r})"
         )
+    if value > MAX_SECONDS:
+        raise pytest.UsageError(
+            f"agent_asserts_timeout: must be at most {MAX_SECONDS:.0f} seconds, about 31 years "
+            f"(got {text!r})"
+        )
     return value or None
 
 
 class SuiteItem(pytest.Item):
-    """One case of a suite file, run on the record its file names."""
+    """One case of a suite file, run on the record its file names: a file inside the suite
+    file's folder or pytest's rootdir, or in a folder ``--agent-asserts-allow-records-from``
+    names (any other is the item's failure, never read)."""
 
     def __init__(self, *, case: Case, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -309,8 +324,13 @@ class SuiteItem(pytest.Item):
 
     def runtest(self) -> None:
         source = None if self.case.record_path is None else str(self.case.record_path)
+        allowed = self.config.getoption("agent_asserts_allow_records_from", None) or []
+        roots = [self.path.parent, self.config.rootpath, *map(Path, allowed)]
         timeout = case_timeout(self.config)
         try:
+            if self.case.record_path is not None and outside(self.case.record_path, roots):
+                option = "--agent-asserts-allow-records-from"
+                raise ValueError(outside_text(os.fspath(self.case.record_path), roots, option))
             record = load_within(self.case.load_record, timeout)
         except Exception as exc:
             error = load_error_text("the record", source, exc)
@@ -347,7 +367,7 @@ def fail_unloadable(item: pytest.Item, error: str, source: str | None) -> None:
     item.stash.setdefault(RESULTS, []).extend(
         CaseEntry(case) for case in unloadable_cases(error, [item.name], source)
     )
-    pytest.fail(error, pytrace=False)
+    pytest.fail(escape_controls(error), pytrace=False)  # printed on the terminal as it is
 
 
 # -- the session's summary and report file ---------------------------------------------------------
@@ -395,7 +415,13 @@ _PROBLEM = pytest.StashKey[str]()
 
 
 def case_line(row: ReportRow) -> str:
-    """One line about a case that did not pass: verdict, source, score, what failed."""
+    """One line about a case that did not pass: verdict, source, score, what failed (control
+    characters escaped).
+
+    >>> from agent_asserts.results import CaseResult
+    >>> case_line(ReportRow(CaseResult("a\\x1b[2J", "failed", error="boom"), None, None))
+    'FAILED a\\\\x1b[2J: error: boom'
+    """
     case = row.case
     where = row.source or case.name
     if row.source and not row.source.endswith(case.name):
@@ -410,7 +436,8 @@ def case_line(row: ReportRow) -> str:
     else:
         kind = "soft failures" if case.verdict is Verdict.SCORED else "failed"
         detail = f" {kind}: " + ", ".join(result_title(r) for r in failed) if failed else ""
-    return f"{case.verdict.value.upper()} {where}:{score}{detail}".rstrip(":; ")
+    line = f"{case.verdict.value.upper()} {where}:{score}{detail}".rstrip(":; ")
+    return escape_controls(line)  # names, sources and errors are data: nothing acts on a terminal
 
 
 def terminal_summary(reporter: Any, config: pytest.Config, payloads: list[Any]) -> None:
@@ -434,10 +461,10 @@ def terminal_summary(reporter: Any, config: pytest.Config, payloads: list[Any]) 
         reporter.line(f"... and {len(shown) - limit} more (use -v to list them all)")
     written = config.stash.get(_WRITTEN, None)
     if written is not None:
-        reporter.line(f"report written to {written}")
+        reporter.line(f"report written to {escape_controls(str(written))}")
     problem = config.stash.get(_PROBLEM, None)
     if problem is not None:
-        reporter.line(problem, red=True)
+        reporter.line(escape_controls(problem), red=True)
 
 
 __all__ = [

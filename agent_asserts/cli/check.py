@@ -52,7 +52,8 @@ from typing import IO, TYPE_CHECKING, Any, Final
 
 import attrs
 
-from agent_asserts._text import escape_controls
+from agent_asserts._files import outside, outside_text
+from agent_asserts._text import CONTROL, escape_controls, json_escape_controls
 from agent_asserts.batch import load_error_text, load_record, unloadable_cases
 from agent_asserts.cli.main import EXIT_FAILED, EXIT_INPUT, EXIT_INTERRUPTED, EXIT_OK, build_parser
 from agent_asserts.cli.support import (
@@ -69,7 +70,7 @@ from agent_asserts.loaders import load, schema
 from agent_asserts.record import RecordError, TrialRecord
 from agent_asserts.record.adapters import get_format
 from agent_asserts.record.event import Event
-from agent_asserts.record.reading import iter_records
+from agent_asserts.record.reading import SUFFIXES, iter_records
 from agent_asserts.report import ReportRow, format_for_path, render, tally_line, write_report
 from agent_asserts.results import Verdict
 from agent_asserts.runner import load_within
@@ -81,6 +82,16 @@ if TYPE_CHECKING:
 
 
 # -- check -----------------------------------------------------------------------------------------
+
+
+def _line(value: object) -> str:
+    """A name or reason for one line of terminal output, control characters (newlines too)
+    escaped (:func:`agent_asserts._text.escape_controls`, the one rule for terminal output).
+
+    >>> _line("runs/\\x1b[2Ja.json")
+    'runs/\\\\x1b[2Ja.json'
+    """
+    return escape_controls(str(value), keep_newlines=False)
 
 
 class Problems:
@@ -136,7 +147,7 @@ def _on_given_records(
                 f"{path}: dangling symlink (its target {target} does not exist)", source=str(path)
             )
         for path in scan.suites:
-            err.write(f"note: {path}: skipped, it is a suite file, not a record\n")
+            err.write(f"note: {_line(path)}: skipped, it is a suite file, not a record\n")
         if not found and not scan.dangling:
             rows += problems.add(f"no record file matches {spec!r}", source=spec)
         files.extend(scan.records)
@@ -183,6 +194,14 @@ def _on_own_records(
                 )  # fmt: skip
                 continue
             source = os.fspath(case.record_path)
+            roots = record_roots(suite, args)
+            if outside(case.record_path, roots):
+                where = f"{suite.source or suite.name}: case {case.name!r}"
+                rows += problems.add(
+                    f"{where}: {outside_text(source, roots)}",
+                    source=source, names=[case.name],
+                )  # fmt: skip
+                continue
             try:
                 record = cache.get(source) or load_within(
                     case.load_record, limit_keywords(args)["timeout"]
@@ -200,6 +219,33 @@ def _on_own_records(
                 )
             )
     return rows
+
+
+def case_rows(rows: list[ReportRow]) -> list[ReportRow]:
+    """The rows of cases, without those of unloadable suites (``metadata["input"] ==
+    "suite"``): what the terminal shows and counts, the suites' errors being on stderr once.
+    A report written to a file, or in a format other than text, keeps them (labelled
+    ``suite:``), so the file says why the exit status is 2.
+
+    >>> from agent_asserts.results import CaseResult
+    >>> bad = ReportRow(CaseResult("s.yml", "failed", metadata={"input": "suite"}), None, "s.yml")
+    >>> case_rows([bad, ReportRow(CaseResult("a", "passed"), None, None)])[0].case.name
+    'a'
+    """
+    return [row for row in rows if row.case.metadata.get("input") != "suite"]
+
+
+def record_roots(suite: Suite, args: argparse.Namespace) -> list[Path]:
+    """The folders a suite's ``record:`` files may be in: the suite file's folder (the current
+    folder for a suite without a file), then each ``--allow-records-from``.
+
+    >>> from agent_asserts.loaders import Suite
+    >>> args = argparse.Namespace(allow_records_from=["/data/runs"])
+    >>> [p.as_posix() for p in record_roots(Suite("s", (), source="suites/a.yml"), args)]
+    ['suites', '/data/runs']
+    """
+    own = Path(suite.source).parent if suite.source else Path()
+    return [own, *map(Path, getattr(args, "allow_records_from", None) or ())]
 
 
 def exit_code(rows: list[ReportRow], problems: int, fail_on_scored: bool) -> int:
@@ -270,7 +316,7 @@ def run_check(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         except RecordError as exc:
             problems.add(f"--record-format: {exc.problems[0].message}")
             return EXIT_INPUT
-    keep = fmt in ("html", "json")
+    keep = fmt in ("html", "json") and bool(getattr(args, "embed_records", False))
     rows: list[ReportRow] = []
     try:  # Ctrl-C: the finished cases are still reported, marked as interrupted
         suites = load_suites(args.suites, judge, problems, rows)
@@ -293,11 +339,12 @@ def run_check(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
                 reason += f": {os.fspath(exc.filename)}"
             problems.add(f"cannot write the report to {args.output}: {reason}")
             return EXIT_INPUT
-        out.write(f"{rule}\n{tally_line([r.case for r in rows])}\n")
-        out.write(f"report written to {args.output}\n")
+        out.write(f"{rule}\n{tally_line([r.case for r in case_rows(rows)])}\n")
+        out.write(f"report written to {_line(args.output)}\n")
     else:
         options: dict[str, Any] = {"color": use_color(out)} if fmt == "text" else {}
-        text = render(rows, fmt, **options).rstrip("\n")
+        shown = case_rows(rows) if fmt == "text" else rows
+        text = render(shown, fmt, **options).rstrip("\n")
         if fmt == "text":  # the rule just above the closing tally line
             body, _, tally = text.rpartition("\n")
             text = f"{body}\n{rule}\n{tally}" if body else f"{rule}\n{tally}"
@@ -342,14 +389,14 @@ def report_interrupted(
         if args.output:
             try:
                 write_report(args.output, rows, fmt=fmt, title=INTERRUPTED_TITLE)
-                where = f", report written to {args.output}"
+                where = f", report written to {_line(args.output)}"
             except OSError as exc:
-                where = f", the report could not be written: {exc.strerror or exc}"
+                where = f", the report could not be written: {_line(exc.strerror or exc)}"
         else:
             options: dict[str, Any] = {"title": INTERRUPTED_TITLE}
-            text = render(rows, fmt, **options)
+            text = render(case_rows(rows) if fmt == "text" else rows, fmt, **options)
             out.write(text if text.endswith("\n") else text + "\n")
-        n = len(rows)
+        n = len(case_rows(rows))
         err.write(f"interrupted: {n} case{'s' if n != 1 else ''} finished{where}\n")
         err.flush()
     return EXIT_INTERRUPTED
@@ -369,7 +416,7 @@ def run_validate(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         if bad.count == before:
             suite = suites[0]
             n = len(suite.cases)
-            out.write(f"ok: {path} ({suite.dialect}, {n} case{'s' if n != 1 else ''})\n")
+            out.write(f"ok: {_line(path)} ({suite.dialect}, {n} case{'s' if n != 1 else ''})\n")
     valid = len(paths) - bad.count
     out.write(
         f"{len(paths)} file{'s' if len(paths) != 1 else ''}: {valid} valid, {bad.count} invalid\n"
@@ -397,9 +444,12 @@ def run_convert(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     try:
         import yaml
     except ImportError:
-        out.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+        out.write(json_escape_controls(json.dumps(data, indent=2, ensure_ascii=False)) + "\n")
     else:
-        out.write(yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
+        text = yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
+        if CONTROL.search(text):  # YAML writes them raw: every non-ASCII character escaped
+            text = yaml.safe_dump(data, sort_keys=False, allow_unicode=False)
+        out.write(text)
     return EXIT_OK
 
 
@@ -412,15 +462,18 @@ NAME_WIDTH = 40
 
 
 def _short(text: str) -> str:
-    text = " ".join(text.split())
+    text = escape_controls(" ".join(text.split()), keep_newlines=False)
     return text if len(text) <= NAME_WIDTH else text[: NAME_WIDTH - 1] + "…"
 
 
 def event_name(event: Event) -> str:
-    """What the table shows as an event's name: the tool, the text, the model, the sub-agent.
+    """What the table shows as an event's name: the tool, the text, the model, the sub-agent
+    (control characters escaped, at most :data:`NAME_WIDTH` characters).
 
     >>> event_name(TrialRecord.builder().tool("refund").build().events[0])
     'refund'
+    >>> event_name(TrialRecord.builder().tool("\\x1b]0;owned\\x07refund").build().events[0])
+    '\\\\x1b]0;owned\\\\x07refund'
     """
     payload = event.payload
     for attribute in ("name", "subagent", "model", "skill_id", "text", "summary"):
@@ -429,7 +482,7 @@ def event_name(event: Event) -> str:
             value = payload.get(attribute)
         if isinstance(value, str) and value:
             return _short(value)
-    return event.event_type or "-"
+    return _cell(event.event_type)
 
 
 def _cell(value: Any) -> str:
@@ -437,18 +490,18 @@ def _cell(value: Any) -> str:
         return "-"
     if isinstance(value, float):
         return f"{value:.3f}s"
-    return str(value)
+    return escape_controls(str(value), keep_newlines=False)
 
 
 def event_row(event: Event) -> tuple[str, ...]:
-    """One table row: id, kind, agent, turn, name, outcome, duration."""
+    """One table row: id, kind, agent, turn, name, outcome, duration (every cell escaped)."""
     outcome = getattr(event.payload, "outcome", None)
     if outcome is None and event.kind == "delegation":
         outcome = event.event_type
     duration = getattr(event, "duration", None)
     return (
-        event.event_id,
-        event.kind,
+        _cell(event.event_id),
+        _cell(event.kind),
         _cell(getattr(event, "agent", None)),
         _cell(event.turn),
         event_name(event),
@@ -466,49 +519,123 @@ def table(record: TrialRecord) -> str:
     ]
     if record.parse_errors:
         lines.append(f"parse errors ({len(record.parse_errors)}):")
-        lines.extend(f"  {error}" for error in record.parse_errors)
+        lines.extend(f"  {escape_controls(str(error))}" for error in record.parse_errors)
     return "\n".join(lines)
 
 
-def _header(label: str, record: TrialRecord) -> str:
+def record_format(record: TrialRecord, format: str = "auto") -> str | None:
+    """The trace format a record was read in: ``metadata["format"]`` (set by the reader for a
+    detected format), else the format named on the command line, else None (not known).
+
+    >>> record_format(TrialRecord.from_dict({"metadata": {"format": "ces"}}))
+    'ces'
+    >>> record_format(TrialRecord.from_dict({}), "native"), record_format(TrialRecord.from_dict({}))
+    ('native', None)
+    """
+    named = record.metadata.get("format")
+    if isinstance(named, str) and named:
+        return named
+    return None if format == "auto" else format
+
+
+def _header(label: str, record: TrialRecord, format: str = "auto") -> str:
     reply = record.reply
     shown = repr(_short(reply)) if isinstance(reply, str) else "-"
-    return f"{label}: {len(record.events)} events, status {record.status or '-'}, reply {shown}"
+    status = _cell(record.status)
+    line = f"{label}: {len(record.events)} events, status {status}, reply {shown}"
+    found = record_format(record, format)
+    return line if found is None else f"{line}, format {_cell(found)}"
+
+
+def _record_files(path: Path) -> list[Path]:
+    """The files ``record`` reads: ``path``, or the record files of the folder ``path``."""
+    if not path.is_dir():
+        return [path]
+    return sorted(p for p in path.iterdir() if p.suffix in SUFFIXES and not p.is_dir())
+
+
+def _file_runs(file: Path, format: str) -> Iterator[tuple[int, bool, TrialRecord]]:
+    """(position, whether the file holds several runs, record) for each run of ``file``."""
+    records = iter_records(file, format)
+    ahead = [r for r in (next(records, None), next(records, None)) if r is not None]
+    several = len(ahead) > 1
+    for position, record in enumerate(itertools.chain(ahead, records), 1):
+        yield position, several, record
+
+
+class _JsonRuns:
+    """``record --json``: one canonical record, or a JSON array when there are several (every
+    control character JSON allows raw written as an escape)."""
+
+    def __init__(self, out: IO[str]) -> None:
+        self.out = out
+        self.pending: str | None = None
+        self.count = 0
+
+    def add(self, record: TrialRecord) -> None:
+        text = json_escape_controls(json.dumps(record.to_dict(), indent=2, ensure_ascii=False))
+        self.count += 1
+        if self.count == 1:
+            self.pending = text
+            return
+        if self.pending is not None:
+            self.out.write("[\n" + self.pending)
+            self.pending = None
+        self.out.write(",\n" + text)
+
+    def close(self) -> None:
+        if self.pending is not None:
+            self.out.write(self.pending + "\n")
+        elif self.count:
+            self.out.write("\n]\n")
 
 
 def run_record(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
-    """The ``record`` subcommand: 0 when every run was read, 2 when the input could not be."""
+    """The ``record`` subcommand: every run of every file, named by file (``FILE#N`` in a file
+    holding several); a file that cannot be read is reported on stderr and the others are still
+    printed. 0 when every file was read, 2 when one could not be (or no run was read)."""
     path = Path(args.path)
-    if not path.exists():
-        err.write(f"agent-asserts record: {args.path}: no such file or folder\n")
+    shown = _line(args.path)
+    if not path.exists() and not path.is_symlink():
+        err.write(f"agent-asserts record: {shown}: no such file or folder\n")
         return EXIT_INPUT
-    count = 0
-    several = False
-    try:
-        records = iter_records(path, args.format)
-        ahead = [r for r in (next(records, None), next(records, None)) if r is not None]
-        several = len(ahead) > 1
-        for count, record in enumerate(itertools.chain(ahead, records), 1):
-            if args.json:
-                text = json.dumps(record.to_dict(), indent=2, ensure_ascii=False)
-                if several:
-                    text = ("[\n" if count == 1 else ",\n") + text
-                out.write(text if several else text + "\n")
-            else:
-                label = f"{path.name}#{count}" if several else path.name
-                out.write(("" if count == 1 else "\n") + _header(label, record) + "\n")
+    if args.format != "auto":
+        try:
+            get_format(args.format)
+        except RecordError as exc:  # said once, not once per file
+            err.write(f"agent-asserts record: --format: {_line(exc.problems[0].message)}\n")
+            return EXIT_INPUT
+    files = _record_files(path)
+    json_runs = _JsonRuns(out) if args.json else None
+    count = failed = 0
+    for file in files:
+        name = file.name if file != path else path.name
+        before = count
+        try:
+            for position, several, record in _file_runs(file, args.format):
+                count += 1
+                if json_runs is not None:
+                    json_runs.add(record)
+                    continue
+                label = _line(f"{name}#{position}" if several else name)
+                out.write(("" if count == 1 else "\n") + _header(label, record, args.format) + "\n")
                 out.write(table(record) + "\n")
-    except (ValueError, OSError) as exc:
-        if args.json and several:
-            out.write("\n]\n")
-        err.write(f"agent-asserts record: cannot read {args.path}: {exc}\n")
+        except Exception as exc:  # one unreadable file never stops the others
+            failed += 1
+            reason = str(exc) if isinstance(exc, ValueError | OSError) else f"{exc!r}"
+            err.write(
+                f"agent-asserts record: cannot read {_line(file)}: {escape_controls(reason)}\n"
+            )
+        else:
+            if count == before:  # read, but it holds no run: said, never skipped silently
+                failed += 1
+                err.write(f"agent-asserts record: {_line(file)}: no run was read\n")
+    if json_runs is not None:
+        json_runs.close()
+    if not files:
+        err.write(f"agent-asserts record: {shown}: no record file\n")
         return EXIT_INPUT
-    if not count:
-        err.write(f"agent-asserts record: {args.path}: no run was read\n")
-        return EXIT_INPUT
-    if args.json and several:
-        out.write("\n]\n")
-    return EXIT_OK
+    return EXIT_INPUT if failed else EXIT_OK
 
 
 def main_record(argv: Sequence[str]) -> int:
@@ -526,12 +653,15 @@ __all__ = [
     "INTERRUPTED_TITLE",
     "NAME_WIDTH",
     "Problems",
+    "case_rows",
     "event_name",
     "event_row",
     "exit_code",
     "exit_rule",
     "load_suites",
     "main_record",
+    "record_format",
+    "record_roots",
     "report_interrupted",
     "run_check",
     "run_convert",

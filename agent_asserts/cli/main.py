@@ -35,9 +35,10 @@ import importlib
 import math
 import sys
 from collections.abc import Callable, Sequence
-from typing import IO, Any, Final
+from typing import IO, Any, Final, NoReturn
 
 from agent_asserts._deadline import DEFAULT_CASE_TIMEOUT
+from agent_asserts._text import escape_controls
 from agent_asserts._version import __version__
 from agent_asserts.report import formats
 
@@ -74,9 +75,24 @@ def _format_choices() -> tuple[str, ...]:
     return (*FORMAT_CHOICES, *(name for name in formats() if name not in FORMAT_CHOICES))
 
 
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose usage errors show control characters as escapes (argparse
+    echoes unrecognised arguments as typed)."""
+
+    def error(self, message: str) -> NoReturn:
+        super().error(escape_controls(message))
+
+
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of the command."""
-    parser = argparse.ArgumentParser(
+    """The argument parser of the command (usage errors escaped: nothing in them acts on a
+    terminal).
+
+    >>> build_parser().parse_args(["schema", "\\x1b[2J"])
+    Traceback (most recent call last):
+    ...
+    SystemExit: 2
+    """
+    parser = _Parser(
         prog="agent-asserts",
         description="Check recorded AI-agent runs against suite files.",
     )
@@ -106,6 +122,15 @@ def build_parser() -> argparse.ArgumentParser:
         "--record-format", default="auto", metavar="NAME",
         help="the trace format of --record files (default: auto, detected from the data)",
     )  # fmt: skip
+    check.add_argument(
+        "--allow-records-from", action="append", default=[], metavar="DIR",
+        help="also read a suite's record: files in DIR (repeatable); default: only files "
+        "inside the suite's own folder",
+    )  # fmt: skip
+    check.add_argument(
+        "--embed-records", action="store_true",
+        help="embed each record's data in a JSON or HTML report (default: only its source)",
+    )  # fmt: skip
     _add_record_parser(commands)
     add_time_limits(check)
     validate = commands.add_parser("validate", help="load suite files and report every problem")
@@ -126,12 +151,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     Usage errors exit 2 (through ``SystemExit``, as argparse does).
     """
-    args = build_parser().parse_args(argv)
+    args: argparse.Namespace | None = None
     out, err = sys.stdout, sys.stderr
     try:
+        args = build_parser().parse_args(argv)
         return _run(args, out, err)
     except KeyboardInterrupt:  # anywhere else: one line, no traceback
-        err.write(f"interrupted: agent-asserts {args.command} stopped\n")
+        command = f" {args.command}" if args is not None else ""
+        err.write(f"interrupted: agent-asserts{command} stopped\n")
         return EXIT_INTERRUPTED
 
 
@@ -283,11 +310,20 @@ def _add_watch_parser(commands: Any) -> None:
 DEFAULT_TIMEOUT: Final = DEFAULT_CASE_TIMEOUT
 
 
+MAX_SECONDS: Final = 1e9
+"""The longest time limit taken (about 31 years; the system's interval timer takes no more than
+about 9.2e9 seconds): a longer one is a usage error, like a negative one."""
+
+
 def seconds(text: str) -> float | None:
-    """A number of seconds >= 0; 0 means no limit.
+    """A number of seconds from 0 to :data:`MAX_SECONDS`; 0 means no limit.
 
     >>> seconds("2.5"), seconds("0")
     (2.5, None)
+    >>> seconds("1e300")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: must be at most 1000000000 seconds, about 31 years (got '1e300')
     """
     try:
         value = float(text)
@@ -295,6 +331,10 @@ def seconds(text: str) -> float | None:
         raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
     if not value >= 0 or value == float("inf"):
         raise argparse.ArgumentTypeError(f"must be a number of seconds >= 0 (got {text!r})")
+    if value > MAX_SECONDS:
+        raise argparse.ArgumentTypeError(
+            f"must be at most {MAX_SECONDS:.0f} seconds, about 31 years (got {text!r})"
+        )
     return value or None
 
 
@@ -328,6 +368,7 @@ __all__ = [
     "EXIT_INTERRUPTED",
     "EXIT_OK",
     "FORMAT_CHOICES",
+    "MAX_SECONDS",
     "add_judge_option",
     "add_time_limits",
     "build_parser",

@@ -39,6 +39,7 @@ from typing import IO, Any, Final, NamedTuple, cast
 
 import attrs
 
+from agent_asserts._files import read_bytes
 from agent_asserts.batch import SourcedRecord, iter_jsonl
 from agent_asserts.record.adapters import get_format, matching_formats
 from agent_asserts.record.reading import iter_records
@@ -309,7 +310,7 @@ def is_suite_file(path: Path, suite_paths: Iterable[str] = ()) -> bool:
             return True
         if path.suffix != ".json" or path.stat().st_size > SNIFF_LIMIT:
             return False
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read_bytes(path, ValueError))
     except (OSError, ValueError):
         return False
     return isinstance(data, dict) and "events" not in data and bool(SUITE_KEYS & data.keys())

@@ -27,6 +27,7 @@ from typing import Any, BinaryIO, Final
 
 import attrs
 
+from agent_asserts._files import open_input
 from agent_asserts.errors import RecordWarning
 from agent_asserts.record.adapters._registry import (
     TraceFormat,
@@ -448,10 +449,16 @@ def _file_records(path: Path, format: str) -> Iterator[TrialRecord]:
 
 def _is_lines(path: Path) -> bool:
     """JSON Lines: by suffix, or when the first line (at most :data:`SNIFF` characters) is a
-    whole JSON value and another non-blank line follows."""
+    whole JSON value and another non-blank line follows.
+
+    Raises:
+        RecordError: The file is not a regular file, or reading it would block
+            (``/proc/kmsg``; :func:`agent_asserts._files.open_input`).
+    """
     if path.suffix in LINE_SUFFIXES:
         return True
-    with path.open("rb") as handle:
+    name = os.fspath(path)
+    with open_input(path, lambda reason: RecordError([Problem("", reason, name)])) as handle:
         return _holds_lines(handle)
 
 

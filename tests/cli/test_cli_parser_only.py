@@ -8,7 +8,9 @@ import subprocess
 import sys
 import textwrap
 
-from agent_asserts.cli.main import COMMANDS, build_parser
+import pytest
+
+from agent_asserts.cli.main import COMMANDS, build_parser, main, seconds
 
 
 def test_help_imports_no_subcommand_and_no_check() -> None:
@@ -44,3 +46,20 @@ def test_every_subcommand_of_the_parser_has_its_function() -> None:
     assert set(commands.choices) == set(COMMANDS)
     for module, name in COMMANDS.values():
         assert callable(getattr(importlib.import_module(module), name))
+
+
+@pytest.mark.parametrize("command", ["check", "watch"])
+@pytest.mark.parametrize("option", ["--timeout", "--judge-timeout"])
+@pytest.mark.parametrize("value", ["1e300", "1e10", "1000000000.5"])
+def test_a_time_limit_too_long_for_the_system_is_a_usage_error(
+    command: str, option: str, value: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    where = ["--record-dir", "."] if command == "watch" else []
+    with pytest.raises(SystemExit) as exc:
+        main([command, "suite.yaml", *where, option, value])
+    assert exc.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"agent-asserts {command}: error: argument {option}: must be at most 1000000000 "
+        f"seconds, about 31 years (got {value!r})"
+    )
+    assert seconds("1000000000") == 1e9  # the longest limit is taken

@@ -8,12 +8,14 @@ import json
 import shutil
 import subprocess
 import sys
+import tomllib
 import xml.etree.ElementTree as ET
-from importlib.metadata import entry_points
+from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
 
 import pytest
 
+from agent_asserts.__main__ import run
 from agent_asserts.cli import main
 from agent_asserts.cli.support import CLEAR_LINE, Progress, import_judge, use_color
 from agent_asserts.loaders import load
@@ -82,7 +84,8 @@ def test_check_on_given_records_fails_with_1(
 def test_check_reads_jsonl(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
     lines = [json.dumps(DEMO_RECORD)] * 3 + ["", '{"events": [{"kind": 1}]}', "{oops"]
     (workdir / "runs.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    assert main(["check", "suite.yml", "--record", "runs.jsonl", "--format", "json"]) == 2
+    argv = ["check", "suite.yml", "--record", "runs.jsonl", "--format", "json", "--embed-records"]
+    assert main(argv) == 2
     captured = capsys.readouterr()
     doc = json.loads(captured.out)
     assert [(r["source"], r["data"] is None) for r in doc["records"]] == [
@@ -192,10 +195,17 @@ def test_unloadable_inputs_are_failed_cases_in_every_format(
         assert out.count('class="aa-case"') == 13
         out = html.unescape(out)
     for name, source, error in UNLOADABLE:
+        suite = error.startswith("cannot load the suite")
+        if fmt == "text" and suite:  # on stderr once, as a suite: not a case of the text report
+            assert f"FAILED {name}: 0 checks" not in out and error not in out
+            continue
         assert f"FAILED {name}: 0 checks" in out
         assert f"  error: {error}" in out, (name, source)
         assert source in out
-    assert "13 cases: 2 passed, 8 failed, 3 scored; pass rate 15.4%" in out
+    if fmt == "text":
+        assert out.endswith("\n11 cases: 2 passed, 6 failed, 3 scored; pass rate 18.2%\n")
+    else:
+        assert "13 cases: 2 passed, 8 failed, 3 scored; pass rate 15.4%" in out
 
 
 def test_a_case_without_a_record_is_an_input_problem(
@@ -408,7 +418,11 @@ def test_python_m_and_the_entry_point(workdir: Path) -> None:
                          "--record", "runs/bad.json")  # fmt: skip
     assert failed.returncode == 1 and failed.stdout.startswith("FAILED issues the refund")
     (script,) = entry_points(group="console_scripts", name="agent-asserts")
-    assert script.value == "agent_asserts.cli:main" and script.load() is main
+    assert callable(script.load())  # as installed (agent_asserts.__main__:run once reinstalled)
+    pyproject = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())
+    target = pyproject["project"]["scripts"]["agent-asserts"]
+    assert target == "agent_asserts.__main__:run"
+    assert EntryPoint("agent-asserts", target, "console_scripts").load() is run
 
 
 class FakeTerminal(io.StringIO):

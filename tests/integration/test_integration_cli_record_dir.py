@@ -49,12 +49,20 @@ def test_unloadable_suite_is_reported_once_as_a_suite(
     workdir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     Path("runs/bad.json").write_text(json.dumps({"checks": ["sucseeded"]}))
-    assert main(["check", "runs/bad.json", "--record", "runs"]) == 2
+    Path("suite.json").write_text(json.dumps({"checks": ["succeeded"]}))
+    assert main(["check", "runs/bad.json", "suite.json", "--record", "runs"]) == 2
+    out, err = capsys.readouterr()
+    assert err.startswith("error: cannot load the suite runs/bad.json:\n")  # once, on stderr
+    assert "runs/bad.json" not in out  # not again in the report, not a case
+    assert out.endswith(
+        "exit status 2: an input could not be loaded or written\n"
+        "1 case: 1 passed; pass rate 100.0%\n"
+    )
+    assert main(["check", "runs/bad.json", "suite.json", "--record", "runs", "--output", "r.json"])
     out, err = capsys.readouterr()
     assert err.count("cannot load the suite runs/bad.json") == 1
-    assert out.count("cannot load the suite runs/bad.json") == 1
-    assert out.startswith(
-        "FAILED runs/bad.json: 0 checks\n  suite: runs/bad.json\n"
-        "  error: cannot load the suite runs/bad.json:\n"
-    )
-    assert "record: runs/bad.json" not in out
+    assert out.splitlines()[1] == "1 case: 1 passed; pass rate 100.0%"
+    suite_case, case = json.loads(Path("r.json").read_text())["cases"]  # the file says why
+    assert suite_case["metadata"] == {"source": "runs/bad.json", "input": "suite"}
+    assert suite_case["error"].startswith("cannot load the suite runs/bad.json:")
+    assert case["verdict"] == "passed"

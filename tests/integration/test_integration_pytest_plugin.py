@@ -220,7 +220,7 @@ def test_junitxml_gets_verdicts_and_scores_as_properties(pytester: pytest.Pytest
 @pytest.mark.parametrize("name", ["r.json", "r.xml", "r.html", "r.md", "r.txt"])
 def test_report_option_writes_every_format(pytester: pytest.Pytester, name: str) -> None:
     pytester.makepyfile(test_verdicts=VERDICT_TESTS)
-    result = run(pytester, f"--agent-asserts-report=out/{name}")
+    result = run(pytester, f"--agent-asserts-report=out/{name}", "--agent-asserts-embed-records")
     result.assert_outcomes(passed=2, failed=1, skipped=1)
     path = pytester.path / "out" / name
     result.stdout.fnmatch_lines([f"report written to {path}"])
@@ -254,3 +254,15 @@ def test_an_unwritable_report_path_is_reported_not_raised(pytester: pytest.Pytes
     result.assert_outcomes(passed=2, failed=1, skipped=1)
     result.stdout.fnmatch_lines(["could not write the report afile/r.json: *Not a directory*"])
     assert result.ret == pytest.ExitCode.TESTS_FAILED
+
+
+@pytest.mark.parametrize("name", ["r.json", "r.html"])
+def test_record_data_is_embedded_only_when_asked(pytester: pytest.Pytester, name: str) -> None:
+    pytester.makepyfile(test_verdicts=VERDICT_TESTS)
+    run(pytester, f"--agent-asserts-report={name}").assert_outcomes(passed=2, failed=1, skipped=1)
+    text = (pytester.path / name).read_text(encoding="utf-8")
+    assert "refunds_lookup" in text  # the case's check names the tool ...
+    if name == "r.json":  # ... the record's data is not there
+        assert all(r["data"] is None for r in json.loads(text)["records"])
+    else:
+        assert '<ol class="aa-events">' not in text

@@ -176,8 +176,9 @@ def test_fixture_tests_and_suite_items_under_xdist(project: pytest.Pytester) -> 
         """
     )
     result = project.runpytest_subprocess(
-        "-n", "2", *QUIET, "--agent-asserts-report=r.json", "--junitxml=j.xml"
-    )
+        "-n", "2", *QUIET, "--agent-asserts-report=r.json", "--junitxml=j.xml",
+        "--agent-asserts-embed-records",
+    )  # fmt: skip
     result.assert_outcomes(passed=4, failed=3, skipped=1)
     result.stdout.fnmatch_lines(
         ["*= agent_asserts =*", "8 cases: 2 passed, 3 failed, 2 scored, 1 skipped; pass rate 25.0%"]
@@ -199,3 +200,55 @@ def test_fixture_tests_and_suite_items_under_xdist(project: pytest.Pytester) -> 
     root = ET.parse(project.path / "j.xml").getroot()
     names = [p.get("name") for p in root.iter("property")]
     assert names.count("agent_asserts.verdict") == 8 and names.count("agent_asserts.score") == 6
+
+
+def test_an_agent_asserts_timeout_too_long_is_a_usage_error(pytester: pytest.Pytester) -> None:
+    pytester.makeini("[pytest]\nagent_asserts_suites = s/*.yaml\nagent_asserts_timeout = 1e300\n")
+    (pytester.path / "s").mkdir()
+    (pytester.path / "s" / "a.yaml").write_text("record: r.json\nchecks: [used_no_tools]\n")
+    (pytester.path / "s" / "r.json").write_text('{"events": []}')
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", timeout=60)
+    message = "must be at most 1000000000 seconds, about 31 years (got '1e300')"
+    result.stderr.fnmatch_lines([f"*agent_asserts_timeout: {message}"])
+    assert "OverflowError" not in result.stdout.str() + result.stderr.str()
+
+
+def test_a_record_outside_the_project_is_not_read(pytester: pytest.Pytester) -> None:
+    project = pytester.path / "project"
+    (project / "suites").mkdir(parents=True)
+    (project / "pytest.ini").write_text("[pytest]\nagent_asserts_suites = suites/*.yaml\n")
+    secret = pytester.path / "secret.json"  # beside the project, not in it
+    secret.write_text(json.dumps({"private_key": "-----BEGIN PRIVATE KEY-----"}))
+    (project / "suites" / "s.yaml").write_text(
+        "record: ../../secret.json\nrecord_format: mantle\nchecks: [used_no_tools]\n"
+    )
+    result = pytester.runpytest_subprocess(
+        "-p", "no:cacheprovider", "--rootdir", str(project), str(project), "--agent-asserts-report",
+        str(project / "r.json"), "--agent-asserts-embed-records",
+    )  # fmt: skip
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        ["*the record */suites/../../secret.json is outside the suite's folder (*/suites) and "
+         "*/project: give --agent-asserts-allow-records-from DIR to read records from another "
+         "folder*"]
+    )  # fmt: skip
+    assert "PRIVATE KEY" not in (project / "r.json").read_text()
+    allowed = pytester.runpytest_subprocess(
+        "-p", "no:cacheprovider", "--rootdir", str(project), str(project),
+        f"--agent-asserts-allow-records-from={pytester.path}",
+    )  # fmt: skip
+    allowed.assert_outcomes(passed=1)
+
+
+def test_the_terminal_gets_no_character_that_acts(pytester: pytest.Pytester) -> None:
+    hostile = "x\x1b]0;pwned\x07\r\u202e"
+    pytester.makeini("[pytest]\nagent_asserts_suites = s/*.yaml\n")
+    (pytester.path / "s").mkdir()
+    (pytester.path / "s" / "a.yaml").write_text(
+        f"record: {json.dumps(hostile + '.json')}\nchecks: [used_no_tools]\n"
+    )
+    result = pytester.runpytest_subprocess(*QUIET)
+    result.assert_outcomes(failed=1)
+    out = result.stdout.str()
+    assert "cannot load the record" in out and "x\\x1b]0;pwned\\x07\\r\\u202e.json" in out
+    assert not set("\x1b\x07\r\u202e") & set(out)

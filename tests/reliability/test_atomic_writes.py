@@ -35,7 +35,7 @@ def test_a_refused_rewrite_leaves_the_previous_report_whole(
 ) -> None:
     _project(tmp_path)
     command = [sys.executable, "-m", "agent_asserts", "check", "suite.yaml",
-               "--output", "report.json"]  # fmt: skip
+               "--output", "report.json", "--embed-records"]  # fmt: skip
     first = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=60)
     assert first.returncode == 0, first.stderr
     before = (tmp_path / "report.json").read_bytes()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import os
 import subprocess
 import sys
@@ -10,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
+import agent_asserts
 from agent_asserts import TrialRecord
-from agent_asserts._files import MAX_FILE_BYTES_ENV
+from agent_asserts._files import MAX_FILE_BYTES_ENV, _NonBlockingInput, open_input, read_bytes
 from agent_asserts.loaders import cxas, mantle
 from agent_asserts.loaders.collector import LoadError
 from agent_asserts.loaders.source import read_source
@@ -85,3 +87,64 @@ def test_a_dialects_record_file_must_be_regular(
     for path in (Path("/dev/zero"), fifo):
         with pytest.raises(RecordError, match="not a regular file"):
             read_record(path)
+
+
+# -- files that block when read (issue #25, item 7) ----------------------------------------------
+
+
+def test_a_read_that_would_block_raises_the_readers_error() -> None:
+    read_end, write_end = os.pipe()  # a real descriptor with nothing to read yet
+    os.set_blocking(read_end, False)
+    handle = io.BufferedReader(_NonBlockingInput(read_end, ValueError))
+    try:
+        with pytest.raises(ValueError, match=r"^not a regular file \(reading it would block\)$"):
+            handle.readline()
+        os.write(write_end, b'{"a": 1}\n')
+        assert handle.readline() == b'{"a": 1}\n'  # what is there is read
+    finally:
+        handle.close()
+        os.close(write_end)
+
+
+def test_every_reader_opens_input_files_without_blocking(tmp_path: Path) -> None:
+    file = tmp_path / "runs.json"
+    file.write_text('{"reply": "a"}\n{"reply": "b"}\n')
+    with open_input(file, ValueError) as handle:
+        assert os.get_blocking(handle.fileno()) is False
+        assert handle.readline() == b'{"reply": "a"}\n'
+    assert read_bytes(file, ValueError).count(b"reply") == 2
+    assert [r.reply for r in iter_records(file)] == ["a", "b"]
+
+
+KMSG = Path("/proc/kmsg")  # a "regular file" whose reads wait for the next kernel message
+needs_kmsg = pytest.mark.skipif(
+    not os.access(KMSG, os.R_OK), reason="/proc/kmsg is readable only by root, on Linux"
+)
+
+
+@needs_kmsg
+def test_a_file_that_blocks_is_refused_by_every_reader(tmp_path: Path) -> None:
+    link = tmp_path / "kmsg.json"
+    link.symlink_to(KMSG)
+    message = r"kmsg(\.json)?: not a regular file \(reading it would block\)$"
+    for path in (KMSG, link):
+        with pytest.raises(RecordError, match=message):
+            TrialRecord.load(path)
+        raw = iter_records(path).raw_lines()  # the JSON Lines sniffing evaluate_many uses
+        assert raw is not None
+        with pytest.raises(RecordError, match=message):
+            list(raw)
+
+
+@needs_kmsg
+def test_check_on_a_record_that_blocks_finishes(tmp_path: Path) -> None:
+    (tmp_path / "suite.yml").write_text("record: /proc/kmsg\nchecks: [succeeded]\n")
+    env = {**os.environ, "PYTHONPATH": str(Path(agent_asserts.__file__).parents[1])}
+    done = subprocess.run(
+        [sys.executable, "-m", "agent_asserts", "check", "suite.yml",
+         "--allow-records-from", "/proc"],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr
+    assert "/proc/kmsg: not a regular file (reading it would block)" in done.stderr
