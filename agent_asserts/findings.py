@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final
 import attrs
 
 from agent_asserts._text import did_you_mean
+from agent_asserts._values import MISSING
 from agent_asserts.checks.base import Check
 from agent_asserts.checks.events import NoDelegationCycle
 from agent_asserts.checks.outcome import EndedWithoutError, EndedWithReply
@@ -233,6 +234,10 @@ def _declared(record: TrialRecord) -> bool:
     return record.tools is not None
 
 
+def _records_reply(record: TrialRecord) -> bool:
+    return record.reply is not MISSING
+
+
 def _outlier(metric: str) -> Builder:
     def build(config: ScanConfig, bounds: Mapping[str, Bound], record: TrialRecord) -> Check | None:
         bound = bounds.get(metric)
@@ -280,14 +285,15 @@ FINDINGS: Final[Mapping[str, Finding]] = {
         Finding(
             "no_reply",
             "gate",
-            "the run ended without a reply",
-            lambda c, b, r: EndedWithReply(),
+            "the run ended without a reply (only when the trace records messages)",
+            lambda c, b, r: EndedWithReply() if _records_reply(r) else None,
         ),
         Finding(
             "error_status",
             "gate",
-            "the run ended with an error status or recorded run errors",
-            lambda c, b, r: EndedWithoutError(),
+            "the run ended with an error status or recorded run errors (only when the record "
+            "has a status or run errors)",
+            lambda c, b, r: EndedWithoutError() if r.status is not None or r.errors else None,
         ),
         Finding(
             "delegation_cycle",

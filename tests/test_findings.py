@@ -290,12 +290,33 @@ class TestScan:
         assert [r.name for r in case.results if r.failed] == ["no_reply"]
 
     def test_a_finding_the_trace_cannot_decide_is_invalid_and_never_fails_the_scan(self) -> None:
-        rec = TrialRecord.builder().agent("hi").build()  # no status
+        # a declared tool without a parameters schema: its arguments cannot be validated
+        rec = TrialRecord.from_dict(
+            {
+                "tools": [{"name": "lookup"}],
+                "reply": "ok",
+                "status": "completed",
+                "events": [{"kind": "tool_call", "payload": {"name": "lookup", "arguments": {}}}],
+            }
+        )
         case = scan_record(rec)
-        result = _result(case, "error_status")
+        result = _result(case, "invalid_arguments")
         assert result.status is Status.INVALID  # type: ignore[attr-defined]
+        assert result.message == "tool 'lookup' declares no parameters schema"  # type: ignore[attr-defined]
         assert result.severity is Severity.SOFT  # type: ignore[attr-defined]
         assert case.verdict is Verdict.SCORED
+
+    def test_no_status_and_no_recorded_reply_are_not_findings(self) -> None:
+        silent = TrialRecord.from_dict(
+            {
+                "surfaces": ["tool_call"],
+                "events": [{"kind": "tool_call", "payload": {"name": "a", "arguments": {}}}],
+            }
+        )
+        case = scan_record(silent)
+        names = [r.name for r in case.results]
+        assert "error_status" not in names and "no_reply" not in names
+        assert case.verdict is Verdict.PASSED
 
     def test_severities_by_name(self) -> None:
         rec = _run(("a", {}), reply=None)

@@ -221,7 +221,7 @@ def test_cli_record_prints_a_table(tmp_path: Path, capsys: pytest.CaptureFixture
     path = _write(tmp_path / "sim.json", trace)
     assert main(["record", str(path)]) == 0
     assert capsys.readouterr().out.splitlines() == [
-        "sim.json: 3 events, status -, reply 'Done'",
+        "sim.json: 3 events, status -, reply 'Done', format ces",
         "id  kind        agent  turn  name       outcome      duration",
         "e0  message     -      1     refund A1  -            -",
         "e1  delegation  -      1     billing    transferred  -",
