@@ -43,8 +43,8 @@ from agent_asserts.loaders.dialects import (
     register_dialect,
     take_record_format,
 )
-from agent_asserts.loaders.nodes import Node, format_path, from_plain
-from agent_asserts.loaders.source import parse_into, read_source
+from agent_asserts.loaders.nodes import Node, format_path
+from agent_asserts.loaders.source import parse_data, parse_into, read_source
 from agent_asserts.loaders.suite import Case, CheckEntry, Suite
 
 Source = str | os.PathLike[str] | Mapping[str, Any] | Sequence[Any]
@@ -92,7 +92,7 @@ def load(
         deep = too_deep(source)
         if deep is not None:
             raise LoadError([LoadProblem("<data>", None, None, format_path(deep), depth_message())])
-        return _build(from_plain(source, file="<data>"), ctx, chosen)
+        return _build(parse_data(source), ctx, chosen)
     raise TypeError(f"'source' must be a path, a mapping or a list (got {source!r})")
 
 

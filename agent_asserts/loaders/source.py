@@ -726,10 +726,50 @@ def parse_file(path: str | os.PathLike[str]) -> Node:
 def parse_data(data: Any) -> Node:
     """Nodes for already parsed data; problems then show ``<data>`` and the key path.
 
+    An integer too long to be written as text (past Python's digit limit) is a problem at its
+    path, as it is in a JSON file.
+
     >>> parse_data({"a": 1}).get("a").where
     '<data>'
+    >>> try:
+    ...     parse_data({"name": 10**5000})
+    ... except LoadError as exc:
+    ...     print(exc)
+    <data>: name: a number of 5001 digits is too long (the limit is 4300 digits)
     """
-    return from_plain(data, file="<data>")
+    node = from_plain(data, file="<data>")
+    problems = ProblemCollector("<data>")
+    limit = sys.get_int_max_str_digits()
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, MappingNode | SequenceNode):
+            children = current.items.values() if isinstance(current, MappingNode) else current.items
+            stack.extend(children)
+        elif (
+            isinstance(current, ScalarNode)
+            and isinstance(current.value, int)
+            and limit
+            and current.value.bit_length() > limit * 3.32  # more digits than the limit, at least
+        ):
+            digits = _digits(current.value)
+            if digits > limit:
+                message = f"a number of {digits} digits is too long (the limit is {limit} digits)"
+                problems.add(current, message)
+    if problems:
+        raise problems.error()
+    return node
+
+
+def _digits(value: int) -> int:
+    """The number of decimal digits of ``value``, without writing it as text."""
+    n = abs(value)
+    digits = max(1, int(n.bit_length() * 0.30102999566398120))
+    while 10**digits <= n:
+        digits += 1
+    while digits > 1 and 10 ** (digits - 1) > n:
+        digits -= 1
+    return digits
 
 
 __all__ = [

@@ -96,6 +96,22 @@ def test_a_5000_digit_integer_in_a_json_suite_file_is_a_load_error(tmp_path: Pat
     )
 
 
+@pytest.mark.parametrize(
+    ("data", "where"),
+    [
+        ({"name": 10**5000, "checks": []}, "name: a number of 5001 digits"),
+        ({"checks": [{"max_steps": -(10**4300)}]}, "checks[0].max_steps: a number of 4301 digits"),
+    ],
+)
+def test_a_5000_digit_python_integer_given_to_load_is_a_load_error(
+    data: dict[str, object], where: str
+) -> None:
+    # was ValueError ("Exceeds the limit (4300 digits) for integer string conversion")
+    with pytest.raises(LoadError) as caught:
+        load(data)
+    assert str(caught.value) == f"<data>: {where} is too long (the limit is 4300 digits)"
+
+
 CONTRACT = """bind:
   calls: {from: trace, where: {kind: tool_call}}
   replies: {from: trace, where: {kind: message, actor_ref: agent}}
