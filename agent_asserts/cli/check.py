@@ -29,7 +29,7 @@ no run.
 >>> path = pathlib.Path(tempfile.mkdtemp()) / "run.json"
 >>> _ = path.write_text(json.dumps({"detailed_trace": ["User Query: hi", "Agent Text: hello"]}))
 >>> main_record([str(path)])  # doctest: +ELLIPSIS +NORMALIZE_WHITESPACE
-run.json: 2 events, status -, reply 'hello'
+run.json: 2 events, status -, reply 'hello', format ces
 id  kind     agent  turn  name   outcome  duration
 e0  message  -      1     hi     -        -
 e1  message  -      1     hello  -        -

@@ -143,7 +143,11 @@ def test_the_pytest_report_is_written_with_a_lone_surrogate_in_the_record(
     )
     report = pytester.path / f"report.{suffix}"
     result = pytester.runpytest_subprocess(
-        "-p", "no:cacheprovider", f"--agent-asserts-report={report}", timeout=180
+        "-p",
+        "no:cacheprovider",
+        f"--agent-asserts-report={report}",
+        "--agent-asserts-embed-records",  # the record data is in the report only when asked
+        timeout=180,
     )
     result.assert_outcomes(failed=1)
     text = report.read_text(encoding="utf-8")
