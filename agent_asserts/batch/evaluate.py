@@ -117,12 +117,20 @@ Outcomes = list[RecordOutcome] | None
 
 def load_record(item: RecordInput, format: str = "auto") -> TrialRecord:
     """A record from a record, parsed trace data (a canonical record dict, or any registered
-    format) or a path to a file holding one run, read in ``format`` (``"auto"`` detects it).
+    format), a path to a file holding one run, or an object an SDK hands you (what
+    ``TrialRecord.from_trace`` accepts: a run result, a list of SDK messages, a tuple of
+    OpenTelemetry spans…), read in ``format`` (``"auto"`` detects it).
 
     >>> load_record({"events": []}).events
     ()
     >>> load_record({"detailed_trace": ["Agent Text: hi"]}).reply
     'hi'
+    >>> try:
+    ...     load_record(3.5)
+    ... except TypeError as exc:
+    ...     print(exc)  # doctest: +NORMALIZE_WHITESPACE
+    expected a TrialRecord, trace data, a path, a JSON text as bytes or an object an SDK
+    hands you (got float)
     """
     if isinstance(item, TrialRecord):
         return item
@@ -136,10 +144,14 @@ def load_record(item: RecordInput, format: str = "auto") -> TrialRecord:
         return TrialRecord.load(item, format)
     if isinstance(item, bytes):
         return TrialRecord.from_trace(parse_line(item), format)
-    raise TypeError(
-        f"expected a TrialRecord, a mapping, a path or a JSON text as bytes "
-        f"(got {type(item).__name__})"
-    )
+    if item is None or isinstance(item, bool | int | float | str):
+        raise TypeError(
+            "expected a TrialRecord, trace data, a path, a JSON text as bytes or an object an "
+            f"SDK hands you (got {type(item).__name__})"
+        )
+    # an SDK object (a run result, a tuple of spans…): the objects step of from_trace reads
+    # it, or says what it is and what to pass instead
+    return TrialRecord.from_trace(item, format)
 
 
 def parse_line(raw: bytes) -> Any:
