@@ -83,6 +83,7 @@ from agent_asserts.live.evaluation import (
     one_record,
 )
 from agent_asserts.results import Verdict
+from agent_asserts.runner import load_within
 
 if TYPE_CHECKING:
     from agent_asserts.record import TrialRecord
@@ -478,9 +479,10 @@ class LiveEngine(Generic[S]):
             self._pending.discard(future)
 
     def evaluate(self, trace: ClosedTrace[S]) -> None:
-        """Build the record of ``trace``, evaluate the suite on it and deliver each result."""
+        """Build the record of ``trace`` (inside the case time limit), evaluate the suite on it
+        and deliver each result."""
         try:
-            record = self._build_record(trace)
+            record = load_within(lambda: self._build_record(trace), self._timeout)
         except Exception as exc:  # an unreadable trace is a result, never an exception
             error = f"cannot build the record of trace {trace.trace_id}: "
             results = error_cases(self.suite.name, error + f"{type(exc).__name__}: {exc}")

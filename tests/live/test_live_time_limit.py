@@ -113,3 +113,29 @@ def test_the_default_limit_is_the_clis(pipeline: Any, to_record: Any) -> None:
 def test_a_wrong_timeout_is_refused_when_built(pipeline: Any, bad: Any) -> None:
     with pytest.raises(ValueError, match="'timeout' must be a number of seconds > 0 or None"):
         EvaluatingSpanProcessor(bounded, tracer_provider=pipeline.provider, timeout=bad)
+
+
+@pytest.mark.parametrize("where", ["inline", "thread pool"])
+def test_building_a_record_is_inside_the_case_limit(
+    pipeline: Any, to_record: Any, where: str
+) -> None:
+    # a trace whose record takes forever to build (a hostile trace, an adapter's worst case)
+    # is one FAILED result at the limit; the next trace is still evaluated
+    def slow_to_read(document: Any) -> TrialRecord:
+        record = to_record(document)
+        while any(e.payload.name == "slow" for e in record.tool_calls):
+            pass
+        return record
+
+    with ThreadPoolExecutor(1) as pool:
+        results = _run(
+            pipeline,
+            slow_to_read,
+            pool if where == "thread pool" else None,
+            suite=lambda ctx: ctx.called_tool("lookup_order"),
+        )
+    by_tool = {r.verdict: r for r in results}
+    assert sorted(r.verdict.value for r in results) == ["failed", "passed"]
+    error = by_tool[Verdict.FAILED].error or ""
+    assert error.startswith("cannot build the record of trace ")
+    assert error.endswith("LoadTimeout: reading it passed the case time limit of 0.5s")
