@@ -101,6 +101,33 @@ def _first_too_deep(value: Any, limit: int) -> tuple[str | int, ...] | None:
     return None
 
 
+def capped(value: Any, limit: int) -> Any:
+    """``value`` with every container nested deeper than ``limit`` replaced by a note saying
+    so; ``value`` itself when it is not that deep (the usual case, one walk).
+
+    For data a record keeps as evidence of what it could not read (a parse error's item), so
+    that the record written out stays within the depth its reader accepts.
+
+    >>> capped([[["x"]]], 2)
+    [['… (nested deeper than 2 levels: not kept)']]
+    >>> capped({"a": 1}, 2)
+    {'a': 1}
+    """
+    if too_deep(value, limit) is None:
+        return value
+    return _cut(value, limit, 1)
+
+
+def _cut(value: Any, limit: int, depth: int) -> Any:
+    if not _is_container(value):
+        return value
+    if depth > limit:
+        return f"… (nested deeper than {limit} levels: not kept)"
+    if isinstance(value, Mapping):
+        return {key: _cut(child, limit, depth + 1) for key, child in value.items()}
+    return [_cut(child, limit, depth + 1) for child in value]
+
+
 def json_path(parts: tuple[str | int, ...], root: str = "$") -> str:
     """A key path as a JSON path."""
     return root + "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in parts)
@@ -115,4 +142,4 @@ def depth_message(limit: int = MAX_DEPTH) -> str:
     return f"nested more than {limit} levels deep (the limit of nesting)"
 
 
-__all__ = ["MAX_DEPTH", "depth_message", "json_path", "too_deep"]
+__all__ = ["MAX_DEPTH", "capped", "depth_message", "json_path", "too_deep"]

@@ -17,10 +17,11 @@ trace.json:events[4]: unknown event type 'foo'
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Final
 
 import attrs
 
+from agent_asserts._depth import MAX_DEPTH, capped
 from agent_asserts.errors import AgentAssertsError, Problem
 
 
@@ -55,6 +56,16 @@ class RecordError(AgentAssertsError, ValueError):
         return (type(self), (self.problems,))
 
 
+ITEM_DEPTH: Final = MAX_DEPTH - 3
+"""How deep a parse error's item may be: it sits three levels down in a record
+(``parse_errors``, the error, ``item``)."""
+
+
+def _kept_item(item: Any) -> Any:
+    """attrs converter: a parse error's item, capped at :data:`ITEM_DEPTH`."""
+    return capped(item, ITEM_DEPTH)
+
+
 @attrs.frozen
 class ParseError:
     """One undecodable item of a foreign trace.
@@ -62,7 +73,9 @@ class ParseError:
     Attributes:
         position: Where the item was in the source (``events[4]``, ``line 12``).
         reason: Why it could not be decoded.
-        item: The raw item (JSON data), or None.
+        item: The raw item (JSON data), or None. Parts nested deeper than the record's depth
+            limit allows at ``parse_errors[i].item`` are replaced by a note, so that the record
+            written out (``to_dict``) loads back.
         source: The file or stream name, or None.
 
     >>> str(ParseError("line 3", "not JSON"))
@@ -73,7 +86,7 @@ class ParseError:
 
     position: str
     reason: str
-    item: Any = None
+    item: Any = attrs.field(default=None, converter=_kept_item)
     source: str | None = None
 
     def __str__(self) -> str:

@@ -108,3 +108,20 @@ def test_builder_makes_the_same_record(data: dict[str, Any]) -> None:
             b.subagent(p.subagent, event.event_type, p.output, p.from_agent, p.mode, **env)
     built = b.build(usage=rec.usage, tools=rec.tools)
     assert built == rec
+
+
+def test_a_parse_error_item_near_the_depth_limit_still_loads_back() -> None:
+    # a JSON Lines line nested 198 deep loads (the limit is 200), but as a parse error's item
+    # it sits three levels deeper in the record: the part past the limit is replaced by a note
+    from agent_asserts.record import ParseError, TrialRecord
+
+    deep: object = "x"
+    for _ in range(198):
+        deep = [deep]
+    record = TrialRecord(parse_errors=(ParseError("line 2", "not a run", item=deep),))
+    back = TrialRecord.from_dict(record.to_dict())
+    assert back.parse_errors[0].position == "line 2"
+    kept = back.parse_errors[0].item
+    for _ in range(196):
+        kept = kept[0]
+    assert kept == ["… (nested deeper than 197 levels: not kept)"]
