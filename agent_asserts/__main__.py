@@ -8,6 +8,8 @@ never death by the signal.
 
 from __future__ import annotations
 
+import contextlib
+import signal
 import sys
 from collections.abc import Sequence
 from typing import Final
@@ -18,7 +20,9 @@ EXIT_INTERRUPTED: Final = 130
 
 def run(argv: Sequence[str] | None = None) -> int:
     """Run the ``agent-asserts`` command with ``argv`` (default ``sys.argv[1:]``); return the
-    exit code. The command's modules are imported here, inside the Ctrl-C handling.
+    exit code. The command's modules are imported here, inside the Ctrl-C handling; run as the
+    process's command (``argv`` None), Ctrl-C is ignored once the exit code is decided, so
+    the process exits with it rather than by the signal while it shuts down.
 
     >>> run(["schema"])  # doctest: +ELLIPSIS
     {
@@ -29,10 +33,18 @@ def run(argv: Sequence[str] | None = None) -> int:
     try:
         from agent_asserts.cli.main import main  # the heavy imports: inside the handling
 
-        return main(argv)
+        code = main(argv)
     except KeyboardInterrupt:  # before the command's own handling took over
         sys.stderr.write("interrupted: agent-asserts stopped\n")
         return EXIT_INTERRUPTED
+    if argv is None:  # the process's own command: its exit status is decided, the process
+        _ignore_sigint()  # only exits now (a Ctrl-C here would kill it by the signal)
+    return code
+
+
+def _ignore_sigint() -> None:
+    with contextlib.suppress(ValueError):  # not the main thread: nothing to do
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 if __name__ == "__main__":
