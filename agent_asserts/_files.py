@@ -106,9 +106,10 @@ def _mode_problem(mode: int, size: int) -> str | None:
     return None
 
 
-def not_regular(path: str | os.PathLike[str]) -> str | None:
+def not_regular(path: str | os.PathLike[str], *, whole: bool = True) -> str | None:
     """Why ``path`` cannot be read as an input file, or None (a missing file is None too: opening
-    it raises ``FileNotFoundError`` as before).
+    it raises ``FileNotFoundError`` as before). ``whole=False``: the file is streamed, so its
+    size is no reason.
 
     >>> not_regular("/no/such/file") is None
     True
@@ -121,7 +122,7 @@ def not_regular(path: str | os.PathLike[str]) -> str | None:
         return None
     except OSError:
         return None
-    return _mode_problem(info.st_mode, info.st_size)
+    return _mode_problem(info.st_mode, info.st_size if whole else 0)
 
 
 BLOCKS: Final = "not a regular file (reading it would block)"
@@ -143,6 +144,15 @@ class _NonBlockingInput(io.RawIOBase):
     def fileno(self) -> int:
         return self._fd
 
+    def seekable(self) -> bool:
+        return True
+
+    def seek(self, offset: int, whence: int = os.SEEK_SET) -> int:
+        return os.lseek(self._fd, offset, whence)
+
+    def tell(self) -> int:
+        return os.lseek(self._fd, 0, os.SEEK_CUR)
+
     def readinto(self, buffer: Any) -> int:
         try:
             if hasattr(os, "readv"):  # POSIX: straight into the buffer, no copy
@@ -162,11 +172,15 @@ class _NonBlockingInput(io.RawIOBase):
                 super().close()
 
 
-def open_input(path: str | os.PathLike[str], fail: Callable[[str], Exception]) -> BinaryIO:
+def open_input(
+    path: str | os.PathLike[str], fail: Callable[[str], Exception], *, whole: bool = True
+) -> BinaryIO:
     """``path`` opened for reading (binary, buffered), when it is a regular file within the size
     limit; otherwise ``fail(reason)`` is raised. The file is opened with ``O_NONBLOCK`` (a FIFO
     never blocks the open), checked on the open handle (``fstat``: the file checked is the file
-    read), and every read that would wait raises ``fail(BLOCKS)``.
+    read), and every read that would wait raises ``fail(BLOCKS)``. ``whole=False`` is for a
+    reader that streams the file (JSON Lines, a large JSON document read piece by piece): its
+    size is then no reason to refuse it.
 
     Raises:
         OSError: The file is missing or cannot be opened.
@@ -179,13 +193,13 @@ def open_input(path: str | os.PathLike[str], fail: Callable[[str], Exception]) -
     ...
     ValueError: not a regular file (a character device)
     """
-    problem = not_regular(path)
+    problem = not_regular(path, whole=whole)
     if problem is not None:
         raise fail(problem)
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     try:
         info = os.fstat(fd)
-        problem = _mode_problem(info.st_mode, info.st_size)
+        problem = _mode_problem(info.st_mode, info.st_size if whole else 0)
         if problem is not None:
             raise fail(problem)
         raw = _NonBlockingInput(fd, fail)
@@ -193,6 +207,18 @@ def open_input(path: str | os.PathLike[str], fail: Callable[[str], Exception]) -
         os.close(fd)
         raise
     return io.BufferedReader(raw)
+
+
+def open_text_input(
+    path: str | os.PathLike[str], fail: Callable[[str], Exception], *, whole: bool = True
+) -> io.TextIOWrapper:
+    """:func:`open_input` as UTF-8 text (a byte-order mark skipped).
+
+    >>> with open_text_input("/proc/self/status", ValueError) as handle:
+    ...     handle.readline().startswith("Name:")
+    True
+    """
+    return io.TextIOWrapper(open_input(path, fail, whole=whole), encoding="utf-8-sig")
 
 
 def read_bytes(path: str | os.PathLike[str], fail: Callable[[str], Exception]) -> bytes:
@@ -295,6 +321,7 @@ __all__ = [
     "max_file_bytes",
     "not_regular",
     "open_input",
+    "open_text_input",
     "outside",
     "outside_text",
     "read_bytes",

@@ -34,18 +34,18 @@ import textwrap
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor, ThreadPoolExecutor
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 import attrs
 
 from agent_asserts._deadline import check_limit
+from agent_asserts._files import open_input
 from agent_asserts.batch.pool import chunked_outcomes, default_chunk_size, pooled_outcomes
 from agent_asserts.batch.result import BatchResult, CaseSummary, Tally, case_summary
 from agent_asserts.errors import LoadError
 from agent_asserts.record import RecordError, TrialRecord
 from agent_asserts.record.parsing import strict_loads
-from agent_asserts.record.reading import RecordStream
+from agent_asserts.record.reading import RecordStream, refusal
 from agent_asserts.results import CaseResult, Verdict
 from agent_asserts.runner import load_within, run_case
 
@@ -258,7 +258,8 @@ def iter_jsonl(
     >>> [r.data for r in raw], [r.source.rpartition(":")[2] for r in raw]
     ([b'{"events": []}\\n', b'{"steps": 1}\\n', b'{oops\\n'], ['1', '3', '4'])
     """
-    with Path(path).open("rb") as handle:
+    refuse = refusal(os.fspath(path))
+    with open_input(path, refuse, whole=False) as handle:
         for number, raw in enumerate(handle, 1):
             source = f"{os.fspath(path)}:{number}"
             if number == 1 and raw.startswith(codecs.BOM_UTF8):

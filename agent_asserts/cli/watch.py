@@ -50,6 +50,7 @@ from typing import IO, Any
 
 import attrs
 
+from agent_asserts._files import open_input
 from agent_asserts._text import escape_controls
 from agent_asserts.batch import load_error_text, unloadable_cases
 from agent_asserts.cli.main import EXIT_INPUT, EXIT_INTERRUPTED, EXIT_OK
@@ -58,6 +59,7 @@ from agent_asserts.loaders import Suite, load
 from agent_asserts.record import RecordError, TrialRecord
 from agent_asserts.record.adapters import get_format, records_from_data
 from agent_asserts.record.parsing import load_json, strict_loads
+from agent_asserts.record.reading import refusal
 from agent_asserts.results import CaseResult
 
 
@@ -211,7 +213,7 @@ class Watcher:
             state.offset, state.line = 0, 0  # rotated or truncated: read from the start
         if size == state.offset:
             return
-        with path.open("rb") as handle:
+        with open_input(path, refusal(str(path)), whole=False) as handle:
             handle.seek(state.offset)
             chunk = handle.read(size - state.offset)
         for raw in _complete_lines(chunk):

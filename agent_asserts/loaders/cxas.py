@@ -24,10 +24,12 @@ check it builds.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
 
+from agent_asserts._files import open_text_input
 from agent_asserts.checks.base import Check
 from agent_asserts.checks.semantic import JudgeCheck
 from agent_asserts.checks.tools import CalledTool, NotCalledTool
@@ -49,6 +51,7 @@ from agent_asserts.matching import Count, M
 from agent_asserts.record import TrialRecord
 from agent_asserts.record.adapters import ces
 from agent_asserts.record.parsing import require_regular
+from agent_asserts.record.reading import refusal
 from agent_asserts.selectors import on
 
 OPERATORS: Final[Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]]] = {
@@ -311,7 +314,7 @@ def read_record(path: Path) -> TrialRecord:
     'end_session'
     """
     require_regular(path)
-    with open(path, encoding="utf-8-sig") as handle:
+    with open_text_input(path, refusal(os.fspath(path))) as handle:
         text = handle.read()
     data = json.loads(text)
     if isinstance(data, Mapping) and ces.TRACE_KEY in data:

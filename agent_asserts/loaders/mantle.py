@@ -50,12 +50,14 @@ reported at their positions and the reading goes on, so one load lists every pro
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Final
 
 import attrs
 
+from agent_asserts._files import open_text_input
 from agent_asserts.checks import conversation, sequencing, tools
 from agent_asserts.checks.base import Check
 from agent_asserts.checks.semantic import JudgeCheck
@@ -78,6 +80,7 @@ from agent_asserts.matching import M, Matcher
 from agent_asserts.record import TrialRecord
 from agent_asserts.record.adapters import mantle
 from agent_asserts.record.parsing import require_regular
+from agent_asserts.record.reading import refusal
 from agent_asserts.selectors.calls import (
     MemoryClearedSelector,
     MemorySetSelector,
@@ -593,7 +596,7 @@ def read_record(path: Path) -> TrialRecord:
     Mantle files may be a JSON array, a tracker dump ``{"events": [...]}`` or JSON Lines.
     """
     require_regular(path)
-    with open(path, encoding="utf-8-sig") as handle:
+    with open_text_input(path, refusal(os.fspath(path))) as handle:
         text = handle.read()
     try:
         data = json.loads(text)

@@ -70,7 +70,7 @@ from collections.abc import Iterable, Iterator
 from typing import IO, Any, Final
 
 from agent_asserts._depth import MAX_DEPTH, depth_message
-from agent_asserts._files import not_regular, read_bytes
+from agent_asserts._files import not_regular, open_input, read_bytes
 from agent_asserts.record.errors import Problem, RecordError
 from agent_asserts.record.validators import child
 
@@ -335,7 +335,9 @@ def require_utf8(path: str | os.PathLike[str], source: str, chunk: int = 1 << 20
     """
     decoder = codecs.getincrementaldecoder("utf-8")()
     offset = 0  # bytes handed to the decoder before this chunk
-    with open(path, "rb") as handle:
+    with open_input(
+        path, lambda why: RecordError([Problem("", why, source)]), whole=False
+    ) as handle:
         while True:
             data = handle.read(chunk)
             pending = len(decoder.getstate()[0])

@@ -21,13 +21,13 @@ import io
 import json
 import os
 import warnings
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, BinaryIO, Final
 
 import attrs
 
-from agent_asserts._files import open_input
+from agent_asserts._files import open_input, open_text_input
 from agent_asserts.errors import RecordWarning
 from agent_asserts.record.adapters._registry import (
     TraceFormat,
@@ -344,7 +344,7 @@ class RecordStream(Iterator[TrialRecord]):
                 for record in _file_records(file, self.format):
                     yield record.with_state(**changes) if changes else record
                 continue
-            with file.open("rb") as handle:
+            with open_input(file, refusal(name), whole=False) as handle:
                 for number, raw in enumerate(handle, 1):
                     yield name, number, raw
 
@@ -479,8 +479,19 @@ def _holds_lines(handle: BinaryIO) -> bool:
     return any(line.strip() for line in iter(lambda: handle.readline(SNIFF), b""))
 
 
+def refusal(name: str) -> Callable[[str], Exception]:
+    """How a record file the readers cannot read is refused: a problem naming the file (the
+    ``fail`` of :func:`agent_asserts._files.open_input`).
+
+    >>> print(refusal("run.json")("not a regular file (a FIFO)"))
+    invalid record: 1 problem(s)
+      run.json: not a regular file (a FIFO)
+    """
+    return lambda reason: RecordError([Problem("", reason, name)])
+
+
 def _line_records(path: Path, name: str, format: str) -> Iterator[TrialRecord]:
-    with path.open("rb") as handle:
+    with open_input(path, refusal(name), whole=False) as handle:
         yield from _lines_records(handle, path, name, format)
 
 
@@ -503,7 +514,7 @@ def _streamed_records(path: Path, name: str, format: str) -> Iterator[TrialRecor
         return
     require_utf8(path, name)  # read as text piece by piece below
     duplicates: list[Problem] = []
-    with path.open(encoding="utf-8-sig") as handle:
+    with open_text_input(path, refusal(name), whole=False) as handle:
         shape = sample(handle, source=name, duplicates=duplicates)
     spec = _format_of(shape, format, name)
     if spec.name == "native" and duplicates:
@@ -518,12 +529,12 @@ def _streamed_records(path: Path, name: str, format: str) -> Iterator[TrialRecor
     found: list[Problem] | None = None if spec.name == "native" else []
     context: dict[str, Any] = {}
     if key:
-        with path.open(encoding="utf-8-sig") as handle:
+        with open_text_input(path, refusal(name), whole=False) as handle:
             context = top_members(handle, key, source=name, duplicates=found)
         _settle(spec, found, name)  # the members beside the runs: once
         if found:
             found.clear()
-    with path.open(encoding="utf-8-sig") as handle:
+    with open_text_input(path, refusal(name), whole=False) as handle:
         for where, item in iter_runs(handle, key, source=name, duplicates=found):
             container: Any = {**context, key: [item]} if key else [item]
             run = list(found or ())
@@ -688,6 +699,7 @@ __all__ = [
     "iter_records",
     "load_one",
     "records_of",
+    "refusal",
     "state_value",
     "trace_text",
 ]

@@ -137,6 +137,23 @@ def test_a_file_that_blocks_is_refused_by_every_reader(tmp_path: Path) -> None:
 
 
 @needs_kmsg
+def test_a_json_lines_file_that_blocks_is_refused_by_the_streaming_readers(
+    tmp_path: Path,
+) -> None:
+    # the streaming readers (JSON Lines, evaluate_many's iter_jsonl) open through open_input
+    # too: a .jsonl link to /proc/kmsg used to hang them
+    from agent_asserts.batch import iter_jsonl
+
+    link = tmp_path / "kmsg.jsonl"
+    link.symlink_to(KMSG)
+    message = r"kmsg\.jsonl: not a regular file \(reading it would block\)$"
+    with pytest.raises(RecordError, match=message):
+        list(iter_records(link))
+    with pytest.raises(RecordError, match=message):
+        list(iter_jsonl(link))
+
+
+@needs_kmsg
 def test_check_on_a_record_that_blocks_finishes(tmp_path: Path) -> None:
     (tmp_path / "suite.yml").write_text("record: /proc/kmsg\nchecks: [succeeded]\n")
     env = {**os.environ, "PYTHONPATH": str(Path(agent_asserts.__file__).parents[1])}
