@@ -33,6 +33,7 @@ from pydantic_evals.evaluators import EvaluationReason, Evaluator, EvaluatorCont
 from agent_asserts.errors import AgentAssertsError
 from agent_asserts.integrations import Checks, grades, merged, read_run, verdict_grade
 from agent_asserts.record import TrialRecord
+from agent_asserts.record.adapters.objects import any_value
 
 
 @dataclass(repr=False)
@@ -116,7 +117,7 @@ def otlp_of(tree: Any) -> dict[str, Any]:
             "startTimeUnixNano": str(_nanos(node.start_timestamp)),
             "endTimeUnixNano": str(_nanos(node.end_timestamp)),
             "attributes": [
-                {"key": k, "value": _any_value(v)} for k, v in (node.attributes or {}).items()
+                {"key": k, "value": any_value(v)} for k, v in (node.attributes or {}).items()
             ],
         }
         if node.parent_span_id is not None:
@@ -142,20 +143,6 @@ def _walk(tree: Any) -> list[Any]:
 
 def _nanos(when: datetime) -> int:
     return int(when.timestamp() * 1_000_000_000)
-
-
-def _any_value(value: Any) -> dict[str, Any]:
-    if isinstance(value, bool):
-        return {"boolValue": value}
-    if isinstance(value, int):
-        return {"intValue": str(value)}
-    if isinstance(value, float):
-        return {"doubleValue": value}
-    if isinstance(value, list | tuple):
-        return {"arrayValue": {"values": [_any_value(v) for v in value]}}
-    if isinstance(value, str):
-        return {"stringValue": value}
-    return {"stringValue": json.dumps(value, default=str)}
 
 
 __all__ = ["AgentAsserts", "otlp_of", "run_of"]
