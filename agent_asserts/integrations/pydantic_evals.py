@@ -23,7 +23,6 @@ docs/integrations.md has the full example and what pydantic-evals shows.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
