@@ -154,7 +154,7 @@ def _on_given_records(
     names = [case.name for suite in suites for case in suite.cases]
     known = None if any(f.suffix == ".jsonl" for f in files) else len(files)
     progress = problems.progress = Progress(known, err)
-    for item in iter_record_inputs(files, args.record_format):
+    for item in iter_record_inputs(files, args.record_format, timeout=args.timeout):
         try:
             record = load_within(
                 functools.partial(load_record, item), limit_keywords(args)["timeout"]

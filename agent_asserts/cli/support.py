@@ -41,9 +41,11 @@ import attrs
 
 from agent_asserts._files import read_bytes
 from agent_asserts.batch import SourcedRecord, iter_jsonl
+from agent_asserts.record import TrialRecord
 from agent_asserts.record.adapters import get_format, matching_formats
 from agent_asserts.record.reading import iter_records
 from agent_asserts.results import CaseResult
+from agent_asserts.runner import load_within
 
 # -- record inputs, the judge, colour, progress ----------------------------------------------------
 
@@ -89,18 +91,21 @@ def record_files(spec: str) -> list[Path]:
     return [Path(p) for p in sorted(glob.glob(spec, recursive=True)) if Path(p).is_file()]
 
 
-def iter_record_inputs(files: list[Path], format: str = "auto") -> Iterator[SourcedRecord]:
+def iter_record_inputs(
+    files: list[Path], format: str = "auto", *, timeout: float | None = None
+) -> Iterator[SourcedRecord]:
     """One input per run, read lazily in ``format`` (``"auto"``: detected): one per non-blank
     line of a ``.jsonl`` file (``file:line``; a file of events, such as Mantle's, is one run),
     and one per run of any other file (``file#N`` when it holds several). What cannot be read
     (a bad line, a file that cannot be opened or holds no run) comes as an input whose
-    ``error`` says why."""
+    ``error`` says why. ``timeout`` bounds the reading of each run of a whole file (the case
+    time limit: a file past it comes as an input whose error says so, and the file is left)."""
 
     for path in files:
         if path.suffix == ".jsonl" and not _one_run_of_lines(path, format):
             yield from _jsonl_inputs(path, format)
         else:
-            yield from _file_inputs(path, format)
+            yield from _file_inputs(path, format, timeout)
 
 
 def _one_run_of_lines(path: Path, format: str) -> bool:
@@ -115,15 +120,19 @@ def _one_run_of_lines(path: Path, format: str) -> bool:
     return len(found) == 1 and get_format(found[0]).read_records is not None
 
 
-def _file_inputs(path: Path, format: str) -> Iterator[SourcedRecord]:
+def _file_inputs(path: Path, format: str, timeout: float | None = None) -> Iterator[SourcedRecord]:
     name = str(path)
     records = iter_records(path, format)
+
+    def pull() -> TrialRecord | None:  # the next run, read inside the case time limit
+        return load_within(lambda: next(records, None), timeout)
+
     try:
-        first = next(records, None)
+        first = pull()
         if first is None:
             yield SourcedRecord(name, error="no run was read (the file holds none)")
             return
-        second = next(records, None)
+        second = pull()
     except Exception as exc:  # reported as the file's load error
         yield SourcedRecord(name, error=str(exc) or type(exc).__name__)
         return
@@ -134,7 +143,7 @@ def _file_inputs(path: Path, format: str) -> Iterator[SourcedRecord]:
     yield SourcedRecord(f"{name}#2", second)
     number = 3
     try:
-        for record in records:
+        while (record := pull()) is not None:
             yield SourcedRecord(f"{name}#{number}", record)
             number += 1
     except Exception as exc:

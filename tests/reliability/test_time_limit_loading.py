@@ -213,3 +213,21 @@ def test_evaluate_many_stops_reading_a_record_at_its_timeout(
     assert batch.cases[0].error == (
         f"cannot load the record {slow}: reading it passed the case time limit of 0.5s"
     )
+
+
+def test_check_stops_reading_a_record_file_given_on_the_command_line_at_its_timeout(
+    tmp_path: Path, slow_format: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # `check --record FILE` reads each run of a whole file inside the case limit too; the
+    # other files are still checked
+    (tmp_path / "suite.yaml").write_text("checks:\n  - used_no_tools\n")
+    (tmp_path / "a_slow.json").write_text(json.dumps({"slow_trace": True}))
+    (tmp_path / "b_ok.json").write_text(json.dumps({"events": []}))
+    argv = [str(tmp_path / "suite.yaml"), "--record", str(tmp_path), "--timeout", "0.5"]
+    started = time.monotonic()
+    code = main(["check", *argv])
+    assert time.monotonic() - started < 0.5 + MARGIN
+    assert code == 2  # the slow record could not be loaded
+    out, err = capsys.readouterr()
+    assert "reading it passed the case time limit of 0.5s" in err
+    assert "1 passed" in out.splitlines()[-1]
