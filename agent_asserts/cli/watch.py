@@ -51,7 +51,7 @@ from typing import IO, Any
 import attrs
 
 from agent_asserts._files import open_input
-from agent_asserts._text import escape_controls
+from agent_asserts._text import escape_controls, json_escape_controls
 from agent_asserts.batch import load_error_text, unloadable_cases
 from agent_asserts.cli.main import EXIT_INPUT, EXIT_INTERRUPTED, EXIT_OK
 from agent_asserts.cli.support import judge_of, limit_keywords
@@ -104,8 +104,9 @@ class ResultWriter:
     def write(self, result: dict[str, Any]) -> None:
         """Append ``result`` as one line (``OSError``, also kept in ``failed``, when it cannot
         be written whole)."""
-        # a lone surrogate (a legal JSON escape in a record) is written as that escape
-        line = json.dumps(result, ensure_ascii=False, default=str) + "\n"
+        # a lone surrogate (a legal JSON escape in a record) is written as that escape, and
+        # the control and bidi characters JSON allows raw as \uXXXX (the terminal, a log)
+        line = json_escape_controls(json.dumps(result, ensure_ascii=False, default=str)) + "\n"
         data = line.encode("utf-8", "backslashreplace")
         if self._fd is None:
             self._out.write(data.decode("utf-8"))

@@ -81,3 +81,18 @@ def test_a_write_that_fails_part_way_leaves_no_torn_line(folder: Path) -> None:
     lines = data.splitlines()
     assert len(lines) == 5
     assert [json.loads(line)["name"] for line in lines] == ["ok", "short"] * 2 + ["ok"]
+
+
+def test_acting_characters_are_written_as_escapes() -> None:
+    # a result line on the terminal never carries a raw line separator, C1 or bidi control
+    import io
+
+    from agent_asserts.cli.watch import ResultWriter
+
+    out = io.StringIO()
+    writer = ResultWriter(None, out)
+    writer.write({"name": "a\u2028b\x85c\u202ed", "text": "\x1b[31mred"})
+    writer.close()
+    line = out.getvalue()
+    assert line == '{"name": "a\\u2028b\\u0085c\\u202ed", "text": "\\u001b[31mred"}\n'
+    assert json.loads(line) == {"name": "a\u2028b\x85c\u202ed", "text": "\x1b[31mred"}
