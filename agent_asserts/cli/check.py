@@ -59,6 +59,7 @@ from agent_asserts.cli.main import EXIT_FAILED, EXIT_INPUT, EXIT_INTERRUPTED, EX
 from agent_asserts.cli.support import (
     Progress,
     as_suite_input,
+    format_problem,
     iter_record_inputs,
     judge_of,
     limit_keywords,
@@ -67,8 +68,7 @@ from agent_asserts.cli.support import (
     use_color,
 )
 from agent_asserts.loaders import load, schema
-from agent_asserts.record import RecordError, TrialRecord
-from agent_asserts.record.adapters import get_format
+from agent_asserts.record import TrialRecord
 from agent_asserts.record.event import Event
 from agent_asserts.record.reading import SUFFIXES, iter_records
 from agent_asserts.report import ReportRow, format_for_path, render, tally_line, write_report
@@ -310,12 +310,10 @@ def run_check(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     except ValueError as exc:
         problems.add(str(exc))
         return EXIT_INPUT
-    if args.record_format != "auto":
-        try:
-            get_format(args.record_format)
-        except RecordError as exc:
-            problems.add(f"--record-format: {exc.problems[0].message}")
-            return EXIT_INPUT
+    unknown = format_problem(args.record_format)
+    if unknown is not None:
+        problems.add(f"--record-format: {unknown}")
+        return EXIT_INPUT
     keep = fmt in ("html", "json") and bool(getattr(args, "embed_records", False))
     rows: list[ReportRow] = []
     try:  # Ctrl-C: the finished cases are still reported, marked as interrupted
@@ -599,12 +597,10 @@ def run_record(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     if not path.exists() and not path.is_symlink():
         err.write(f"agent-asserts record: {shown}: no such file or folder\n")
         return EXIT_INPUT
-    if args.format != "auto":
-        try:
-            get_format(args.format)
-        except RecordError as exc:  # said once, not once per file
-            err.write(f"agent-asserts record: --format: {_line(exc.problems[0].message)}\n")
-            return EXIT_INPUT
+    unknown = format_problem(args.format)
+    if unknown is not None:  # said once, not once per file
+        err.write(f"agent-asserts record: --format: {_line(unknown)}\n")
+        return EXIT_INPUT
     files = _record_files(path)
     json_runs = _JsonRuns(out) if args.json else None
     count = failed = 0

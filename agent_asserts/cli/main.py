@@ -104,24 +104,15 @@ def build_parser() -> argparse.ArgumentParser:
         "--record", action="append", default=[], metavar="FILE|DIR|GLOB",
         help="records to check (repeatable); default: the records the suites name",
     )  # fmt: skip
-    check.add_argument(
-        "--format", choices=_format_choices(), default=None,
-        help="report format (default: from --output's extension, else text)",
-    )  # fmt: skip
-    check.add_argument("--output", metavar="FILE", help="write the report to FILE")
-    check.add_argument(
-        "--fail-on", choices=("scored",), default=None,
-        help="also exit 1 when a case is SCORED (a soft check failed)",
-    )  # fmt: skip
+    add_report_options(check, "also exit 1 when a case is SCORED (a soft check failed)")
     add_judge_option(check)
     check.add_argument(
         "--skip-judged", action="store_true",
         help="run only deterministic checks: judged checks are not_applicable (not run)",
     )  # fmt: skip
-    check.add_argument(
-        "--record-format", default="auto", metavar="NAME",
-        help="the trace format of --record files (default: auto, detected from the data)",
-    )  # fmt: skip
+    add_record_format(
+        check, "the trace format of --record files (default: auto, detected from the data)"
+    )
     check.add_argument(
         "--allow-records-from", action="append", default=[], metavar="DIR",
         help="also read a suite's record: files in DIR (repeatable); default: only files "
@@ -194,19 +185,27 @@ def _add_scan_parser(commands: Any) -> None:
                       help="calls in a row that make a loop (default 3)")  # fmt: skip
     scan.add_argument("--outlier-k", type=float, default=None, metavar="K",
                       help="outlier bound: median + K x spread (default 3.5)")  # fmt: skip
-    scan.add_argument(
+    add_report_options(scan, "also exit 1 when a soft finding fired (a case is SCORED)")
+    add_record_format(scan)
+
+
+def add_report_options(parser: argparse.ArgumentParser, fail_on_help: str) -> None:
+    """Add the report options ``check`` and ``scan`` share: ``--format``, ``--output``,
+    ``--fail-on``."""
+    parser.add_argument(
         "--format", choices=_format_choices(), default=None,
         help="report format (default: from --output's extension, else text)",
     )  # fmt: skip
-    scan.add_argument("--output", metavar="FILE", help="write the report to FILE")
-    scan.add_argument(
-        "--fail-on", choices=("scored",), default=None,
-        help="also exit 1 when a soft finding fired (a case is SCORED)",
-    )  # fmt: skip
-    scan.add_argument(
-        "--record-format", default="auto", metavar="NAME",
-        help="the trace format (default: auto, detected from the data)",
-    )  # fmt: skip
+    parser.add_argument("--output", metavar="FILE", help="write the report to FILE")
+    parser.add_argument("--fail-on", choices=("scored",), default=None, help=fail_on_help)
+
+
+def add_record_format(
+    parser: argparse.ArgumentParser,
+    help: str = "the trace format (default: auto, detected from the data)",
+) -> None:
+    """Add ``--record-format NAME`` (default ``auto``) to ``parser``."""
+    parser.add_argument("--record-format", default="auto", metavar="NAME", help=help)
 
 
 def number_in(
@@ -260,10 +259,7 @@ def _add_infer_parser(commands: Any) -> None:
                        help="budgets: the observed maximum times M (default 1.2)")  # fmt: skip
     infer.add_argument("--group-by", metavar="KEY", default=None,
                        help="one case per value of this metadata key (a scenario)")  # fmt: skip
-    infer.add_argument(
-        "--record-format", default="auto", metavar="NAME",
-        help="the trace format (default: auto, detected from the data)",
-    )  # fmt: skip
+    add_record_format(infer)
 
 
 def _add_compare_parser(commands: Any) -> None:
@@ -282,10 +278,7 @@ def _add_compare_parser(commands: Any) -> None:
     compare.add_argument("--format", choices=("markdown", "json", "html"), default=None,
                          help="default: from --output's extension, else markdown")  # fmt: skip
     compare.add_argument("--output", metavar="FILE", help="write the comparison to FILE")
-    compare.add_argument(
-        "--record-format", default="auto", metavar="NAME",
-        help="the trace format of the runs (default: auto)",
-    )  # fmt: skip
+    add_record_format(compare, "the trace format of the runs (default: auto)")
 
 
 def _add_watch_parser(commands: Any) -> None:

@@ -20,27 +20,32 @@ from agent_asserts._files import write_atomic
 from agent_asserts.batch import load_error_text, load_record
 from agent_asserts.cli.check import Problems, _report_format, exit_code, exit_rule, load_suites
 from agent_asserts.cli.main import EXIT_FAILED, EXIT_INPUT, EXIT_OK
-from agent_asserts.cli.support import iter_record_inputs, record_files, use_color
+from agent_asserts.cli.support import format_problem, iter_record_inputs, record_files, use_color
 from agent_asserts.comparison import compare
 from agent_asserts.errors import LoadError
 from agent_asserts.findings import ScanConfig, batch_bounds, findings_fired, run_metrics
 from agent_asserts.findings import scan_record as scan_one
 from agent_asserts.matching.values import plural
 from agent_asserts.mining import infer
-from agent_asserts.record import RecordError
-from agent_asserts.record.adapters import get_format
 from agent_asserts.report import ReportRow, render, tally_line, write_report
 from agent_asserts.serialization import read_json_report
 
 
 def known_record_format(args: argparse.Namespace, problems: Problems) -> bool:
     """False (and a problem) when ``--record-format`` names no registered format."""
-    if args.record_format == "auto":
-        return True
+    unknown = format_problem(args.record_format)
+    if unknown is not None:
+        problems.add(f"--record-format: {unknown}")
+    return unknown is None
+
+
+def written(path: str, text: str, what: str, problems: Problems) -> bool:
+    """Write ``text`` to ``path`` atomically; False (and a problem naming ``what``) when it
+    cannot be written."""
     try:
-        get_format(args.record_format)
-    except RecordError as exc:
-        problems.add(f"--record-format: {exc.problems[0].message}")
+        write_atomic(Path(path), text)
+    except OSError as exc:
+        problems.add(f"cannot write {what} to {path}: {exc.strerror or exc}")
         return False
     return True
 
@@ -173,10 +178,7 @@ def run_infer(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     cases = plural(len(suite.cases), "case")
     summary = f"inferred {plural(checks, 'check')} in {cases} from {plural(len(records), 'run')}"
     if args.output:
-        try:
-            write_atomic(Path(args.output), text)
-        except OSError as exc:
-            problems.add(f"cannot write the suite to {args.output}: {exc.strerror or exc}")
+        if not written(args.output, text, "the suite", problems):
             return EXIT_INPUT
         out.write(f"{summary}; written to {os.fspath(args.output)}\n")
     else:
@@ -246,10 +248,7 @@ def run_compare(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     else:
         text = result.markdown()
     if args.output:
-        try:
-            write_atomic(Path(args.output), text)
-        except OSError as exc:
-            problems.add(f"cannot write the comparison to {args.output}: {exc.strerror or exc}")
+        if not written(args.output, text, "the comparison", problems):
             return EXIT_INPUT
         n = len(result.regressions)
         out.write(f"{plural(n, 'regression') if n else 'no regression'}; "
@@ -273,4 +272,5 @@ __all__ = [
     "run_scan",
     "scan_config",
     "trace_files",
+    "written",
 ]

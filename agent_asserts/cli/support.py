@@ -41,7 +41,7 @@ import attrs
 
 from agent_asserts._files import read_bytes
 from agent_asserts.batch import SourcedRecord, iter_jsonl
-from agent_asserts.record import TrialRecord
+from agent_asserts.record import RecordError, TrialRecord
 from agent_asserts.record.adapters import get_format, matching_formats
 from agent_asserts.record.reading import iter_records
 from agent_asserts.results import CaseResult
@@ -89,6 +89,24 @@ def record_files(spec: str) -> list[Path]:
     if path.is_file():
         return [path]
     return [Path(p) for p in sorted(glob.glob(spec, recursive=True)) if Path(p).is_file()]
+
+
+def format_problem(name: str) -> str | None:
+    """Why a trace-format name given on the command line is refused (no registered format of
+    that name), or None for ``auto`` and every registered name.
+
+    >>> format_problem("auto"), format_problem("otel")
+    (None, None)
+    >>> format_problem("otle")  # doctest: +ELLIPSIS
+    "unknown trace format 'otle' (did you mean 'otel'?); known formats: native, mantle, ces, ..."
+    """
+    if name == "auto":
+        return None
+    try:
+        get_format(name)
+    except RecordError as exc:
+        return exc.problems[0].message
+    return None
 
 
 def iter_record_inputs(
@@ -366,6 +384,7 @@ __all__ = [
     "Progress",
     "RecordScan",
     "as_suite_input",
+    "format_problem",
     "import_judge",
     "is_suite_file",
     "is_tty",

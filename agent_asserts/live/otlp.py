@@ -8,18 +8,12 @@ instrumentation scope. The conversion lives with the other objects the SDKs hand
 (:mod:`agent_asserts.record.adapters.objects`, which ``TrialRecord.from_trace`` applies to
 ``InMemorySpanExporter`` spans); these are its names for the live processors.
 
->>> from opentelemetry.sdk.trace import TracerProvider
->>> from opentelemetry.sdk.trace.export import SimpleSpanProcessor
->>> from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
->>> exporter = InMemorySpanExporter()
->>> provider = TracerProvider()
->>> provider.add_span_processor(SimpleSpanProcessor(exporter))
->>> with provider.get_tracer("demo").start_as_current_span("execute_tool lookup") as span:
-...     span.set_attribute("gen_ai.tool.name", "lookup")
->>> doc = spans_to_otlp(exporter.get_finished_spans())
->>> otlp_span = doc["resourceSpans"][0]["scopeSpans"][0]["spans"][0]
->>> otlp_span["name"], otlp_span["kind"], otlp_span["attributes"]
-('execute_tool lookup', 1, [{'key': 'gen_ai.tool.name', 'value': {'stringValue': 'lookup'}}])
+The names stay importable from here (``agent_asserts.live.otlp.spans_to_otlp``, documented since
+0.1.0); they are the objects step's own functions, with its examples:
+
+>>> from agent_asserts.record.adapters import objects
+>>> spans_to_otlp is objects.spans_to_otlp
+True
 """
 
 from __future__ import annotations
