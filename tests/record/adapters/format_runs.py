@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from span_runs import response_call, response_text
+
 REPLY = "I couldn't issue the refund: the payment gateway timed out."
 GATEWAY_ERROR = "PaymentGatewayTimeout: gateway timed out"
 
@@ -187,27 +189,8 @@ def agents_run() -> tuple[list[Any], dict[str, Any]]:
     )
     from agents.items import ModelResponse
     from agents.usage import Usage
-    from openai.types.responses import (
-        ResponseFunctionToolCall,
-        ResponseOutputMessage,
-        ResponseOutputText,
-    )
 
-    def call(call_id: str, name: str, arguments: str) -> Any:
-        return ResponseFunctionToolCall(
-            id=f"fc_{call_id}",
-            call_id=call_id,
-            name=name,
-            arguments=arguments,
-            type="function_call",
-            status="completed",
-        )
-
-    def text(content: str) -> Any:
-        part = ResponseOutputText(text=content, type="output_text", annotations=[])
-        return ResponseOutputMessage(
-            id="msg_1", role="assistant", status="completed", type="message", content=[part]
-        )
+    call, text = response_call, response_text
 
     class Stub(Model):
         def __init__(self, script: list[list[Any]]) -> None:

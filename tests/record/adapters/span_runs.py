@@ -133,6 +133,30 @@ def otlp_spec_json(spans: Sequence[ReadableSpan]) -> Any:
 # -- OpenAI Agents SDK ---------------------------------------------------------------------
 
 
+def response_call(call_id: str, name: str, arguments: str) -> Any:
+    """A Responses ``function_call`` output item, as a stub Agents SDK model returns it."""
+    from openai.types.responses import ResponseFunctionToolCall
+
+    return ResponseFunctionToolCall(
+        id=f"fc_{call_id}",
+        call_id=call_id,
+        name=name,
+        arguments=arguments,
+        type="function_call",
+        status="completed",
+    )
+
+
+def response_text(content: str) -> Any:
+    """A Responses assistant ``message`` output item holding ``content``."""
+    from openai.types.responses import ResponseOutputMessage, ResponseOutputText
+
+    part = ResponseOutputText(text=content, type="output_text", annotations=[])
+    return ResponseOutputMessage(
+        id="msg_1", role="assistant", status="completed", type="message", content=[part]
+    )
+
+
 def run_openai_agents(model_span: str = "generation") -> list[dict[str, Any]]:
     """Run the scenario with the OpenAI Agents SDK offline; return its exported trace items.
 
@@ -168,11 +192,6 @@ def run_openai_agents(model_span: str = "generation") -> list[dict[str, Any]]:
         set_trace_processors,
     )
     from agents.usage import Usage
-    from openai.types.responses import (
-        ResponseFunctionToolCall,
-        ResponseOutputMessage,
-        ResponseOutputText,
-    )
 
     class Capture(TracingProcessor):
         def __init__(self) -> None:
@@ -196,21 +215,7 @@ def run_openai_agents(model_span: str = "generation") -> list[dict[str, Any]]:
         def force_flush(self) -> None:
             pass
 
-    def call(call_id: str, name: str, arguments: str) -> Any:
-        return ResponseFunctionToolCall(
-            id=f"fc_{call_id}",
-            call_id=call_id,
-            name=name,
-            arguments=arguments,
-            type="function_call",
-            status="completed",
-        )
-
-    def text(content: str) -> Any:
-        part = ResponseOutputText(text=content, type="output_text", annotations=[])
-        return ResponseOutputMessage(
-            id="msg_1", role="assistant", status="completed", type="message", content=[part]
-        )
+    call, text = response_call, response_text
 
     class Stub(Model):
         def __init__(self, script: list[list[Any]]) -> None:
