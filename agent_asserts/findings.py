@@ -182,14 +182,7 @@ class Outlier(Check):
 
     def budget(self) -> Check:
         """The budget check the bound is evaluated with."""
-        limit = self.bound.limit
-        if self.bound.metric == "steps":
-            return MaxSteps(int(limit))
-        if self.bound.metric == "tool_calls":
-            return MaxToolCalls(int(limit))
-        if self.bound.metric == "tokens":
-            return TotalTokensAtMost(int(limit))
-        return RunDurationAtMost(limit)
+        return budget_check(self.bound.metric, self.bound.limit)
 
     def describe(self) -> str:
         """The budget check's call (``max_steps(12)``)."""
@@ -203,14 +196,37 @@ class Outlier(Check):
         outcome = self.budget().evaluate(record)
         b = self.bound
         note = (
-            f" (the batch of {b.runs} runs: median {_number(b.median)} + {_number(b.k)} × "
-            f"spread {_number(round(b.spread, 2))})"
+            f" (the batch of {b.runs} runs: median {number_text(b.median)} + {number_text(b.k)} × "
+            f"spread {number_text(round(b.spread, 2))})"
         )
         return attrs.evolve(outcome, message=f"{outcome.message}{note}")
 
 
-def _number(value: float) -> str:
+def number_text(value: float) -> str:
+    """A number as a person writes it: ``4``, not ``4.0``; ``0.74``.
+
+    >>> number_text(4.0), number_text(0.74)
+    ('4', '0.74')
+    """
     return str(int(value)) if float(value).is_integer() else f"{value:g}"
+
+
+def budget_check(metric: str, limit: float) -> Check:
+    """The budget check of a run metric (:data:`METRICS`) at ``limit``: ``max_steps``,
+    ``max_tool_calls``, ``total_tokens_at_most`` (whole numbers) or ``run_duration_at_most``.
+
+    >>> budget_check("tool_calls", 12.0).describe(), budget_check("duration", 2.5).describe()
+    ('max_tool_calls(12)', 'run_duration_at_most(2.5)')
+    """
+    if metric == "steps":
+        return MaxSteps(int(limit))
+    if metric == "tool_calls":
+        return MaxToolCalls(int(limit))
+    if metric == "tokens":
+        return TotalTokensAtMost(int(limit))
+    if metric == "duration":
+        return RunDurationAtMost(limit)
+    raise ValueError(f"unknown run metric {metric!r} (one of {', '.join(METRICS)})")
 
 
 # -- the findings ----------------------------------------------------------------------------
@@ -482,7 +498,7 @@ def _read_config(doc: Node) -> ScanConfig:
             wrong = scalar is None or isinstance(scalar, bool) or not isinstance(scalar, kind)
             if wrong or (minimum is not None and not scalar >= minimum):  # type: ignore[operator]
                 shown = scalar if isinstance(value, ScalarNode) else type(value).__name__
-                least = "" if minimum is None else f" >= {_number(minimum)}"
+                least = "" if minimum is None else f" >= {number_text(minimum)}"
                 problems.add(value, f"must be {_kind_text(kind)}{least} (got {shown!r})")
                 continue
             if field == "acknowledged":
@@ -596,7 +612,9 @@ __all__ = [
     "Outlier",
     "ScanConfig",
     "batch_bounds",
+    "budget_check",
     "findings_fired",
+    "number_text",
     "run_metrics",
     "scan",
     "scan_record",

@@ -53,10 +53,9 @@ from agent_asserts.checks.conversation import MemoryWasSet
 from agent_asserts.checks.outcome import EndedWithReply, Succeeded
 from agent_asserts.checks.sequencing import ToolOrder
 from agent_asserts.checks.state import Changed, OnlyChanged
-from agent_asserts.checks.tools import CalledTool, MaxToolCalls, NotCalledTool, OnlyDeclaredTools
-from agent_asserts.checks.traces import MaxSteps, RunDurationAtMost, TotalTokensAtMost
+from agent_asserts.checks.tools import CalledTool, NotCalledTool, OnlyDeclaredTools
 from agent_asserts.checks.trajectory import EveryCall
-from agent_asserts.findings import run_metrics
+from agent_asserts.findings import budget_check, number_text, run_metrics
 from agent_asserts.matching import Count, M
 from agent_asserts.record import ToolCallPayload
 from agent_asserts.status import Status
@@ -514,24 +513,18 @@ def _budget_candidates(records: Sequence[TrialRecord], margin: float) -> list[tu
         values = [m[name] for m in metrics]
         return None if any(v is None for v in values) else [v for v in values if v is not None]
 
-    for metric, build in (
-        ("steps", lambda n: MaxSteps(int(n))),
-        ("tool_calls", lambda n: MaxToolCalls(int(n))),
-        ("tokens", lambda n: TotalTokensAtMost(int(n))),
-    ):
+    for metric in ("steps", "tool_calls", "tokens"):
         values = known(metric)
         if values:
             limit = math.ceil(max(values) * margin)
-            out.append((build(limit), f"observed at most {_num(max(values))}, × {margin}"))
+            note = f"observed at most {number_text(max(values))}, × {margin}"
+            out.append((budget_check(metric, limit), note))
     durations = known("duration")
     if durations:
         seconds = round(max(durations) * margin, 3) or 0.001
-        out.append((RunDurationAtMost(seconds), f"observed at most {_num(max(durations))} s"))
+        note = f"observed at most {number_text(max(durations))} s"
+        out.append((budget_check("duration", seconds), note))
     return out
-
-
-def _num(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else f"{value:g}"
 
 
 def _outcome_candidates(records: Sequence[TrialRecord]) -> list[tuple[Check, str]]:
