@@ -31,18 +31,17 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 import attrs
 
 from agent_asserts.batch import load_error_text
-from agent_asserts.loaders import Suite, load
+from agent_asserts.integrations import Checks
+from agent_asserts.loaders import Suite
 from agent_asserts.record import Problem, RecordError
 from agent_asserts.record.adapters import records_from_data
 from agent_asserts.results import AssertionResult, CaseResult, Status, Verdict, VerdictResolver
-from agent_asserts.runner import run_case
 
 if TYPE_CHECKING:
     from agent_asserts.context import EvalContext
@@ -135,19 +134,17 @@ class LiveSuite:
 
     def __init__(self, suite: SuiteLike) -> None:
         self.load_error: str | None = None
-        self._run: Callable[[TrialRecord, float | None], list[CaseResult]]
-        if isinstance(suite, Suite):
-            self.name = suite.name
-            self._run = partial(_run_suite, suite)
-        elif isinstance(suite, str | os.PathLike):
+        self.checks: Checks | None = None
+        if isinstance(suite, str | os.PathLike):
             self.name = Path(suite).stem or "live"
-            loaded, self.load_error = _load(suite)
-            self._run = (
-                partial(_run_suite, loaded) if loaded is not None else self._load_error_cases
-            )
-        elif callable(suite):
-            self.name = getattr(suite, "__name__", None) or "case"
-            self._run = partial(_run_fn, suite, self.name)
+            try:
+                self.checks = Checks.of(suite, name=self.name)
+            except Exception as exc:  # reported by every evaluation, never raised
+                self.load_error = load_error_text("the suite", os.fspath(suite), exc)
+        elif isinstance(suite, Suite) or callable(suite):
+            name = suite.name if isinstance(suite, Suite) else getattr(suite, "__name__", None)
+            self.name = name or "case"
+            self.checks = Checks.of(suite, name=self.name)
         else:
             raise TypeError(
                 "'suite' must be a loaded Suite, a suite file path or a case function "
@@ -166,30 +163,12 @@ class LiveSuite:
         >>> slow.evaluate(demo_record(), timeout=0.05)[0].error
         'TimeLimitExceeded: the case passed its time limit of 0.05s (outside any check)'
         """
+        if self.checks is None:
+            return error_cases(self.name, self.load_error or "the suite could not be loaded")
         try:
-            return self._run(record, timeout)
+            return self.checks.evaluate(record, timeout=timeout)
         except Exception as exc:  # a raising suite never breaks the span pipeline
             return error_cases(self.name, f"evaluation raised {type(exc).__name__}: {exc}")
-
-    def _load_error_cases(self, record: TrialRecord, timeout: float | None) -> list[CaseResult]:
-        return error_cases(self.name, self.load_error or "the suite could not be loaded")
-
-
-def _run_suite(suite: Suite, record: TrialRecord, timeout: float | None) -> list[CaseResult]:
-    return suite.evaluate(record, timeout=timeout)
-
-
-def _run_fn(
-    fn: Callable[[EvalContext], Any], name: str, record: TrialRecord, timeout: float | None
-) -> list[CaseResult]:
-    return [run_case(record, fn, name=name, timeout=timeout)]
-
-
-def _load(path: str | os.PathLike[str]) -> tuple[Suite | None, str | None]:
-    try:
-        return load(path), None
-    except Exception as exc:
-        return None, load_error_text("the suite", os.fspath(path), exc)
 
 
 EVENT_NAME = "gen_ai.evaluation.result"
