@@ -70,7 +70,7 @@ from agent_asserts.cli.support import (
 from agent_asserts.loaders import load, schema
 from agent_asserts.record import TrialRecord
 from agent_asserts.record.event import Event
-from agent_asserts.record.reading import SUFFIXES, iter_records
+from agent_asserts.record.reading import folder_files, iter_records
 from agent_asserts.report import ReportRow, format_for_path, render, tally_line, write_report
 from agent_asserts.results import Verdict
 from agent_asserts.runner import load_within
@@ -547,9 +547,7 @@ def _header(label: str, record: TrialRecord, format: str = "auto") -> str:
 
 def _record_files(path: Path) -> list[Path]:
     """The files ``record`` reads: ``path``, or the record files of the folder ``path``."""
-    if not path.is_dir():
-        return [path]
-    return sorted(p for p in path.iterdir() if p.suffix in SUFFIXES and not p.is_dir())
+    return folder_files(path) if path.is_dir() else [path]
 
 
 def _file_runs(file: Path, format: str) -> Iterator[tuple[int, bool, TrialRecord]]:

@@ -43,7 +43,7 @@ from agent_asserts._files import read_bytes
 from agent_asserts.batch import SourcedRecord, iter_jsonl
 from agent_asserts.record import RecordError, TrialRecord
 from agent_asserts.record.adapters import get_format, matching_formats
-from agent_asserts.record.reading import iter_records
+from agent_asserts.record.reading import folder_files, iter_records, record_suffixes
 from agent_asserts.results import CaseResult
 from agent_asserts.runner import load_within
 
@@ -51,9 +51,6 @@ from agent_asserts.runner import load_within
 
 HANDFUL = 5
 """Above this many records, a terminal gets a progress bar."""
-
-
-RECORD_SUFFIXES = (".json", ".jsonl")
 
 
 CLEAR_LINE = "\r\x1b[2K"
@@ -76,16 +73,16 @@ def use_color(stream: IO[str], environ: Mapping[str, str] | None = None) -> bool
 
 
 def record_files(spec: str) -> list[Path]:
-    """The files a ``--record`` value names: a file, the ``.json``/``.jsonl`` files of a
-    directory (not recursive), or a glob (``**`` recursive); sorted. Empty when nothing
-    matches.
+    """The files a ``--record`` value names: a file, the record files of a directory (not
+    recursive; what ``iter_records`` reads of it: ``folder_files``), or a glob (``**``
+    recursive); sorted. Empty when nothing matches.
 
     >>> record_files("/nonexistent/*.json")
     []
     """
     path = Path(spec)
     if path.is_dir():
-        return sorted(p for p in path.iterdir() if p.is_file() and p.suffix in RECORD_SUFFIXES)
+        return folder_files(path)
     if path.is_file():
         return [path]
     return [Path(p) for p in sorted(glob.glob(spec, recursive=True)) if Path(p).is_file()]
@@ -371,7 +368,7 @@ def scan_records(
                 sorted(
                     p
                     for p in base.iterdir()
-                    if p.suffix in RECORD_SUFFIXES and p.is_symlink() and not p.exists()
+                    if p.suffix in record_suffixes() and p.is_symlink() and not p.exists()
                 )
             )
     return RecordScan(records, suites, dangling)

@@ -328,10 +328,7 @@ class RecordStream(Iterator[TrialRecord]):
     ) -> Iterator[RawLine | TrialRecord]:
         if changes is None:
             changes = self.state_changes()
-        files = [path]
-        if path.is_dir():
-            read = _suffixes()
-            files = sorted(p for p in path.iterdir() if p.is_file() and p.suffix in read)
+        files = folder_files(path) if path.is_dir() else [path]
         for file in files:
             name = os.fspath(file)
             require_regular(file)
@@ -406,16 +403,36 @@ def _one_line(
 
 def _path_records(path: Path, format: str) -> Iterator[TrialRecord]:
     if path.is_dir():
-        read = _suffixes()
-        for file in sorted(p for p in path.iterdir() if p.is_file() and p.suffix in read):
+        for file in folder_files(path):
             yield from _file_records(file, format)
     else:
         yield from _file_records(path, format)
 
 
-def _suffixes() -> tuple[str, ...]:
-    """The files of a folder that are read: :data:`SUFFIXES`, and those a format reads alone."""
+def record_suffixes() -> tuple[str, ...]:
+    """The suffixes of the files a folder's runs are read from: :data:`SUFFIXES`, and those a
+    format reads alone (``.eval``).
+
+    >>> record_suffixes()[:3]
+    ('.json', '.jsonl', '.ndjson')
+    """
     return SUFFIXES + file_suffixes()
+
+
+def folder_files(folder: Path) -> list[Path]:
+    """The files of ``folder`` (not its subfolders) whose runs are read, sorted: every reader
+    of a folder (``iter_records``, ``agent-asserts check --record``, ``record``, ``scan``…)
+    takes the same files.
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> for name in ("b.jsonl", "a.json", "notes.txt", "c.eval"):
+    ...     _ = (folder / name).write_text("{}")
+    >>> [p.name for p in folder_files(folder)]
+    ['a.json', 'b.jsonl', 'c.eval']
+    """
+    read = record_suffixes()
+    return sorted(p for p in folder.iterdir() if p.is_file() and p.suffix in read)
 
 
 def _file_records(path: Path, format: str) -> Iterator[TrialRecord]:
@@ -695,9 +712,11 @@ __all__ = [
     "SUFFIXES",
     "RawLine",
     "RecordStream",
+    "folder_files",
     "from_trace",
     "iter_records",
     "load_one",
+    "record_suffixes",
     "records_of",
     "refusal",
     "state_value",

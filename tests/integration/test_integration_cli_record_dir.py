@@ -66,3 +66,18 @@ def test_unloadable_suite_is_reported_once_as_a_suite(
     assert suite_case["metadata"] == {"source": "runs/bad.json", "input": "suite"}
     assert suite_case["error"].startswith("cannot load the suite runs/bad.json:")
     assert case["verdict"] == "passed"
+
+
+def test_a_record_folder_is_read_as_iter_records_reads_it(
+    workdir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # one list of a folder's record files for every reader: .ndjson runs are checked too
+    # (they used to be left out of `check --record DIR` while `iter_records` read them)
+    from agent_asserts.record.reading import folder_files
+
+    Path("runs/more.ndjson").write_text(json.dumps(DEMO_RECORD) + "\n")
+    Path("runs/notes.txt").write_text("not a record")
+    Path("suite.json").write_text(json.dumps({"checks": ["succeeded"]}))
+    assert [p.name for p in folder_files(Path("runs"))] == ["more.ndjson", "ok.json"]
+    assert main(["check", "suite.json", "--record", "runs"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "2 cases: 2 passed; pass rate 100.0%"
