@@ -281,7 +281,7 @@ def exit_rule(code: int, rows: list[ReportRow], fail_on_scored: bool) -> str:
     return "exit status 0: no case FAILED (SCORED cases exit 0 unless --fail-on scored)"
 
 
-def _report_format(args: argparse.Namespace) -> str:
+def report_format(args: argparse.Namespace) -> str:
     """``--format``, else the format ``--output``'s extension names, else text.
 
     Raises:
@@ -301,7 +301,7 @@ def run_check(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     """The ``check`` subcommand."""
     problems = Problems(err)
     try:
-        fmt = _report_format(args)
+        fmt = report_format(args)
     except ValueError as exc:
         problems.add(str(exc))
         return EXIT_INPUT
@@ -656,6 +656,7 @@ __all__ = [
     "main_record",
     "record_format",
     "record_roots",
+    "report_format",
     "report_interrupted",
     "run_check",
     "run_convert",

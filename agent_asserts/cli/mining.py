@@ -18,7 +18,7 @@ from typing import IO, Any
 
 from agent_asserts._files import write_atomic
 from agent_asserts.batch import load_error_text, load_record
-from agent_asserts.cli.check import Problems, _report_format, exit_code, exit_rule, load_suites
+from agent_asserts.cli.check import Problems, exit_code, exit_rule, load_suites, report_format
 from agent_asserts.cli.main import EXIT_FAILED, EXIT_INPUT, EXIT_OK
 from agent_asserts.cli.support import format_problem, iter_record_inputs, record_files, use_color
 from agent_asserts.comparison import compare
@@ -98,7 +98,7 @@ def run_scan(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     """The ``scan`` subcommand."""
     problems = Problems(err)
     try:
-        fmt = _report_format(args)
+        fmt = report_format(args)
         config = scan_config(args)
     except (LoadError, ValueError) as exc:
         problems.add(str(exc))
