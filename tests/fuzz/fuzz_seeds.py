@@ -3,7 +3,7 @@
 Seeds are real documents: every suite example of ``docs/`` (the YAML/JSON code blocks of the
 Markdown pages and ``docs/examples``), the suite files of the tests' data folders, and every
 trace-format fixture of ``tests/record/adapters/fixtures`` (plus, for long runs, any folder named
-in ``AGENT_ASSERTS_FUZZ_SAMPLES``, e.g. ``/work/shared/trace-formats/samples``). A mutated
+in ``AGENT_ASSERTS_FUZZ_SAMPLES``, e.g. ``~/traces/samples``). A mutated
 document is a seed with a few of: a key dropped or renamed, a value swapped for another type,
 set to null, nested past the depth limit, a huge or odd number, odd Unicode, or (in text) a YAML
 tag, an alias, a 5,000-digit integer or a cut.

@@ -5,7 +5,7 @@ tuples, body)`` — runs ``N`` examples (default 5,000). A crash is any exceptio
 out (the bodies let out only what is not documented); each is counted, not shrunk, so a long
 run goes on after one. Prints the examples and crashes per property and the distinct crash
 sites, and exits non-zero when any crashed. ``--samples DIR`` adds a folder of trace files to
-the adapters' seeds (e.g. ``/work/shared/trace-formats/samples``); ``--only TEXT`` runs the
+the adapters' seeds (e.g. ``~/traces/samples``); ``--only TEXT`` runs the
 properties whose name contains it. The last recorded run is in docs/reliability.md.
 """
 
