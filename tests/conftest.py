@@ -22,6 +22,9 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", _default))
 
 # The pytest runs that tests start in subprocesses (pytester, the CLI's suite runs) skip the
 # same third-party plugins as this session (pyproject.toml's addopts says why).
-_SKIPPED_PLUGINS = "-p no:langsmith_plugin -p no:anyio -p no:platformdirs"
+_SKIPPED_PLUGINS = (
+    "-p no:langsmith_plugin -p no:anyio -p no:platformdirs"
+    " -p no:deepeval -p no:asyncio -p no:rerunfailures -p no:repeat"
+)
 if _SKIPPED_PLUGINS not in os.environ.get("PYTEST_ADDOPTS", ""):
     os.environ["PYTEST_ADDOPTS"] = f"{os.environ.get('PYTEST_ADDOPTS', '')} {_SKIPPED_PLUGINS}"
