@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Container, Sequence
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -122,6 +122,21 @@ def verdict_grade(case: CaseResult) -> Grade:
     )
 
 
+def unique_name(taken: Container[str], name: str) -> str:
+    """``name``, or ``name#2``, ``name#3``… when it is taken: the key of a result in a
+    framework that keys results by name (two checks may share one).
+
+    >>> unique_name({"called_tool:refund", "called_tool:refund#2"}, "called_tool:refund")
+    'called_tool:refund#3'
+    """
+    if name not in taken:
+        return name
+    n = 2
+    while f"{name}#{n}" in taken:
+        n += 1
+    return f"{name}#{n}"
+
+
 def read_run(value: Any, *, format: str = "auto") -> TrialRecord:
     """The record of a run handed over by a framework.
 
@@ -210,5 +225,6 @@ __all__ = [
     "merged",
     "read_run",
     "reason_of",
+    "unique_name",
     "verdict_grade",
 ]

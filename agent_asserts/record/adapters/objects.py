@@ -13,6 +13,7 @@ LangGraph state holding ``BaseMessage`` objects) into the JSON data the adapters
   document for a sequence of them; ``span.to_json()`` text (or its parsed dict) likewise;
 * OpenAI Agents SDK traces and spans: their ``export()``; a run result: ``to_input_list()``;
 * an MCP ``SessionMessage``: its JSON-RPC message;
+* a LangSmith ``Run`` or ``RunTree``: its fields and its ``child_runs``;
 * any other dataclass: its fields; a ``datetime`` or ``date``: its ISO text; a ``UUID``: its
   text; an ``Enum``: its value.
 
@@ -156,6 +157,10 @@ def _object(value: Any, path: str, source: str | None) -> Any:
             return value.to_input_list()  # a run result: the Responses items of the run
         if package == "agents" and callable(getattr(value, "export", None)):
             return value.export()  # a trace or a span: what the SDK posts to its ingest
+        if package == "langsmith" and hasattr(value, "child_runs"):
+            from agent_asserts.record.adapters.langsmith import run_data
+
+            return run_data(value)  # a Run or RunTree: a RunTree leaves its children out
         if package == "mcp" and dataclasses.is_dataclass(value) and hasattr(value, "message"):
             return value.message  # a SessionMessage: its JSON-RPC message
         if _is_otel_span(value):
