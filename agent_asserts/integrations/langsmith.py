@@ -45,15 +45,7 @@ import attrs
 
 from agent_asserts.checks.trajectory_match import MatchesTrajectory
 from agent_asserts.checks.trajectory_reference import normalize_reference
-from agent_asserts.integrations import (
-    Checks,
-    Grade,
-    grades,
-    merged,
-    read_run,
-    unique_name,
-    verdict_grade,
-)
+from agent_asserts.integrations import Checks, Grade, grades, merged, read_run, unique_name
 from agent_asserts.record import TrialRecord
 from agent_asserts.record.adapters import matching_formats
 from agent_asserts.record.adapters.objects import plain_data
@@ -119,19 +111,23 @@ class AgentAssertsEvaluator:
         record = run_record(run=run, outputs=outputs, format=self.format)
         cases = self.checks.evaluate(record, timeout=self.timeout)
         case = merged(cases, self.checks.name)
-        out: list[dict[str, Any]] = []
-        taken: set[str] = set()
-        extra: list[CaseResult] = []
         if self.trajectory is not None:
             if reference_outputs is None and example is not None:
                 reference_outputs = getattr(example, "outputs", None)
-            extra.append(self._trajectory_case(record, reference_outputs))
-        for grade in grades(case) + [g for c in extra for g in grades(c)]:
+            reference = self._trajectory_case(record, reference_outputs)
+            worst = merged([*cases, reference], self.checks.name)  # the verdict of all
+            case = attrs.evolve(
+                case,
+                verdict=worst.verdict,
+                results=(*case.results, *reference.results),
+                error=worst.error,
+            )
+        out: list[dict[str, Any]] = []
+        taken: set[str] = set()
+        for grade in grades(case, verdict=True):
             key = unique_name(taken, grade.name)
             taken.add(key)
             out.append(result_of(grade, key))
-        verdict = verdict_grade(merged([*cases, *extra], self.checks.name) if extra else case)
-        out.append(result_of(verdict, unique_name(taken, "verdict")))
         return out
 
     def _trajectory_case(self, record: TrialRecord, reference_outputs: Any) -> CaseResult:

@@ -379,24 +379,6 @@ def _traces(data: Any) -> Iterator[list[tuple[str, Any, bool]]]:
     yield from by_trace.values()
 
 
-def run_data(run: Any) -> dict[str, Any]:
-    """A LangSmith ``Run`` or ``RunTree`` object as the JSON this format reads, with its
-    ``child_runs`` (which ``RunTree.model_dump()`` leaves out; they stay objects here, turned
-    into data the same way by the caller, ``objects.plain_data``). Field names, not aliases:
-    ``session_name`` and ``session_id``, as the API writes them.
-
-    >>> from types import SimpleNamespace
-    >>> run = SimpleNamespace(model_dump=lambda **options: {"id": "r1"}, child_runs=["child"])
-    >>> run_data(run)
-    {'id': 'r1', 'child_runs': ['child']}
-    """
-    data: dict[str, Any] = run.model_dump(mode="json", exclude_none=True)
-    children = getattr(run, "child_runs", None)
-    if children:
-        data["child_runs"] = list(children)
-    return data
-
-
 def to_records(data: Any, *, source: str | None = None) -> Iterator[TrialRecord]:
     """One record per trace: a run tree, or the runs of a flat list that share a ``trace_id``.
 
@@ -451,7 +433,6 @@ __all__ = [
     "io_text",
     "io_usage",
     "read",
-    "run_data",
     "step",
     "to_record",
     "to_records",

@@ -158,9 +158,7 @@ def _object(value: Any, path: str, source: str | None) -> Any:
         if package == "agents" and callable(getattr(value, "export", None)):
             return value.export()  # a trace or a span: what the SDK posts to its ingest
         if package == "langsmith" and hasattr(value, "child_runs"):
-            from agent_asserts.record.adapters.langsmith import run_data
-
-            return run_data(value)  # a Run or RunTree: a RunTree leaves its children out
+            return _langsmith_run(value)  # a Run or RunTree: a RunTree leaves its children out
         if package == "mcp" and dataclasses.is_dataclass(value) and hasattr(value, "message"):
             return value.message  # a SessionMessage: its JSON-RPC message
         if _is_otel_span(value):
@@ -193,6 +191,17 @@ def _pydantic_ai(value: Any) -> Any:
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
     raise RecordError([Problem("$", _unknown(value))])
+
+
+def _langsmith_run(run: Any) -> dict[str, Any]:
+    """A LangSmith ``Run`` or ``RunTree`` with its ``child_runs``, which ``RunTree``'s dump
+    leaves out (they stay objects here: the caller converts them the same way). Field names,
+    not aliases: ``session_name`` and ``session_id``, as the API writes them."""
+    data: dict[str, Any] = run.model_dump(mode="json", exclude_none=True)
+    children = getattr(run, "child_runs", None)
+    if children:
+        data["child_runs"] = list(children)
+    return data
 
 
 def _type_name(value: Any) -> str:
