@@ -16,7 +16,9 @@ call an evaluator, with keywords only:
 
 The run that is checked: the ``run`` tree when it has child runs (the model and tool runs
 traced inside the target); else ``outputs`` (or the run's outputs) when they are a trace; else
-the ``run`` itself (its inputs and outputs only). It returns a list of results, the form
+the ``run`` itself (its inputs and outputs only); a run that cannot be read is a failed case
+(an ``evaluation`` result, ``evaluator_error: cannot read the run: …``), never an exception
+LangSmith would only log. It returns a list of results, the form
 openevals' evaluators and LangSmith both take for several results: one
 ``{"key", "score", "comment", "metadata"}`` per check, keyed by the check's name
 (``called_tool:issue_refund``; a repeated name gets ``#2``, ``#3``), then ``verdict`` for the
@@ -30,7 +32,8 @@ A reference trajectory: with ``trajectory="strict"`` (or ``in_order``, ``unorder
 ``matches_trajectory``) against the reference in ``reference_outputs`` (LangSmith: the
 example's outputs) — a message list or ``{"messages": [...]}`` (openevals' form), a
 ``{"trajectory": [...]}`` list of ``{"name", "arguments"}`` calls or tool names, or any trace.
-An example without one gives that check ``invalid``, never a pass. Without ``trajectory``,
+An example without one (or with one that cannot be read) gives that check ``invalid``, never
+a pass. Without ``trajectory``,
 ``reference_outputs`` is not read.
 
 docs/integrations.md has the full example and what LangSmith shows.
@@ -45,7 +48,9 @@ import attrs
 
 from agent_asserts.checks.trajectory_match import MatchesTrajectory
 from agent_asserts.checks.trajectory_reference import normalize_reference
+from agent_asserts.errors import AgentAssertsError
 from agent_asserts.integrations import Checks, Grade, grades, merged, read_run, unique_name
+from agent_asserts.live.evaluation import error_cases
 from agent_asserts.record import TrialRecord
 from agent_asserts.record.adapters import matching_formats
 from agent_asserts.record.adapters.objects import plain_data
@@ -104,14 +109,20 @@ class AgentAssertsEvaluator:
         ``inputs`` is accepted (both libraries pass it) and not read: the run records the
         user's input.
 
-        Raises:
-            RecordError: Neither ``run`` nor ``outputs`` is a run the adapters read (the
-                error names what was looked at), or the reference cannot be read.
+        A run that cannot be read is a failed case, not an exception (LangSmith would only log
+        it): an ``evaluation`` result whose comment starts ``evaluator_error: cannot read the
+        run:`` and names what was looked at, and a failed ``verdict``. A reference that cannot
+        be read makes ``matches_trajectory`` ``invalid`` with the reason.
         """
-        record = run_record(run=run, outputs=outputs, format=self.format)
-        cases = self.checks.evaluate(record, timeout=self.timeout)
+        record: TrialRecord | None = None
+        try:
+            record = run_record(run=run, outputs=outputs, format=self.format)
+        except AgentAssertsError as exc:  # a failed case that says why, not a dropped run
+            cases = error_cases(self.checks.name, f"cannot read the run: {exc}")
+        else:
+            cases = self.checks.evaluate(record, timeout=self.timeout)
         case = merged(cases, self.checks.name)
-        if self.trajectory is not None:
+        if self.trajectory is not None and record is not None:
             if reference_outputs is None and example is not None:
                 reference_outputs = getattr(example, "outputs", None)
             reference = self._trajectory_case(record, reference_outputs)
@@ -131,19 +142,19 @@ class AgentAssertsEvaluator:
         return out
 
     def _trajectory_case(self, record: TrialRecord, reference_outputs: Any) -> CaseResult:
-        reference = reference_trajectory(reference_outputs)
+        try:
+            reference = reference_trajectory(reference_outputs)
+            missing = _no_reference(reference_outputs) if reference is None else None
+        except RecordError as exc:
+            reference, missing = None, f"cannot read the reference trajectory: {exc}"
         order, arguments = self.trajectory, self.arguments
 
         def check(ctx: Any) -> None:
-            if reference is None:
-                ctx.add_result(
-                    AssertionResult(
-                        name=TRAJECTORY_KEY,
-                        status=Status.INVALID,
-                        score=0.0,
-                        message=_no_reference(reference_outputs),
-                    )
+            if missing is not None:
+                invalid = AssertionResult(
+                    name=TRAJECTORY_KEY, status=Status.INVALID, score=0.0, message=missing
                 )
+                ctx.add_result(invalid)
             else:
                 ctx.matches_trajectory(reference, order=order, arguments=arguments)
 
@@ -272,7 +283,7 @@ def reference_trajectory(reference_outputs: Any) -> Any:
             return read_run(value)
         except RecordError as trace_error:
             message = (
-                f"reference_outputs is neither a list of reference calls ({calls_error}) "
+                f"neither a list of reference calls ({calls_error}) "
                 f"nor a trace ({'; '.join(p.message for p in trace_error.problems)})"
             )
             raise RecordError([Problem("$", message, "reference_outputs")]) from None

@@ -33,7 +33,6 @@ from agent_asserts.integrations.langsmith import (
     AgentAssertsEvaluator,
     agent_asserts_evaluator,
 )
-from agent_asserts.record.errors import RecordError
 
 
 @pytest.fixture(autouse=True)
@@ -424,13 +423,41 @@ def test_a_suite_file_and_repeated_names(tmp_path: Path) -> None:
     ]
 
 
-def test_what_cannot_be_read_is_a_clear_error() -> None:
-    evaluator = agent_asserts_evaluator(refund_checks)
-    with pytest.raises(RecordError, match="cannot tell the trace format"):
-        evaluator(outputs={"answer": "Refunded."})
-    with pytest.raises(RecordError, match="no run to check"):
-        evaluator(inputs={"question": "Refund order A1049"})
+def test_a_run_that_cannot_be_read_is_a_failed_case_that_says_why() -> None:
+    """Not an exception LangSmith would only log: a failed ``verdict`` with the reason."""
+    evaluator = agent_asserts_evaluator(refund_checks, trajectory="strict")
+    unreadable, verdict = evaluator(outputs={"answer": "Refunded."})
+    assert (unreadable["key"], unreadable["score"]) == ("evaluation", False)
+    assert unreadable["comment"].startswith(
+        "evaluator_error: cannot read the run: invalid record: 1 problem(s) $: cannot tell the "
+        "trace format: no format matches (looked at top-level keys 'answer')"
+    )
+    assert (verdict["key"], verdict["score"]) == ("verdict", False)
+    [nothing, _] = evaluator(inputs={"question": "Refund order A1049"})
+    assert nothing["comment"] == (
+        "evaluator_error: cannot read the run: invalid record: 1 problem(s) outputs: $: no run "
+        "to check: pass outputs= (a message list, a run tree, any trace) or run="
+    )
+
+
+def test_a_reference_that_cannot_be_read_makes_the_match_invalid() -> None:
+    evaluator = agent_asserts_evaluator(refund_checks, trajectory="strict")
+    got = _by_key(evaluator(outputs=REFERENCE, reference_outputs={"trajectory": [1, 2]}))
+    score, comment = got["matches_trajectory"]
+    assert score is False
+    assert comment.startswith(
+        "invalid: cannot read the reference trajectory: invalid record: 1 problem(s) "
+        "reference_outputs: $: neither a list of reference calls (reference[0]: must be a tool "
+        "name, a {name, arguments} mapping or a (name, arguments) pair (got 1)) nor a trace "
+        "(cannot tell the trace format"
+    )
+    assert got["called_tool:issue_refund"][0] is True
+
+
+def test_wrong_arguments_are_a_clear_error_at_once() -> None:
     with pytest.raises(ValueError, match="parameter 'order' takes one of"):
         agent_asserts_evaluator(refund_checks, trajectory="exact")
+    with pytest.raises(ValueError, match="parameter 'arguments' takes 'exact'"):
+        agent_asserts_evaluator(refund_checks, trajectory="strict", arguments="loose")
     with pytest.raises(TypeError, match="checks must be a case function"):
         AgentAssertsEvaluator(42)
