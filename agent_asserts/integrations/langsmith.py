@@ -11,8 +11,8 @@ call an evaluator, with keywords only:
 * LangSmith's ``evaluate(target, data=..., evaluators=[evaluator])``, which reads the
   evaluator's parameters and passes ``run`` (the target's ``Run``/``RunTree``, with its child
   runs), ``example`` (the dataset ``Example``), ``inputs``, ``outputs`` (the run's outputs) and
-  ``reference_outputs`` (the example's outputs); ``run_evaluator`` and ``evaluate_existing``
-  call it the same way.
+  ``reference_outputs`` (the example's outputs); ``aevaluate`` and ``run_evaluator`` call it the
+  same way.
 
 The run that is checked: the ``run`` tree when it has child runs (the model and tool runs
 traced inside the target); else ``outputs`` (or the run's outputs) when they are a trace; else

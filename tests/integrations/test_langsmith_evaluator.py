@@ -7,6 +7,7 @@ own trajectory match evaluator."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import socket
 import uuid
@@ -21,7 +22,7 @@ pytest.importorskip("langsmith")  # the langsmith extra (in the test extra)
 pytest.importorskip("openevals")  # the openevals extra (in the test extra)
 
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
-from langsmith import Client, evaluate, traceable
+from langsmith import Client, aevaluate, evaluate, traceable
 from langsmith.evaluation import run_evaluator
 from langsmith.run_helpers import tracing_context
 from langsmith.run_trees import RunTree
@@ -240,6 +241,7 @@ def test_a_failed_tool_run_is_a_failed_call(client: Client) -> None:
     assert str(refund.error_message).startswith("ValueError('refund over the limit')")
 
 
+@pytest.mark.filterwarnings("ignore:'upload_runs' parameter is in beta")
 def test_a_whole_langsmith_evaluate_offline(client: Client) -> None:
     """``evaluate`` with local examples and ``upload_results=False`` runs without the network:
     the target's run tree reaches the evaluator, our results become its feedback."""
@@ -260,16 +262,9 @@ def test_a_whole_langsmith_evaluate_offline(client: Client) -> None:
         ),
     ]
     evaluator = agent_asserts_evaluator(refund_checks, trajectory="superset", arguments="ignore")
-    with pytest.warns(UserWarning, match="upload_runs"):
-        rows = list(
-            evaluate(
-                target,
-                data=examples,
-                evaluators=[evaluator],
-                client=client,
-                upload_results=False,
-            )
-        )
+    rows = list(
+        evaluate(target, data=examples, evaluators=[evaluator], client=client, upload_results=False)
+    )
     verdicts = {}
     for row in rows:
         feedback = {r.key: r for r in row["evaluation_results"]["results"]}
@@ -282,6 +277,35 @@ def test_a_whole_langsmith_evaluate_offline(client: Client) -> None:
     assert verdicts == {
         "Refund order A1049": (True, True),
         "Refund order A1049 (again)": (False, False),
+    }
+
+
+@pytest.mark.filterwarnings("ignore:'upload_runs' parameter is in beta")
+def test_langsmith_aevaluate_calls_it_too(client: Client) -> None:
+    """The async ``aevaluate`` runs the (sync) evaluator in a worker thread: same results."""
+    agent = _agent(40)
+
+    async def target(inputs: dict[str, Any]) -> dict[str, Any]:
+        return agent(inputs["question"])
+
+    async def run() -> list[Any]:
+        results = await aevaluate(
+            target,
+            data=[_example()],
+            evaluators=[agent_asserts_evaluator(refund_checks)],
+            client=client,
+            upload_results=False,
+        )
+        return [row async for row in results]
+
+    [row] = asyncio.run(run())
+    scores = {r.key: r.score for r in row["evaluation_results"]["results"]}
+    assert scores == {
+        "called_tool:lookup_order": True,
+        "called_tool:issue_refund": False,
+        "tool_order": True,
+        "max_tool_calls:3": 1.0,
+        "verdict": False,
     }
 
 
