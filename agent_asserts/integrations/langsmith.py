@@ -81,6 +81,8 @@ class AgentAssertsEvaluator:
         trajectory: The order mode of the reference-trajectory check, None for none.
         arguments: Its argument mode (``exact``, ``subset``, ``superset``, ``ignore``, a
             matcher or a comparator ``fn(expected, actual)``).
+        tools: Argument modes per tool name, overriding ``arguments`` (openevals'
+            ``tool_args_match_overrides``).
         format: The trace format of ``outputs`` (default: detected).
         timeout: The case's time limit in seconds (default: none).
     """
@@ -88,12 +90,18 @@ class AgentAssertsEvaluator:
     checks: Checks = attrs.field(converter=_checks)
     trajectory: str | None = None
     arguments: Any = "exact"
+    tools: Mapping[str, Any] | None = None
     format: str = "auto"
     timeout: float | None = None
 
     def __attrs_post_init__(self) -> None:
         if self.trajectory is not None:  # the check's own error names the modes
-            MatchesTrajectory([], order=self.trajectory, arguments=self.arguments)  # type: ignore[arg-type]
+            MatchesTrajectory(
+                [],
+                order=self.trajectory,  # type: ignore[arg-type]
+                arguments=self.arguments,
+                tools=self.tools,
+            )
 
     def __call__(
         self,
@@ -147,7 +155,7 @@ class AgentAssertsEvaluator:
             missing = _no_reference(reference_outputs) if reference is None else None
         except RecordError as exc:
             reference, missing = None, f"cannot read the reference trajectory: {exc}"
-        order, arguments = self.trajectory, self.arguments
+        order, arguments, tools = self.trajectory, self.arguments, self.tools
 
         def check(ctx: Any) -> None:
             if missing is not None:
@@ -156,7 +164,7 @@ class AgentAssertsEvaluator:
                 )
                 ctx.add_result(invalid)
             else:
-                ctx.matches_trajectory(reference, order=order, arguments=arguments)
+                ctx.matches_trajectory(reference, order=order, arguments=arguments, tools=tools)
 
         return run_case(record, check, name="reference", timeout=self.timeout)
 
@@ -166,6 +174,7 @@ def agent_asserts_evaluator(
     *,
     trajectory: str | None = None,
     arguments: Any = "exact",
+    tools: Mapping[str, Any] | None = None,
     format: str = "auto",
     timeout: float | None = None,
 ) -> AgentAssertsEvaluator:
@@ -177,6 +186,7 @@ def agent_asserts_evaluator(
         trajectory: Also match the reference trajectory of ``reference_outputs`` with this
             order mode (``strict``, ``in_order``, ``unordered``, ``subset``, ``superset``).
         arguments: The argument mode of that match (default ``exact``).
+        tools: Argument modes per tool name, overriding ``arguments``.
         format: The trace format of ``outputs`` (default: detected).
         timeout: The case's time limit in seconds.
 
@@ -198,7 +208,12 @@ def agent_asserts_evaluator(
     verdict True PASSED <lambda>: 1 check: 1 passed; score 1.00
     """
     return AgentAssertsEvaluator(
-        checks, trajectory=trajectory, arguments=arguments, format=format, timeout=timeout
+        checks,
+        trajectory=trajectory,
+        arguments=arguments,
+        tools=tools,
+        format=format,
+        timeout=timeout,
     )
 
 

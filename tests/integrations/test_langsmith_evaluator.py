@@ -429,6 +429,16 @@ def test_reference_calls_with_arguments() -> None:
     ][0]
 
 
+def test_argument_modes_per_tool() -> None:
+    """openevals' ``tool_args_match_overrides``: here ``tools=``, a mode per tool name."""
+    ours = agent_asserts_evaluator(
+        refund_checks, trajectory="strict", tools={"issue_refund": "ignore"}
+    )
+    got = _by_key(ours(outputs=_langchain_run(40), reference_outputs=REFERENCE))
+    assert got["matches_trajectory"][0] is True
+    assert got["called_tool:issue_refund"][0] is False
+
+
 def test_a_suite_file_and_repeated_names(tmp_path: Path) -> None:
     suite = tmp_path / "refund.suite.yml"
     suite.write_text(
