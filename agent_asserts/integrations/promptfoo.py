@@ -112,12 +112,13 @@ def run_of(output: Any, context: Mapping[str, Any], format: str = "auto") -> Tri
     >>> from agent_asserts.testing import demo_record
     >>> run_of(json.dumps(demo_record().to_dict()), {}).tool_calls[0].payload.name
     'refunds_lookup'
-    >>> run_of("Refunded 42", {})
+    >>> run_of("Refunded 42.", {})
     Traceback (most recent call last):
     ...
-    agent_asserts.integrations.promptfoo.NoRun: the output is no run and the test has no
-    trace: have the provider return the run (JSON of messages or of a trace), turn promptfoo's
-    tracing on, or point config.run at the run; reading the output gave: invalid record: ...
+    agent_asserts.integrations.promptfoo.NoRun: the output is text, not a run ('Refunded 42.'),
+    and the test has no trace: have the provider return the run (JSON of messages or of a trace)
+    as its output, point config.run at where it is (such as metadata.messages), or turn
+    promptfoo's tracing on
     """
     config = context.get("config")
     where = config.get("run") if isinstance(config, Mapping) else None
@@ -127,13 +128,22 @@ def run_of(output: Any, context: Mapping[str, Any], format: str = "auto") -> Tri
         return read_run(output, format=format)
     except (AgentAssertsError, TypeError, ValueError) as output_error:
         trace = context.get("trace")
-        if not isinstance(trace, Mapping) or not trace.get("spans"):
+        if isinstance(trace, Mapping) and trace.get("spans"):
+            return trace_record(trace)
+        where_else = (
+            "have the provider return the run (JSON of messages or of a trace) as its output, "
+            "point config.run at where it is (such as metadata.messages), or turn promptfoo's "
+            "tracing on"
+        )
+        if isinstance(output, str) and output.lstrip()[:1] not in ("{", "["):
             raise NoRun(
-                "the output is no run and the test has no trace: have the provider return the "
-                "run (JSON of messages or of a trace), turn promptfoo's tracing on, or point "
-                f"config.run at the run; reading the output gave: {output_error}"
+                f"the output is text, not a run ({output[:60]!r}), and the test has no trace: "
+                + where_else
             ) from None
-        return trace_record(trace)
+        raise NoRun(
+            f"the output is no run and the test has no trace: {where_else}; reading the "
+            f"output gave: {output_error}"
+        ) from None
 
 
 def _at(context: Mapping[str, Any], where: Any) -> Any:
@@ -248,10 +258,9 @@ def get_assert(output: Any, context: dict[str, Any]) -> dict[str, Any]:
     """promptfoo's Python assertion entry point: run the checks ``context["config"]`` names on
     the run promptfoo graded.
 
-    Raises:
-        ConfigError: the assertion's ``config`` does not say what to check.
-        NoRun, RecordError: the run cannot be read (promptfoo shows the error as the reason
-            the assertion failed).
+    When the assertion's ``config`` does not say what to check, or the run cannot be read,
+    the result fails with the error as its reason (``agent_asserts could not check: …``),
+    what promptfoo would show for an exception, without its stack trace.
 
     >>> import json
     >>> from agent_asserts.testing import demo_record
@@ -259,13 +268,23 @@ def get_assert(output: Any, context: dict[str, Any]) -> dict[str, Any]:
     ...                     {"config": {"suite": "docs/examples/refunds.suite.yml"}})
     >>> result["pass"], len(result["componentResults"]), result["namedScores"]
     (True, 11, {'happy path/similarity:reply': 1.0, 'happy path/max_tool_calls:5': 1.0})
+    >>> get_assert("Refunded 42.", {"config": {"suite": "docs/examples/refunds.suite.yml"}})
+    {'pass': False, 'score': 0.0, 'reason': "agent_asserts could not check: the output is ..."}
     """
-    config = context.get("config")
-    checks = checks_of(config)
-    options = config if isinstance(config, Mapping) else {}
-    format = options.get("format", "auto")
-    timeout = options.get("timeout")
-    record = run_of(output, context, format if isinstance(format, str) else "auto")
+    try:
+        config = context.get("config")
+        checks = checks_of(config)
+        options = config if isinstance(config, Mapping) else {}  # checks_of made sure
+        format, timeout = options.get("format", "auto"), options.get("timeout")
+        if not isinstance(format, str):
+            raise ConfigError(f"config.format must be a format's name (got {format!r:.80})")
+        if timeout is not None and (
+            isinstance(timeout, bool) or not isinstance(timeout, int | float)
+        ):
+            raise ConfigError(f"config.timeout must be a number of seconds (got {timeout!r:.80})")
+        record = run_of(output, context, format)
+    except (AgentAssertsError, ImportError, OSError, TypeError, ValueError) as error:
+        return {"pass": False, "score": 0.0, "reason": f"agent_asserts could not check: {error}"}
     case = merged(checks.evaluate(record, timeout=timeout), checks.name)
     return grading_result(case)
 

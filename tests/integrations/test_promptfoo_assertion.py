@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from agent_asserts.integrations.promptfoo import SHIM, ConfigError, NoRun, main
+from agent_asserts.integrations.promptfoo import SHIM, main
 
 SUITE = """\
 name: refund
@@ -193,9 +193,14 @@ def test_the_run_from_provider_metadata_via_config_run(tmp_path: Path, suite: st
     context = _context(config, "Refunded 42.", metadata={"messages": _messages()})
     result = _like_promptfoo(tmp_path, "Refunded 42.", context)
     assert result["pass"] is True
-    context = _context({"suite": suite, "run": "metadata.run"}, "Refunded 42.", metadata={})
-    with pytest.raises(ConfigError, match=r"^config.run 'metadata.run': metadata has no 'run'$"):
-        _like_promptfoo(tmp_path, "Refunded 42.", context)
+    config = {"suite": suite, "run": "metadata.run"}
+    context = _context(config, "Refunded 42.", metadata={"messages": []})
+    assert _like_promptfoo(tmp_path, "Refunded 42.", context) == {
+        "pass": False,
+        "score": 0.0,
+        "reason": "agent_asserts could not check: config.run 'metadata.run': metadata has no "
+        "'run' (it has: messages)",
+    }
 
 
 def _span(span_id: str, parent: str | None, name: str, start: int, **attributes: Any) -> Any:
@@ -259,24 +264,44 @@ def test_a_plain_reply_is_checked_on_promptfoos_trace(tmp_path: Path, suite: str
 def test_a_plain_reply_without_a_trace_says_where_the_run_can_come_from(
     tmp_path: Path, suite: str
 ) -> None:
-    with pytest.raises(NoRun) as error:
-        _like_promptfoo(tmp_path, "Refunded 42.", _context({"suite": suite}, "Refunded 42."))
-    assert str(error.value).startswith(
-        "the output is no run and the test has no trace: have the provider return the run "
-        "(JSON of messages or of a trace), turn promptfoo's tracing on, or point config.run "
-        "at the run; reading the output gave: invalid record"
+    context = _context({"suite": suite}, "Refunded 42.")
+    assert _like_promptfoo(tmp_path, "Refunded 42.", context) == {
+        "pass": False,
+        "score": 0.0,
+        "reason": "agent_asserts could not check: the output is text, not a run ('Refunded "
+        "42.'), and the test has no trace: have the provider return the run (JSON of messages "
+        "or of a trace) as its output, point config.run at where it is (such as "
+        "metadata.messages), or turn promptfoo's tracing on",
+    }
+    output = json.dumps({"answer": "Refunded 42."})
+    result = _like_promptfoo(tmp_path, output, _context({"suite": suite}, output))
+    assert result["pass"] is False
+    assert result["reason"].startswith(
+        "agent_asserts could not check: the output is no run and the test has no trace: have "
+        "the provider return the run (JSON of messages or of a trace) as its output, point "
+        "config.run at where it is (such as metadata.messages), or turn promptfoo's tracing "
+        "on; reading the output gave: invalid record: 1 problem(s)\n  <trace text>: $: cannot "
+        "tell the trace format"
     )
 
 
-def test_an_assertion_without_a_suite_says_what_config_needs(tmp_path: Path) -> None:
+def test_an_assertion_without_a_suite_or_with_a_bad_option_says_what_config_needs(
+    tmp_path: Path, suite: str
+) -> None:
     context = _context({}, "x")
     del context["config"]  # promptfoo leaves config out when the assertion has none
-    with pytest.raises(ConfigError) as error:
-        _like_promptfoo(tmp_path, "x", context)
-    assert str(error.value) == (
-        "the agent_asserts assertion needs config.suite: a suite file's path or a case "
-        "function as module:function (config: None)"
+    assert _like_promptfoo(tmp_path, "x", context)["reason"] == (
+        "agent_asserts could not check: the agent_asserts assertion needs config.suite: a suite "
+        "file's path or a case function as module:function (config: None)"
     )
+    context = _context({"suite": suite, "timeout": "5s"}, "x")
+    assert _like_promptfoo(tmp_path, "x", context)["reason"] == (
+        "agent_asserts could not check: config.timeout must be a number of seconds (got '5s')"
+    )
+    context = _context({"suite": str(Path(suite).with_name("missing.yml"))}, "x")
+    result = _like_promptfoo(tmp_path, "x", context)
+    assert (result["pass"], result["score"]) == (False, 0.0)
+    assert "missing.yml" in result["reason"]
 
 
 def test_main_prints_the_assertion_file(capsys: pytest.CaptureFixture[str]) -> None:
