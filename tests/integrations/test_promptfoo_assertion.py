@@ -15,6 +15,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -342,6 +343,64 @@ tests:
 """
 
 
+TRACED_PROVIDER = """\
+import json
+import os
+import time
+import urllib.request
+
+
+def _span(trace_id, span_id, parent, name, start, attributes):
+    return {
+        "traceId": trace_id, "spanId": span_id, "parentSpanId": parent, "name": name,
+        "startTimeUnixNano": str(start), "endTimeUnixNano": str(start + 100_000_000),
+        "attributes": [{"key": k, "value": {"stringValue": v}} for k, v in attributes.items()],
+    }
+
+
+def call_api(prompt, options, context):
+    # a local instrumented "agent": sends the spans of its run (GenAI conventions) to
+    # promptfoo's OTLP receiver, under the trace promptfoo opened for the test; returns its reply
+    amount = 42 if context["vars"]["order"] == "A1049" else 40
+    _, trace_id, parent, _ = context["traceparent"].split("-")
+    now = time.time_ns()
+    agent = "a000000000000001"
+    spans = [
+        _span(trace_id, agent, parent, "invoke_agent shop", now,
+              {"gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": "shop"}),
+        _span(trace_id, "b000000000000002", agent, "execute_tool lookup_order", now + 1,
+              {"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "lookup_order",
+               "gen_ai.tool.call.arguments": json.dumps({"order_id": "A1049"})}),
+        _span(trace_id, "b000000000000003", agent, "execute_tool issue_refund", now + 2,
+              {"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "issue_refund",
+               "gen_ai.tool.call.arguments": json.dumps({"order_id": "A1049", "amount": amount})}),
+    ]
+    export = {"resourceSpans": [{"scopeSpans": [{"scope": {"name": "shop"}, "spans": spans}]}]}
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{os.environ['AGENT_ASSERTS_OTLP_PORT']}/v1/traces",
+        data=json.dumps(export).encode(), headers={"Content-Type": "application/json"})
+    urllib.request.urlopen(request, timeout=30).read()
+    return {"output": f"Refunded {amount} for order A1049."}
+"""
+
+TRACED_CONFIG = """\
+description: agent_asserts on promptfoo's trace
+prompts: ["Refund order {{order}}"]
+providers: ["file://agent.py"]
+tracing:
+  enabled: true
+  otlp: {http: {enabled: true, port: PORT}}
+defaultTest:
+  assert:
+    - type: python
+      value: file://agent_asserts_promptfoo.py
+      config: {suite: refund.suite.yml}
+tests:
+  - vars: {order: A1049}
+  - vars: {order: A2051}
+"""
+
+
 def _promptfoo() -> str:
     """The ``promptfoo`` command: ``AGENT_ASSERTS_PROMPTFOO`` (set by .ci/run), else the cache
     folder .ci/run installs into."""
@@ -371,18 +430,20 @@ def _offline_env(tmp_path: Path) -> dict[str, str]:
     return env
 
 
-def _eval(tmp_path: Path) -> tuple[list[dict[str, Any]], str]:
+def _eval(
+    tmp_path: Path, config: str = CONFIG, provider: str = PROVIDER, **env: str
+) -> tuple[list[dict[str, Any]], str]:
     (tmp_path / "runs").mkdir()
     (tmp_path / "runs" / "A1049.json").write_text(json.dumps(_messages(42)), encoding="utf-8")
     (tmp_path / "runs" / "A2051.json").write_text(json.dumps(_messages(40)), encoding="utf-8")
-    (tmp_path / "agent.py").write_text(PROVIDER, encoding="utf-8")
+    (tmp_path / "agent.py").write_text(provider, encoding="utf-8")
     (tmp_path / "refund.suite.yml").write_text(SUITE, encoding="utf-8")
     (tmp_path / "agent_asserts_promptfoo.py").write_text(SHIM, encoding="utf-8")
-    (tmp_path / "promptfooconfig.yaml").write_text(CONFIG, encoding="utf-8")
+    (tmp_path / "promptfooconfig.yaml").write_text(config, encoding="utf-8")
     done = subprocess.run(
         [_promptfoo(), "eval", "-c", "promptfooconfig.yaml", "-o", "out.json", "--no-cache"],
         cwd=tmp_path,
-        env=_offline_env(tmp_path),
+        env=_offline_env(tmp_path) | env,
         capture_output=True,
         text=True,
         timeout=300,
@@ -413,4 +474,30 @@ def test_a_real_promptfoo_eval_runs_the_assertion(tmp_path: Path) -> None:
     assert wrong["error"].startswith("FAILED refund: 4 checks: 3 passed, 1 failed")
     assert "$.arguments.amount: expected 42, got 40" in wrong["error"]
     assert "[PASS] Refunded 42 for order A1049." in stdout
+    assert "[FAIL] Refunded 40 for order A1049." in stdout
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def test_a_real_promptfoo_eval_with_tracing_checks_promptfoos_trace(tmp_path: Path) -> None:
+    port = str(_free_port())
+    (ok, wrong), stdout = _eval(
+        tmp_path,
+        TRACED_CONFIG.replace("PORT", port),
+        TRACED_PROVIDER,
+        AGENT_ASSERTS_OTLP_PORT=port,
+    )
+    assert ok["success"] is True, ok["gradingResult"]
+    [ours] = [c for c in ok["gradingResult"]["componentResults"] if "componentResults" in c]
+    assert [c["reason"] for c in ours["componentResults"]][:2] == [
+        "called_tool:lookup_order: matched 1 tool calls (evidence: b000000000000002)",
+        "called_tool:issue_refund: matched 1 tool calls (evidence: b000000000000003)",
+    ]
+    assert wrong["success"] is False
+    assert "$.arguments.amount: expected 42, got 40" in wrong["error"]
     assert "[FAIL] Refunded 40 for order A1049." in stdout
