@@ -6,8 +6,8 @@ is the provider's output (text, or the JSON value a provider returned), ``contex
 the assertion's ``config``, and — when promptfoo's tracing is on — the ``trace`` with its spans.
 :func:`get_assert` is that function. The assertion's ``config`` names what to check:
 
-* ``suite``: the path of a suite file (relative to the working directory), or a case function
-  as ``module:function`` (the working directory is importable);
+* ``suite``: the path of a suite file (relative to the folder ``promptfoo eval`` runs in), or a
+  case function as ``module:function`` (that folder is importable);
 * ``format`` (optional): the trace format of the run (default: detected);
 * ``run`` (optional): where the run is, as a dotted path into ``context`` (``metadata.messages``,
   ``providerResponse.raw``); by default the output when it is a run (JSON text of messages or of
@@ -18,7 +18,7 @@ It returns a promptfoo grading result: ``pass`` is the case verdict (every gate 
 ``score`` the case's score, ``reason`` the summary, one ``componentResults`` entry per check
 (its message and evidence as reason, its status and severity in ``metadata``) and the soft
 checks' scores as ``namedScores``. ``invalid`` is never a pass: an invalid check's component
-fails with a reason that starts ``invalid:``, and an invalid gate check fails the test.
+fails, score 0, its reason saying ``invalid: …``, and an invalid gate check fails the test.
 
 promptfoo loads the assertion file by its path and puts the file's folder first on
 ``sys.path``, so point it at a one-line file of your own, not at this module::
