@@ -36,7 +36,8 @@ def test_a_test_case_file_is_detected_and_read_one_record_per_case() -> None:
     assert (lookup.name, lookup.arguments, lookup.result) == (
         "lookup_order", {"order_id": "A1049"}, {"status": "paid", "total": 42}
     )  # fmt: skip
-    assert issue.result == {"refund_id": "R1"} and issue.extra["result_raw"] == '{"refund_id": "R1"}'
+    assert issue.result == {"refund_id": "R1"}
+    assert issue.extra["result_raw"] == '{"refund_id": "R1"}'
     assert issue.outcome == "succeeded"
     assert refund.events[1].payload.text == "Check the order first."
     assert (refund.status, refund.reply) == ("completed", "Refunded 42 for order A1049.")
