@@ -168,7 +168,12 @@ def record_of(test_case: LLMTestCase, reference: list[dict[str, Any]] | None = N
     if TRACE_KEY in extra:
         record = read_run(extra[TRACE_KEY])
     else:
-        data = test_case.model_dump(mode="json", by_alias=True, exclude_none=True)
+        # the metadata as given (its objects are read, or named in the error, like any data)
+        data = test_case.model_dump(
+            mode="json", by_alias=True, exclude_none=True, exclude={"metadata"}
+        )
+        if extra:
+            data["metadata"] = extra
         record = read_run(data, format="deepeval")
     if reference is not None and record.metadata.get("expected_tools") != reference:
         record = attrs.evolve(record, metadata={**record.metadata, "expected_tools": reference})

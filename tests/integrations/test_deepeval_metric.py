@@ -9,6 +9,8 @@ import os
 import re
 import subprocess
 import sys
+import threading
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +27,7 @@ from deepeval.evaluate.configs import AsyncConfig, DisplayConfig, ErrorConfig
 from deepeval.metrics.utils import copy_metrics
 from deepeval.test_case import LLMTestCase, ToolCall
 
-from agent_asserts.integrations.deepeval import TRACE_KEY, AgentAssertsMetric
+from agent_asserts.integrations.deepeval import TRACE_KEY, AgentAssertsMetric, record_of
 from agent_asserts.record.errors import RecordError
 from agent_asserts.testing import demo_record
 
@@ -152,6 +154,12 @@ def test_a_trace_in_the_metadata_wins_over_tools_called() -> None:
     assert metric.reason.startswith("PASSED refund is issued only after lookup")
     with pytest.raises(RecordError, match="cannot tell the trace format"):
         metric.measure(LLMTestCase(input="Refund", metadata={TRACE_KEY: 42}))
+    # the test case's own metadata is kept on the record; an object no reader knows is named
+    when = datetime(2026, 1, 2, tzinfo=UTC)
+    record = record_of(_case(metadata={"customer": "c7", "at": when}))
+    assert record.metadata["metadata"] == {"customer": "c7", "at": "2026-01-02T00:00:00+00:00"}
+    with pytest.raises(RecordError, match=r"\$\.metadata\.lock: cannot read an object of type"):
+        record_of(_case(metadata={"lock": threading.Lock()}))
 
 
 def test_a_measure_and_deepeval_copies_keep_the_loaded_checks() -> None:
