@@ -42,6 +42,7 @@ BUILT_IN_FORMATS = (
     "openai-agents-run",
     "mlflow",
     "openinference",
+    "deepeval",
 )
 """The order docs/traces.md and error messages list the built-in formats in."""
 
