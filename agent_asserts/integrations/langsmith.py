@@ -18,8 +18,8 @@ The run that is checked: the ``run`` tree when it has child runs (the model and 
 traced inside the target); else ``outputs`` (or the run's outputs) when they are a trace; else
 the ``run`` itself (its inputs and outputs only); a run that cannot be read is a failed case
 (an ``evaluation`` result, ``evaluator_error: cannot read the run: …``), never an exception
-LangSmith would only log. It returns a list of results, the form
-openevals' evaluators and LangSmith both take for several results: one
+LangSmith would only log. It returns a list of results, the form openevals' evaluators and
+LangSmith both take for several results: one
 ``{"key", "score", "comment", "metadata"}`` per check, keyed by the check's name
 (``called_tool:issue_refund``; a repeated name gets ``#2``, ``#3``), then ``verdict`` for the
 case. A gate check's score is ``True``/``False``, a soft check's its score (0.0 to 1.0);
@@ -33,8 +33,8 @@ A reference trajectory: with ``trajectory="strict"`` (or ``in_order``, ``unorder
 example's outputs) — a message list or ``{"messages": [...]}`` (openevals' form), a
 ``{"trajectory": [...]}`` list of ``{"name", "arguments"}`` calls or tool names, or any trace.
 An example without one (or with one that cannot be read) gives that check ``invalid``, never
-a pass. Without ``trajectory``,
-``reference_outputs`` is not read.
+a pass. Without ``trajectory``, ``reference_outputs`` is not read. ``arguments`` and ``tools``
+set the match's argument modes (openevals' ``tool_args_match_mode`` and overrides).
 
 docs/integrations.md has the full example and what LangSmith shows.
 """
