@@ -45,7 +45,15 @@ import attrs
 
 from agent_asserts.cli.support import import_judge
 from agent_asserts.errors import AgentAssertsError
-from agent_asserts.integrations import Checks, Grade, grades, merged, read_run, verdict_grade
+from agent_asserts.integrations import (
+    Checks,
+    Grade,
+    grades,
+    merged,
+    read_run,
+    unique_name,
+    verdict_grade,
+)
 from agent_asserts.record import TrialRecord
 from agent_asserts.record.adapters.otel import from_spans
 from agent_asserts.results import CaseResult
@@ -225,11 +233,8 @@ def grading_result(case: CaseResult) -> dict[str, Any]:
     named: dict[str, float] = {}
     for grade in graded:
         if not grade.assertion and grade.score is not None:
-            key, n = grade.name, 1
-            while key in named:  # two soft checks of one name: both kept
-                n += 1
-                key = f"{grade.name}#{n}"
-            named[key] = _score(grade)
+            # two soft checks of one name: both kept
+            named[unique_name(named, grade.name)] = _score(grade)
     if named:
         result["namedScores"] = named
     return result
