@@ -27,6 +27,7 @@ import attrs
 from deepeval.metrics import BaseMetric
 from deepeval.test_case import LLMTestCase
 
+from agent_asserts.checks.trajectory_match import MatchesTrajectory
 from agent_asserts.integrations import Checks, Grade, grades, merged, read_run, verdict_grade
 from agent_asserts.record import TrialRecord
 from agent_asserts.record.adapters.deepeval import reference_of
@@ -59,6 +60,7 @@ class AgentAssertsMetric(BaseMetric):  # type: ignore[no-untyped-call]  # its __
     Raises:
         TypeError: ``checks`` is none of these.
         LoadError: the suite file has problems (each with its position).
+        ValueError: an unknown ``trajectory_order`` or ``trajectory_arguments``.
 
     >>> from deepeval.test_case import LLMTestCase, ToolCall
     >>> metric = AgentAssertsMetric(lambda ctx: ctx.called_tool("refund", {"id": "A1"}),
@@ -89,6 +91,8 @@ class AgentAssertsMetric(BaseMetric):  # type: ignore[no-untyped-call]  # its __
         # DeepEval copies a metric for each test case from the attributes named like the
         # constructor's parameters: the loaded checks are kept under ``checks`` (not reloaded)
         self.checks = checks if isinstance(checks, Checks) else Checks.of(checks, name=name)
+        if trajectory_order is not None:  # the modes are checked now, not at the first case
+            MatchesTrajectory((), order=trajectory_order, arguments=trajectory_arguments)  # type: ignore[arg-type]
         self.trajectory_order = trajectory_order
         self.trajectory_arguments = trajectory_arguments
         self.timeout = timeout
@@ -114,6 +118,7 @@ class AgentAssertsMetric(BaseMetric):  # type: ignore[no-untyped-call]  # its __
         Raises:
             RecordError: the test case's run cannot be read (the error names where).
         """
+        self.error = None
         case = self.evaluate(test_case)
         verdict = verdict_grade(case)
         self.case = case

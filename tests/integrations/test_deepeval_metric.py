@@ -141,6 +141,8 @@ def test_expected_tools_is_the_reference_trajectory() -> None:
     quiet.measure(_case(expected_tools=reversed_order))
     assert quiet.success is True
     assert seen == [[{"name": "issue_refund"}, {"name": "lookup_order"}]]
+    with pytest.raises(ValueError, match="parameter 'order' takes one of 'strict'"):
+        AgentAssertsMetric(refund_checks, trajectory_order="sorted")
 
 
 def test_a_trace_in_the_metadata_wins_over_tools_called() -> None:
