@@ -63,6 +63,8 @@ FORMAT: Final = "openai-chat"
 """The name this module is registered under (the record-format registry finds it)."""
 ORDER: Final = 40
 """Its place among the built-in formats (their listing and error-message order)."""
+TAGS_RECORDS: Final = True
+"""``to_records`` takes ``format_name`` (the readers' ``metadata["format"]``)."""
 
 ROLES: Final = frozenset({"system", "developer", "user", "assistant", "tool", "function"})
 _MARKERS: Final = frozenset({"tool_calls", "tool_call_id", "function_call", "refusal"})
@@ -124,8 +126,10 @@ def detect(data: Any) -> bool:
 
 
 class _Reader:
-    def __init__(self, source: str | None, detect_errors: bool) -> None:
-        self.b = TraceBuilder(source=source)
+    def __init__(
+        self, source: str | None, detect_errors: bool, format_name: str | None = None
+    ) -> None:
+        self.b = TraceBuilder(source=source, format_name=format_name)
         self.detect_errors = detect_errors
         self.last_text: str | None = None
 
@@ -238,13 +242,14 @@ class _Reader:
 def to_records(
     data: Any, *, source: str | None = None, detect_errors: bool = True, **options: Any
 ) -> Iterator[TrialRecord]:
-    """The one run of an OpenAI Chat history (see the module docs).
+    """The one run of an OpenAI Chat history (see the module docs). The option
+    ``format_name`` (the readers pass it) is named in the record's ``metadata["format"]``.
 
     Raises:
         RecordError: ``data`` holds no message list.
     """
     messages = item_list(_messages(data), "OpenAI Chat messages", source, single=_is_completion)
-    reader = _Reader(source, detect_errors)
+    reader = _Reader(source, detect_errors, options.get("format_name"))
     prefix = "$.messages" if messages is not data else "$"
     for index, item in enumerate(messages):
         reader.item(f"{prefix}[{index}]", item)

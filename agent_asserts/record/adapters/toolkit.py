@@ -583,10 +583,16 @@ class TraceBuilder:
 
     Args:
         source: A file name shown in parse errors.
+        format_name: The format to name in the record's ``metadata["format"]`` (what the
+            readers give every record of a foreign format), or None to name none.
+
+    >>> TraceBuilder(format_name="openai-chat").build(metadata={"run": 1}).metadata
+    {'run': 1, 'format': 'openai-chat'}
     """
 
-    def __init__(self, *, source: str | None = None) -> None:
+    def __init__(self, *, source: str | None = None, format_name: str | None = None) -> None:
         self.source = source
+        self.format_name = format_name
         self.events: list[dict[str, Any]] = []
         self.parse_errors: list[dict[str, Any]] = []
         self._open: list[dict[str, Any]] = []
@@ -898,7 +904,9 @@ class TraceBuilder:
             data["errors"] = errors
         if self.parse_errors:
             data["parse_errors"] = self.parse_errors
-        if metadata:
+        if self.format_name is not None:
+            data["metadata"] = {**(metadata or {}), "format": self.format_name}
+        elif metadata:
             data["metadata"] = dict(metadata)
         if tools is not None:
             data["tools"] = list(tools)
