@@ -85,7 +85,7 @@ from agent_asserts.record.parsing import load_json, parse_json, read_text, stric
 from agent_asserts.record.trial import TrialRecord
 from agent_asserts.record.turns import TurnTracker, opens_turn
 from agent_asserts.record.usage import USAGE_COUNTERS, Usage
-from agent_asserts.record.validators import warn_suspicious
+from agent_asserts.record.validators import OWN_EXTRA_KEYS, warn_suspicious
 
 INVALID_JSON_KEY: Final = "INVALID_JSON"
 """The key Pydantic AI wraps argument text that is not JSON in (``{"INVALID_JSON": "…"}``)."""
@@ -103,16 +103,17 @@ def parse_arguments(value: Any) -> tuple[Any, str | None, str | None]:
     >>> parse_arguments("")
     ({}, None, None)
     """
-    if isinstance(value, Mapping) and set(value) == {INVALID_JSON_KEY}:
-        value = value[INVALID_JSON_KEY]
+    if type(value) is not str:
+        if isinstance(value, Mapping) and set(value) == {INVALID_JSON_KEY}:
+            value = value[INVALID_JSON_KEY]
+            if not isinstance(value, str):
+                return MISSING, None, "arguments are not valid JSON"
         if not isinstance(value, str):
-            return MISSING, None, "arguments are not valid JSON"
-    if not isinstance(value, str):
-        return value, None, None
+            return value, None, None
     if not value.strip():
         return {}, None, None
     try:
-        parsed = json.loads(value, parse_constant=_no_constant)
+        parsed = _loads(value)
     except json.JSONDecodeError as exc:
         return MISSING, value, f"arguments are not valid JSON: {exc.msg} (column {exc.colno})"
     except RecursionError:
@@ -120,7 +121,7 @@ def parse_arguments(value: Any) -> tuple[Any, str | None, str | None]:
     except ValueError as exc:  # NaN / Infinity, or an integer longer than Python converts
         reason = str(exc) if str(exc).endswith(_NOT_JSON) else "a number too long to read"
         return MISSING, value, f"arguments are not valid JSON: {reason}"
-    if isinstance(parsed, Mapping) and set(parsed) == {INVALID_JSON_KEY}:
+    if type(parsed) is dict and INVALID_JSON_KEY in parsed and len(parsed) == 1:
         return parse_arguments(parsed)
     return parsed, None, None
 
@@ -133,11 +134,31 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} {_NOT_JSON}")
 
 
+_DECODER: Final = json.JSONDecoder(parse_constant=_no_constant)
+_BOM: Final = "Unexpected UTF-8 BOM (decode using utf-8-sig)"
+
+
+def _loads(text: str) -> Any:
+    """``json.loads(text, parse_constant=_no_constant)`` with one decoder made once (``loads``
+    makes a decoder per call when given an option), the same errors included.
+
+    >>> _loads('{"a": [1]}')
+    {'a': [1]}
+    >>> _loads("\ufeff{}")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    json.decoder.JSONDecodeError: Unexpected UTF-8 BOM (decode using utf-8-sig): line 1 ...
+    """
+    if text.startswith("\ufeff"):
+        raise json.JSONDecodeError(_BOM, text, 0)
+    return _DECODER.decode(text)
+
+
 def _json_value(text: str) -> Any:
     """The JSON value of ``text``, or ``MISSING`` (not JSON, a non-finite number, a number
     too long or a document too deep to read)."""
     try:
-        return json.loads(text, parse_constant=_no_constant)
+        return _loads(text)
     except (ValueError, RecursionError):  # a JSONDecodeError, NaN, a number too long
         return MISSING
 
@@ -408,7 +429,7 @@ def tool_error(result: Any) -> str | None:
     if isinstance(result, str):
         return result if result.lstrip().startswith(ERROR_PREFIXES) else None
     if (
-        isinstance(result, Mapping)
+        (type(result) is dict or isinstance(result, Mapping))
         and result.get("error") not in (None, "")
         and not result.keys() & {"output", "result"}
     ):
@@ -609,9 +630,11 @@ class TraceBuilder:
         >>> TraceBuilder().add("guardrail", {"name": "pii"}, where="[0]")
         {'kind': 'guardrail', 'event_id': 'e0', 'payload': {'name': 'pii', 'trace_items': ['[0]']}}
         """
-        payload = {**payload, "trace_items": _positions(where)}
+        payload = {**payload, "trace_items": [where] if type(where) is str else _positions(where)}
         event: dict[str, Any] = {"kind": kind, "event_id": f"e{len(self.events)}"}
-        event.update({key: value for key, value in envelope.items() if value is not None})
+        for key, value in envelope.items():
+            if value is not None:
+                event[key] = value
         event["payload"] = payload
         self.events.append(event)
         return event
@@ -985,10 +1008,14 @@ def _counter(value: Any) -> int:
 def _extra(raw: dict[str, Any], known: frozenset[str], path: str) -> dict[str, Any]:
     """The keys of a payload outside its fields, as the record keeps them (warning on a key
     that looks like a misspelt field, as the record's decoding does)."""
-    if raw.keys() <= known:
-        return {}
-    extra = {key: _plain(value) for key, value in raw.items() if key not in known}
-    warn_suspicious(raw, known, path)  # the library's own extra keys are never asked about
+    extra = {}
+    own = True
+    for key, value in raw.items():
+        if key not in known:
+            extra[key] = _plain(value)
+            own = own and key in OWN_EXTRA_KEYS
+    if not own:  # the library's own extra keys are never asked about
+        warn_suspicious(raw, known, path)
     return extra
 
 
@@ -1035,13 +1062,21 @@ def _tool_call(raw: dict[str, Any], path: str) -> ToolCallPayload:
     source = raw.get("source", "local")
     if source != "local" and source != "mcp":
         raise _Recheck
-    strings = [_text(raw.get(key)) for key in _TOOL_STR_KEYS]
+    get = raw.get
+    strings = [get(key) for key in _TOOL_STR_KEYS]
+    for value in strings:
+        if value is not None and type(value) is not str:
+            raise _Recheck
     if strings[5] is not None and arguments is not MISSING:
         raise _Recheck
+    name = get("name")
+    if type(name) is not str or not name:
+        raise _Recheck
+    result = get("result")
     return ToolCallPayload(
-        _text(raw.get("name"), empty=False) or _recheck(),
+        name,
         arguments,
-        _plain(raw.get("result")),
+        result if type(result) is str or result is None else _plain(result),
         implied,
         source,
         strings[0],
@@ -1142,8 +1177,9 @@ def _events(raw_events: list[Any]) -> list[Event]:
         if type(event_id) is not str or not event_id or event_id in ids:
             raise _Recheck
         ids.add(event_id)
-        for key in _STR_KEYS.intersection(raw):
-            _text(raw[key])
+        for key, value in raw.items():
+            if key in _STR_KEYS and value is not None and type(value) is not str:
+                raise _Recheck
         parent_id = get("parent_id")
         if (parent_id is not None and parent_id not in ids) or parent_id == event_id:
             raise _Recheck  # only links to an earlier event are vouched for (no cycle)
