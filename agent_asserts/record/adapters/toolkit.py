@@ -1005,9 +1005,9 @@ def _counter(value: Any) -> int:
     raise _Recheck
 
 
-def _extra(raw: dict[str, Any], known: frozenset[str], path: str) -> dict[str, Any]:
-    """The keys of a payload outside its fields, as the record keeps them (warning on a key
-    that looks like a misspelt field, as the record's decoding does)."""
+def _extra(raw: dict[str, Any], known: frozenset[str], position: int) -> dict[str, Any]:
+    """The keys of the payload of event ``position`` outside its fields, as the record keeps
+    them (warning on a key that looks like a misspelt field, as the record's decoding does)."""
     extra = {}
     own = True
     for key, value in raw.items():
@@ -1015,7 +1015,7 @@ def _extra(raw: dict[str, Any], known: frozenset[str], path: str) -> dict[str, A
             extra[key] = _plain(value)
             own = own and key in OWN_EXTRA_KEYS
     if not own:  # the library's own extra keys are never asked about
-        warn_suspicious(raw, known, path)
+        warn_suspicious(raw, known, f"$.events[{position}].payload")
     return extra
 
 
@@ -1042,7 +1042,7 @@ def _flag(value: Any) -> bool:
     raise _Recheck
 
 
-def _tool_call(raw: dict[str, Any], path: str) -> ToolCallPayload:
+def _tool_call(raw: dict[str, Any], position: int) -> ToolCallPayload:
     arguments = raw.get("arguments", MISSING)
     if arguments is not MISSING:
         arguments = _plain(arguments)
@@ -1083,7 +1083,7 @@ def _tool_call(raw: dict[str, Any], path: str) -> ToolCallPayload:
         strings[1],
         strings[2],
         strings[3],
-        _extra(raw, _TOOL_KEYS, path),
+        _extra(raw, _TOOL_KEYS, position),
         outcome,
         strings[4],
         strings[5],
@@ -1094,7 +1094,7 @@ def _recheck() -> Any:
     raise _Recheck
 
 
-def _memory(raw: dict[str, Any], path: str, event_type: Any) -> MemoryPayload:
+def _memory(raw: dict[str, Any], position: int, event_type: Any) -> MemoryPayload:
     value = raw.get("value", MISSING)
     if value is MISSING:
         if event_type != "clear":
@@ -1104,22 +1104,22 @@ def _memory(raw: dict[str, Any], path: str, event_type: Any) -> MemoryPayload:
     else:
         value = _plain(value)
     name = _text(raw.get("name"), empty=False) or _recheck()
-    return MemoryPayload(name, value, _extra(raw, _MEMORY_KEYS, path))
+    return MemoryPayload(name, value, _extra(raw, _MEMORY_KEYS, position))
 
 
-def _payload(kind: str, raw: Any, path: str, event_type: Any) -> Any:
+def _payload(kind: str, raw: Any, position: int, event_type: Any) -> Any:
     if type(raw) is not dict:
         raise _Recheck
     if kind == "memory":
-        return _memory(raw, path, event_type)
+        return _memory(raw, position, event_type)
     if kind == "tool_call":
-        return _tool_call(raw, path)
+        return _tool_call(raw, position)
     if kind == "message":
         if "buttons" in raw or type(raw.get("text", "")) is not str:
             raise _Recheck
         text = raw.get("text", "")
         return MessagePayload(
-            text, _text(raw.get("utter_name")), (), _extra(raw, _MESSAGE_KEYS, path)
+            text, _text(raw.get("utter_name")), (), _extra(raw, _MESSAGE_KEYS, position)
         )
     if kind == "model_call":
         return ModelCallPayload(
@@ -1130,14 +1130,14 @@ def _payload(kind: str, raw: Any, path: str, event_type: Any) -> Any:
             _flag(raw.get("is_error", False)),
             _text(raw.get("error_message")),
             _text(raw.get("error_type")),
-            _extra(raw, _MODEL_KEYS, path),
+            _extra(raw, _MODEL_KEYS, position),
         )
     if kind == "reasoning":
         return ReasoningPayload(
             _text(raw.get("text")),
             _text(raw.get("summary")),
             _flag(raw.get("redacted", False)),
-            _extra(raw, _REASONING_KEYS, path),
+            _extra(raw, _REASONING_KEYS, position),
         )
     if kind == "delegation":
         mode = raw.get("mode")
@@ -1146,7 +1146,7 @@ def _payload(kind: str, raw: Any, path: str, event_type: Any) -> Any:
         return DelegationPayload(
             _text(raw.get("subagent"), empty=False) or _recheck(),
             _plain(raw.get("output")),
-            _extra(raw, _DELEGATION_KEYS, path),
+            _extra(raw, _DELEGATION_KEYS, position),
             _text(raw.get("from_agent")),
             mode,
         )
@@ -1155,7 +1155,7 @@ def _payload(kind: str, raw: Any, path: str, event_type: Any) -> Any:
             _text(raw.get("name"), empty=False) or _recheck(),
             _flag(raw.get("triggered")),
             _plain(raw.get("output")),
-            _extra(raw, _GUARDRAIL_KEYS, path),
+            _extra(raw, _GUARDRAIL_KEYS, position),
         )
     if kind in PAYLOAD_TYPES:  # a typed kind the builder does not make: the record decodes it
         raise _Recheck
@@ -1177,10 +1177,22 @@ def _events(raw_events: list[Any]) -> list[Event]:
         if type(event_id) is not str or not event_id or event_id in ids:
             raise _Recheck
         ids.add(event_id)
-        for key, value in raw.items():
-            if key in _STR_KEYS and value is not None and type(value) is not str:
+        strings = (
+            actor_ref := get("actor_ref"),
+            surface := get("surface"),
+            audience := get("audience"),
+            phase := get("phase"),
+            operation_ref := get("operation_ref"),
+            correlation_id := get("correlation_id"),
+            caused_by := get("caused_by_event_id"),
+            status := get("status"),
+            parent_id := get("parent_id"),
+            group_id := get("group_id"),
+            agent := get("agent"),
+        )  # the STR_ENVELOPE_FIELDS: each a string or None
+        for value in strings:
+            if value is not None and type(value) is not str:
                 raise _Recheck
-        parent_id = get("parent_id")
         if (parent_id is not None and parent_id not in ids) or parent_id == event_id:
             raise _Recheck  # only links to an earlier event are vouched for (no cycle)
         wall_time = get("wall_time")
@@ -1200,8 +1212,7 @@ def _events(raw_events: list[Any]) -> list[Event]:
         event_type = _text(get("event_type"))
         if event_type is None and kind == "delegation":
             event_type = "completed"
-        payload = _payload(kind, get("payload", {}), f"$.events[{position}].payload", event_type)
-        actor_ref = get("actor_ref")
+        payload = _payload(kind, get("payload", {}), position, event_type)
         opens = kind == "message" and actor_ref == "user" and opens_turn(kind, actor_ref, payload)
         out.append(
             Event(
@@ -1212,19 +1223,19 @@ def _events(raw_events: list[Any]) -> list[Event]:
                 wall_time,
                 monotonic_time,
                 actor_ref,
-                get("surface"),
-                get("audience"),
+                surface,
+                audience,
                 tracker.assign(turn, opens),
-                get("phase"),
+                phase,
                 (),
-                get("operation_ref"),
-                get("correlation_id"),
-                get("caused_by_event_id"),
-                get("status"),
+                operation_ref,
+                correlation_id,
+                caused_by,
+                status,
                 duration,
                 parent_id,
-                get("group_id"),
-                get("agent"),
+                group_id,
+                agent,
             )
         )
     return out
