@@ -985,11 +985,15 @@ def _plain(value: Any, levels: int = _DEEPEST) -> Any:
         for key, item in value.items():
             if type(key) is not str:
                 raise _Recheck
-            out[key] = _plain(item, levels - 1)
+            out[key] = item if type(item) in _SCALAR_TYPES else _plain(item, levels - 1)
         return out
     if kind is list:
-        return [_plain(item, levels - 1) for item in value]
+        return [item if type(item) in _SCALAR_TYPES else _plain(item, levels - 1) for item in value]
     raise _Recheck
+
+
+_SCALAR_TYPES: Final = frozenset({str, int, float, bool, type(None)})
+"""The types :func:`_plain` keeps as they are (a scalar inside a container needs no call)."""
 
 
 def _text(value: Any, *, empty: bool = True) -> Any:
