@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import attrs
 import pytest
@@ -172,10 +173,20 @@ _TAGGED_RUNS: dict[str, Any] = {
 }  # fmt: skip
 
 
-@pytest.mark.parametrize("name", sorted(_TAGGED_RUNS))
+_FIXTURES: Final = Path(__file__).parent / "fixtures"
+_TAGGED_FILES: Final = {
+    "mcp": "mcp/refund_run.json",
+    "openai-agents-run": "openai-agents-run/run_state.json",
+}
+
+
+@pytest.mark.parametrize("name", sorted({*_TAGGED_RUNS, *_TAGGED_FILES}))
 def test_an_adapter_that_tags_its_records_gives_what_the_reader_gave_after(name: str) -> None:
     spec = get_format(name)
-    data = _TAGGED_RUNS[name]
+    if name in _TAGGED_FILES:
+        data = json.loads((_FIXTURES / _TAGGED_FILES[name]).read_text(encoding="utf-8"))
+    else:
+        data = _TAGGED_RUNS[name]
     assert spec.tags_records
     (plain,) = spec.to_records(data, source=None)
     assert "format" not in plain.metadata or plain.metadata["format"] == "old"
