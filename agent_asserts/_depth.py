@@ -61,7 +61,9 @@ def too_deep(value: Any, limit: int = MAX_DEPTH) -> tuple[str | int, ...] | None
         inner: list[Any] = []
         add = inner.append
         for item in level:
-            for child in item.values() if isinstance(item, Mapping) else item:
+            shape = type(item)
+            mapped = shape is dict or (shape is not list and isinstance(item, Mapping))
+            for child in item.values() if mapped else item:
                 kind = type(child)
                 if kind is dict or kind is list or (kind not in _SCALARS and _is_container(child)):
                     add(child)

@@ -121,7 +121,9 @@ def _settle(spec: TraceFormat, duplicates: list[Problem] | None, source: str | N
 
 def _tagged(records: Iterator[TrialRecord], spec: TraceFormat) -> Iterator[TrialRecord]:
     """The records of a foreign format, each with ``metadata["format"]`` naming it (a canonical
-    record is read as it was written)."""
+    record is read as it was written). An adapter that names the format as it builds the
+    record (``TraceFormat.tags_records``) leaves nothing to do here; any other record is made
+    again with the name."""
     if spec.name == "native":
         yield from records
         return
@@ -162,6 +164,8 @@ def _read_as(
     _settle(spec, duplicates, source)
     if parsed and spec.name == "native":
         records = parsed_records(data, source=source)
+    elif spec.tags_records:  # the adapter names the format as it builds each record
+        records = spec.to_records(data, source=source, format_name=spec.name)
     else:
         records = spec.to_records(data, source=source)
     if fallback:

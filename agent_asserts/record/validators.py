@@ -73,9 +73,10 @@ ALIASES: Final[Mapping[str, tuple[str, ...]]] = {
 """Known aliases, each with the fields it may stand for (the first one the payload has wins)."""
 
 
-OWN_EXTRA_KEYS: Final = frozenset({"trace_items"})
-"""Extra payload keys the library itself writes (the positions an adapter made an event from):
-never a misspelt field, so :func:`suspicious_keys` does not ask about them."""
+OWN_EXTRA_KEYS: Final = frozenset({"trace_items", "result_raw", "unpaired"})
+"""Extra payload keys the library itself writes (the positions an adapter made an event from,
+the text a tool result was read from, a result without its call): never a misspelt field, so
+:func:`suspicious_keys` does not ask about them."""
 
 
 def near_miss(key: str, fields: Iterable[str]) -> str | None:

@@ -48,8 +48,9 @@ PathReader = Callable[..., Iterator[TrialRecord]]
 PACKAGE: Final = "agent_asserts.record.adapters"
 """The package whose modules are the built-in formats: a public module of it that declares
 ``FORMAT`` (its name) and ``ORDER`` (its place in :func:`formats`) is one, with its ``detect``,
-``to_records`` and optional ``RUNS``, ``read_records`` and ``FILES`` (file suffixes only its
-``read_records`` reads). Found on first use; no list to edit."""
+``to_records`` and optional ``RUNS``, ``read_records``, ``FILES`` (file suffixes only its
+``read_records`` reads) and ``TAGS_RECORDS`` (its ``to_records`` takes ``format_name``). Found
+on first use; no list to edit."""
 
 _NAME: Final = re.compile(r"[a-z][a-z0-9_-]*\Z")
 
@@ -70,6 +71,10 @@ class TraceFormat:
         files: File suffixes (``".eval"``) that only this format reads, with its
             ``read_records``: such a file (a zip archive, say) is never parsed as JSON, and a
             folder's files with them are read too.
+        tags_records: Whether ``to_records`` takes the option ``format_name`` and writes it
+            into each record's ``metadata["format"]`` as it builds the record (the built-in
+            formats whose module sets ``TAGS_RECORDS``); the readers otherwise add it to each
+            record after, which makes the record a second time.
 
     >>> get_format("native").runs, get_format("mantle").runs, get_format("mcp").files
     (('',), (), ())
@@ -81,6 +86,7 @@ class TraceFormat:
     runs: tuple[str, ...] = ()
     read_records: PathReader | None = None
     files: tuple[str, ...] = ()
+    tags_records: bool = False
 
 
 def _format_modules() -> list[ModuleType]:
@@ -108,6 +114,7 @@ def load_builtins() -> None:
             tuple(getattr(module, "RUNS", ())),
             getattr(module, "read_records", None),
             tuple(getattr(module, "FILES", ())),
+            getattr(module, "TAGS_RECORDS", False),
         )
         FORMATS.add_builtin(spec.name, spec)
     _builtins_loaded = True

@@ -63,6 +63,8 @@ FORMAT: Final = "anthropic"
 """The name this module is registered under (the record-format registry finds it)."""
 ORDER: Final = 50
 """Its place among the built-in formats (their listing and error-message order)."""
+TAGS_RECORDS: Final = True
+"""``to_records`` takes ``format_name`` (the readers' ``metadata["format"]``)."""
 
 MARKER_BLOCKS: Final = frozenset(
     {
@@ -164,8 +166,8 @@ def anthropic_usage(raw: Any) -> dict[str, Any] | None:
 
 
 class _Reader:
-    def __init__(self, source: str | None) -> None:
-        self.b = TraceBuilder(source=source)
+    def __init__(self, source: str | None, format_name: str | None = None) -> None:
+        self.b = TraceBuilder(source=source, format_name=format_name)
 
     def item(self, where: str, item: Any) -> None:
         if _is_response(item) or (_is_message(item) and item["role"] == "assistant"):
@@ -280,13 +282,14 @@ class _Reader:
 
 
 def to_records(data: Any, *, source: str | None = None, **options: Any) -> Iterator[TrialRecord]:
-    """The one run of an Anthropic conversation (see the module docs).
+    """The one run of an Anthropic conversation (see the module docs). The option
+    ``format_name`` (the readers pass it) is named in the record's ``metadata["format"]``.
 
     Raises:
         RecordError: ``data`` holds no message list.
     """
     messages = item_list(_messages(data), "Anthropic messages", source, single=_is_response)
-    reader = _Reader(source)
+    reader = _Reader(source, options.get("format_name"))
     request = isinstance(data, Mapping) and "messages" in data
     if request:
         system = data.get("system")

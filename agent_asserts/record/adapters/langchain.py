@@ -59,6 +59,8 @@ FORMAT: Final = "langchain"
 """The name this module is registered under (the record-format registry finds it)."""
 ORDER: Final = 80
 """Its place among the built-in formats (their listing and error-message order)."""
+TAGS_RECORDS: Final = True
+"""``to_records`` takes ``format_name`` (the readers' ``metadata["format"]``)."""
 
 TYPES: Final = {
     "human": "human",
@@ -144,8 +146,8 @@ def langchain_usage(raw: Any) -> dict[str, Any] | None:
 
 
 class _Reader:
-    def __init__(self, source: str | None) -> None:
-        self.b = TraceBuilder(source=source)
+    def __init__(self, source: str | None, format_name: str | None = None) -> None:
+        self.b = TraceBuilder(source=source, format_name=format_name)
 
     def item(self, where: str, item: Any) -> None:
         found = unwrap(item)
@@ -255,13 +257,14 @@ class _Reader:
 
 
 def to_records(data: Any, *, source: str | None = None, **options: Any) -> Iterator[TrialRecord]:
-    """The one run of a LangChain message list (see the module docs).
+    """The one run of a LangChain message list (see the module docs). The option
+    ``format_name`` (the readers pass it) is named in the record's ``metadata["format"]``.
 
     Raises:
         RecordError: ``data`` holds no message list.
     """
     messages = item_list(_messages(data), "LangChain messages", source)
-    reader = _Reader(source)
+    reader = _Reader(source, options.get("format_name"))
     prefix = "$" if messages is data else "$.messages"
     for index, item in enumerate(messages):
         reader.item(f"{prefix}[{index}]", item)

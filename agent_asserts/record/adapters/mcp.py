@@ -58,6 +58,8 @@ FORMAT: Final = "mcp"
 """The name this module is registered under (the record-format registry finds it)."""
 ORDER: Final = 90
 """Its place among the built-in formats (their listing and error-message order)."""
+TAGS_RECORDS: Final = True
+"""``to_records`` takes ``format_name`` (the readers' ``metadata["format"]``)."""
 
 _SCAN: Final = 50
 SERVER_INFO: Final = "io.modelcontextprotocol/serverInfo"
@@ -93,8 +95,10 @@ def _key(value: Any) -> str | None:
 
 
 class _Reader:
-    def __init__(self, source: str | None, server: str | None) -> None:
-        self.b = TraceBuilder(source=source)
+    def __init__(
+        self, source: str | None, server: str | None, format_name: str | None = None
+    ) -> None:
+        self.b = TraceBuilder(source=source, format_name=format_name)
         self.server = server
         self.pending: dict[str, tuple[str, dict[str, Any] | None]] = {}  # id → method, event
         self.group: str | None = None
@@ -213,7 +217,8 @@ def to_records(
     data: Any, *, source: str | None = None, server: str | None = None, **options: Any
 ) -> Iterator[TrialRecord]:
     """The one run of an MCP session log (see the module docs); ``server`` names the MCP
-    server when the log has no ``initialize`` result.
+    server when the log has no ``initialize`` result. The option ``format_name`` (the readers
+    pass it) is named in the record's ``metadata["format"]``.
 
     Raises:
         RecordError: ``data`` holds no message list.
@@ -221,7 +226,7 @@ def to_records(
     messages = item_list(
         [data] if _is_message(data) else _messages(data), "JSON-RPC messages", source
     )
-    reader = _Reader(source, server)
+    reader = _Reader(source, server, options.get("format_name"))
     prefix = "$.messages" if isinstance(data, Mapping) and "messages" in data else "$"
     for index, item in enumerate(messages):
         reader.item(f"{prefix}[{index}]", item)

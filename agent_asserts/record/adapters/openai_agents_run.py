@@ -67,6 +67,8 @@ FORMAT: Final = "openai-agents-run"
 """The name this module is registered under (the record-format registry finds it)."""
 ORDER: Final = 170
 """Its place among the built-in formats (their listing and error-message order)."""
+TAGS_RECORDS: Final = True
+"""``to_records`` takes ``format_name`` (the readers' ``metadata["format"]``)."""
 
 SDK_TOOL_ERROR: Final = "An error occurred while running the tool"
 """The start of the text the SDK gives the model when a tool raises (its default
@@ -116,8 +118,10 @@ def _agent(item: Mapping[str, Any]) -> str | None:
 
 
 class _Reader:
-    def __init__(self, state: Mapping[str, Any], source: str | None) -> None:
-        self.b = TraceBuilder(source=source)
+    def __init__(
+        self, state: Mapping[str, Any], source: str | None, format_name: str | None = None
+    ) -> None:
+        self.b = TraceBuilder(source=source, format_name=format_name)
         self.root: str | None = None
         self.responses: dict[str, int] = {}  # output item id / call id -> response index
         self.models: dict[int, dict[str, Any]] = {}  # response index -> model_call draft
@@ -280,7 +284,8 @@ class _Reader:
 
 
 def to_records(data: Any, *, source: str | None = None, **options: Any) -> Iterator[TrialRecord]:
-    """The one run of a serialised ``RunState``.
+    """The one run of a serialised ``RunState``. The option ``format_name`` (the readers pass
+    it) is named in the record's ``metadata["format"]``.
 
     Raises:
         RecordError: ``data`` is not a serialised ``RunState``.
@@ -289,7 +294,7 @@ def to_records(data: Any, *, source: str | None = None, **options: Any) -> Itera
         keys = sorted(data)[:8] if isinstance(data, Mapping) else type(data).__name__
         message = f"expected a RunState.to_json() object (got {keys})"
         raise RecordError([Problem("$", message, source)])
-    reader = _Reader(data, source)
+    reader = _Reader(data, source, options.get("format_name"))
     reader.user_input(data.get("original_input"))
     for index, item in enumerate(data["generated_items"]):
         reader.item(f"$.generated_items[{index}]", item)

@@ -63,6 +63,8 @@ FORMAT: Final = "openai-chat"
 """The name this module is registered under (the record-format registry finds it)."""
 ORDER: Final = 40
 """Its place among the built-in formats (their listing and error-message order)."""
+TAGS_RECORDS: Final = True
+"""``to_records`` takes ``format_name`` (the readers' ``metadata["format"]``)."""
 
 ROLES: Final = frozenset({"system", "developer", "user", "assistant", "tool", "function"})
 _MARKERS: Final = frozenset({"tool_calls", "tool_call_id", "function_call", "refusal"})
@@ -70,24 +72,25 @@ _SCAN: Final = 50
 
 
 def _is_completion(item: Any) -> bool:
-    return isinstance(item, Mapping) and item.get("object") == "chat.completion"
+    return (type(item) is dict or isinstance(item, Mapping)) and item.get(
+        "object"
+    ) == "chat.completion"
 
 
 def _is_message(item: Any) -> bool:
-    return (
-        isinstance(item, Mapping)
-        and isinstance(item.get("role"), str)
-        and item.get("role") in ROLES
-        and "parts" not in item
-        and "type" not in item
-    )
+    if type(item) is not dict and not isinstance(item, Mapping):  # exact dicts: no ABC check
+        return False
+    role = item.get("role")
+    return isinstance(role, str) and role in ROLES and "parts" not in item and "type" not in item
+
+
+_CHAT_PARTS: Final = ("text", "image_url", "input_audio", "file", "refusal")
 
 
 def _anthropic_like(item: Mapping[str, Any]) -> bool:
     content = item.get("content")
     return isinstance(content, list) and any(
-        isinstance(p, Mapping)
-        and p.get("type") not in ("text", "image_url", "input_audio", "file", "refusal")
+        (type(p) is dict or isinstance(p, Mapping)) and p.get("type") not in _CHAT_PARTS
         for p in content
     )
 
@@ -124,8 +127,10 @@ def detect(data: Any) -> bool:
 
 
 class _Reader:
-    def __init__(self, source: str | None, detect_errors: bool) -> None:
-        self.b = TraceBuilder(source=source)
+    def __init__(
+        self, source: str | None, detect_errors: bool, format_name: str | None = None
+    ) -> None:
+        self.b = TraceBuilder(source=source, format_name=format_name)
         self.detect_errors = detect_errors
         self.last_text: str | None = None
 
@@ -134,14 +139,16 @@ class _Reader:
             self.completion(where, item)
         elif not _is_message(item):
             self.b.error(where, "not an OpenAI Chat message (a role and content)", item)
-        elif item["role"] == "user":
-            self.b.message("user", content_text(item.get("content")), where=where)
-        elif item["role"] in ("system", "developer"):
-            self.b.message("system", content_text(item.get("content")), where=where)
-        elif item["role"] == "assistant":
-            self.assistant(where, item, {})
         else:
-            self.tool_result(where, item)
+            role = item["role"]
+            if role == "tool" or role == "function":
+                self.tool_result(where, item)
+            elif role == "assistant":
+                self.assistant(where, item, {})
+            elif role == "user":
+                self.b.message("user", content_text(item.get("content")), where=where)
+            else:  # system, developer
+                self.b.message("system", content_text(item.get("content")), where=where)
 
     def completion(self, where: str, item: Mapping[str, Any]) -> None:
         choices = item.get("choices")
@@ -184,7 +191,7 @@ class _Reader:
         for index, call in enumerate(calls if isinstance(calls, list) else []):
             self.call(f"{where}.tool_calls[{index}]", call, group, agent, model["event_id"])
         legacy = item.get("function_call")
-        if isinstance(legacy, Mapping):
+        if legacy is not None and isinstance(legacy, Mapping):
             self.call(
                 f"{where}.function_call", {"function": legacy}, None, agent, model["event_id"]
             )
@@ -192,20 +199,22 @@ class _Reader:
     def call(
         self, where: str, call: Any, group: str | None, agent: str | None, parent: str
     ) -> None:
-        if not isinstance(call, Mapping):
+        if type(call) is not dict and not isinstance(call, Mapping):
             self.b.error(where, "a tool call must be an object", call)
             return
-        function = call.get("function") or call.get("custom")
-        name = function.get("name") if isinstance(function, Mapping) else None
+        function: Any = call.get("function") or call.get("custom")
+        mapped = type(function) is dict or isinstance(function, Mapping)
+        name = function.get("name") if mapped else None
         if not isinstance(name, str) or not name:
             self.b.error(where, "a tool call without a function name", call)
             return
-        assert isinstance(function, Mapping)
         if "custom" in call:
             arguments: Any = {"input": function.get("input")}
         else:
             arguments = function.get("arguments", MISSING)
-        call_id = call.get("id") if isinstance(call.get("id"), str) else None
+        call_id = call.get("id")
+        if not isinstance(call_id, str):
+            call_id = None
         self.b.call(
             name,
             arguments,
@@ -238,13 +247,14 @@ class _Reader:
 def to_records(
     data: Any, *, source: str | None = None, detect_errors: bool = True, **options: Any
 ) -> Iterator[TrialRecord]:
-    """The one run of an OpenAI Chat history (see the module docs).
+    """The one run of an OpenAI Chat history (see the module docs). The option
+    ``format_name`` (the readers pass it) is named in the record's ``metadata["format"]``.
 
     Raises:
         RecordError: ``data`` holds no message list.
     """
     messages = item_list(_messages(data), "OpenAI Chat messages", source, single=_is_completion)
-    reader = _Reader(source, detect_errors)
+    reader = _Reader(source, detect_errors, options.get("format_name"))
     prefix = "$.messages" if messages is not data else "$"
     for index, item in enumerate(messages):
         reader.item(f"{prefix}[{index}]", item)

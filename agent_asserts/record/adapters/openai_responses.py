@@ -60,6 +60,8 @@ FORMAT: Final = "openai-responses"
 """The name this module is registered under (the record-format registry finds it)."""
 ORDER: Final = 60
 """Its place among the built-in formats (their listing and error-message order)."""
+TAGS_RECORDS: Final = True
+"""``to_records`` takes ``format_name`` (the readers' ``metadata["format"]``)."""
 
 OUTPUT_ITEMS: Final = frozenset(
     {
@@ -139,8 +141,10 @@ def detect(data: Any) -> bool:
 
 
 class _Reader:
-    def __init__(self, source: str | None, detect_errors: bool) -> None:
-        self.b = TraceBuilder(source=source)
+    def __init__(
+        self, source: str | None, detect_errors: bool, format_name: str | None = None
+    ) -> None:
+        self.b = TraceBuilder(source=source, format_name=format_name)
         self.detect_errors = detect_errors
         self.model: dict[str, Any] | None = None  # the open model call
         self.group: str | None = None
@@ -331,12 +335,13 @@ def _str(value: Any) -> str | None:
 def to_records(
     data: Any, *, source: str | None = None, detect_errors: bool = True, **options: Any
 ) -> Iterator[TrialRecord]:
-    """The one run of Responses API items (see the module docs).
+    """The one run of Responses API items (see the module docs). The option
+    ``format_name`` (the readers pass it) is named in the record's ``metadata["format"]``.
 
     Raises:
         RecordError: ``data`` holds no item list.
     """
-    reader = _Reader(source, detect_errors)
+    reader = _Reader(source, detect_errors, options.get("format_name"))
     if _is_response(data):
         reader.response("$", data)
     else:

@@ -85,7 +85,7 @@ from agent_asserts.record.parsing import load_json, parse_json, read_text, stric
 from agent_asserts.record.trial import TrialRecord
 from agent_asserts.record.turns import TurnTracker, opens_turn
 from agent_asserts.record.usage import USAGE_COUNTERS, Usage
-from agent_asserts.record.validators import warn_suspicious
+from agent_asserts.record.validators import OWN_EXTRA_KEYS, warn_suspicious
 
 INVALID_JSON_KEY: Final = "INVALID_JSON"
 """The key Pydantic AI wraps argument text that is not JSON in (``{"INVALID_JSON": "…"}``)."""
@@ -103,16 +103,17 @@ def parse_arguments(value: Any) -> tuple[Any, str | None, str | None]:
     >>> parse_arguments("")
     ({}, None, None)
     """
-    if isinstance(value, Mapping) and set(value) == {INVALID_JSON_KEY}:
-        value = value[INVALID_JSON_KEY]
+    if type(value) is not str:
+        if isinstance(value, Mapping) and set(value) == {INVALID_JSON_KEY}:
+            value = value[INVALID_JSON_KEY]
+            if not isinstance(value, str):
+                return MISSING, None, "arguments are not valid JSON"
         if not isinstance(value, str):
-            return MISSING, None, "arguments are not valid JSON"
-    if not isinstance(value, str):
-        return value, None, None
+            return value, None, None
     if not value.strip():
         return {}, None, None
     try:
-        parsed = json.loads(value, parse_constant=_no_constant)
+        parsed = _loads(value)
     except json.JSONDecodeError as exc:
         return MISSING, value, f"arguments are not valid JSON: {exc.msg} (column {exc.colno})"
     except RecursionError:
@@ -120,7 +121,7 @@ def parse_arguments(value: Any) -> tuple[Any, str | None, str | None]:
     except ValueError as exc:  # NaN / Infinity, or an integer longer than Python converts
         reason = str(exc) if str(exc).endswith(_NOT_JSON) else "a number too long to read"
         return MISSING, value, f"arguments are not valid JSON: {reason}"
-    if isinstance(parsed, Mapping) and set(parsed) == {INVALID_JSON_KEY}:
+    if type(parsed) is dict and INVALID_JSON_KEY in parsed and len(parsed) == 1:
         return parse_arguments(parsed)
     return parsed, None, None
 
@@ -133,11 +134,31 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} {_NOT_JSON}")
 
 
+_DECODER: Final = json.JSONDecoder(parse_constant=_no_constant)
+_BOM: Final = "Unexpected UTF-8 BOM (decode using utf-8-sig)"
+
+
+def _loads(text: str) -> Any:
+    """``json.loads(text, parse_constant=_no_constant)`` with one decoder made once (``loads``
+    makes a decoder per call when given an option), the same errors included.
+
+    >>> _loads('{"a": [1]}')
+    {'a': [1]}
+    >>> _loads("\ufeff{}")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    json.decoder.JSONDecodeError: Unexpected UTF-8 BOM (decode using utf-8-sig): line 1 ...
+    """
+    if text.startswith("\ufeff"):
+        raise json.JSONDecodeError(_BOM, text, 0)
+    return _DECODER.decode(text)
+
+
 def _json_value(text: str) -> Any:
     """The JSON value of ``text``, or ``MISSING`` (not JSON, a non-finite number, a number
     too long or a document too deep to read)."""
     try:
-        return json.loads(text, parse_constant=_no_constant)
+        return _loads(text)
     except (ValueError, RecursionError):  # a JSONDecodeError, NaN, a number too long
         return MISSING
 
@@ -408,7 +429,7 @@ def tool_error(result: Any) -> str | None:
     if isinstance(result, str):
         return result if result.lstrip().startswith(ERROR_PREFIXES) else None
     if (
-        isinstance(result, Mapping)
+        (type(result) is dict or isinstance(result, Mapping))
         and result.get("error") not in (None, "")
         and not result.keys() & {"output", "result"}
     ):
@@ -583,10 +604,16 @@ class TraceBuilder:
 
     Args:
         source: A file name shown in parse errors.
+        format_name: The format to name in the record's ``metadata["format"]`` (what the
+            readers give every record of a foreign format), or None to name none.
+
+    >>> TraceBuilder(format_name="openai-chat").build(metadata={"run": 1}).metadata
+    {'run': 1, 'format': 'openai-chat'}
     """
 
-    def __init__(self, *, source: str | None = None) -> None:
+    def __init__(self, *, source: str | None = None, format_name: str | None = None) -> None:
         self.source = source
+        self.format_name = format_name
         self.events: list[dict[str, Any]] = []
         self.parse_errors: list[dict[str, Any]] = []
         self._open: list[dict[str, Any]] = []
@@ -603,9 +630,11 @@ class TraceBuilder:
         >>> TraceBuilder().add("guardrail", {"name": "pii"}, where="[0]")
         {'kind': 'guardrail', 'event_id': 'e0', 'payload': {'name': 'pii', 'trace_items': ['[0]']}}
         """
-        payload = {**payload, "trace_items": _positions(where)}
+        payload = {**payload, "trace_items": [where] if type(where) is str else _positions(where)}
         event: dict[str, Any] = {"kind": kind, "event_id": f"e{len(self.events)}"}
-        event.update({key: value for key, value in envelope.items() if value is not None})
+        for key, value in envelope.items():
+            if value is not None:
+                event[key] = value
         event["payload"] = payload
         self.events.append(event)
         return event
@@ -898,7 +927,9 @@ class TraceBuilder:
             data["errors"] = errors
         if self.parse_errors:
             data["parse_errors"] = self.parse_errors
-        if metadata:
+        if self.format_name is not None:
+            data["metadata"] = {**(metadata or {}), "format": self.format_name}
+        elif metadata:
             data["metadata"] = dict(metadata)
         if tools is not None:
             data["tools"] = list(tools)
@@ -954,11 +985,15 @@ def _plain(value: Any, levels: int = _DEEPEST) -> Any:
         for key, item in value.items():
             if type(key) is not str:
                 raise _Recheck
-            out[key] = _plain(item, levels - 1)
+            out[key] = item if type(item) in _SCALAR_TYPES else _plain(item, levels - 1)
         return out
     if kind is list:
-        return [_plain(item, levels - 1) for item in value]
+        return [item if type(item) in _SCALAR_TYPES else _plain(item, levels - 1) for item in value]
     raise _Recheck
+
+
+_SCALAR_TYPES: Final = frozenset({str, int, float, bool, type(None)})
+"""The types :func:`_plain` keeps as they are (a scalar inside a container needs no call)."""
 
 
 def _text(value: Any, *, empty: bool = True) -> Any:
@@ -974,13 +1009,17 @@ def _counter(value: Any) -> int:
     raise _Recheck
 
 
-def _extra(raw: dict[str, Any], known: frozenset[str], path: str) -> dict[str, Any]:
-    """The keys of a payload outside its fields, as the record keeps them (warning on a key
-    that looks like a misspelt field, as the record's decoding does)."""
-    if raw.keys() <= known:
-        return {}
-    extra = {key: _plain(value) for key, value in raw.items() if key not in known}
-    warn_suspicious(raw, known, path)  # the library's own extra keys are never asked about
+def _extra(raw: dict[str, Any], known: frozenset[str], position: int) -> dict[str, Any]:
+    """The keys of the payload of event ``position`` outside its fields, as the record keeps
+    them (warning on a key that looks like a misspelt field, as the record's decoding does)."""
+    extra = {}
+    own = True
+    for key, value in raw.items():
+        if key not in known:
+            extra[key] = _plain(value)
+            own = own and key in OWN_EXTRA_KEYS
+    if not own:  # the library's own extra keys are never asked about
+        warn_suspicious(raw, known, f"$.events[{position}].payload")
     return extra
 
 
@@ -1007,7 +1046,7 @@ def _flag(value: Any) -> bool:
     raise _Recheck
 
 
-def _tool_call(raw: dict[str, Any], path: str) -> ToolCallPayload:
+def _tool_call(raw: dict[str, Any], position: int) -> ToolCallPayload:
     arguments = raw.get("arguments", MISSING)
     if arguments is not MISSING:
         arguments = _plain(arguments)
@@ -1027,20 +1066,28 @@ def _tool_call(raw: dict[str, Any], path: str) -> ToolCallPayload:
     source = raw.get("source", "local")
     if source != "local" and source != "mcp":
         raise _Recheck
-    strings = [_text(raw.get(key)) for key in _TOOL_STR_KEYS]
+    get = raw.get
+    strings = [get(key) for key in _TOOL_STR_KEYS]
+    for value in strings:
+        if value is not None and type(value) is not str:
+            raise _Recheck
     if strings[5] is not None and arguments is not MISSING:
         raise _Recheck
+    name = get("name")
+    if type(name) is not str or not name:
+        raise _Recheck
+    result = get("result")
     return ToolCallPayload(
-        _text(raw.get("name"), empty=False) or _recheck(),
+        name,
         arguments,
-        _plain(raw.get("result")),
+        result if type(result) is str or result is None else _plain(result),
         implied,
         source,
         strings[0],
         strings[1],
         strings[2],
         strings[3],
-        _extra(raw, _TOOL_KEYS, path),
+        _extra(raw, _TOOL_KEYS, position),
         outcome,
         strings[4],
         strings[5],
@@ -1051,7 +1098,7 @@ def _recheck() -> Any:
     raise _Recheck
 
 
-def _memory(raw: dict[str, Any], path: str, event_type: Any) -> MemoryPayload:
+def _memory(raw: dict[str, Any], position: int, event_type: Any) -> MemoryPayload:
     value = raw.get("value", MISSING)
     if value is MISSING:
         if event_type != "clear":
@@ -1061,22 +1108,22 @@ def _memory(raw: dict[str, Any], path: str, event_type: Any) -> MemoryPayload:
     else:
         value = _plain(value)
     name = _text(raw.get("name"), empty=False) or _recheck()
-    return MemoryPayload(name, value, _extra(raw, _MEMORY_KEYS, path))
+    return MemoryPayload(name, value, _extra(raw, _MEMORY_KEYS, position))
 
 
-def _payload(kind: str, raw: Any, path: str, event_type: Any) -> Any:
+def _payload(kind: str, raw: Any, position: int, event_type: Any) -> Any:
     if type(raw) is not dict:
         raise _Recheck
     if kind == "memory":
-        return _memory(raw, path, event_type)
+        return _memory(raw, position, event_type)
     if kind == "tool_call":
-        return _tool_call(raw, path)
+        return _tool_call(raw, position)
     if kind == "message":
         if "buttons" in raw or type(raw.get("text", "")) is not str:
             raise _Recheck
         text = raw.get("text", "")
         return MessagePayload(
-            text, _text(raw.get("utter_name")), (), _extra(raw, _MESSAGE_KEYS, path)
+            text, _text(raw.get("utter_name")), (), _extra(raw, _MESSAGE_KEYS, position)
         )
     if kind == "model_call":
         return ModelCallPayload(
@@ -1087,14 +1134,14 @@ def _payload(kind: str, raw: Any, path: str, event_type: Any) -> Any:
             _flag(raw.get("is_error", False)),
             _text(raw.get("error_message")),
             _text(raw.get("error_type")),
-            _extra(raw, _MODEL_KEYS, path),
+            _extra(raw, _MODEL_KEYS, position),
         )
     if kind == "reasoning":
         return ReasoningPayload(
             _text(raw.get("text")),
             _text(raw.get("summary")),
             _flag(raw.get("redacted", False)),
-            _extra(raw, _REASONING_KEYS, path),
+            _extra(raw, _REASONING_KEYS, position),
         )
     if kind == "delegation":
         mode = raw.get("mode")
@@ -1103,7 +1150,7 @@ def _payload(kind: str, raw: Any, path: str, event_type: Any) -> Any:
         return DelegationPayload(
             _text(raw.get("subagent"), empty=False) or _recheck(),
             _plain(raw.get("output")),
-            _extra(raw, _DELEGATION_KEYS, path),
+            _extra(raw, _DELEGATION_KEYS, position),
             _text(raw.get("from_agent")),
             mode,
         )
@@ -1112,7 +1159,7 @@ def _payload(kind: str, raw: Any, path: str, event_type: Any) -> Any:
             _text(raw.get("name"), empty=False) or _recheck(),
             _flag(raw.get("triggered")),
             _plain(raw.get("output")),
-            _extra(raw, _GUARDRAIL_KEYS, path),
+            _extra(raw, _GUARDRAIL_KEYS, position),
         )
     if kind in PAYLOAD_TYPES:  # a typed kind the builder does not make: the record decodes it
         raise _Recheck
@@ -1134,9 +1181,22 @@ def _events(raw_events: list[Any]) -> list[Event]:
         if type(event_id) is not str or not event_id or event_id in ids:
             raise _Recheck
         ids.add(event_id)
-        for key in _STR_KEYS.intersection(raw):
-            _text(raw[key])
-        parent_id = get("parent_id")
+        strings = (
+            actor_ref := get("actor_ref"),
+            surface := get("surface"),
+            audience := get("audience"),
+            phase := get("phase"),
+            operation_ref := get("operation_ref"),
+            correlation_id := get("correlation_id"),
+            caused_by := get("caused_by_event_id"),
+            status := get("status"),
+            parent_id := get("parent_id"),
+            group_id := get("group_id"),
+            agent := get("agent"),
+        )  # the STR_ENVELOPE_FIELDS: each a string or None
+        for value in strings:
+            if value is not None and type(value) is not str:
+                raise _Recheck
         if (parent_id is not None and parent_id not in ids) or parent_id == event_id:
             raise _Recheck  # only links to an earlier event are vouched for (no cycle)
         wall_time = get("wall_time")
@@ -1156,8 +1216,7 @@ def _events(raw_events: list[Any]) -> list[Event]:
         event_type = _text(get("event_type"))
         if event_type is None and kind == "delegation":
             event_type = "completed"
-        payload = _payload(kind, get("payload", {}), f"$.events[{position}].payload", event_type)
-        actor_ref = get("actor_ref")
+        payload = _payload(kind, get("payload", {}), position, event_type)
         opens = kind == "message" and actor_ref == "user" and opens_turn(kind, actor_ref, payload)
         out.append(
             Event(
@@ -1168,19 +1227,19 @@ def _events(raw_events: list[Any]) -> list[Event]:
                 wall_time,
                 monotonic_time,
                 actor_ref,
-                get("surface"),
-                get("audience"),
+                surface,
+                audience,
                 tracker.assign(turn, opens),
-                get("phase"),
+                phase,
                 (),
-                get("operation_ref"),
-                get("correlation_id"),
-                get("caused_by_event_id"),
-                get("status"),
+                operation_ref,
+                correlation_id,
+                caused_by,
+                status,
                 duration,
                 parent_id,
-                get("group_id"),
-                get("agent"),
+                group_id,
+                agent,
             )
         )
     return out

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
+import attrs
 import pytest
 
 from agent_asserts import TrialRecord
@@ -142,3 +144,59 @@ def test_a_format_may_own_a_file_suffix_read_only_by_its_reader(tmp_path: Path) 
 
 def _never(data: Any, **options: Any) -> Iterator[TrialRecord]:
     raise AssertionError("a file the format reads alone is never parsed as JSON")
+
+
+_TAGGED_RUNS: dict[str, Any] = {
+    "openai-chat": {
+        "messages": [
+            {"role": "user", "content": "hi"},
+            {"role": "assistant", "content": "yo"},
+        ],
+        "model": "m",
+        "format": "old",
+    },
+    "anthropic": {
+        "system": "be brief",
+        "messages": [
+            {"role": "user", "content": "hi"},
+            {"role": "assistant", "content": [{"type": "text", "text": "yo"}]},
+        ],
+    },
+    "langchain": [{"type": "human", "content": "hi"}, {"type": "ai", "content": "yo"}],
+    "openai-responses": {
+        "input": [
+            {"type": "message", "role": "user", "content": "go"},
+            {"type": "function_call", "call_id": "a", "name": "x", "arguments": "{}"},
+        ],
+        "note": "kept",
+    },
+}  # fmt: skip
+
+
+_FIXTURES: Final = Path(__file__).parent / "fixtures"
+_TAGGED_FILES: Final = {
+    "mcp": "mcp/refund_run.json",
+    "openai-agents-run": "openai-agents-run/run_state.json",
+}
+
+
+@pytest.mark.parametrize("name", sorted({*_TAGGED_RUNS, *_TAGGED_FILES}))
+def test_an_adapter_that_tags_its_records_gives_what_the_reader_gave_after(name: str) -> None:
+    spec = get_format(name)
+    if name in _TAGGED_FILES:
+        data = json.loads((_FIXTURES / _TAGGED_FILES[name]).read_text(encoding="utf-8"))
+    else:
+        data = _TAGGED_RUNS[name]
+    assert spec.tags_records
+    (plain,) = spec.to_records(data, source=None)
+    assert "format" not in plain.metadata or plain.metadata["format"] == "old"
+    expected = attrs.evolve(plain, metadata={**plain.metadata, "format": name})
+    read = TrialRecord.from_trace(data, name)
+    assert read == expected
+    assert list(read.metadata) == list(expected.metadata)
+    assert TrialRecord.from_trace(data).metadata["format"] == name
+
+
+def test_a_format_that_does_not_tag_gets_the_name_from_the_reader(shout: str) -> None:
+    assert not get_format(shout).tags_records
+    assert TrialRecord.from_trace({"shout": ["a"]}).metadata == {"format": "shout"}
