@@ -376,8 +376,16 @@ def checked_function(
         else:
             plain.append(_Checked(p.name, index, accepted))
 
-    @functools.wraps(fn)
-    def checked(*args: Any, **kwargs: Any) -> Any:
+    # the same checks, read by place and by keyword: a call tests only the arguments it gives
+    by_place: list[Accepts | None] = [None] * positional
+    by_keyword: dict[str, Accepts] = {}
+    for name, index, accepted in plain:
+        if index is not None:
+            by_place[index] = accepted
+        by_keyword[name] = accepted
+
+    def first_refused(args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+        # the first refused argument in the order of the signature (its message is the error)
         given = len(args)
         for name, index, accepted in plain:
             if index is not None and index < given:
@@ -396,6 +404,24 @@ def checked_function(
             for key, value in kwargs.items():
                 if key not in keywords and not double.accepted.test(value):
                     reject(label, f"{double.name}[{key!r}]", double.accepted, value)
+
+    @functools.wraps(fn)
+    def checked(*args: Any, **kwargs: Any) -> Any:
+        refused = False
+        for value, accepted in zip(args, by_place, strict=False):  # extra: *args, or fn says
+            if accepted is not None and type(value) not in accepted.fast:
+                refused = refused or not accepted.test(value)
+        if kwargs:
+            for key, value in kwargs.items():
+                accepted = by_keyword.get(key)
+                if accepted is not None and type(value) not in accepted.fast:
+                    refused = refused or not accepted.test(value)
+                if double is not None and key not in keywords:
+                    refused = refused or not double.accepted.test(value)
+        if star is not None and len(args) > positional:
+            refused = refused or not all(star.accepted.test(item) for item in args[positional:])
+        if refused:  # may be a value also given by place (fn then says "multiple values")
+            first_refused(args, kwargs)
         return fn(*args, **kwargs)
 
     setattr(checked, _GUARDED, True)

@@ -174,7 +174,10 @@ class Check(abc.ABC):
         if primary is MISSING or primary is None:
             return self.method
         prefix = f"{self.method}:"
-        return prefix + bounded_text(primary, MAX_NAME_LENGTH - len(prefix))
+        limit = MAX_NAME_LENGTH - len(prefix)
+        if type(primary) is str and len(primary) <= limit:
+            return prefix + primary  # what bounded_text gives a short string
+        return prefix + bounded_text(primary, limit)
 
     def given_arguments(self) -> dict[str, Any]:
         """The fields that differ from their defaults, in declaration order.

@@ -171,7 +171,13 @@ def tool_call_names(record: TrialRecord) -> tuple[str, ...]:
     >>> tool_call_names(TrialRecord.builder().tool("a").user("hi").tool("b").build())
     ('a', 'b')
     """
-    return tuple(tool_name(record, p) for p in record.positions_of_kind("tool_call"))
+    events = record.events
+    return tuple(
+        [
+            payload.name if isinstance(payload, ToolCallPayload) else "?"
+            for payload in [events[p].payload for p in record.positions_of_kind("tool_call")]
+        ]
+    )
 
 
 def tool_name(record: TrialRecord, position: int) -> str:

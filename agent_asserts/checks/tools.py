@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
+from agent_asserts._text import LazyText
 from agent_asserts.checks.base import Check, given_fields_first
 from agent_asserts.checks.registry import register
 from agent_asserts.checks.selection import (
@@ -186,6 +187,10 @@ class CalledTool(Check):
         return attrs.evolve(outcome, status=Status.FAIL, score=0.0)
 
 
+def _none_matched(selector: Selector) -> str:
+    return f"no call matched {selector.describe()}"
+
+
 @register
 @attrs.frozen
 class NotCalledTool(Check):
@@ -235,14 +240,15 @@ class NotCalledTool(Check):
         invalid = selector_surface(record, *selectors)
         if invalid is not None:
             return invalid
-        calls_text = self._selector.describe()
         if self._marker is None:
             calls = self._selector.select(record)
+            if not calls:  # the selector is described when the message is read
+                return Outcome.of(True, message=LazyText(_none_matched, self._selector), observed=0)
+            calls_text = self._selector.describe()
             ids = event_ids(record, calls)
-            if not calls:
-                return Outcome.of(True, message=f"no call matched {calls_text}", observed=0)
             text = f"{plural(len(calls), 'call')} matched {calls_text}: {id_list(ids)}"
             return Outcome.of(False, message=text, evidence=ids, observed=len(calls))
+        calls_text = self._selector.describe()
         marker, early, evidence = _before(record, self._selector, self._marker)
         marker_text = self._marker.describe()
         if not early:

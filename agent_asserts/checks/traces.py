@@ -343,13 +343,20 @@ class ModelCallsAtMost(Check):
     positional: ClassVar[tuple[str, ...]] = ("n", "model")
 
     def evaluate(self, record: TrialRecord) -> Outcome:
-        positions = _positions_where(
-            record,
-            "model_call",
-            lambda payload: self.model is None or getattr(payload, "model", None) == self.model,
-        )
-        if isinstance(positions, Outcome):
-            return positions
+        positions: Outcome | list[int]
+        if self.model is None:  # every model call: the index is the answer
+            invalid = missing_surface(record, "model_call")
+            if invalid is not None:
+                return invalid
+            positions = list(record.positions_of_kind("model_call"))
+        else:
+            positions = _positions_where(
+                record,
+                "model_call",
+                lambda payload: getattr(payload, "model", None) == self.model,
+            )
+            if isinstance(positions, Outcome):
+                return positions
         made = len(positions)
         if self.model is None:
             text = f"made {plural(made, 'model call')}, limit {self.n}"

@@ -73,6 +73,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal, NamedTuple
 
 import attrs
 
+from agent_asserts._text import LazyText
 from agent_asserts._values import MISSING
 from agent_asserts.checks.base import Check, given_fields_first
 from agent_asserts.checks.registry import register
@@ -815,12 +816,14 @@ class MatchesTrajectory(Check):
             f"the run does not match the reference {modes}: {', '.join(problems)}; "
             f"matched {matched} of {total} reference calls"
         )
-        rows = _Diff(record, references.specs, actual, pairs).rows(missing, unexpected, matched)
-        message = "\n".join([head, *rows])
+        # the diff is written when the message is first read (a job that reads only the
+        # status never pays for it; pickling or a report reads it)
+        diff = _Diff(record, references, actual, pairs)
+        text = LazyText(diff.message, head, missing, unexpected, matched)
         return Outcome(
             Status.FAIL,
             f1,
-            message,
+            text,
             expected=total,
             observed=len(actual),
             details=details,
@@ -862,17 +865,25 @@ def _positions_of(items: list[int] | bytearray, value: int) -> list[int]:
 
 
 class _Diff:
+    """The aligned diff of a failing comparison, written on demand (:meth:`message`)."""
+
     def __init__(
         self,
         record: TrialRecord,
-        specs: Sequence[CallSpec],
+        references: References,
         actual: Calls,
         pairs: list[int],
     ) -> None:
         self.record = record
-        self.specs, self.actual, self.pairs = specs, actual, pairs
+        self.references, self.actual, self.pairs = references, actual, pairs
+        self.specs: Sequence[CallSpec] = ()
         self.owner: list[int] = []
         self.by_name: Mapping[str, Sequence[int]] = {}
+
+    def message(self, head: str, missing: list[int], unexpected: list[int], matched: int) -> str:
+        """``head`` and the rows of the diff, one per line."""
+        self.specs = self.references.specs
+        return "\n".join([head, *self.rows(missing, unexpected, matched)])
 
     def _call_text(self, j: int) -> str:
         arguments = self.actual.argument(j)

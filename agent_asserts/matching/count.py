@@ -9,7 +9,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 import attrs
 
@@ -113,7 +113,7 @@ class Count:
         (Count.at_least(1), Count.exactly(0), Count.at_most(3))
         """
         if value is None:
-            return cls.at_least(1)
+            return _AT_LEAST_ONE if cls is Count else cls.at_least(1)
         if isinstance(value, Count):
             return value
         return cls.exactly(_check_count("a count", value))
@@ -204,6 +204,10 @@ class Count:
         if self.kind == "between":
             return f"Count.between({self.low}, {self.high})"
         return f"Count.satisfies({callable_name(self.fn) if self.fn else '?'})"
+
+
+_AT_LEAST_ONE: Final = Count("at_least", low=1)
+"""``Count.of(None)``: the default count of the checks (one immutable value, shared)."""
 
 
 __all__ = ["Count"]

@@ -189,11 +189,17 @@ def render(value: object, limit: int = MAX_RENDER) -> str:
     >>> render(deep, limit=200)
     '<list nested more than 200 levels deep (the limit of nesting)>'
     """
-    if isinstance(value, types.FunctionType | types.BuiltinFunctionType | types.MethodType):
+    kind = type(value)
+    if kind is str or kind is float or kind is bool or value is None:
+        text = repr(value)  # never raises, never nested
+    elif kind is dict or kind is list or kind is tuple:
+        too = too_deep(value) is not None
+        text = f"<{kind.__name__} {depth_message()}>" if too else safe_repr(value)
+    elif isinstance(value, types.FunctionType | types.BuiltinFunctionType | types.MethodType):
         # Functions by name: their default repr carries a memory address, which would make
         # messages differ from run to run.
         return getattr(value, "__name__", None) or "<function>"
-    if isinstance(value, Mapping | list | tuple) and too_deep(value) is not None:
+    elif isinstance(value, Mapping | list | tuple) and too_deep(value) is not None:
         text = f"<{type(value).__name__} {depth_message()}>"
     else:
         text = safe_repr(value)

@@ -139,21 +139,28 @@ class ToolSelector(Selector):
 
     @names.default
     def _validated_names(self) -> tuple[str, ...]:
-        check_agent(self.agent)
+        if self.agent is not None:
+            check_agent(self.agent)
         if self.outcome is not None:
             _check_choice("outcome", self.outcome, TOOL_OUTCOMES)
-        if not isinstance(self.name, str) or not self.name.strip():
-            raise ValueError(f"'name' must be a non-empty tool name (got {self.name!r})")
-        check_arguments("on.tool", self.arguments)
+        name = self.name
+        if not isinstance(name, str) or not name.strip():
+            raise ValueError(f"'name' must be a non-empty tool name (got {name!r})")
+        if self.arguments is not None:
+            check_arguments("on.tool", self.arguments)
         if self.source is not None:
             _check_choice("source", self.source, ("local", "mcp"))
         if self.mcp_server is not None and self.source == "local":
             raise ValueError("'mcp_server' is not allowed when 'source' is 'local'")
         if self.is_error is not None and not isinstance(self.is_error, bool):
             raise TypeError(f"'is_error' must be a bool or None (got {self.is_error!r})")
-        _check_str("mcp_server", self.mcp_server)
-        _check_str("skill_id", self.skill_id)
-        names = tuple(part.strip() for part in self.name.split("|"))
+        if self.mcp_server is not None:
+            _check_str("mcp_server", self.mcp_server)
+        if self.skill_id is not None:
+            _check_str("skill_id", self.skill_id)
+        if "|" not in name:
+            return (name.strip(),)  # one name (not empty: checked above)
+        names = tuple(part.strip() for part in name.split("|"))
         if any(not part for part in names):
             raise ValueError(f"'name' has an empty alternative (got {self.name!r})")
         return names
@@ -168,8 +175,14 @@ class ToolSelector(Selector):
 
     @_by_name_and_values.default
     def _selects_by_name_and_values(self) -> bool:
-        return len(self.names) == 1 and all(
-            getattr(self, field) is None for field in _TOOL_KEYWORDS[2:]
+        return (  # _TOOL_KEYWORDS[2:] are all None
+            len(self.names) == 1
+            and self.is_error is None
+            and self.source is None
+            and self.mcp_server is None
+            and self.skill_id is None
+            and self.outcome is None
+            and self.agent is None
         )
 
     @_by_name_only.default
