@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -70,6 +70,18 @@ class Grade:
     def assertion(self) -> bool:
         """True for a gate result (reported as pass/fail), False for a soft one (a score)."""
         return self.severity == Severity.GATE.value
+
+    @property
+    def value(self) -> bool | float:
+        """The one value of a framework that shows one per result: a gate result's
+        ``passed``, a soft result's score (an invalid soft result, which has none, ``False``).
+
+        >>> Grade("x", True, 0.5, "", severity="soft").value
+        0.5
+        """
+        if not self.assertion and self.score is not None:
+            return self.score
+        return self.passed
 
 
 def reason_of(result: AssertionResult) -> str:
@@ -138,6 +150,21 @@ def read_run(value: Any, *, format: str = "auto") -> TrialRecord:
     if callable(history):  # a pydantic-ai AgentRunResult / StreamedRunResult
         value = json.loads(history())
     return TrialRecord.from_trace(value, format)
+
+
+def unique_name(taken: Collection[str], name: str) -> str:
+    """``name``, or ``name#2``, ``name#3``… when ``taken`` has it: a result name a framework
+    keys its results by (two checks of one kind can share a name).
+
+    >>> unique_name({"verdict", "verdict#2"}, "verdict")
+    'verdict#3'
+    """
+    if name not in taken:
+        return name
+    n = 2
+    while f"{name}#{n}" in taken:
+        n += 1
+    return f"{name}#{n}"
 
 
 CaseFn = Callable[["EvalContext"], Any]
@@ -210,5 +237,6 @@ __all__ = [
     "merged",
     "read_run",
     "reason_of",
+    "unique_name",
     "verdict_grade",
 ]

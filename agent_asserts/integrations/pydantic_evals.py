@@ -30,7 +30,14 @@ from typing import Any
 from pydantic_evals.evaluators import EvaluationReason, Evaluator, EvaluatorContext
 
 from agent_asserts.errors import AgentAssertsError
-from agent_asserts.integrations import Checks, grades, merged, read_run, verdict_grade
+from agent_asserts.integrations import (
+    Checks,
+    grades,
+    merged,
+    read_run,
+    unique_name,
+    verdict_grade,
+)
 from agent_asserts.record import TrialRecord
 from agent_asserts.record.adapters.objects import any_value
 
@@ -65,23 +72,14 @@ class AgentAsserts(Evaluator[Any, Any, Any]):
         for grade in grades(case):
             # a gate check is an assertion; a soft one its score (an invalid one, which has
             # no score, an assertion that fails)
-            scored = not grade.assertion and grade.score is not None
-            value: bool | float = (
-                grade.score if scored and grade.score is not None else grade.passed
+            out[unique_name(out, grade.name)] = EvaluationReason(
+                value=grade.value, reason=grade.reason
             )
-            out[_unique(out, grade.name)] = EvaluationReason(value=value, reason=grade.reason)
         verdict = verdict_grade(case)
-        out[_unique(out, "verdict")] = EvaluationReason(value=verdict.passed, reason=verdict.reason)
+        out[unique_name(out, "verdict")] = EvaluationReason(
+            value=verdict.passed, reason=verdict.reason
+        )
         return out
-
-
-def _unique(taken: dict[str, Any], name: str) -> str:
-    if name not in taken:
-        return name
-    n = 2
-    while f"{name}#{n}" in taken:
-        n += 1
-    return f"{name}#{n}"
 
 
 def run_of(ctx: EvaluatorContext[Any, Any, Any], format: str = "auto") -> TrialRecord:
