@@ -5,6 +5,9 @@ rows of traces, and with rows of outputs only."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,6 +23,8 @@ from mlflow.entities import Feedback, SpanType, Trace
 from agent_asserts.integrations import read_run
 from agent_asserts.integrations.mlflow import agent_asserts_scorer, run_of
 from agent_asserts.loaders import load
+
+ROOT = Path(__file__).resolve().parents[2]
 
 SUITE = """\
 name: refunds
@@ -42,6 +47,7 @@ def tracking(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     previous = mlflow.get_tracking_uri()
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("MLFLOW_DISABLE_TELEMETRY", "true")
+        patch.setenv("MLFLOW_EXPERIMENT_ID", "")  # set_experiment sets it: restored after
         uri = f"sqlite:///{folder / 'mlflow.db'}"
         mlflow.set_tracking_uri(uri)
         experiment = mlflow.create_experiment(
@@ -346,3 +352,28 @@ def test_evaluate_on_rows_of_outputs_reads_the_outputs() -> None:
     assert bool(row["called_tool:lookup_order/value"]) is True
     assert row["called_tool:lookup_order/rationale"] == "matched 1 tool calls (evidence: e2)"
     assert result.passed
+
+
+def test_the_docs_example_runs(tmp_path: Path) -> None:
+    """docs/examples/mlflow_scorer.py, the example of docs/integrations.md, as a user runs it
+    (from a scratch folder: its store and artifacts are written there)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MLFLOW_")}
+    env.update(PYTHONPATH=str(ROOT), MLFLOW_DISABLE_TELEMETRY="true")
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "docs/examples/mlflow_scorer.py")],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = [line for line in done.stdout.splitlines() if " = " in line]
+    assert lines[0].startswith("called_tool:lookup_order = True: matched 1 tool calls")
+    assert lines[1].startswith("called_tool:issue_refund = False: matched 0 tool calls")
+    assert "$.arguments.amount: expected 42, got 40" in lines[1]
+    assert lines[2].startswith("tool_order = True: found 2 steps in order")
+    assert lines[3].startswith("max_tool_calls:5 = 1.0: made 2 tool calls, limit 5")
+    assert lines[4] == "verdict = False: FAILED refund_checks: 4 checks: 3 passed, 1 failed"
+    assert (tmp_path / "mlflow.db").is_file()
