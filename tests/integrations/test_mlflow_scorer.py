@@ -189,6 +189,19 @@ def test_invalid_is_never_a_pass() -> None:
     assert feedbacks["verdict"].value is False
 
 
+def test_a_check_that_raises_fails_the_verdict_with_the_error() -> None:
+    def checks(ctx: Any) -> None:
+        ctx.called_tool("lookup_order")
+        raise KeyError("trajectory")  # a row without the expectation the function reads
+
+    feedbacks = agent_asserts_scorer(checks)(trace=traced())
+    assert [(f.name, f.value) for f in feedbacks] == [
+        ("called_tool:lookup_order", True),
+        ("verdict", False),
+    ]
+    assert "error: KeyError: 'trajectory'" in (feedbacks[1].rationale or "")
+
+
 def test_a_suite_file_and_a_loaded_suite(tmp_path: Path) -> None:
     path = tmp_path / "refunds.suite.yml"
     path.write_text(SUITE, encoding="utf-8")
