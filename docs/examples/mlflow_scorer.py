@@ -7,8 +7,6 @@ from mlflow.entities import SpanType
 
 from agent_asserts.integrations.mlflow import agent_asserts_scorer
 
-mlflow.set_tracking_uri("sqlite:///mlflow.db")
-
 
 @mlflow.trace(span_type=SpanType.TOOL)
 def lookup_order(order_id):
@@ -34,12 +32,18 @@ def refund_checks(ctx):
     ctx.max_tool_calls(5).soft()
 
 
-result = mlflow.genai.evaluate(
-    data=[{"inputs": {"question": "Refund order A1049"}}],
-    predict_fn=refund_agent,
-    scorers=[agent_asserts_scorer(refund_checks)],
-)
-row = result.result_df.iloc[0]
-for name in ("called_tool:lookup_order", "called_tool:issue_refund", "tool_order",
-             "max_tool_calls:5", "verdict"):  # fmt: skip
-    print(f"{name} = {row[name + '/value']}: {row[name + '/rationale']}")
+def main():
+    mlflow.set_tracking_uri("sqlite:///mlflow.db")
+    result = mlflow.genai.evaluate(
+        data=[{"inputs": {"question": "Refund order A1049"}}],
+        predict_fn=refund_agent,
+        scorers=[agent_asserts_scorer(refund_checks)],
+    )
+    row = result.result_df.iloc[0]
+    for name in ("called_tool:lookup_order", "called_tool:issue_refund", "tool_order",
+                 "max_tool_calls:5", "verdict"):  # fmt: skip
+        print(f"{name} = {row[name + '/value']}: {row[name + '/rationale']}")
+
+
+if __name__ == "__main__":
+    main()
