@@ -71,6 +71,18 @@ class Grade:
         """True for a gate result (reported as pass/fail), False for a soft one (a score)."""
         return self.severity == Severity.GATE.value
 
+    @property
+    def value(self) -> bool | float:
+        """The one value of a framework that shows one per result: a gate result's
+        ``passed``, a soft result's score (an invalid soft result, which has none, ``False``).
+
+        >>> Grade("x", True, 0.5, "", severity="soft").value
+        0.5
+        """
+        if not self.assertion and self.score is not None:
+            return self.score
+        return self.passed
+
 
 def reason_of(result: AssertionResult) -> str:
     """The reason a framework shows for ``result``: its message and evidence ids.

@@ -72,11 +72,9 @@ class AgentAsserts(Evaluator[Any, Any, Any]):
         for grade in grades(case):
             # a gate check is an assertion; a soft one its score (an invalid one, which has
             # no score, an assertion that fails)
-            scored = not grade.assertion and grade.score is not None
-            value: bool | float = (
-                grade.score if scored and grade.score is not None else grade.passed
+            out[unique_name(out, grade.name)] = EvaluationReason(
+                value=grade.value, reason=grade.reason
             )
-            out[unique_name(out, grade.name)] = EvaluationReason(value=value, reason=grade.reason)
         verdict = verdict_grade(case)
         out[unique_name(out, "verdict")] = EvaluationReason(
             value=verdict.passed, reason=verdict.reason

@@ -9,6 +9,7 @@ LangGraph state holding ``BaseMessage`` objects) into the JSON data the adapters
   ``model_dump(mode="json", by_alias=True, exclude_none=True)``, the wire spelling;
 * pydantic-ai messages and run results: the JSON ``ModelMessagesTypeAdapter`` writes
   (``result.all_messages()`` for a run result);
+* an MLflow ``Trace`` (what ``mlflow.get_trace`` gives): its ``to_dict()``;
 * OpenTelemetry SDK spans (``ReadableSpan``, what ``InMemorySpanExporter`` gives): one OTLP/JSON
   document for a sequence of them; ``span.to_json()`` text (or its parsed dict) likewise;
 * OpenAI Agents SDK traces and spans: their ``export()``; a run result: ``to_input_list()``;
@@ -161,6 +162,8 @@ def _object(value: Any, path: str, source: str | None) -> Any:
             return _langsmith_run(value)  # a Run or RunTree: a RunTree leaves its children out
         if package == "mcp" and dataclasses.is_dataclass(value) and hasattr(value, "message"):
             return value.message  # a SessionMessage: its JSON-RPC message
+        if package == "mlflow" and callable(getattr(value, "to_dict", None)):
+            return value.to_dict()  # a Trace: what Trace.to_json() writes
         if _is_otel_span(value):
             return spans_to_otlp([value])
         if callable(getattr(type(value), "model_dump", None)) and hasattr(
