@@ -10,6 +10,7 @@ when it checked the nesting depth. Measured on the shared machine, in processor 
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import pytest
 
@@ -58,3 +59,59 @@ def test_plain_scalars_resolve_to_the_yaml_1_2_core_schema(text: str, value: obj
 def test_nan_resolves_to_nan() -> None:
     got = resolve_plain(".NaN")
     assert isinstance(got, float) and got != got
+
+
+def _many_cases(n: int) -> dict[str, object]:
+    return {
+        "name": "big",
+        "cases": [
+            {
+                "name": f"case {i}",
+                "checks": [
+                    {"called_tool": {"name": f"tool_{i % 17}",
+                                     "arguments": {"orderId": f"A{i:06d}", "amount": i * 3}}},
+                    {"tool_order": [f"lookup_{i % 5}", f"issue_{i % 7}"]},
+                    {"not_called_tool": "refunds_cancel"},
+                    {"max_tool_calls": 5, "severity": "soft", "label": "efficiency"},
+                    {"output_matches": f"order A{i:06d}"},
+                    {"max_steps": 10},
+                ],
+            }
+            for i in range(n)
+        ],
+    }  # fmt: skip
+
+
+def _peak_per_megabyte(dump: Any, name: str) -> float:
+    import gc
+    import tracemalloc
+
+    loads(dump(_many_cases(2)), name=name)  # what the first load imports is not counted
+    text = dump(_many_cases(600))
+    gc.collect()
+    tracemalloc.start()
+    try:
+        suite = loads(text, name=name)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert len(suite.cases) == 600
+    return peak / len(text.encode())
+
+
+def test_memory_per_megabyte_of_a_json_suite() -> None:
+    # was about 51 MB per MB (PyYAML's composed tree and the nodes' positions and key paths);
+    # about 18 now (compact JSON), 7-8 of it the loaded suite itself
+    import json
+
+    assert _peak_per_megabyte(json.dumps, "s.json") < 25
+
+
+def test_memory_per_megabyte_of_a_yaml_suite() -> None:
+    # was about 76 MB per MB; about 21 now
+    yaml = yaml_module()
+
+    def dump(doc: object) -> str:
+        return str(yaml.safe_dump(doc, sort_keys=False, width=1000))
+
+    assert _peak_per_megabyte(dump, "s.yml") < 30
