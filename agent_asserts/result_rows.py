@@ -133,20 +133,41 @@ def pass_rate(cases: Sequence[CaseResult]) -> float | None:
     return sum(1 for c in cases if c.verdict is Verdict.PASSED) / len(cases)
 
 
+def unloaded_suite(case: CaseResult) -> bool:
+    """True for the ``FAILED`` case that stands for a suite file that could not be loaded
+    (``metadata["input"] == "suite"``, as ``agent-asserts check`` marks it): every report
+    counts it as a suite that could not be loaded, not as a case.
+
+    >>> from agent_asserts.results import CaseResult
+    >>> unloaded_suite(CaseResult("s.yml", "failed", metadata={"input": "suite"}))
+    True
+    """
+    return case.metadata.get("input") == "suite"
+
+
 def tally_line(cases: Sequence[CaseResult]) -> str:
-    """``"3 cases: 2 passed, 1 failed; pass rate 66.7%"`` (zero counts left out).
+    """``"3 cases: 2 passed, 1 failed; pass rate 66.7%"`` (zero counts left out), then how
+    many suites could not be loaded, if any (:func:`unloaded_suite`; not counted as cases).
 
     >>> tally_line([])
     '0 cases'
+    >>> from agent_asserts.results import CaseResult
+    >>> tally_line([CaseResult("a", "passed"),
+    ...             CaseResult("s.yml", "failed", metadata={"input": "suite"})])
+    '1 case: 1 passed; pass rate 100.0%; 1 suite could not be loaded'
     """
+    suites = sum(1 for case in cases if unloaded_suite(case))
+    if suites:
+        cases = [case for case in cases if not unloaded_suite(case)]
     n = len(cases)
     head = f"{n} case" + ("" if n == 1 else "s")
     counts = verdict_counts(cases)
     parts = [f"{counts[v]} {v.value}" for v in (Verdict.PASSED, *VERDICT_ORDER[:3]) if counts[v]]
     rate = pass_rate(cases)
-    if rate is None:
-        return head
-    return f"{head}: {', '.join(parts)}; pass rate {rate:.1%}"
+    line = head if rate is None else f"{head}: {', '.join(parts)}; pass rate {rate:.1%}"
+    if suites:
+        line += f"; {suites} suite{'s' if suites != 1 else ''} could not be loaded"
+    return line
 
 
 __all__ = [
@@ -158,5 +179,6 @@ __all__ = [
     "pass_rate",
     "rows_of",
     "tally_line",
+    "unloaded_suite",
     "verdict_counts",
 ]

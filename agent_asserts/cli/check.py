@@ -72,6 +72,7 @@ from agent_asserts.record import TrialRecord
 from agent_asserts.record.event import Event
 from agent_asserts.record.reading import folder_files, iter_records
 from agent_asserts.report import ReportRow, format_for_path, render, tally_line, write_report
+from agent_asserts.result_rows import unloaded_suite
 from agent_asserts.results import Verdict
 from agent_asserts.runner import load_within
 
@@ -232,7 +233,7 @@ def case_rows(rows: list[ReportRow]) -> list[ReportRow]:
     >>> case_rows([bad, ReportRow(CaseResult("a", "passed"), None, None)])[0].case.name
     'a'
     """
-    return [row for row in rows if row.case.metadata.get("input") != "suite"]
+    return [row for row in rows if not unloaded_suite(row.case)]
 
 
 def record_roots(suite: Suite, args: argparse.Namespace) -> list[Path]:
@@ -337,14 +338,15 @@ def run_check(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
                 reason += f": {os.fspath(exc.filename)}"
             problems.add(f"cannot write the report to {args.output}: {reason}")
             return EXIT_INPUT
-        out.write(f"{rule}\n{tally_line([r.case for r in case_rows(rows)])}\n")
+        out.write(f"{rule}\n{tally_line([r.case for r in rows])}\n")  # suites counted apart
         out.write(f"report written to {_line(args.output)}\n")
     else:
         options: dict[str, Any] = {"color": use_color(out)} if fmt == "text" else {}
         shown = case_rows(rows) if fmt == "text" else rows
         text = render(shown, fmt, **options).rstrip("\n")
-        if fmt == "text":  # the rule just above the closing tally line
-            body, _, tally = text.rpartition("\n")
+        if fmt == "text":  # the rule just above the closing tally line, which counts the
+            body, _, tally = text.rpartition("\n")  # unloadable suites too (not as cases)
+            tally = tally_line([r.case for r in rows])
             text = f"{body}\n{rule}\n{tally}" if body else f"{rule}\n{tally}"
         out.write(text + "\n")
     return code

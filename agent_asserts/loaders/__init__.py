@@ -44,7 +44,13 @@ from agent_asserts.loaders.dialects import (
     take_record_format,
 )
 from agent_asserts.loaders.nodes import Node, format_path
-from agent_asserts.loaders.source import parse_data, parse_into, read_source
+from agent_asserts.loaders.source import (
+    parse_data,
+    parse_into,
+    read_json_quick,
+    read_source,
+    read_yaml_quick,
+)
 from agent_asserts.loaders.suite import Case, CheckEntry, Suite
 
 Source = str | os.PathLike[str] | Mapping[str, Any] | Sequence[Any]
@@ -85,8 +91,7 @@ def load(
             source, dialect="", file=shown, judge=judge, tool_resolver=tool_resolver
         )
         json_file = os.fspath(source).lower().endswith(".json")
-        doc = parse_into(text, ctx.problems, json_expected=json_file)
-        return _build(doc, ctx, chosen)
+        return _build_text(text, ctx, chosen, json_expected=json_file)
     if isinstance(source, Mapping | list | tuple):
         ctx = BuildContext.for_source(None, dialect="", judge=judge, tool_resolver=tool_resolver)
         deep = too_deep(source)
@@ -128,7 +133,28 @@ def loads(
         tool_resolver=tool_resolver,
     )
     json_text = bool(name) and str(name).lower().endswith(".json")
-    doc = parse_into(text, ctx.problems, json_expected=json_text)
+    return _build_text(text, ctx, chosen, json_expected=json_text)
+
+
+def _build_text(
+    text: str, ctx: BuildContext, chosen: Dialect | None, *, json_expected: bool
+) -> Suite:
+    """The suite of ``text``, read quickly first, without positions
+    (:func:`~agent_asserts.loaders.source.read_json_quick`, or
+    :func:`~agent_asserts.loaders.source.read_yaml_quick` unless JSON is expected); a document
+    with a problem is read again with positions (:func:`parse_into`), so every problem is
+    reported where it was written, as if it had been read that way only."""
+    file = ctx.problems.file
+    quick = read_json_quick(text, file) if text.lstrip()[:1] in ("{", "[") else None
+    if quick is None and not json_expected:
+        quick = read_yaml_quick(text, file)
+    if quick is not None:
+        attempt = attrs.evolve(ctx, problems=ProblemCollector(ctx.problems.file))
+        try:
+            return _build(quick, attempt, chosen)
+        except LoadError:
+            pass  # read again, with positions
+    doc = parse_into(text, ctx.problems, json_expected=json_expected)
     return _build(doc, ctx, chosen)
 
 

@@ -293,10 +293,11 @@ def build(doc: Node, ctx: BuildContext) -> Suite:
         own = ctx.record_path(entry.get("record")) if "record" in entry.items else record
         case = _build_case(entry, ctx, name, own)  # its problems are found even when a duplicate
         here = entry.get("name") or entry
-        first = seen.setdefault(name, here)
-        if first is here:
+        if name not in seen:  # by name, not by node: equal nodes may be one object
+            seen[name] = here
             cases.append(case)
         elif name:  # results and reports name cases; a missing name has its own problem
+            first = seen[name]
             message = f"duplicate eval name {name!r}"
             if first.line is not None:
                 message += f" (first defined at line {first.line}, column {first.col})"

@@ -4,6 +4,12 @@ A node knows the file it came from, its 1-based line and column (``None`` when u
 key path from the document root. Mappings also keep their keys as nodes, so a problem about a
 key points at the key.
 
+A suite's text is first read quickly, into nodes without positions, key paths or key nodes, one
+node standing for every equal string, small integer, boolean and null of the document
+(:func:`~agent_asserts.loaders.source.read_json_quick`); the text is read again the full way as
+soon as a problem is found. So a dialect must not tell places apart by their nodes' identity or
+equality, only by where it found them.
+
 >>> doc = from_plain({"checks": [{"max_steps": 3}]}, file="<data>")
 >>> item = doc.get("checks").items[0]
 >>> item.path_str, item.where

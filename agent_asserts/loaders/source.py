@@ -47,6 +47,8 @@ import math
 import os
 import re
 import sys
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from agent_asserts._depth import MAX_DEPTH, depth_message
@@ -147,6 +149,181 @@ def _build(value: Any, path: tuple[PathPart, ...], problems: ProblemCollector) -
         children = tuple(_build(child, (*path, i), problems) for i, child in enumerate(value))
         return SequenceNode(file, None, None, path, children)
     return ScalarNode(file, None, None, path, value)
+
+
+class _Duplicate(Exception):
+    """A key written twice: not for the quick reading (its problem needs a position)."""
+
+
+_NO_PATH: tuple[PathPart, ...] = ()
+_NO_KEYS: Mapping[str, ScalarNode] = MappingProxyType({})
+
+
+class _QuickReader:
+    """Builds nodes while :mod:`json` parses: each object as its hook returns, each list in the
+    object (or document) that holds it, so the document never exists twice as a whole. Nodes
+    without a position or path are equal wherever they stand, so one node serves every
+    occurrence of a string, a small integer, a boolean or null (suites repeat them: tool
+    names, ``severity: soft``), and every mapping shares one empty ``keys``."""
+
+    def __init__(self, file: str) -> None:
+        self.file = file
+        self.shared: dict[object, ScalarNode] = {}
+
+    def mapping(self, pairs: list[tuple[str, Any]]) -> MappingNode:
+        node = self.node
+        items = {key: node(value) for key, value in pairs}
+        if len(items) != len(pairs):
+            raise _Duplicate
+        return MappingNode(self.file, None, None, _NO_PATH, items, _NO_KEYS)
+
+    def node(self, value: Any) -> Node:
+        if isinstance(value, MappingNode):
+            return value
+        if isinstance(value, list):
+            node = self.node
+            return SequenceNode(self.file, None, None, _NO_PATH, tuple([node(v) for v in value]))
+        if isinstance(value, float) or (type(value) is int and not -256 <= value <= 256):
+            return ScalarNode(self.file, None, None, _NO_PATH, value)  # kept apart: 0.0 == -0.0
+        key = (type(value), value)  # 1 == True: the type tells them apart
+        found = self.shared.get(key)
+        if found is None:
+            found = self.shared[key] = ScalarNode(self.file, None, None, _NO_PATH, value)
+        return found
+
+
+def read_json_quick(text: str, file: str) -> Node | None:
+    """Nodes for ``text`` when it is plain JSON, read by :mod:`json` alone; else None.
+
+    The quick reading of a suite: no PyYAML, and nodes without position or key path (each
+    ``line``/``col`` None, ``path`` empty), so it is only for a document that loads without a
+    problem — :func:`agent_asserts.loaders.load` reads the text again with positions as soon
+    as one is found. None for text that is not strict JSON, has a duplicate key, a lone
+    surrogate, an integer past Python's digit limit or nesting past :data:`MAX_DEPTH` (their
+    problems need the full reading).
+
+    >>> from agent_asserts.loaders.nodes import to_plain
+    >>> doc = read_json_quick('{"checks": [{"max_steps": 3}]}', "s.json")
+    >>> to_plain(doc), doc.get("checks").items[0].where, doc.get("checks").path
+    ({'checks': [{'max_steps': 3}]}, 's.json', ())
+    >>> read_json_quick('{"a": 1, "a": 2}', "s.json") is None, read_json_quick("a: 1", "s.yml")
+    (True, None)
+    """
+    if _SURROGATE.search(text) is not None:
+        return None
+    reader = _QuickReader(file)
+    try:
+        data = json.loads(text, object_pairs_hook=reader.mapping, parse_constant=_reject_constant)
+        node = reader.node(data)
+    except (ValueError, RecursionError, _Duplicate):
+        return None
+    return None if node_too_deep(node) is not None else node
+
+
+class _NotQuick(Exception):
+    """Something the quick reading leaves to the full one (an anchor, a tag, a problem)."""
+
+
+def read_yaml_quick(text: str, file: str) -> Node | None:
+    """Nodes for YAML ``text`` built from PyYAML's events as they come, without positions or
+    key paths (as :func:`read_json_quick`); else None.
+
+    PyYAML's composed tree is never built: each event becomes a node (or part of one) at once.
+    None for anything the full reading (:func:`read_yaml`) has a problem or a budget for: a
+    syntax error, anchors and aliases, tags, a merge key, a key that is not a string or written
+    twice, an integer past Python's digit limit, nesting past :data:`MAX_DEPTH`, an empty
+    document or a second one, a lone surrogate.
+
+    >>> from agent_asserts.loaders.nodes import to_plain
+    >>> to_plain(read_yaml_quick("checks:\\n  - max_steps: 012\\n  - on: yes\\n", "s.yml"))
+    {'checks': [{'max_steps': 12}, {'on': 'yes'}]}
+    >>> [read_yaml_quick(t, "s.yml") for t in ("a: &x 1\\nb: *x", "a: !!str 1", "a: 1\\na: 2")]
+    [None, None, None]
+    """
+    yaml = yaml_module()
+    if yaml is None or _SURROGATE.search(text) is not None:
+        return None
+    loader = _loader_class(yaml)(text)
+    try:
+        return _QuickEvents(yaml, file).document(loader.get_event)
+    except (yaml.YAMLError, _NotQuick, _Duplicate, ValueError, RecursionError):
+        return None
+    finally:
+        loader.dispose()
+
+
+class _QuickEvents(_QuickReader):
+    """The quick reading's builder over PyYAML's event stream (an explicit stack, no
+    recursion)."""
+
+    def __init__(self, yaml: Any, file: str) -> None:
+        super().__init__(file)
+        self.scalar_event, self.alias_event = yaml.ScalarEvent, yaml.AliasEvent
+        self.sequence_start, self.sequence_end = yaml.SequenceStartEvent, yaml.SequenceEndEvent
+        self.mapping_start, self.mapping_end = yaml.MappingStartEvent, yaml.MappingEndEvent
+        self.document_start, self.document_end = yaml.DocumentStartEvent, yaml.DocumentEndEvent
+        self.stream_end = yaml.StreamEndEvent
+
+    def document(self, get_event: Any) -> Node:
+        get_event()  # the stream's start
+        if not isinstance(get_event(), self.document_start):
+            raise _NotQuick  # no document at all
+        root = self.node_events(get_event)
+        if isinstance(root, ScalarNode) and root.value is None:
+            raise _NotQuick  # an empty document
+        if not isinstance(get_event(), self.document_end):
+            raise _NotQuick  # pragma: no cover - the parser ends a document before another
+        if not isinstance(get_event(), self.stream_end):
+            raise _NotQuick  # a second document
+        return root
+
+    def node_events(self, get_event: Any) -> Node:
+        file = self.file
+        # each open container: its items (a list or a dict) and, for a mapping, its pending key
+        stack: list[list[Any]] = []
+        no_key = _NO_KEY
+        while True:
+            event = get_event()
+            kind = type(event)
+            node: Node
+            if kind is self.scalar_event:
+                if event.anchor is not None or event.tag is not None:
+                    raise _NotQuick
+                text = event.value
+                value = resolve_plain(text) if event.implicit[0] else text
+                if stack and type(stack[-1][0]) is dict and stack[-1][1] is no_key:
+                    if not isinstance(value, str) or (event.implicit[0] and text == "<<"):
+                        raise _NotQuick  # a key that is not a string, or a merge key
+                    if value in stack[-1][0]:
+                        raise _Duplicate
+                    stack[-1][1] = value
+                    continue
+                node = self.node(value)
+            elif kind is self.mapping_start or kind is self.sequence_start:
+                if event.anchor is not None or event.tag is not None or len(stack) >= MAX_DEPTH:
+                    raise _NotQuick
+                if stack and type(stack[-1][0]) is dict and stack[-1][1] is no_key:
+                    raise _NotQuick  # a key that is a mapping or a list
+                stack.append([{} if kind is self.mapping_start else [], no_key])
+                continue
+            elif kind is self.sequence_end:
+                items = stack.pop()[0]
+                node = SequenceNode(file, None, None, _NO_PATH, tuple(items))
+            elif kind is self.mapping_end:
+                node = MappingNode(file, None, None, _NO_PATH, stack.pop()[0], _NO_KEYS)
+            else:  # an alias
+                raise _NotQuick
+            if not stack:
+                return node
+            top = stack[-1]
+            if type(top[0]) is dict:
+                top[0][top[1]] = node
+                top[1] = no_key
+            else:
+                top[0].append(node)
+
+
+_NO_KEY = object()
 
 
 def is_json(text: str) -> bool:
@@ -788,8 +965,10 @@ __all__ = [
     "parse_into",
     "parse_text",
     "read_json",
+    "read_json_quick",
     "read_source",
     "read_yaml",
+    "read_yaml_quick",
     "resolve_plain",
     "yaml_module",
 ]

@@ -1,10 +1,11 @@
 """The JSON report: a stable, documented schema (``schema_version`` 1), lossless for results.
 
 Top level: ``schema_version``, ``generator``, ``title``, ``summary`` (counts by verdict,
-``pass_rate``, mean ``score``), ``records`` (each ``{"source", "data"}`` where ``data`` is the
-canonical record dict or null) and ``cases`` (each ``CaseResult.to_dict()`` plus ``record``,
-the index of its entry in ``records`` or null). Records shared by several cases appear once.
-The text is strict JSON whatever the data holds: a non-finite float is written
+``pass_rate``, mean ``score``; ``suites_not_loaded`` when suite files could not be loaded, whose
+entries in ``cases`` are not counted as cases), ``records`` (each ``{"source", "data"}`` where
+``data`` is the canonical record dict or null) and ``cases`` (each ``CaseResult.to_dict()``
+plus ``record``, the index of its entry in ``records`` or null). Records shared by several
+cases appear once. The text is strict JSON whatever the data holds: a non-finite float is written
 ``{"$float": "NaN"}`` (``"Infinity"``, ``"-Infinity"``) and a lone surrogate as its ``\\uXXXX``
 escape; both read back as they were (docs/serialization.md).
 Cases and records are written by :data:`agent_asserts.serialization.converter`, which
@@ -27,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 from agent_asserts._values import strict_json
 from agent_asserts._version import __version__
 from agent_asserts.report import renders_rows
-from agent_asserts.result_rows import ReportRow, pass_rate, verdict_counts
+from agent_asserts.result_rows import ReportRow, pass_rate, unloaded_suite, verdict_counts
 from agent_asserts.serialization import JSON_SCHEMA_VERSION, converter
 from agent_asserts.summary import mean_score
 
@@ -56,17 +57,21 @@ def report_dict(rows: Sequence[ReportRow], *, title: str | None = None) -> dict[
             result["evaluator"]["details"] = strict_json(result["evaluator"]["details"])
         cases.append({**case, "record": position})
     results = [r for row in rows for r in row.case.results]
-    counts = verdict_counts(row.case for row in rows)
+    counted = [row.case for row in rows if not unloaded_suite(row.case)]
+    counts = verdict_counts(counted)
+    summary = {
+        "cases": len(counted),
+        **{v.value: n for v, n in counts.items()},
+        "pass_rate": pass_rate(counted),
+        "score": mean_score(results),
+    }
+    if len(counted) != len(rows):  # suites that could not be loaded: not cases
+        summary["suites_not_loaded"] = len(rows) - len(counted)
     return {
         "schema_version": SCHEMA_VERSION,
         "generator": f"agent_asserts {__version__}",
         "title": title,
-        "summary": {
-            "cases": len(rows),
-            **{v.value: n for v, n in counts.items()},
-            "pass_rate": pass_rate([row.case for row in rows]),
-            "score": mean_score(results),
-        },
+        "summary": summary,
         "records": records,
         "cases": cases,
     }

@@ -2,7 +2,9 @@
 
 ``testsuites`` > ``testsuite`` > one ``testcase`` per case (``classname`` = the record source
 or ``agent_asserts``, ``name`` = the case name). A ``FAILED`` case carries a ``failure``
-element whose ``message`` is the summary line and whose text is the whole summary; a
+element whose ``message`` is the summary line and whose text is the whole summary (a suite file
+that could not be loaded, an ``error`` element of type ``agent_asserts.suite``, counted in
+``errors``, not ``failures``, as pytest counts a file it cannot collect); a
 ``SKIPPED`` case a ``skipped`` element; ``PASSED`` and ``SCORED`` cases pass. Every case has
 ``properties``: ``agent_asserts.verdict``, ``agent_asserts.score`` and one
 ``agent_asserts.score:<result>`` per evaluated result. Characters XML 1.0 cannot hold are
@@ -32,7 +34,7 @@ from typing import TYPE_CHECKING
 
 from agent_asserts._text import escape_controls
 from agent_asserts.report import renders_rows
-from agent_asserts.result_rows import ReportRow, verdict_counts
+from agent_asserts.result_rows import ReportRow, unloaded_suite, verdict_counts
 from agent_asserts.status import Verdict
 
 if TYPE_CHECKING:
@@ -84,9 +86,10 @@ def _testcase(row: ReportRow) -> ET.Element:
         ET.SubElement(props, "property", {"name": xml_text(name), "value": xml_text(value)})
     summary = str(case)
     if case.verdict is Verdict.FAILED:
-        failure = ET.SubElement(
-            element, "failure", {"message": xml_text(summary.partition("\n")[0])}
-        )
+        kind = "error" if unloaded_suite(case) else "failure"  # a suite file, not a case
+        failure = ET.SubElement(element, kind, {"message": xml_text(summary.partition("\n")[0])})
+        if kind == "error":
+            failure.set("type", "agent_asserts.suite")
         failure.text = xml_text(summary)
     elif case.verdict is Verdict.SKIPPED:
         ET.SubElement(
@@ -104,8 +107,9 @@ def _testcase(row: ReportRow) -> ET.Element:
 def render_junit(rows: Sequence[ReportRow], title: str | None) -> str:
     """Render the JUnit XML report (``title`` names the test suite, default ``agent_asserts``)."""
     tally = verdict_counts(r.case for r in rows)
-    counts = {"tests": str(len(rows)), "failures": str(tally[Verdict.FAILED]), "errors": "0",
-              "skipped": str(tally[Verdict.SKIPPED])}  # fmt: skip
+    suites = sum(1 for r in rows if unloaded_suite(r.case))
+    counts = {"tests": str(len(rows)), "failures": str(tally[Verdict.FAILED] - suites),
+              "errors": str(suites), "skipped": str(tally[Verdict.SKIPPED])}  # fmt: skip
     name = xml_text(title or "agent_asserts")
     root = ET.Element("testsuites", {"name": name, **counts})
     suite = ET.SubElement(root, "testsuite", {"name": name, **counts, "time": "0.000"})

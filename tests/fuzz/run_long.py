@@ -26,7 +26,7 @@ from hypothesis import HealthCheck, given, settings
 
 HERE = Path(__file__).resolve().parent
 MODULES = ["test_fuzz_inputs", "test_fuzz_loaders", "test_fuzz_matchers", "test_fuzz_adapters",
-           "test_fuzz_roundtrips", "test_fuzz_reports"]  # fmt: skip
+           "test_fuzz_roundtrips", "test_fuzz_reports", "test_fuzz_objects"]  # fmt: skip
 
 
 _SHORT = reprlib.Repr()

@@ -54,14 +54,14 @@ def test_unloadable_suite_is_reported_once_as_a_suite(
     out, err = capsys.readouterr()
     assert err.startswith("error: cannot load the suite runs/bad.json:\n")  # once, on stderr
     assert "runs/bad.json" not in out  # not again in the report, not a case
-    assert out.endswith(
+    assert out.endswith(  # counted as a suite, not as a case
         "exit status 2: an input could not be loaded or written\n"
-        "1 case: 1 passed; pass rate 100.0%\n"
+        "1 case: 1 passed; pass rate 100.0%; 1 suite could not be loaded\n"
     )
     assert main(["check", "runs/bad.json", "suite.json", "--record", "runs", "--output", "r.json"])
     out, err = capsys.readouterr()
     assert err.count("cannot load the suite runs/bad.json") == 1
-    assert out.splitlines()[1] == "1 case: 1 passed; pass rate 100.0%"
+    assert out.splitlines()[1] == "1 case: 1 passed; pass rate 100.0%; 1 suite could not be loaded"
     suite_case, case = json.loads(Path("r.json").read_text())["cases"]  # the file says why
     assert suite_case["metadata"] == {"source": "runs/bad.json", "input": "suite"}
     assert suite_case["error"].startswith("cannot load the suite runs/bad.json:")

@@ -139,3 +139,25 @@ def test_building_a_record_is_inside_the_case_limit(
     error = by_tool[Verdict.FAILED].error or ""
     assert error.startswith("cannot build the record of trace ")
     assert error.endswith("LoadTimeout: reading it passed the case time limit of 0.5s")
+
+
+@pytest.mark.parametrize("where", ["inline", "thread pool"])
+def test_an_inline_flag_pattern_ends_within_the_limit_plus_a_second(
+    pipeline: Any, where: str
+) -> None:
+    # issue 25, "done when": the live processor too; an inline flag ((?i)) once sent the search
+    # to ``re``, which holds the GIL off the main thread (tests/reliability/
+    # test_time_bound_everywhere.py holds the same on every executor)
+    import time
+
+    suite = loads(REDOS_SUITE.replace(json.dumps(EVIL), json.dumps("(?i)" + EVIL)))
+    started = time.monotonic()
+    with ThreadPoolExecutor(1) as pool:
+        results = _run(pipeline, replying_with_the_tool, pool if where == "thread pool" else None,
+                       suite=suite, tools=(HOSTILE, "lookup"))  # fmt: skip
+    elapsed = time.monotonic() - started
+    assert [(r.name, r.verdict) for r in results][:2] == [
+        ("redos", Verdict.FAILED),
+        ("fine", Verdict.PASSED),
+    ]
+    assert elapsed < LIMIT + 1, elapsed

@@ -128,3 +128,20 @@ def test_a_message_whose_role_is_no_string_is_a_parse_error_when_detecting() -> 
     # was TypeError (unhashable type: 'dict') in the OpenAI Chat shape test
     (record,) = records_from_data([{"type": "message", "role": {"a": 1}}], "auto")
     assert [e.reason for e in record.parse_errors] == ["a message with an unknown role {'a': 1}"]
+
+
+def test_an_object_whose_attributes_raise_is_a_record_error() -> None:
+    # found by tests/fuzz/test_fuzz_objects.py: RuntimeError from the hint's method probe
+    from agent_asserts.record.adapters.objects import plain_data
+
+    with pytest.raises(RecordError) as caught:
+        plain_data({"a": [_Hostile()]})
+    assert str(caught.value.problems[0]).startswith(
+        "$.a[0]: cannot read an object of type '_Hostile' (test_fuzz_findings._Hostile) as trace "
+        "data: pass JSON data"
+    )
+
+
+class _Hostile:
+    def __getattr__(self, name: str) -> object:
+        raise RuntimeError(name)

@@ -226,11 +226,20 @@ def _unknown(value: Any) -> str:
     else:
         method = next(
             (m for m in ("to_dict", "model_dump", "dict", "export", "to_json", "json")
-             if callable(getattr(value, m, None))),
+             if _has_method(value, m)),
             None,
         )  # fmt: skip
         hint = f"pass its {method}() (it has one), or {_HINT[5:]}" if method else _HINT
     return f"{name}: {hint}"
+
+
+def _has_method(value: Any, name: str) -> bool:
+    """True when ``value.name`` is callable; an attribute that raises is no method (the error
+    is about the object, not its hint)."""
+    try:
+        return callable(getattr(value, name, None))
+    except Exception:
+        return False
 
 
 # -- OpenTelemetry SDK spans ------------------------------------------------------------------
