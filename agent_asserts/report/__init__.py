@@ -116,7 +116,13 @@ def escape_surrogates(text: str) -> str:
     >>> escape_surrogates("no surrogate: é 🙂")
     'no surrogate: é 🙂'
     """
-    if _SURROGATE.search(text) is None:
+    if text.isascii():
+        return text
+    try:  # UTF-8 refuses exactly the lone surrogates, at C speed (the pattern is ~3x slower)
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        pass
+    else:
         return text
     return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
