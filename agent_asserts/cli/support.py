@@ -357,7 +357,7 @@ def _may_name_suite_keys(raw: bytes) -> bool:
 
     >>> _may_name_suite_keys(b'{"events": []}'), _may_name_suite_keys(b'{"checks": []}')
     (False, True)
-    >>> _may_name_suite_keys(b'{"\\u0063hecks": []}')
+    >>> _may_name_suite_keys(b'{"\\\\u0063hecks": []}')
     True
     >>> _may_name_suite_keys('{"a": 1}'.encode("utf-16"))
     True
