@@ -121,10 +121,17 @@ _EXPORTS: dict[str, str] = {
 def _report_layer() -> _reporting.ReportLayer:
     """The report renderers for the results and batches below them (see ``_reporting``)."""
     from agent_asserts.report import render, write_report
-    from agent_asserts.report.html_report import render_html_fragment
     from agent_asserts.report.json_report import report_dict
 
-    return _reporting.ReportLayer(render, write_report, render_html_fragment, report_dict)
+    return _reporting.ReportLayer(render, write_report, _html_fragment, report_dict)
+
+
+def _html_fragment(cases: Any, **options: Any) -> str:
+    """``render_html_fragment(cases, **options)``: the HTML report (the largest renderer, with
+    its assets) is imported when a notebook first shows a result, not by every report."""
+    from agent_asserts.report.html_report import render_html_fragment
+
+    return render_html_fragment(cases, **options)
 
 
 _reporting.install(_report_layer)

@@ -17,11 +17,17 @@ never renders never imports a renderer.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
     from pathlib import Path
+
+
+JSON_SCHEMA_VERSION: Final = 1
+"""The ``schema_version`` of the JSON report, which its writer
+(:mod:`agent_asserts.report.json_report`) and its reader
+(:func:`agent_asserts.serialization.read_json_report`) share."""
 
 
 class ReportLayer(NamedTuple):
@@ -73,4 +79,4 @@ def report_layer() -> ReportLayer:
     return _layer
 
 
-__all__ = ["ReportLayer", "install", "report_layer"]
+__all__ = ["JSON_SCHEMA_VERSION", "ReportLayer", "install", "report_layer"]

@@ -36,6 +36,7 @@ from typing import Any, Final
 import attrs
 import cattrs
 
+from agent_asserts._reporting import JSON_SCHEMA_VERSION
 from agent_asserts._values import from_strict_json, to_jsonable
 from agent_asserts.checks import Check
 from agent_asserts.checks.data import (
@@ -69,10 +70,6 @@ from agent_asserts.record.turns import TurnTracker
 from agent_asserts.record.validators import Problems
 from agent_asserts.result_rows import ReportRow
 from agent_asserts.results import AssertionResult, CaseResult, EvaluatorInfo, LogEntry
-
-JSON_SCHEMA_VERSION: Final = 1
-"""The ``schema_version`` of the JSON report, which its writer
-(:mod:`agent_asserts.report.json_report`) and its reader (:func:`read_json_report`) share."""
 
 
 def case_from_dict(data: Mapping[str, Any]) -> CaseResult:

@@ -44,12 +44,26 @@ def test_the_facade_installs_the_report_package() -> None:
     from agent_asserts.report.html_report import render_html_fragment
     from agent_asserts.report.json_report import report_dict
 
-    assert tuple(_reporting.report_layer()) == (
-        render,
-        write_report,
-        render_html_fragment,
-        report_dict,
+    layer = _reporting.report_layer()
+    assert (layer.render, layer.write, layer.report_dict) == (render, write_report, report_dict)
+    cases = [CaseResult("a", "passed")]  # the same fragment (its ids fixed by id_prefix)
+    assert layer.html_fragment(cases, title="t", id_prefix="x") == render_html_fragment(
+        cases, title="t", id_prefix="x"
     )
+
+
+def test_a_text_or_json_report_does_not_import_the_html_report() -> None:
+    code = (
+        "import sys\n"
+        "from agent_asserts import evaluate_many, TrialRecord\n"
+        "batch = evaluate_many([TrialRecord.from_dict({'events': []})], lambda ctx: None)\n"
+        "text, data = batch.render('text'), batch.to_dict()\n"
+        "print('agent_asserts.report.html_report' in sys.modules, data['summary']['passed'])\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
+    ).stdout.splitlines()
+    assert out == ["False 1"]
 
 
 def test_case_and_batch_reports_go_through_the_installed_layer(

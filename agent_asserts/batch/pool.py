@@ -54,13 +54,7 @@ import functools
 import pickle
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import (
-    BrokenExecutor,
-    Executor,
-    Future,
-    ProcessPoolExecutor,
-    ThreadPoolExecutor,
-)
+from concurrent.futures import BrokenExecutor, Executor, Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any, Final, TypeVar, cast
 
@@ -129,14 +123,22 @@ def default_chunk_size(executor: Executor) -> int:
     """1 for a thread pool (nothing is pickled), :data:`DEFAULT_CHUNK_SIZE` for a process pool,
     :data:`DISTRIBUTED_CHUNK_SIZE` for any other executor (Dask's, one over Ray tasks).
 
+    >>> from concurrent.futures import ProcessPoolExecutor
     >>> [default_chunk_size(e) for e in (ThreadPoolExecutor(1), ProcessPoolExecutor(1), object())]
     [1, 64, 256]
     """
     if isinstance(executor, ThreadPoolExecutor):
         return 1
-    return (
-        DEFAULT_CHUNK_SIZE if isinstance(executor, ProcessPoolExecutor) else DISTRIBUTED_CHUNK_SIZE
-    )
+    return DEFAULT_CHUNK_SIZE if _is_process_pool(executor) else DISTRIBUTED_CHUNK_SIZE
+
+
+def _is_process_pool(executor: object) -> bool:
+    """Whether ``executor`` is a ``ProcessPoolExecutor``. Its module (and ``multiprocessing``,
+    ~25 ms) is imported here, when a batch has an executor, not by every ``agent-asserts
+    check`` and ``import agent_asserts.batch``."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    return isinstance(executor, ProcessPoolExecutor)
 
 
 def chunked_outcomes(
@@ -187,6 +189,8 @@ def _pickled(chunk: list[Any]) -> bytes:
 
 
 def _restart(executor: Executor) -> Executor | None:
+    from concurrent.futures import ProcessPoolExecutor  # see _is_process_pool
+
     if isinstance(executor, ProcessPoolExecutor):
         context = getattr(executor, "_mp_context", None)
         return ProcessPoolExecutor(max_workers=getattr(executor, "_max_workers", None),
@@ -394,7 +398,7 @@ def pooled_outcomes(
 
 
 def _result(future: Future[T], pool: Executor, deadline: float | None) -> T:
-    if deadline is None or not isinstance(pool, ProcessPoolExecutor):
+    if deadline is None or not _is_process_pool(pool):
         return future.result()
     try:
         return future.result(timeout=deadline)

@@ -156,9 +156,13 @@ def _on_given_records(
     known = None if any(f.suffix == ".jsonl" for f in files) else len(files)
     progress = problems.progress = Progress(known, err)
     for item in iter_record_inputs(files, args.record_format, timeout=args.timeout):
-        try:
-            record = load_within(
-                functools.partial(load_record, item), limit_keywords(args)["timeout"]
+        try:  # a run of a whole file was read by its input, inside the time limit
+            record = (
+                item.data
+                if isinstance(item.data, TrialRecord)
+                else load_within(
+                    functools.partial(load_record, item), limit_keywords(args)["timeout"]
+                )
             )
         except Exception as exc:
             error = load_error_text("the record", item.source, exc)

@@ -32,6 +32,7 @@ import glob
 import importlib
 import json
 import os
+import re
 import sys
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
@@ -334,10 +335,36 @@ def is_suite_file(path: Path, suite_paths: Iterable[str] = ()) -> bool:
             return True
         if path.suffix != ".json" or path.stat().st_size > SNIFF_LIMIT:
             return False
-        data = json.loads(read_bytes(path, ValueError))
+        raw = read_bytes(path, ValueError)
+        if not _may_name_suite_keys(raw):
+            return False
+        data = json.loads(raw)
     except (OSError, ValueError):
         return False
     return isinstance(data, dict) and "events" not in data and bool(SUITE_KEYS & data.keys())
+
+
+_QUOTED_SUITE_KEY: Final = re.compile(
+    b'"(?:' + b"|".join(re.escape(key.encode()) for key in sorted(SUITE_KEYS)) + b')"'
+)
+
+
+def _may_name_suite_keys(raw: bytes) -> bool:
+    """False when the JSON text ``raw`` cannot hold a suite key, so that a folder's record
+    files are not all parsed twice (here, then by their reader): in UTF-8 (what a record file
+    almost always is) a key is its quoted name unless it is written with a ``\\u`` escape.
+    Any other encoding, or an escape, says True (the file is then parsed).
+
+    >>> _may_name_suite_keys(b'{"events": []}'), _may_name_suite_keys(b'{"checks": []}')
+    (False, True)
+    >>> _may_name_suite_keys(b'{"\\\\u0063hecks": []}')
+    True
+    >>> _may_name_suite_keys('{"a": 1}'.encode("utf-16"))
+    True
+    """
+    if b"\\u" in raw or json.detect_encoding(raw) not in ("utf-8", "utf-8-sig"):
+        return True
+    return _QUOTED_SUITE_KEY.search(raw) is not None
 
 
 def as_suite_input(case: CaseResult) -> CaseResult:
