@@ -20,6 +20,19 @@ settings.register_profile(
 _default = "agent_asserts-ci" if os.environ.get("CI") else "agent_asserts"
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", _default))
 
+# The frameworks the integrations are tested with run offline here: no usage telemetry, no
+# `.env` files read (DeepEval), no update or network checks. Set before any test imports them,
+# and inherited by the subprocesses tests start (`deepeval test run`, `promptfoo eval`).
+_OFFLINE = {
+    "DEEPEVAL_TELEMETRY_OPT_OUT": "1",
+    "DEEPEVAL_DISABLE_DOTENV": "1",
+    "MLFLOW_DISABLE_TELEMETRY": "true",
+    "PROMPTFOO_DISABLE_TELEMETRY": "1",
+    "PROMPTFOO_DISABLE_UPDATE": "1",
+}
+for _name, _value in _OFFLINE.items():
+    os.environ.setdefault(_name, _value)
+
 # The pytest runs that tests start in subprocesses (pytester, the CLI's suite runs) skip the
 # same third-party plugins as this session (pyproject.toml's addopts says why).
 _SKIPPED_PLUGINS = (
