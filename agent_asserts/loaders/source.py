@@ -151,7 +151,7 @@ def _build(value: Any, path: tuple[PathPart, ...], problems: ProblemCollector) -
     return ScalarNode(file, None, None, path, value)
 
 
-class _Duplicate(Exception):
+class _Duplicate(AgentAssertsError):
     """A key written twice: not for the quick reading (its problem needs a position)."""
 
 
@@ -220,7 +220,7 @@ def read_json_quick(text: str, file: str) -> Node | None:
     return None if node_too_deep(node) is not None else node
 
 
-class _NotQuick(Exception):
+class _NotQuick(AgentAssertsError):
     """Something the quick reading leaves to the full one (an anchor, a tag, a problem)."""
 
 
