@@ -22,7 +22,8 @@ rows. See docs/reports.md.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from itertools import repeat
 from json.encoder import INFINITY, encode_basestring
 from typing import Any
 
@@ -121,6 +122,12 @@ def indented_json(value: Any) -> str:
     encode: Callable[[str], str] = encode_basestring
     keys: dict[str, str] = {}  # a string key's text, written once per report
 
+    def key_text(key: Any) -> str:  # a key met for the first time (or not a string)
+        text = encode(_key_text(key)) + ": "
+        if type(key) is str:
+            keys[key] = text
+        return text
+
     def walk(item: Any, pad: str) -> None:
         if isinstance(item, str):
             add(encode(item))
@@ -134,14 +141,23 @@ def indented_json(value: Any) -> str:
             add(int.__repr__(item))
         elif isinstance(item, float):
             add(_float_text(item))
-        elif isinstance(item, list | tuple):
+        elif isinstance(item, list | tuple | dict):
+            mapping = isinstance(item, dict)
             if not item:
-                add("[]")
+                add("{}" if mapping else "[]")
                 return
             inner = pad + "  "
-            between = "[" + inner
-            for element in item:
-                add(between)
+            between = ("{" if mapping else "[") + inner
+            # one loop writes the elements of both kinds: a list's come with no key
+            pairs: Iterable[tuple[Any, Any]] = (
+                item.items() if isinstance(item, dict) else zip(repeat(None), item)
+            )
+            for key, element in pairs:
+                if mapping:
+                    text = keys.get(key) if type(key) is str else None
+                    add(between + (text if text is not None else key_text(key)))
+                else:
+                    add(between)
                 between = "," + inner
                 kind = type(element)  # the scalars written here, without a call
                 if kind is str:
@@ -158,37 +174,7 @@ def indented_json(value: Any) -> str:
                     add(_float_text(element))
                 else:
                     walk(element, inner)
-            add(pad + "]")
-        elif isinstance(item, dict):
-            if not item:
-                add("{}")
-                return
-            inner = pad + "  "
-            between = "{" + inner
-            for key, element in item.items():
-                text = keys.get(key) if type(key) is str else None
-                if text is None:
-                    text = encode(_key_text(key)) + ": "
-                    if type(key) is str:
-                        keys[key] = text
-                add(between + text)
-                between = "," + inner
-                kind = type(element)  # the scalars written here, without a call
-                if kind is str:
-                    add(encode(element))
-                elif element is None:
-                    add("null")
-                elif element is True:
-                    add("true")
-                elif element is False:
-                    add("false")
-                elif kind is int:
-                    add(int.__repr__(element))
-                elif kind is float:
-                    add(_float_text(element))
-                else:
-                    walk(element, inner)
-            add(pad + "}")
+            add(pad + ("}" if mapping else "]"))
         else:
             raise TypeError(f"Object of type {item.__class__.__name__} is not JSON serializable")
 
