@@ -133,3 +133,33 @@ def test_ctrl_c_at_any_moment_exits_130_or_finishes(tmp_path: Path) -> None:
         codes.append(process.returncode)
     assert set(codes) <= {0, 130}, codes  # finished before the signal, or stopped cleanly
     assert 130 in codes
+
+
+_INTERRUPTED_WHILE_IMPORTING = """
+import importlib
+import sys
+import agent_asserts.__main__ as entry
+
+cli = importlib.import_module("agent_asserts.cli.main")
+
+def interrupted(argv):  # Ctrl-C before the command's own handling took over
+    print("started", flush=False)  # buffered output is flushed before the process ends
+    raise KeyboardInterrupt
+
+cli.main = interrupted
+sys.exit(entry.run())
+print("not reached")
+"""
+
+
+def test_ctrl_c_before_the_command_handles_it_ends_the_process_with_130(tmp_path: Path) -> None:
+    script = tmp_path / "interrupted.py"
+    script.write_text(_INTERRUPTED_WHILE_IMPORTING)
+    done = subprocess.run(
+        [sys.executable, str(script)], env=_env(), capture_output=True, text=True, timeout=60
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (
+        130,
+        "started\n",
+        "interrupted: agent-asserts stopped\n",
+    )
