@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from agent_asserts.checks.trajectory_match import MatchesTrajectory
 from agent_asserts.fluent.handles import failure_text
 from agent_asserts.loaders import Suite, load
 from agent_asserts.record import TrialRecord
@@ -167,6 +168,53 @@ def read_run(value: Any, *, format: str = "auto") -> TrialRecord:
     return TrialRecord.from_trace(value, format)
 
 
+def check_trajectory_modes(order: str, arguments: Any, tools: Any = None) -> None:
+    """Refuse a reference-trajectory mode now, with ``matches_trajectory``'s own error, rather
+    than at the first case an integration checks.
+
+    >>> check_trajectory_modes("sideways", "exact")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: matches_trajectory() parameter 'order' takes one of 'strict', ... (got 'sideways')
+    """
+    MatchesTrajectory((), order=order, arguments=arguments, tools=tools)  # type: ignore[arg-type]
+
+
+def trajectory_case(
+    record: TrialRecord,
+    reference: Any,
+    *,
+    order: str,
+    arguments: Any,
+    tools: Any = None,
+    name: str,
+    timeout: float | None = None,
+    missing: str | None = None,
+) -> CaseResult:
+    """The case of an integration's reference-trajectory check: ``matches_trajectory`` of
+    ``reference`` on ``record`` — or, when the framework gave no readable reference
+    (``missing`` says why), an ``invalid`` result of that name with the reason.
+
+    >>> from agent_asserts.testing import demo_record
+    >>> case = trajectory_case(demo_record(), None, order="strict", arguments="exact",
+    ...                        name="reference", missing="no reference trajectory")
+    >>> [(r.name, r.status.value, r.message) for r in case.results]
+    [('matches_trajectory', 'invalid', 'no reference trajectory')]
+    """
+
+    def check(ctx: EvalContext) -> None:
+        if missing is not None:
+            ctx.add_result(
+                AssertionResult(
+                    name="matches_trajectory", status=Status.INVALID, score=0.0, message=missing
+                )
+            )
+        else:
+            ctx.matches_trajectory(reference, order=order, arguments=arguments, tools=tools)  # type: ignore[arg-type]
+
+    return run_case(record, check, name=name, timeout=timeout)
+
+
 CaseFn = Callable[["EvalContext"], Any]
 
 
@@ -233,10 +281,12 @@ __all__ = [
     "CaseFn",
     "Checks",
     "Grade",
+    "check_trajectory_modes",
     "grades",
     "merged",
     "read_run",
     "reason_of",
+    "trajectory_case",
     "unique_name",
     "verdict_grade",
 ]

@@ -27,12 +27,19 @@ import attrs
 from deepeval.metrics import BaseMetric
 from deepeval.test_case import LLMTestCase
 
-from agent_asserts.checks.trajectory_match import MatchesTrajectory
-from agent_asserts.integrations import Checks, Grade, grades, merged, read_run, verdict_grade
+from agent_asserts.integrations import (
+    Checks,
+    Grade,
+    check_trajectory_modes,
+    grades,
+    merged,
+    read_run,
+    trajectory_case,
+    verdict_grade,
+)
 from agent_asserts.record import TrialRecord
 from agent_asserts.record.adapters.deepeval import reference_of
 from agent_asserts.results import CaseResult
-from agent_asserts.runner import run_case
 
 TRACE_KEY: Final = "agent_asserts_trace"
 """The key of a test case's ``metadata`` that carries the run's trace (it wins over
@@ -92,7 +99,7 @@ class AgentAssertsMetric(BaseMetric):  # type: ignore[no-untyped-call]  # its __
         # constructor's parameters: the loaded checks are kept under ``checks`` (not reloaded)
         self.checks = checks if isinstance(checks, Checks) else Checks.of(checks, name=name)
         if trajectory_order is not None:  # the modes are checked now, not at the first case
-            MatchesTrajectory((), order=trajectory_order, arguments=trajectory_arguments)  # type: ignore[arg-type]
+            check_trajectory_modes(trajectory_order, trajectory_arguments)
         self.trajectory_order = trajectory_order
         self.trajectory_arguments = trajectory_arguments
         self.timeout = timeout
@@ -151,13 +158,16 @@ class AgentAssertsMetric(BaseMetric):  # type: ignore[no-untyped-call]  # its __
         record = record_of(test_case, reference)
         cases = self.checks.evaluate(record, timeout=self.timeout)
         if reference is not None and self.trajectory_order is not None:
-            order = self.trajectory_order
-            arguments = self.trajectory_arguments
-
-            def matches(ctx: Any) -> None:
-                ctx.matches_trajectory(reference, order=order, arguments=arguments)
-
-            cases.append(run_case(record, matches, name=REFERENCE_CASE, timeout=self.timeout))
+            cases.append(
+                trajectory_case(
+                    record,
+                    reference,
+                    order=self.trajectory_order,
+                    arguments=self.trajectory_arguments,
+                    name=REFERENCE_CASE,
+                    timeout=self.timeout,
+                )
+            )
         return merged(cases, self.__name__)
 
 

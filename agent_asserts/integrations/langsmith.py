@@ -46,17 +46,24 @@ from typing import Any, Final
 
 import attrs
 
-from agent_asserts.checks.trajectory_match import MatchesTrajectory
 from agent_asserts.checks.trajectory_reference import normalize_reference
 from agent_asserts.errors import AgentAssertsError
-from agent_asserts.integrations import Checks, Grade, grades, merged, read_run, unique_name
+from agent_asserts.integrations import (
+    Checks,
+    Grade,
+    check_trajectory_modes,
+    grades,
+    merged,
+    read_run,
+    trajectory_case,
+    unique_name,
+)
 from agent_asserts.live.evaluation import error_cases
 from agent_asserts.record import TrialRecord
 from agent_asserts.record.adapters import matching_formats
 from agent_asserts.record.adapters.objects import plain_data
 from agent_asserts.record.errors import Problem, RecordError
-from agent_asserts.results import AssertionResult, CaseResult
-from agent_asserts.runner import run_case
+from agent_asserts.results import CaseResult
 from agent_asserts.status import Status
 
 TRAJECTORY_KEY: Final = "matches_trajectory"
@@ -96,12 +103,7 @@ class AgentAssertsEvaluator:
 
     def __attrs_post_init__(self) -> None:
         if self.trajectory is not None:  # the check's own error names the modes
-            MatchesTrajectory(
-                [],
-                order=self.trajectory,  # type: ignore[arg-type]
-                arguments=self.arguments,
-                tools=self.tools,
-            )
+            check_trajectory_modes(self.trajectory, self.arguments, self.tools)
 
     def __call__(
         self,
@@ -133,7 +135,7 @@ class AgentAssertsEvaluator:
         if self.trajectory is not None and record is not None:
             if reference_outputs is None and example is not None:
                 reference_outputs = getattr(example, "outputs", None)
-            reference = self._trajectory_case(record, reference_outputs)
+            reference = self._trajectory_case(record, reference_outputs, self.trajectory)
             worst = merged([*cases, reference], self.checks.name)  # the verdict of all
             case = attrs.evolve(
                 case,
@@ -149,24 +151,24 @@ class AgentAssertsEvaluator:
             out.append(result_of(grade, key))
         return out
 
-    def _trajectory_case(self, record: TrialRecord, reference_outputs: Any) -> CaseResult:
+    def _trajectory_case(
+        self, record: TrialRecord, reference_outputs: Any, order: str
+    ) -> CaseResult:
         try:
             reference = reference_trajectory(reference_outputs)
             missing = _no_reference(reference_outputs) if reference is None else None
         except RecordError as exc:
             reference, missing = None, f"cannot read the reference trajectory: {exc}"
-        order, arguments, tools = self.trajectory, self.arguments, self.tools
-
-        def check(ctx: Any) -> None:
-            if missing is not None:
-                invalid = AssertionResult(
-                    name=TRAJECTORY_KEY, status=Status.INVALID, score=0.0, message=missing
-                )
-                ctx.add_result(invalid)
-            else:
-                ctx.matches_trajectory(reference, order=order, arguments=arguments, tools=tools)
-
-        return run_case(record, check, name="reference", timeout=self.timeout)
+        return trajectory_case(
+            record,
+            reference,
+            order=order,
+            arguments=self.arguments,
+            tools=self.tools,
+            name="reference",
+            timeout=self.timeout,
+            missing=missing,
+        )
 
 
 def agent_asserts_evaluator(

@@ -113,29 +113,19 @@ def _plain(value: Any, path: str, level: int, source: str | None) -> Any:
 
 def _container(value: Any, path: str, level: int, source: str | None) -> Any:
     """A dict or list whose items may hold objects: copied only where one is found."""
-    if type(value) is dict:
-        out: dict[Any, Any] | None = None
-        for key, item in value.items():
-            if type(item) in _SCALARS:
-                continue
-            new = _plain(item, child(path, key), level + 1, source)
-            if new is not item:
-                if out is None:
-                    out = dict(value)
-                out[key] = new
-        return value if out is None else out
-    if value and all(_is_otel_span(item) for item in value):
+    mapping = type(value) is dict
+    if not mapping and value and all(_is_otel_span(item) for item in value):
         return spans_to_otlp(value)
-    items: list[Any] | None = None
-    for index, item in enumerate(value):
+    out: Any = None  # the copy (a dict or a list), made at the first item that changes
+    for key, item in value.items() if mapping else enumerate(value):
         if type(item) in _SCALARS:
             continue
-        new = _plain(item, child(path, index), level + 1, source)
+        new = _plain(item, child(path, key), level + 1, source)
         if new is not item:
-            if items is None:
-                items = list(value)
-            items[index] = new
-    return value if items is None else items
+            if out is None:
+                out = dict(value) if mapping else list(value)
+            out[key] = new
+    return value if out is None else out
 
 
 def _package(value: Any) -> str:
