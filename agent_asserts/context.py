@@ -18,15 +18,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import attrs
 
 from agent_asserts._boundary import guard
 from agent_asserts.checks.base import Check
-from agent_asserts.checks.contract import contract_checks
 from agent_asserts.checks.expectations import LiteralValue, StatePath
-from agent_asserts.checks.semantic import JudgeCheck
+from agent_asserts.checks.registry import CHECKS
 from agent_asserts.errors import AgentAssertsError
 from agent_asserts.fluent import (
     ConversationMethods,
@@ -63,6 +62,8 @@ from agent_asserts.selectors import Selector
 from agent_asserts.selectors.calls import ToolSelector
 
 if TYPE_CHECKING:
+    from agent_asserts.checks.contract import ContractCheck
+    from agent_asserts.checks.semantic import JudgeCheck
     from agent_asserts.judges import Judge
 
 
@@ -388,7 +389,8 @@ class EvalContext(
         >>> r.name, r.status.value, r.severity.value
         ('judge:the reply names the order', 'pass', 'soft')
         """
-        check = JudgeCheck(
+        judge_check = cast("type[JudgeCheck]", CHECKS["judge"])  # imported on first use
+        check = judge_check(
             criterion, rubric=rubric, evidence=evidence, threshold=threshold, model=model
         )
         return self.record_check(check, threshold=threshold)
@@ -407,9 +409,10 @@ class EvalContext(
         >>> [(h.result.name, h.result.status.value) for h in handles]
         [('contract', 'pass')]
         """
+        contract_check = cast("type[ContractCheck]", CHECKS["contract"])  # imported on first use
         return [
             self.record_check(c, name=c.assertion.id, severity=c.assertion.gate_severity)
-            for c in contract_checks(spec)
+            for c in contract_check.from_spec(spec)
         ]
 
     def __repr__(self) -> str:

@@ -26,6 +26,7 @@ from __future__ import annotations
 import abc
 import functools
 import itertools
+import reprlib
 from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, Final, TypeVar, cast
 
@@ -94,6 +95,18 @@ class Check(abc.ABC):
     ``python_only`` that the check has no YAML form (it holds a callable);
     ``fluent_expands`` that the fluent method takes a whole spec and records one check per
     part (``contract(spec)``), so its parameters are not the check's fields.
+
+    The library's check classes are declared ``@attrs.frozen(slots=False, repr=False,
+    eq=False)``: they share the ``repr``, ``==`` and ``hash`` below, which read the attrs fields
+    as attrs' own generated methods do, instead of each class compiling its own copies when
+    its module is imported (a third of the time of importing the check families). A check
+    class declared with a plain ``@attrs.frozen`` (your own) gets attrs' methods, as before.
+
+    >>> from agent_asserts.checks.traces import MaxSteps
+    >>> MaxSteps(4), MaxSteps(4) == MaxSteps(4), MaxSteps(4) == MaxSteps(5)
+    (MaxSteps(n=4), True, False)
+    >>> {MaxSteps(4), MaxSteps(4)}
+    {MaxSteps(n=4)}
     """
 
     method: ClassVar[str] = ""
@@ -105,6 +118,48 @@ class Check(abc.ABC):
     list_entries: ClassVar[bool] = False
     python_only: ClassVar[bool] = False
     fluent_expands: ClassVar[bool] = False
+
+    @reprlib.recursive_repr()  # '...' for a check met again inside itself, as attrs writes
+    def __repr__(self) -> str:
+        cls = type(self)
+        shown = []
+        for field in attrs.fields(cast(Any, cls)):
+            if field.repr is not False:
+                show = repr if field.repr is True else field.repr
+                value = (  # a derived field not made yet shows NOTHING, as in attrs' repr
+                    getattr(self, field.name)
+                    if field.init
+                    else getattr(self, field.name, attrs.NOTHING)
+                )
+                shown.append(f"{field.name}={show(value)}")
+        return f"{cls.__qualname__.rsplit('>.', 1)[-1]}({', '.join(shown)})"
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        same: Any = True  # the last comparison, or the first false one, as attrs' ``and``
+        for field in attrs.fields(cast(Any, type(self))):
+            if field.eq:
+                key = field.eq_key
+                mine, theirs = getattr(self, field.name), getattr(other, field.name)
+                same = key(mine) == key(theirs) if key else mine == theirs
+                if not same:
+                    return same  # type: ignore[no-any-return]
+        return same  # type: ignore[no-any-return]
+
+    def __hash__(self) -> int:
+        return hash(
+            (
+                type(self),
+                *(
+                    field.eq_key(getattr(self, field.name))
+                    if field.eq_key
+                    else getattr(self, field.name)
+                    for field in attrs.fields(cast(Any, type(self)))
+                    if field.hash is True or (field.hash is None and field.eq is True)
+                ),
+            )
+        )
 
     @abc.abstractmethod
     def evaluate(self, record: TrialRecord) -> Outcome:

@@ -52,7 +52,7 @@ def _assertion(value: Any) -> ContractAssertion:
 
 
 @register
-@attrs.frozen
+@attrs.frozen(slots=False, repr=False, eq=False)
 class ContractCheck(Check):
     """Evaluates one :class:`~agent_asserts.contract.ContractAssertion` over a record.
 
@@ -96,6 +96,18 @@ class ContractCheck(Check):
         if assertion is None:  # pragma: no cover - None always comes with a problem
             raise p.error()
         return cls(assertion)
+
+    @classmethod
+    def from_spec(cls, spec: Any) -> list[ContractCheck]:
+        """:func:`contract_checks`: the checks ``ctx.contract(spec)`` records (the context finds
+        this class under its method name, so it imports the contract package on first use).
+
+        >>> [c.default_name() for c in ContractCheck.from_spec({"id": "none", "bind": {
+        ...     "n": {"from": "trace", "extract": "count"}}, "require": {
+        ...     "op": "equals", "left": "n", "right": 0}})]
+        ['none']
+        """
+        return contract_checks(spec)
 
     def default_name(self) -> str:
         """The assertion's ``id``.

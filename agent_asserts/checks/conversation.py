@@ -160,7 +160,7 @@ def optional_identifier(instance: object, attribute: attrs.Attribute[Any], value
         identifier(instance, attribute, value)
 
 
-@attrs.frozen
+@attrs.frozen(slots=False, repr=False, eq=False)
 class LifecycleCheck(Check):
     """Passes when at least one lifecycle event matches :meth:`selector`.
 
@@ -224,7 +224,7 @@ def _reached_text(check: LifecycleCheck, at: str, ids: tuple[str, ...]) -> str:
     return f"{check.subject()} {check.transition}{at}: {id_list(ids)}"
 
 
-@attrs.frozen
+@attrs.frozen(slots=False, repr=False, eq=False)
 class _Skill(LifecycleCheck):
     skill_id: str = attrs.field(validator=identifier)
     positional: ClassVar[tuple[str, ...]] = ("skill_id",)
@@ -236,13 +236,13 @@ class _Skill(LifecycleCheck):
         return f"skill {self.skill_id!r}"
 
 
-@attrs.frozen
+@attrs.frozen(slots=False, repr=False, eq=False)
 class _SkillAtStep(_Skill):
     yaml_positional: ClassVar[tuple[str, ...]] = ("skill_id", "step_id")
     step_id: str | None = attrs.field(default=None, validator=optional_identifier)
 
 
-@attrs.frozen
+@attrs.frozen(slots=False, repr=False, eq=False)
 class _Block(LifecycleCheck):
     skill_id: str = attrs.field(validator=identifier)
     block_id: str = attrs.field(validator=identifier)
@@ -261,7 +261,7 @@ class _Block(LifecycleCheck):
         return f"ordered block {self.block_id!r} of skill {self.skill_id!r}"
 
 
-@attrs.frozen
+@attrs.frozen(slots=False, repr=False, eq=False)
 class _BlockAtStep(_Block):
     yaml_positional: ClassVar[tuple[str, ...]] = ("skill_id", "block_id", "step_id")
     step_id: str | None = attrs.field(default=None, validator=optional_identifier)
@@ -294,7 +294,7 @@ def transition_check(shape: type[S], transition: str) -> type[S]:
         "method": f"{'skill' if skill else 'ordered_block'}_{transition}",
         "transition": transition,
     }
-    cls = attrs.frozen(type(name, (shape,), namespace))
+    cls = attrs.frozen(type(name, (shape,), namespace), slots=False, repr=False, eq=False)
     return cast("type[S]", register(cls))
 
 
@@ -371,7 +371,7 @@ def _value_text(value: Any) -> str:
     return value.describe() if isinstance(value, Matcher) else render(value)
 
 
-@attrs.frozen
+@attrs.frozen(slots=False, repr=False, eq=False)
 class _MemoryCheck(Check):
     name: str
     value: Any = MISSING
@@ -406,7 +406,7 @@ class _MemoryCheck(Check):
 
 
 @register
-@attrs.frozen
+@attrs.frozen(slots=False, repr=False, eq=False)
 class MemoryWasSet(_MemoryCheck):
     """The key was written (with ``value``, when given) at least once.
 
@@ -450,7 +450,7 @@ def _written_text(name: str, value: Any, ids: tuple[str, ...]) -> str:
 
 
 @register
-@attrs.frozen
+@attrs.frozen(slots=False, repr=False, eq=False)
 class MemoryWasNotSet(_MemoryCheck):
     """The key was never written; with ``value``, its last write was not ``value``.
 
@@ -485,7 +485,7 @@ class MemoryWasNotSet(_MemoryCheck):
 
 
 @register
-@attrs.frozen
+@attrs.frozen(slots=False, repr=False, eq=False)
 class MemoryWasCleared(Check):
     """The key was cleared at least once (a clear has no value).
 
@@ -612,7 +612,7 @@ def _utter_name(instance: object, attribute: attrs.Attribute[Any], value: Any) -
         raise TypeError(f"'utter_name' must be a non-empty str (got {value!r})")
 
 
-@attrs.frozen
+@attrs.frozen(slots=False, repr=False, eq=False)
 class MessageCheck(Check):
     """The shared fields and selector of ``bot_uttered`` and ``bot_did_not_utter``."""
 
@@ -667,7 +667,7 @@ class MessageCheck(Check):
 
 
 @register
-@attrs.frozen
+@attrs.frozen(slots=False, repr=False, eq=False)
 class BotUttered(MessageCheck):
     """At least one agent message matches every given field.
 
@@ -702,7 +702,7 @@ class BotUttered(MessageCheck):
 
 
 @register
-@attrs.frozen
+@attrs.frozen(slots=False, repr=False, eq=False)
 class BotDidNotUtter(MessageCheck):
     """No agent message matches every given field.
 
@@ -755,7 +755,7 @@ def _covers(entry: ToolSelector | str, name: str, step: ToolSelector) -> bool:
 
 
 @register
-@attrs.frozen(init=False)
+@attrs.frozen(init=False, slots=False, repr=False, eq=False)
 class ToolsWithinOneTurn(Check):
     """Every listed call (``on.tool(...)`` or a tool name) ran in one and the same user turn.
 

@@ -67,7 +67,7 @@ def _events_text(n: int, described: str, expected: str) -> str:
     return f"matched {plural(n, 'event')} {described} (expected {expected})"
 
 
-@attrs.frozen
+@attrs.frozen(slots=False, repr=False, eq=False)
 class _KindSelectorCheck(Check):
     """A check whose first argument is a selector, or a plain string read as an event kind."""
 
@@ -95,7 +95,7 @@ COUNTED_OUTCOMES = ("completed", "transferred")
 
 
 @register
-@attrs.frozen
+@attrs.frozen(slots=False, repr=False, eq=False)
 class CalledSubagent(Check):
     """The number of *completed* delegations to sub-agent ``name`` satisfies ``count`` (None:
     at least one).
@@ -159,7 +159,7 @@ class CalledSubagent(Check):
 
 
 @register
-@attrs.frozen
+@attrs.frozen(slots=False, repr=False, eq=False)
 class EventCheck(_KindSelectorCheck):
     """The number of events matching ``selector`` (and ``predicate``) satisfies ``count``.
 
@@ -241,7 +241,7 @@ class EventCheck(_KindSelectorCheck):
 
 
 @register
-@attrs.frozen
+@attrs.frozen(slots=False, repr=False, eq=False)
 class NotEvent(_KindSelectorCheck):
     """No event matches ``selector`` (a selector or a kind).
 
@@ -273,7 +273,7 @@ class NotEvent(_KindSelectorCheck):
 
 
 @register
-@attrs.frozen(init=False)
+@attrs.frozen(init=False, slots=False, repr=False, eq=False)
 class EventOrder(Sequencing):
     """Events matching the selectors occur in this order (strings are kinds).
 
@@ -295,7 +295,7 @@ class EventOrder(Sequencing):
 
 
 @register
-@attrs.frozen
+@attrs.frozen(slots=False, repr=False, eq=False)
 class EventsSatisfy(Check):
     """``fn(events)`` (the record's events as a tuple) returns a true value.
 
@@ -367,7 +367,7 @@ def delegation_cycle(edges: Sequence[tuple[str, str, int]]) -> list[int] | None:
 
 
 @register
-@attrs.frozen
+@attrs.frozen(slots=False, repr=False, eq=False)
 class NoDelegationCycle(Check):
     """No agent delegates, directly or through others, back to an agent that delegated to it.
 

@@ -277,7 +277,7 @@ class ValueCheck(Check):
         return {"expect": data}
 
 
-@attrs.frozen
+@attrs.frozen(slots=False, repr=False, eq=False)
 class Includes(ValueCheck):
     """A string contains ``expected``, or a list holds an element deeply equal to it.
 
@@ -307,7 +307,7 @@ class Includes(ValueCheck):
         return Outcome.of(ok, expected=self.expected, observed=value)
 
 
-@attrs.frozen
+@attrs.frozen(slots=False, repr=False, eq=False)
 class _MatcherCheck(ValueCheck):
     """``equals`` and ``matches``: the value is tested with the matcher ``expected`` gives."""
 
@@ -336,7 +336,7 @@ class _MatcherCheck(ValueCheck):
         )
 
 
-@attrs.frozen
+@attrs.frozen(slots=False, repr=False, eq=False)
 class Equals(_MatcherCheck):
     """The value matches ``expected`` under the default rules (partial mappings, strict scalars).
 
@@ -351,7 +351,7 @@ class Equals(_MatcherCheck):
         return as_matcher(self.expected)
 
 
-@attrs.frozen
+@attrs.frozen(slots=False, repr=False, eq=False)
 class Matches(_MatcherCheck):
     """The value matches a regular expression (a string) or a matcher.
 
@@ -374,7 +374,7 @@ class Matches(_MatcherCheck):
         return self._matcher
 
 
-@attrs.frozen
+@attrs.frozen(slots=False, repr=False, eq=False)
 class Similarity(ValueCheck):
     """``1 - levenshtein / max(len)`` in characters; soft by default; passes at 1.0 unless
     a threshold is set with ``.at_least()``.
@@ -401,7 +401,7 @@ class Similarity(ValueCheck):
         return Outcome.scored(score, expected=self.expected, observed=value)
 
 
-@attrs.frozen
+@attrs.frozen(slots=False, repr=False, eq=False)
 class Satisfies(ValueCheck):
     """A Python predicate over the value; a predicate that raises is ``evaluator_error``.
 

@@ -80,7 +80,7 @@ def _status_outcome(record: TrialRecord, wanted: str) -> Outcome:
 
 
 @register
-@attrs.frozen
+@attrs.frozen(slots=False, repr=False, eq=False)
 class Succeeded(Check):
     """The run's status is ``completed``.
 
@@ -96,7 +96,7 @@ class Succeeded(Check):
 
 
 @register
-@attrs.frozen
+@attrs.frozen(slots=False, repr=False, eq=False)
 class Stopped(Check):
     """The run's status is ``stopped``.
 
@@ -112,7 +112,7 @@ class Stopped(Check):
 
 
 @register
-@attrs.frozen
+@attrs.frozen(slots=False, repr=False, eq=False)
 class MessageIncludes(Check):
     """The reply contains ``text`` (case-sensitive substring).
 
@@ -142,7 +142,7 @@ class MessageIncludes(Check):
 
 
 @register
-@attrs.frozen
+@attrs.frozen(slots=False, repr=False, eq=False)
 class OutputEquals(Check):
     """The reply matches ``expected`` under the default matching rules (strict for a string;
     a matcher such as ``M.regex`` or ``M.lenient`` applies itself).
@@ -180,7 +180,7 @@ class OutputEquals(Check):
 
 
 @register
-@attrs.frozen
+@attrs.frozen(slots=False, repr=False, eq=False)
 class OutputMatches(Check):
     """``re.search(pattern, reply)`` finds a match; an invalid pattern is a ``ValueError``.
 
@@ -220,7 +220,7 @@ ERROR_STATUSES: Final = frozenset({"failed", "error", "errored", "crashed"})
 
 
 @register
-@attrs.frozen
+@attrs.frozen(slots=False, repr=False, eq=False)
 class EndedWithReply(Check):
     """The run ended with a reply to the user (an explicit ``reply``, else an agent message).
 
@@ -248,7 +248,7 @@ class EndedWithReply(Check):
 
 
 @register
-@attrs.frozen
+@attrs.frozen(slots=False, repr=False, eq=False)
 class EndedWithoutError(Check):
     """The run did not end in error: its status is not an error status (``failed``,
     ``error``, ``errored``, ``crashed``) and the harness recorded no run error.

@@ -70,7 +70,7 @@ def _optional_str(instance: object, attribute: attrs.Attribute[Any], value: Any)
 
 
 @register
-@attrs.frozen
+@attrs.frozen(slots=False, repr=False, eq=False)
 class JudgeCheck(Check):
     """The judge grades the evidence against ``criterion``; result name ``judge:{criterion}``.
 
@@ -201,7 +201,7 @@ def is_judged(check: Check) -> bool:
     return getattr(check, "evaluator_type", None) == "semantic"
 
 
-@attrs.frozen
+@attrs.frozen(slots=False, repr=False, eq=False)
 class JudgedNotRun(Check):
     """Stands for a judged check that was not run: ``not_applicable``, same name."""
 

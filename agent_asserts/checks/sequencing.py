@@ -243,7 +243,7 @@ def _check_steps(method: str, what: str, values: tuple[Any, ...]) -> None:
 
 
 @register
-@attrs.frozen(init=False)
+@attrs.frozen(init=False, slots=False, repr=False, eq=False)
 class ToolOrder(Check):
     """The named tools were called in this order (other calls may come between).
 
@@ -293,7 +293,7 @@ class ToolOrder(Check):
 
 
 @register
-@attrs.frozen(init=False)
+@attrs.frozen(init=False, slots=False, repr=False, eq=False)
 class Sequencing(Check):
     """Each selector matches an event strictly after the previous step's event.
 

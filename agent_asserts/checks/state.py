@@ -124,7 +124,7 @@ def _describe_change(path: str, before: Any, after: Any) -> str:
 
 
 @register
-@attrs.frozen
+@attrs.frozen(slots=False, repr=False, eq=False)
 class Changed(Check):
     """The value at ``path`` changed from S0 to Sf, optionally narrowed by ``op``
     (``added``/``removed``/``changed``) and by matchers on ``before`` and ``after``
@@ -179,7 +179,7 @@ class Changed(Check):
 
 
 @register
-@attrs.frozen
+@attrs.frozen(slots=False, repr=False, eq=False)
 class Unchanged(Check):
     """Nothing at or below ``path`` changed (nor was it added or removed with a parent).
 
@@ -212,7 +212,7 @@ class Unchanged(Check):
 
 
 @register
-@attrs.frozen(init=False)
+@attrs.frozen(init=False, slots=False, repr=False, eq=False)
 class OnlyChanged(Check):
     """Frame condition: every delta entry lies at or below one of ``paths``; with no paths,
     nothing may change at all.

@@ -76,7 +76,7 @@ def arguments_validator(instance: Check, attribute: attrs.Attribute[Any], value:
 
 
 @register
-@attrs.frozen
+@attrs.frozen(slots=False, repr=False, eq=False)
 class CalledTool(Check):
     """The number of calls matching ``on.tool(name, …)`` satisfies ``count``.
 
@@ -192,7 +192,7 @@ def _none_matched(selector: Selector) -> str:
 
 
 @register
-@attrs.frozen
+@attrs.frozen(slots=False, repr=False, eq=False)
 class NotCalledTool(Check):
     """No call matches ``on.tool(name, arguments)`` — or, with ``before``, none comes before
     the first event matching ``before`` (a selector, or a plain string = a tool name).
@@ -288,7 +288,7 @@ def _before(
 
 
 @register
-@attrs.frozen
+@attrs.frozen(slots=False, repr=False, eq=False)
 class UsedNoTools(Check):
     """The run made no tool call at all.
 
@@ -312,7 +312,7 @@ class UsedNoTools(Check):
 
 
 @register
-@attrs.frozen
+@attrs.frozen(slots=False, repr=False, eq=False)
 class MaxToolCalls(Check):
     """The run made at most ``n`` tool calls: message ``made {k} tool calls, limit {n}``.
 
@@ -340,7 +340,7 @@ class MaxToolCalls(Check):
 
 
 @register
-@attrs.frozen
+@attrs.frozen(slots=False, repr=False, eq=False)
 class NoFailedActions(Check):
     """No tool call has ``is_error`` set and the record lists no run errors.
 
@@ -391,7 +391,7 @@ def _tool_names_or_none(value: Any) -> tuple[str, ...] | None:
 
 
 @register
-@attrs.frozen
+@attrs.frozen(slots=False, repr=False, eq=False)
 class OnlyDeclaredTools(Check):
     """Every tool call names a declared tool: one of ``tools`` when given (the suite declares
     them), else one of the tools the record declares (the tools the agent was offered).

@@ -84,7 +84,7 @@ non_negative_int = int_at_least(0)
 
 
 @register
-@attrs.frozen
+@attrs.frozen(slots=False, repr=False, eq=False)
 class StepCount(Check):
     """The run took exactly ``n`` steps: message ``expected {n} steps, got {actual}`` ("1 step").
 
@@ -109,7 +109,7 @@ class StepCount(Check):
 
 
 @register
-@attrs.frozen
+@attrs.frozen(slots=False, repr=False, eq=False)
 class MaxSteps(Check):
     """The run took at most ``n`` steps: message ``expected at most {n} steps, got {actual}``.
 
@@ -134,7 +134,7 @@ class MaxSteps(Check):
 
 
 @register
-@attrs.frozen
+@attrs.frozen(slots=False, repr=False, eq=False)
 class TotalTokensAtMost(Check):
     """Total token usage is at most ``n``: message ``used {actual} tokens, limit {n}``.
 
@@ -225,7 +225,7 @@ def _seconds(instance: object, attribute: attrs.Attribute[Any], value: Any) -> N
 
 
 @register
-@attrs.frozen
+@attrs.frozen(slots=False, repr=False, eq=False)
 class DurationAtMost(Check):
     """Every event matching ``selector`` (a string is a tool name) lasted at most ``seconds``;
     the evidence names the slowest. No matching event passes; a matching event without a
@@ -295,7 +295,7 @@ class DurationAtMost(Check):
 
 
 @register
-@attrs.frozen
+@attrs.frozen(slots=False, repr=False, eq=False)
 class RunDurationAtMost(Check):
     """The run lasted at most ``seconds``: from its first event's time to its last event's
     end (time + ``duration``). ``invalid`` when the record has no times.
@@ -325,7 +325,7 @@ class RunDurationAtMost(Check):
 
 
 @register
-@attrs.frozen
+@attrs.frozen(slots=False, repr=False, eq=False)
 class ModelCallsAtMost(Check):
     """At most ``n`` ``model_call`` events (of ``model`` when given). ``invalid`` when the
     record's harness did not record model calls.
@@ -369,7 +369,7 @@ class ModelCallsAtMost(Check):
 
 
 @register
-@attrs.frozen
+@attrs.frozen(slots=False, repr=False, eq=False)
 class TokensAtMost(Check):
     """The run used at most ``n`` of ``counter``: any ``Usage`` counter (``input_tokens``,
     ``output_tokens``, ``total_tokens``) or ``details`` key (``cached_input_tokens``…). The
@@ -419,7 +419,7 @@ def _two_names(instance: object, attribute: attrs.Attribute[Any], value: Any) ->
 
 
 @register
-@attrs.frozen(init=False)
+@attrs.frozen(init=False, slots=False, repr=False, eq=False)
 class ParallelCalls(Check):
     """The named tools were called in one group (the same ``group_id``: issued together).
 
@@ -467,7 +467,7 @@ class ParallelCalls(Check):
 
 
 @register
-@attrs.frozen
+@attrs.frozen(slots=False, repr=False, eq=False)
 class NoDeniedCalls(Check):
     """No tool call was denied (``outcome: denied``); ``on.tool(..., outcome=...)`` selects
     the other outcomes.
@@ -511,7 +511,7 @@ def _path(parts: Any) -> str:
 
 
 @register
-@attrs.frozen
+@attrs.frozen(slots=False, repr=False, eq=False)
 class ToolArgumentsValid(Check):
     """Every call (of ``name``, or of every tool) has arguments valid against the declared
     tool's ``parameters`` schema. ``invalid`` when the record declares no tools, when a called

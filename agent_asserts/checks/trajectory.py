@@ -135,7 +135,7 @@ class _LastToolCheck(Check):
 
 
 @register
-@attrs.frozen
+@attrs.frozen(slots=False, repr=False, eq=False)
 class LastTool(_LastToolCheck):
     """The last tool call matches ``on.tool(name, arguments=arguments)``; no call fails.
 
@@ -162,7 +162,7 @@ class LastTool(_LastToolCheck):
 
 
 @register
-@attrs.frozen
+@attrs.frozen(slots=False, repr=False, eq=False)
 class EndedSession(_LastToolCheck):
     """The last tool call is ``tool`` (``end_session`` by default) with these arguments.
 
@@ -189,7 +189,7 @@ class EndedSession(_LastToolCheck):
 
 
 @register
-@attrs.frozen
+@attrs.frozen(slots=False, repr=False, eq=False)
 class EveryCall(Check):
     """Every call of ``name`` matches ``arguments`` and ``result``; never called passes.
 
@@ -247,7 +247,7 @@ class EveryCall(Check):
 
 
 @register
-@attrs.frozen
+@attrs.frozen(slots=False, repr=False, eq=False)
 class FollowedBy(Check):
     """Every call of ``name`` (matching ``arguments``) is followed, later, by an event that
     matches ``next`` (a selector, or a tool name). Never called passes. An event issued in
@@ -358,7 +358,7 @@ def _all_followed_text(calls: int, name: str, nxt: str) -> str:
 
 
 @register
-@attrs.frozen
+@attrs.frozen(slots=False, repr=False, eq=False)
 class TerminalTool(Check):
     """``name`` is called at most once and no tool call comes after it; never called passes.
 
@@ -413,7 +413,7 @@ class TerminalTool(Check):
 
 
 @register
-@attrs.frozen
+@attrs.frozen(slots=False, repr=False, eq=False)
 class TraceParsed(Check):
     """Every item of the source trace was decoded (``record.parse_errors`` is empty).
 
@@ -434,7 +434,7 @@ class TraceParsed(Check):
 
 
 @register
-@attrs.frozen
+@attrs.frozen(slots=False, repr=False, eq=False)
 class ConfirmationRequested(Check):
     """Before every call of ``before_tool``, an agent message matching ``pattern`` (regex
     search) came in the ``within_last_n_turns`` turns that end with the call's turn.
@@ -583,7 +583,7 @@ def find_loop(keys: Sequence[str | None], times: int, longest: int) -> tuple[int
 
 
 @register
-@attrs.frozen
+@attrs.frozen(slots=False, repr=False, eq=False)
 class NoLoops(Check):
     """No tool call repeated ``times`` times in a row with the same arguments, and no cycle of
     up to ``longest`` calls repeated ``times`` times in a row.
@@ -628,7 +628,7 @@ class NoLoops(Check):
 
 
 @register
-@attrs.frozen
+@attrs.frozen(slots=False, repr=False, eq=False)
 class NoPendingCalls(Check):
     """Every tool call was answered: none has the outcome ``pending``.
 
@@ -664,7 +664,7 @@ ACKNOWLEDGED: Final = (
 
 
 @register
-@attrs.frozen
+@attrs.frozen(slots=False, repr=False, eq=False)
 class NoIgnoredErrors(Check):
     """After every failed tool call the agent either called that tool again (a retry) or said
     so in a later message (one that ``acknowledged``, a regular expression, finds).

@@ -716,7 +716,7 @@ def _validate_tools(_: Any, __: Any, value: Any) -> None:
 
 
 @register
-@attrs.frozen
+@attrs.frozen(slots=False, repr=False, eq=False)
 class MatchesTrajectory(Check):
     """The run's tool calls match ``reference`` under ``order`` and ``arguments``.
 
