@@ -64,7 +64,6 @@ Pickling, copying and comparing see the rendered text, never the function.
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Final
@@ -184,6 +183,8 @@ def closest_word(word: str, choices: Iterable[str], *, cutoff: float = CUTOFF) -
     >>> closest_word("zzz", ["type"]) is None
     True
     """
+    import difflib  # imported for the first suggestion, not with the package
+
     close = difflib.get_close_matches(word, list(choices), n=1, cutoff=cutoff)
     return close[0] if close else None
 

@@ -47,7 +47,6 @@ import json
 import math
 import re
 from collections.abc import Mapping
-from decimal import Decimal
 from typing import Any, Final
 
 import attrs
@@ -275,6 +274,8 @@ def js_number(value: float | int) -> str:
     if value == 0:
         return "0"
     sign = "-" if value < 0 else ""
+    from decimal import Decimal  # imported on first use: not with every EvalContext
+
     # repr() gives the shortest digits that round-trip, as JavaScript does
     _, digit_tuple, exponent = Decimal(repr(abs(value))).as_tuple()
     digits = "".join(map(str, digit_tuple)).lstrip("0")
