@@ -73,3 +73,44 @@ def test_importing_the_package_imports_only_the_core_dependencies() -> None:
     assert foreign <= CORE, foreign - CORE
     for forbidden in ("yaml", "pytest", "jsonschema", "_pytest"):
         assert forbidden not in out
+
+
+def test_eval_context_imports_the_contract_judges_and_rarely_used_modules_on_first_use() -> None:
+    """The cold start of a test file, ``from agent_asserts import EvalContext, TrialRecord``
+    and a first check, imports neither the contract package nor the judges (``ctx.contract``
+    and ``ctx.judge`` take their check classes from the check registry, whose first read
+    imports them), nor the suite loaders, reports, batches or the runner, nor ``difflib`` and
+    ``decimal`` (imported by the first "did you mean" and the first ``M.loose`` number)."""
+    code = (
+        "import sys\n"
+        "from agent_asserts import EvalContext, TrialRecord\n"
+        "ctx = EvalContext(TrialRecord.builder().user('hi').tool('lookup').build())\n"
+        "assert ctx.called_tool('lookup').result.passed\n"
+        "print(' '.join(sorted(sys.modules)))\n"
+        "ctx.judge('polite')\n"
+        "ctx.contract({'bind': {'n': {'from': 'trace', 'extract': 'count'}},\n"
+        "              'require': {'op': 'equals', 'left': 'n', 'right': 1}})\n"
+        "print(' '.join(sorted(sys.modules)))\n"
+    )
+    first, later = (
+        set(line.split())
+        for line in subprocess.run(
+            [sys.executable, "-c", code], check=True, capture_output=True, text=True
+        ).stdout.splitlines()
+    )
+    deferred = {
+        "agent_asserts.contract",
+        "agent_asserts.judges",
+        "agent_asserts.checks.contract",
+        "agent_asserts.checks.semantic",
+    }
+    never = {
+        "agent_asserts.loaders",
+        "agent_asserts.report",
+        "agent_asserts.batch",
+        "agent_asserts.runner",
+        "difflib",
+        "decimal",
+    }
+    assert not (deferred | never) & first, (deferred | never) & first
+    assert deferred <= later, deferred - later
