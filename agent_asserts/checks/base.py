@@ -100,7 +100,8 @@ class Check(abc.ABC):
     eq=False)``: they share the ``repr``, ``==`` and ``hash`` below, which read the attrs fields
     as attrs' own generated methods do, instead of each class compiling its own copies when
     its module is imported (a third of the time of importing the check families). A check
-    class declared with a plain ``@attrs.frozen`` (your own) gets attrs' methods, as before.
+    class declared with a plain ``@attrs.frozen`` (your own) gets attrs' methods, as before; one
+    declared with ``repr=False`` or ``eq=False`` inherits these.
 
     >>> from agent_asserts.checks.traces import MaxSteps
     >>> MaxSteps(4), MaxSteps(4) == MaxSteps(4), MaxSteps(4) == MaxSteps(5)
