@@ -413,11 +413,11 @@ def checked_function(
     @functools.wraps(fn)
     def checked(*args: Any, **kwargs: Any) -> Any:
         given = len(args)
-        for index, accepted in by_place:  # extra places: *args, or fn says
+        for index, at_place in by_place:  # extra places: *args, or fn says
             if index >= given:
                 break
             value = args[index]
-            if type(value) not in accepted.fast and not accepted.test(value):
+            if type(value) not in at_place.fast and not at_place.test(value):
                 first_refused(args, kwargs)
         if kwargs:
             for key, value in kwargs.items():
