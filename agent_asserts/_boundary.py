@@ -136,7 +136,10 @@ class Accepts:
                 (keys is None or keys.test(k)) and (values is None or values.test(v))
                 for k, v in value.items()
             )
-        return any(check(value) for check in self._checks)
+        checks = self._checks
+        if len(checks) == 1:  # one kind (a class): no generator to make
+            return bool(checks[0](value))
+        return any(check(value) for check in checks)
 
     def problem(self, value: Any) -> tuple[str, Any, str] | None:
         """Where ``value`` is refused: ``(path suffix, refused value, accepted text)``.
@@ -377,11 +380,11 @@ def checked_function(
             plain.append(_Checked(p.name, index, accepted))
 
     # the same checks, read by place and by keyword: a call tests only the arguments it gives
-    by_place: list[Accepts | None] = [None] * positional
+    by_place: list[tuple[int, Accepts]] = []  # (place, accepts) of the annotated ones, in order
     by_keyword: dict[str, Accepts] = {}
     for name, index, accepted in plain:
         if index is not None:
-            by_place[index] = accepted
+            by_place.append((index, accepted))
         by_keyword[name] = accepted
 
     def first_refused(args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
@@ -405,23 +408,29 @@ def checked_function(
                 if key not in keywords and not double.accepted.test(value):
                     reject(label, f"{double.name}[{key!r}]", double.accepted, value)
 
+    # first_refused raises for the first refused argument in the signature's order; it returns
+    # only for a value also given by place, where fn then says "multiple values"
     @functools.wraps(fn)
     def checked(*args: Any, **kwargs: Any) -> Any:
-        refused = False
-        for value, accepted in zip(args, by_place, strict=False):  # extra: *args, or fn says
-            if accepted is not None and type(value) not in accepted.fast:
-                refused = refused or not accepted.test(value)
+        given = len(args)
+        for index, at_place in by_place:  # extra places: *args, or fn says
+            if index >= given:
+                break
+            value = args[index]
+            if type(value) not in at_place.fast and not at_place.test(value):
+                first_refused(args, kwargs)
         if kwargs:
             for key, value in kwargs.items():
                 accepted = by_keyword.get(key)
-                if accepted is not None and type(value) not in accepted.fast:
-                    refused = refused or not accepted.test(value)
-                if double is not None and key not in keywords:
-                    refused = refused or not double.accepted.test(value)
-        if star is not None and len(args) > positional:
-            refused = refused or not all(star.accepted.test(item) for item in args[positional:])
-        if refused:  # may be a value also given by place (fn then says "multiple values")
-            first_refused(args, kwargs)
+                if accepted is not None:
+                    if type(value) not in accepted.fast and not accepted.test(value):
+                        first_refused(args, kwargs)
+                elif double is not None and key not in keywords and not double.accepted.test(value):
+                    first_refused(args, kwargs)
+        if star is not None and given > positional:
+            extra = args[positional:]
+            if not all(star.accepted.test(item) for item in extra):
+                first_refused(args, kwargs)
         return fn(*args, **kwargs)
 
     setattr(checked, _GUARDED, True)

@@ -38,11 +38,11 @@ from agent_asserts.fluent import (
 from agent_asserts.fluent.handles import AssertionHandle, ValueExpectation
 from agent_asserts.fluent.recording import (
     Recorder,
+    Shared,
     build_result,
     outcome_to_result,
     plain_info,
     run_check,
-    shared,
 )
 from agent_asserts.matching import Matcher
 from agent_asserts.record import Button, Event, TrialRecord
@@ -148,7 +148,7 @@ class EvalContext(
         """
         if self.deadline is not None:
             self.check_deadline()
-        kept = shared(check)
+        kept = Shared(check)
         if severity is None and not kept.plain:  # the check may decide its own severity
             severity = check.severity_for(self.judge_fn)
         self.running = (check, name)  # named by a time limit that stops the case here

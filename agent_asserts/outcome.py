@@ -101,15 +101,9 @@ class Outcome:
         """
         if details is not MISSING:
             fields["details"] = details
-        return cls(
-            Status.PASS if passed else Status.FAIL,
-            1.0 if passed else 0.0,
-            message=message,
-            expected=expected,
-            observed=observed,
-            evidence=evidence,
-            **fields,
-        )
+        if passed:  # by place: the fields in their declared order
+            return cls(Status.PASS, 1.0, message, expected, observed, evidence, **fields)
+        return cls(Status.FAIL, 0.0, message, expected, observed, evidence, **fields)
 
     def replace(self, **changes: Any) -> Outcome:
         """A copy with ``changes`` (by public name, ``message`` too).

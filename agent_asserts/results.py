@@ -100,7 +100,7 @@ class LogEntry:
 
 
 def _score_validator(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
-    if type(value) is float and 0.0 <= value <= 1.0:
+    if value is None or (type(value) is float and 0.0 <= value <= 1.0):
         return
     check_unit_interval(attribute.name, value)
 

@@ -125,14 +125,14 @@ class CalledTool(Check):
     @_selector.default
     @given_fields_first
     def _select_calls(self) -> ToolSelector:
-        return ToolSelector(
+        return ToolSelector(  # by place: the argument check reads no keywords
             self.name,
-            arguments=self.arguments,
-            result=self.result,
-            is_error=self.is_error,
-            source=self.source,
-            mcp_server=self.mcp_server,
-            skill_id=self.skill_id,
+            self.arguments,
+            self.result,
+            self.is_error,
+            self.source,
+            self.mcp_server,
+            self.skill_id,
         )
 
     def evaluate(self, record: TrialRecord) -> Outcome:
@@ -228,7 +228,7 @@ class NotCalledTool(Check):
     @_selector.default
     @given_fields_first
     def _select_calls(self) -> ToolSelector:
-        return ToolSelector(self.name, arguments=self.arguments)
+        return ToolSelector(self.name, self.arguments)
 
     @_marker.default
     @given_fields_first

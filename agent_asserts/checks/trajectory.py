@@ -128,7 +128,7 @@ class _LastToolCheck(Check):
 
     @given_fields_first
     def _select_last(self) -> ToolSelector:
-        return ToolSelector(self.tool_name(), arguments=self.arguments)
+        return ToolSelector(self.tool_name(), self.arguments)
 
     def evaluate(self, record: TrialRecord) -> Outcome:
         return _last_tool_outcome(record, self._selector)
@@ -213,7 +213,7 @@ class EveryCall(Check):
     def _select_calls(self) -> ToolSelector:
         if self.arguments is None and self.result is None:
             raise ValueError("every_call() needs 'arguments' or 'result': it would check nothing")
-        return ToolSelector(self.name, arguments=self.arguments, result=self.result)
+        return ToolSelector(self.name, self.arguments, self.result)
 
     def evaluate(self, record: TrialRecord) -> Outcome:
         invalid = missing_surface(record, "tool_call")
@@ -271,7 +271,7 @@ class FollowedBy(Check):
     @_selector.default
     @given_fields_first
     def _select_calls(self) -> ToolSelector:
-        return ToolSelector(self.name, arguments=self.arguments)
+        return ToolSelector(self.name, self.arguments)
 
     @_next.default
     @given_fields_first

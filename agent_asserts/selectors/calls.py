@@ -130,10 +130,10 @@ class ToolSelector(Selector):
     names: tuple[str, ...] = attrs.field(init=False, eq=False)
     _arguments: Matcher | None = attrs.field(init=False, eq=False)
     _result: Matcher | None = attrs.field(init=False, eq=False)
-    # by one name and arguments/result only: the per-name index, reading only those two
-    _by_name_and_values: bool = attrs.field(init=False, eq=False)
-    # by name alone: the per-name index holds exactly the selected calls
-    _by_name_only: bool = attrs.field(init=False, eq=False)
+    # how select() reads the record: _BY_NAME_ONLY (by name alone: the per-name index holds
+    # exactly the selected calls), _BY_NAME_AND_VALUES (by one name and arguments/result only:
+    # the per-name index, reading only those two) or _BY_FIELDS (every field of a candidate)
+    _plan: int = attrs.field(init=False, eq=False)
 
     index_kind: ClassVar[str | None] = "tool_call"
 
@@ -173,9 +173,9 @@ class ToolSelector(Selector):
     def _result_matcher(self) -> Matcher | None:
         return _optional_matcher(self.result)
 
-    @_by_name_and_values.default
-    def _selects_by_name_and_values(self) -> bool:
-        return (  # _TOOL_KEYWORDS[2:] are all None
+    @_plan.default
+    def _select_plan(self) -> int:
+        if not (  # _TOOL_KEYWORDS[2:] are all None
             len(self.names) == 1
             and self.is_error is None
             and self.source is None
@@ -183,11 +183,11 @@ class ToolSelector(Selector):
             and self.skill_id is None
             and self.outcome is None
             and self.agent is None
-        )
-
-    @_by_name_only.default
-    def _selects_by_name_only(self) -> bool:
-        return self._by_name_and_values and self.arguments is None and self.result is None
+        ):
+            return _BY_FIELDS
+        if self.arguments is None and self.result is None:
+            return _BY_NAME_ONLY
+        return _BY_NAME_AND_VALUES
 
     def __repr__(self) -> str:
         fields = {f: getattr(self, f) for f in _TOOL_KEYWORDS}
@@ -204,12 +204,13 @@ class ToolSelector(Selector):
     def takes_every_candidate(self) -> bool:
         # By name alone, the per-name index is the answer: it holds exactly the tool calls of
         # that name, so no call needs reading.
-        return self._by_name_only
+        return self._plan == _BY_NAME_ONLY
 
     def select(self, record: TrialRecord) -> list[int]:
-        if self._by_name_only:
+        plan = self._plan
+        if plan == _BY_NAME_ONLY:
             return list(record.tool_positions(self.names[0]))
-        if not self._by_name_and_values:
+        if plan == _BY_FIELDS:
             return super().select(record)
         # matches_fields() inlined over the per-name index: the name holds, only the arguments
         # and the result are read
@@ -282,6 +283,8 @@ class ToolSelector(Selector):
                 out[field] = value_to_data(value)
         return out
 
+
+_BY_FIELDS, _BY_NAME_AND_VALUES, _BY_NAME_ONLY = 0, 1, 2  # ToolSelector._plan
 
 _TOOL_KEYWORDS = (
     "arguments",
