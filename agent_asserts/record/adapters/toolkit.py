@@ -959,9 +959,9 @@ _EVENT_KEYS: Final = frozenset(ENVELOPE_FIELDS) - {"entity_refs"}
 _STR_KEYS: Final = frozenset(STR_ENVELOPE_FIELDS)
 _MESSAGE_KEYS: Final = frozenset(PAYLOAD_KEYS["message"])
 _TOOL_KEYS: Final = frozenset(PAYLOAD_KEYS["tool_call"])
-_TOOL_STR_KEYS: Final = (
-    "mcp_server", "skill_id", "call_id", "error_message", "error_type", "arguments_raw"
-)  # fmt: skip
+_TOOL_STR_KEYS: Final = frozenset(
+    {"mcp_server", "skill_id", "call_id", "error_message", "error_type", "arguments_raw"}
+)
 _MODEL_KEYS: Final = frozenset(PAYLOAD_KEYS["model_call"])
 _REASONING_KEYS: Final = frozenset(PAYLOAD_KEYS["reasoning"])
 _DELEGATION_KEYS: Final = frozenset(PAYLOAD_KEYS["delegation"])
@@ -1012,13 +1012,8 @@ def _counter(value: Any) -> int:
 def _extra(raw: dict[str, Any], known: frozenset[str], position: int) -> dict[str, Any]:
     """The keys of the payload of event ``position`` outside its fields, as the record keeps
     them (warning on a key that looks like a misspelt field, as the record's decoding does)."""
-    extra = {}
-    own = True
-    for key, value in raw.items():
-        if key not in known:
-            extra[key] = _plain(value)
-            own = own and key in OWN_EXTRA_KEYS
-    if not own:  # the library's own extra keys are never asked about
+    extra = {key: _plain(value) for key, value in raw.items() if key not in known}
+    if not extra.keys() <= OWN_EXTRA_KEYS:  # the library's own extra keys are never asked about
         warn_suspicious(raw, known, f"$.events[{position}].payload")
     return extra
 
@@ -1066,12 +1061,13 @@ def _tool_call(raw: dict[str, Any], position: int) -> ToolCallPayload:
     source = raw.get("source", "local")
     if source != "local" and source != "mcp":
         raise _Recheck
-    get = raw.get
-    strings = [get(key) for key in _TOOL_STR_KEYS]
-    for value in strings:
+    for key in raw.keys() & _TOOL_STR_KEYS:  # only the string fields present are looked at
+        value = raw[key]
         if value is not None and type(value) is not str:
             raise _Recheck
-    if strings[5] is not None and arguments is not MISSING:
+    get = raw.get
+    arguments_raw = get("arguments_raw")
+    if arguments_raw is not None and arguments is not MISSING:
         raise _Recheck
     name = get("name")
     if type(name) is not str or not name:
@@ -1083,14 +1079,14 @@ def _tool_call(raw: dict[str, Any], position: int) -> ToolCallPayload:
         result if type(result) is str or result is None else _plain(result),
         implied,
         source,
-        strings[0],
-        strings[1],
-        strings[2],
-        strings[3],
+        get("mcp_server"),
+        get("skill_id"),
+        get("call_id"),
+        get("error_message"),
         _extra(raw, _TOOL_KEYS, position),
         outcome,
-        strings[4],
-        strings[5],
+        get("error_type"),
+        arguments_raw,
     )
 
 
@@ -1166,6 +1162,52 @@ def _payload(kind: str, raw: Any, position: int, event_type: Any) -> Any:
     return _plain(raw)
 
 
+_USUAL_KEYS: Final = frozenset(
+    {"kind", "event_id", "payload", "actor_ref", "parent_id", "group_id", "agent"}
+)
+"""The envelope keys the builders write on most events; any other key is read by
+:func:`_rare`."""
+_RARE_STR_KEYS: Final = _STR_KEYS - _USUAL_KEYS
+_NO_RARE: Final = (None,) * 12
+
+
+def _rare(raw: dict[str, Any]) -> tuple[Any, ...]:
+    """An event's envelope fields other than :data:`_USUAL_KEYS`, checked: ``wall_time``,
+    ``monotonic_time``, ``duration``, ``turn``, ``event_type``, ``surface``, ``audience``,
+    ``phase``, ``operation_ref``, ``correlation_id``, ``caused_by_event_id``, ``status``."""
+    get = raw.get
+    for key in raw.keys() & _RARE_STR_KEYS:  # each a string or None
+        value = raw[key]
+        if value is not None and type(value) is not str:
+            raise _Recheck
+    wall_time = get("wall_time")
+    if not (wall_time is None or type(wall_time) in (str, int, float)):
+        raise _Recheck
+    monotonic_time = get("monotonic_time")
+    if not (monotonic_time is None or type(monotonic_time) in (int, float)):
+        raise _Recheck
+    duration = get("duration")
+    if duration is not None and not (type(duration) in (int, float) and 0 <= duration < math.inf):
+        raise _Recheck
+    turn = get("turn")
+    if turn is not None:
+        _counter(turn)
+    return (
+        wall_time,
+        monotonic_time,
+        duration,
+        turn,
+        _text(get("event_type")),
+        get("surface"),
+        get("audience"),
+        get("phase"),
+        get("operation_ref"),
+        get("correlation_id"),
+        get("caused_by_event_id"),
+        get("status"),
+    )
+
+
 def _events(raw_events: list[Any]) -> list[Event]:
     tracker = TurnTracker()
     ids: set[str] = set()
@@ -1181,39 +1223,16 @@ def _events(raw_events: list[Any]) -> list[Event]:
         if type(event_id) is not str or not event_id or event_id in ids:
             raise _Recheck
         ids.add(event_id)
-        strings = (
-            actor_ref := get("actor_ref"),
-            surface := get("surface"),
-            audience := get("audience"),
-            phase := get("phase"),
-            operation_ref := get("operation_ref"),
-            correlation_id := get("correlation_id"),
-            caused_by := get("caused_by_event_id"),
-            status := get("status"),
-            parent_id := get("parent_id"),
-            group_id := get("group_id"),
-            agent := get("agent"),
-        )  # the STR_ENVELOPE_FIELDS: each a string or None
-        for value in strings:
+        actor_ref, parent_id, group_id, agent = usual = (
+            get("actor_ref"), get("parent_id"), get("group_id"), get("agent")
+        )  # fmt: skip
+        for value in usual:
             if value is not None and type(value) is not str:
                 raise _Recheck
         if (parent_id is not None and parent_id not in ids) or parent_id == event_id:
             raise _Recheck  # only links to an earlier event are vouched for (no cycle)
-        wall_time = get("wall_time")
-        if not (wall_time is None or type(wall_time) in (str, int, float)):
-            raise _Recheck
-        monotonic_time = get("monotonic_time")
-        if not (monotonic_time is None or type(monotonic_time) in (int, float)):
-            raise _Recheck
-        duration = get("duration")
-        if duration is not None and not (
-            type(duration) in (int, float) and 0 <= duration < math.inf
-        ):
-            raise _Recheck
-        turn = get("turn")
-        if turn is not None:
-            _counter(turn)
-        event_type = _text(get("event_type"))
+        rare = _NO_RARE if raw.keys() <= _USUAL_KEYS else _rare(raw)
+        event_type = rare[4]
         if event_type is None and kind == "delegation":
             event_type = "completed"
         payload = _payload(kind, get("payload", {}), position, event_type)
@@ -1224,19 +1243,19 @@ def _events(raw_events: list[Any]) -> list[Event]:
                 payload,
                 event_id,
                 event_type,
-                wall_time,
-                monotonic_time,
+                rare[0],
+                rare[1],
                 actor_ref,
-                surface,
-                audience,
-                tracker.assign(turn, opens),
-                phase,
+                rare[5],
+                rare[6],
+                tracker.assign(rare[3], opens),
+                rare[7],
                 (),
-                operation_ref,
-                correlation_id,
-                caused_by,
-                status,
-                duration,
+                rare[8],
+                rare[9],
+                rare[10],
+                rare[11],
+                rare[2],
                 parent_id,
                 group_id,
                 agent,
