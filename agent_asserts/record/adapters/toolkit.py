@@ -55,7 +55,8 @@ import math
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from datetime import UTC, datetime
-from typing import Any, Final
+from json.scanner import make_scanner
+from typing import Any, Final, cast
 
 from agent_asserts._depth import MAX_DEPTH
 from agent_asserts._values import MISSING
@@ -135,6 +136,9 @@ def _no_constant(name: str) -> Any:
 
 
 _DECODER: Final = json.JSONDecoder(parse_constant=_no_constant)
+_SCAN: Final = make_scanner(cast(Any, _DECODER))
+"""The decoder's scanner (``json.scanner``): ``(value, end)`` of the JSON value at a position
+of the text, read with the decoder's options."""
 _BOM: Final = "Unexpected UTF-8 BOM (decode using utf-8-sig)"
 
 
@@ -151,7 +155,11 @@ def _loads(text: str) -> Any:
     """
     if text.startswith("\ufeff"):
         raise json.JSONDecodeError(_BOM, text, 0)
-    return _DECODER.decode(text)
+    try:  # the decoder's scanner alone reads a value that fills the text (most do)
+        value, end = _SCAN(text, 0)
+    except (StopIteration, ValueError):  # no value at 0 (whitespace first), NaN, bad JSON
+        return _DECODER.decode(text)  # which raises the decoder's own error
+    return value if end == len(text) else _DECODER.decode(text)
 
 
 def _json_value(text: str) -> Any:
@@ -630,7 +638,13 @@ class TraceBuilder:
         >>> TraceBuilder().add("guardrail", {"name": "pii"}, where="[0]")
         {'kind': 'guardrail', 'event_id': 'e0', 'payload': {'name': 'pii', 'trace_items': ['[0]']}}
         """
-        payload = {**payload, "trace_items": [where] if type(where) is str else _positions(where)}
+        return self._add(kind, {**payload}, where, envelope)
+
+    def _add(
+        self, kind: str, payload: dict[str, Any], where: Where, envelope: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        """:meth:`add` of a payload the builder made (its own dict, not copied again)."""
+        payload["trace_items"] = [where] if type(where) is str else _positions(where)
         event: dict[str, Any] = {"kind": kind, "event_id": f"e{len(self.events)}"}
         for key, value in envelope.items():
             if value is not None:
@@ -641,7 +655,7 @@ class TraceBuilder:
 
     def message(self, actor: str, text: str, *, where: Where, **envelope: Any) -> dict[str, Any]:
         """A message spoken by ``actor`` (``user``, ``agent``, ``system``…)."""
-        return self.add("message", {"text": text}, where=where, actor_ref=actor, **envelope)
+        return self._add("message", {"text": text}, where, {"actor_ref": actor, **envelope})
 
     def model_call(
         self,
@@ -671,7 +685,7 @@ class TraceBuilder:
             payload["usage"] = dict(usage)
         if error_message is not None or error_type is not None:
             payload["is_error"] = True
-        return self.add("model_call", payload, where=where, **envelope)
+        return self._add("model_call", payload, where, envelope)
 
     def usage_of(self, event: Mapping[str, Any], usage: Mapping[str, Any] | None) -> None:
         """Give a model call made earlier (one of :meth:`model_call`'s events) the usage the
@@ -704,7 +718,7 @@ class TraceBuilder:
             payload["text"] = text
         if summary is not None:
             payload["summary"] = summary
-        return self.add("reasoning", payload, where=where, **envelope)
+        return self._add("reasoning", payload, where, envelope)
 
     def delegation(
         self,
@@ -722,7 +736,7 @@ class TraceBuilder:
         for key, value in (("from_agent", from_agent), ("mode", mode), ("output", output)):
             if value is not None:
                 payload[key] = value
-        return self.add("delegation", payload, where=where, event_type=status, **envelope)
+        return self._add("delegation", payload, where, {"event_type": status, **envelope})
 
     def switch_agent(self, agent: str | None, *, where: Where, mode: str = "handoff") -> None:
         """Note the agent now acting: when it changes to a named agent, a ``delegation`` event
@@ -774,7 +788,7 @@ class TraceBuilder:
             payload["call_id"] = call_id
         if mcp_server is not None:
             payload["mcp_server"] = mcp_server
-        event = self.add("tool_call", payload, where=positions, group_id=group, **envelope)
+        event = self._add("tool_call", payload, positions, {"group_id": group, **envelope})
         self._open.append(event)
         return event
 
@@ -837,10 +851,14 @@ class TraceBuilder:
             fields["unpaired"] = True
             if call_id is not None:
                 fields["call_id"] = call_id
-            return self.add("tool_call", {"name": name or UNKNOWN_TOOL, **fields}, where=where)
+            return self._add("tool_call", {"name": name or UNKNOWN_TOOL, **fields}, where, {})
         self._open.remove(event)
-        event["payload"].update(fields)
-        event["payload"]["trace_items"].extend(_positions(where))
+        payload = event["payload"]
+        payload.update(fields)
+        if type(where) is str:
+            payload["trace_items"].append(where)
+        else:
+            payload["trace_items"].extend(where)
         started = event.get("wall_time")
         if isinstance(started, int | float) and wall_time is not None and wall_time >= started:
             event.setdefault("duration", wall_time - started)
