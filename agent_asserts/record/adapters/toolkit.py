@@ -1128,10 +1128,10 @@ def _memory(raw: dict[str, Any], position: int, event_type: Any) -> MemoryPayloa
 def _payload(kind: str, raw: Any, position: int, event_type: Any) -> Any:
     if type(raw) is not dict:
         raise _Recheck
-    if kind == "memory":
-        return _memory(raw, position, event_type)
     if kind == "tool_call":
         return _tool_call(raw, position)
+    if kind == "memory":
+        return _memory(raw, position, event_type)
     if kind == "message":
         if "buttons" in raw or type(raw.get("text", "")) is not str:
             raise _Recheck
@@ -1140,6 +1140,8 @@ def _payload(kind: str, raw: Any, position: int, event_type: Any) -> Any:
             text, _text(raw.get("utter_name")), (), _extra(raw, _MESSAGE_KEYS, position)
         )
     if kind == "model_call":
+        if raw.keys().isdisjoint(_MODEL_KEYS):  # a call the trace tells nothing about
+            return ModelCallPayload(extra=_extra(raw, _MODEL_KEYS, position))
         return ModelCallPayload(
             _text(raw.get("model")),
             _text(raw.get("provider")),
