@@ -55,8 +55,7 @@ import math
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from datetime import UTC, datetime
-from json.scanner import make_scanner
-from typing import Any, Final, cast
+from typing import Any, Final
 
 from agent_asserts._depth import MAX_DEPTH
 from agent_asserts._values import MISSING
@@ -136,9 +135,6 @@ def _no_constant(name: str) -> Any:
 
 
 _DECODER: Final = json.JSONDecoder(parse_constant=_no_constant)
-_SCAN: Final = make_scanner(cast(Any, _DECODER))
-"""The decoder's scanner (``json.scanner``): ``(value, end)`` of the JSON value at a position
-of the text, read with the decoder's options."""
 _BOM: Final = "Unexpected UTF-8 BOM (decode using utf-8-sig)"
 
 
@@ -155,11 +151,7 @@ def _loads(text: str) -> Any:
     """
     if text.startswith("\ufeff"):
         raise json.JSONDecodeError(_BOM, text, 0)
-    try:  # the decoder's scanner alone reads a value that fills the text (most do)
-        value, end = _SCAN(text, 0)
-    except (StopIteration, ValueError):  # no value at 0 (whitespace first), NaN, bad JSON
-        return _DECODER.decode(text)  # which raises the decoder's own error
-    return value if end == len(text) else _DECODER.decode(text)
+    return _DECODER.decode(text)
 
 
 def _json_value(text: str) -> Any:
