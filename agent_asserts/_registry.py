@@ -140,6 +140,18 @@ class Registry(MutableMapping[str, V]):
         self._ensure_loaded()
         return tuple(self._entries)
 
+    def entries(self) -> tuple[tuple[str, V], ...]:
+        """Every ``(name, entry)`` pair, in registration order: one snapshot (``.items()``
+        looks each entry up again by its name).
+
+        >>> table: Registry[int] = Registry("thing")
+        >>> _ = table.add("a", 1)
+        >>> table.entries()
+        (('a', 1),)
+        """
+        self._ensure_loaded()
+        return tuple(self._entries.items())
+
     def __getitem__(self, name: str) -> V:
         self._ensure_loaded()
         return self._entries[name]

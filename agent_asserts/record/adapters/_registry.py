@@ -279,7 +279,7 @@ def file_format(path: str) -> TraceFormat | None:
     suffix = os.path.splitext(path)[1]
     if not suffix:
         return None
-    return next((spec for spec in _table().values() if suffix in spec.files), None)
+    return next((spec for _, spec in _table().entries() if suffix in spec.files), None)
 
 
 def file_suffixes() -> tuple[str, ...]:
@@ -288,7 +288,7 @@ def file_suffixes() -> tuple[str, ...]:
     >>> ".json" in file_suffixes()
     False
     """
-    return tuple(suffix for spec in _table().values() for suffix in spec.files)
+    return tuple(suffix for _, spec in _table().entries() for suffix in spec.files)
 
 
 def looked_at(data: Any) -> str:
@@ -321,7 +321,7 @@ def matching_formats(data: Any) -> tuple[str, ...]:
     >>> matching_formats({"detailed_trace": []})
     ('ces',)
     """
-    return tuple(name for name, spec in _table().items() if spec.detect(data))
+    return tuple(name for name, spec in _table().entries() if spec.detect(data))
 
 
 def detect(data: Any, *, source: str | None = None) -> str:

@@ -59,6 +59,8 @@ FORMAT: Final = "ces"
 """The name this module is registered under (the record-format registry finds it)."""
 ORDER: Final = 30
 """Its place among the built-in formats (their listing and error-message order)."""
+TAGS_RECORDS: Final = True
+"""``to_records`` takes ``format_name`` (the readers' ``metadata["format"]``)."""
 
 TRACE_KEY: Final = "detailed_trace"
 SURFACES: Final = ("message", "tool_call", "delegation", "custom_payload")
@@ -299,6 +301,11 @@ def to_record(data: Mapping[str, Any], *, source: str | None = None) -> TrialRec
     call arguments: not a Python literal
       (malformed node or string on line 1: Decimal('2') (a Call))
     """
+    return _record(data, source, None)
+
+
+def _record(data: Mapping[str, Any], source: str | None, format_name: str | None) -> TrialRecord:
+    """:func:`to_record`, naming ``format_name`` (when given) in ``metadata["format"]``."""
     if not isinstance(data, Mapping):
         raise RecordError([Problem("$", f"a CES result must be a mapping (got {data!r:.60})")])
     reader = _Reader(source)
@@ -316,6 +323,8 @@ def to_record(data: Mapping[str, Any], *, source: str | None = None) -> TrialRec
     metadata = {str(k): to_jsonable(v) for k, v in data.items() if k != TRACE_KEY}
     if reader.warnings:
         metadata["ces_warnings"] = reader.warnings
+    if format_name is not None:
+        metadata["format"] = format_name
     canonical: dict[str, Any] = {
         "surfaces": list(surfaces),
         "events": reader.events,
@@ -345,14 +354,16 @@ def detect(data: Any) -> bool:
 
 
 def to_records(data: Any, *, source: str | None = None, **options: Any) -> Iterator[TrialRecord]:
-    """One record per simulation result (``data`` is one result or a list of them).
+    """One record per simulation result (``data`` is one result or a list of them). The
+    option ``format_name`` (the readers pass it) is named in the record's
+    ``metadata["format"]``.
 
     >>> [r.reply for r in to_records([{"detailed_trace": ["Agent Text: a"]},
     ...                               {"detailed_trace": ["Agent Text: b"]}])]
     ['a', 'b']
     """
     for item in data if isinstance(data, list) else [data]:
-        yield to_record(item, source=source)
+        yield _record(item, source, options.get("format_name"))
 
 
 def read(path: str | os.PathLike[str], **options: Any) -> TrialRecord:

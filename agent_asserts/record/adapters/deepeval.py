@@ -60,6 +60,8 @@ FORMAT: Final = "deepeval"
 """The name this module is registered under (the record-format registry finds it)."""
 ORDER: Final = 200
 """Its place among the built-in formats (their listing and error-message order)."""
+TAGS_RECORDS: Final = True
+"""``to_records`` takes ``format_name`` (the readers' ``metadata["format"]``)."""
 RUNS: Final = ("",)
 """A top-level list holds one test case per item."""
 
@@ -150,8 +152,8 @@ def _plain_call(item: Any) -> Any:
     return dump(mode="json", exclude_none=True) if callable(dump) else item
 
 
-def _case_record(case: Any, where: str, source: str | None) -> TrialRecord:
-    b = TraceBuilder(source=source)
+def _case_record(case: Any, where: str, source: str | None, format_name: str | None) -> TrialRecord:
+    b = TraceBuilder(source=source, format_name=format_name)
     if not isinstance(case, Mapping):
         b.error(where, f"expected a DeepEval test case object (got {type(case).__name__})", case)
         return b.build(status="incomplete")
@@ -210,19 +212,21 @@ def _tool_call(b: TraceBuilder, item: Any, where: str) -> None:
 
 
 def to_records(data: Any, *, source: str | None = None, **options: Any) -> Iterator[TrialRecord]:
-    """One record per test case (see the module docs).
+    """One record per test case (see the module docs). The option ``format_name`` (the
+    readers pass it) is named in the record's ``metadata["format"]``.
 
     Raises:
         RecordError: ``data`` is neither a test case nor a list of them.
     """
+    name = options.get("format_name")
     if isinstance(data, Mapping):
-        yield _case_record(data, "$", source)
+        yield _case_record(data, "$", source, name)
         return
     if not isinstance(data, list):
         message = f"expected a DeepEval test case or a list of them (got {type(data).__name__})"
         raise RecordError([Problem("$", message, source)])
     for index, case in enumerate(data):
-        yield _case_record(case, f"$[{index}]", source)
+        yield _case_record(case, f"$[{index}]", source, name)
 
 
 def to_record(data: Any, *, source: str | None = None, **options: Any) -> TrialRecord:

@@ -67,6 +67,8 @@ FORMAT: Final = "gemini"
 """The name this module is registered under (the record-format registry finds it)."""
 ORDER: Final = 70
 """Its place among the built-in formats (their listing and error-message order)."""
+TAGS_RECORDS: Final = True
+"""``to_records`` takes ``format_name`` (the readers' ``metadata["format"]``)."""
 
 RUNS: Final = ("eval_cases", "evalCases")
 """An eval set holds one run per eval case."""
@@ -169,8 +171,8 @@ def gemini_usage(raw: Any) -> dict[str, Any] | None:
 
 
 class _Reader:
-    def __init__(self, source: str | None) -> None:
-        self.b = TraceBuilder(source=source)
+    def __init__(self, source: str | None, format_name: str | None = None) -> None:
+        self.b = TraceBuilder(source=source, format_name=format_name)
         self.root: str | None = None
         self.errors: list[Any] = []
 
@@ -319,9 +321,9 @@ class _Reader:
             self.b.switch_agent(None if target == self.root else target, where=where)
 
 
-def _records_of_session(data: Any, source: str | None) -> TrialRecord:
+def _records_of_session(data: Any, source: str | None, format_name: str | None) -> TrialRecord:
     events = data.get("events") if isinstance(data, Mapping) else data
-    reader = _Reader(source)
+    reader = _Reader(source, format_name)
     prefix = "$.events" if events is not data else "$"
     for index, event in enumerate(items(events)):
         reader.event(f"{prefix}[{index}]", event)
@@ -332,9 +334,9 @@ def _records_of_session(data: Any, source: str | None) -> TrialRecord:
     return reader.b.build(errors=reader.errors, metadata=metadata, final_state=final_state)
 
 
-def _records_of_contents(data: Any, source: str | None) -> TrialRecord:
+def _records_of_contents(data: Any, source: str | None, format_name: str | None) -> TrialRecord:
     contents = data.get("contents") if isinstance(data, Mapping) else data
-    reader = _Reader(source)
+    reader = _Reader(source, format_name)
     metadata = None
     if isinstance(data, Mapping):
         system = get(data, "system_instruction")
@@ -425,8 +427,10 @@ def _invocation(reader: _Reader, where: str, invocation: Any) -> None:
         reader.b.message("agent", text, where=f"{where}.final_response")
 
 
-def _record_of_case(case: Any, where: str, source: str | None) -> TrialRecord:
-    reader = _Reader(source)
+def _record_of_case(
+    case: Any, where: str, source: str | None, format_name: str | None
+) -> TrialRecord:
+    reader = _Reader(source, format_name)
     if not _is_case(case):
         reader.b.error(where, "not an ADK eval case (eval_id and conversation)", case)
         return reader.b.build()
@@ -440,23 +444,25 @@ def _record_of_case(case: Any, where: str, source: str | None) -> TrialRecord:
 
 
 def to_records(data: Any, *, source: str | None = None, **options: Any) -> Iterator[TrialRecord]:
-    """The runs of Gemini / ADK data: one per eval case of an eval set, else one.
+    """The runs of Gemini / ADK data: one per eval case of an eval set, else one. The option
+    ``format_name`` (the readers pass it) is named in the record's ``metadata["format"]``.
 
     Raises:
         RecordError: ``data`` has none of the three shapes.
     """
+    name = options.get("format_name")
     cases = get(data, "eval_cases") if isinstance(data, Mapping) else None
     if isinstance(cases, list):
         key = "eval_cases" if "eval_cases" in data else "evalCases"
         for index, case in enumerate(cases):
-            yield _record_of_case(case, f"$.{key}[{index}]", source)
+            yield _record_of_case(case, f"$.{key}[{index}]", source, name)
         return
     if _is_case(data):
-        yield _record_of_case(data, "$", source)
+        yield _record_of_case(data, "$", source, name)
         return
     events = data.get("events") if isinstance(data, Mapping) else data
     if isinstance(events, list) and events and _is_event(events[0]):
-        yield _records_of_session(data, source)
+        yield _records_of_session(data, source, name)
         return
     if _is_response(data):
         data = {"contents": [], "response": data}
@@ -465,7 +471,7 @@ def to_records(data: Any, *, source: str | None = None, **options: Any) -> Itera
         raise RecordError(
             [Problem("$", "expected Gemini contents, ADK events or an ADK eval set", source)]
         )
-    yield _records_of_contents(data, source)
+    yield _records_of_contents(data, source, name)
 
 
 def to_record(data: Any, **options: Any) -> TrialRecord:

@@ -78,10 +78,17 @@ def _is_completion(item: Any) -> bool:
 
 
 def _is_message(item: Any) -> bool:
+    return _role(item) is not None
+
+
+def _role(item: Any) -> str | None:
+    """The role of an OpenAI Chat message, None when ``item`` is not one."""
     if type(item) is not dict and not isinstance(item, Mapping):  # exact dicts: no ABC check
-        return False
+        return None
     role = item.get("role")
-    return isinstance(role, str) and role in ROLES and "parts" not in item and "type" not in item
+    if isinstance(role, str) and role in ROLES and "parts" not in item and "type" not in item:
+        return role
+    return None
 
 
 _CHAT_PARTS: Final = ("text", "image_url", "input_audio", "file", "refusal")
@@ -135,12 +142,13 @@ class _Reader:
         self.last_text: str | None = None
 
     def item(self, where: str, item: Any) -> None:
-        if _is_completion(item):
-            self.completion(where, item)
-        elif not _is_message(item):
-            self.b.error(where, "not an OpenAI Chat message (a role and content)", item)
+        role = None if _is_completion(item) else _role(item)
+        if role is None:
+            if _is_completion(item):
+                self.completion(where, item)
+            else:
+                self.b.error(where, "not an OpenAI Chat message (a role and content)", item)
         else:
-            role = item["role"]
             if role == "tool" or role == "function":
                 self.tool_result(where, item)
             elif role == "assistant":

@@ -630,7 +630,13 @@ class TraceBuilder:
         >>> TraceBuilder().add("guardrail", {"name": "pii"}, where="[0]")
         {'kind': 'guardrail', 'event_id': 'e0', 'payload': {'name': 'pii', 'trace_items': ['[0]']}}
         """
-        payload = {**payload, "trace_items": [where] if type(where) is str else _positions(where)}
+        return self._add(kind, {**payload}, where, envelope)
+
+    def _add(
+        self, kind: str, payload: dict[str, Any], where: Where, envelope: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        """:meth:`add` of a payload the builder made (its own dict, not copied again)."""
+        payload["trace_items"] = [where] if type(where) is str else _positions(where)
         event: dict[str, Any] = {"kind": kind, "event_id": f"e{len(self.events)}"}
         for key, value in envelope.items():
             if value is not None:
@@ -641,7 +647,7 @@ class TraceBuilder:
 
     def message(self, actor: str, text: str, *, where: Where, **envelope: Any) -> dict[str, Any]:
         """A message spoken by ``actor`` (``user``, ``agent``, ``system``…)."""
-        return self.add("message", {"text": text}, where=where, actor_ref=actor, **envelope)
+        return self._add("message", {"text": text}, where, {"actor_ref": actor, **envelope})
 
     def model_call(
         self,
@@ -671,7 +677,7 @@ class TraceBuilder:
             payload["usage"] = dict(usage)
         if error_message is not None or error_type is not None:
             payload["is_error"] = True
-        return self.add("model_call", payload, where=where, **envelope)
+        return self._add("model_call", payload, where, envelope)
 
     def usage_of(self, event: Mapping[str, Any], usage: Mapping[str, Any] | None) -> None:
         """Give a model call made earlier (one of :meth:`model_call`'s events) the usage the
@@ -704,7 +710,7 @@ class TraceBuilder:
             payload["text"] = text
         if summary is not None:
             payload["summary"] = summary
-        return self.add("reasoning", payload, where=where, **envelope)
+        return self._add("reasoning", payload, where, envelope)
 
     def delegation(
         self,
@@ -722,7 +728,7 @@ class TraceBuilder:
         for key, value in (("from_agent", from_agent), ("mode", mode), ("output", output)):
             if value is not None:
                 payload[key] = value
-        return self.add("delegation", payload, where=where, event_type=status, **envelope)
+        return self._add("delegation", payload, where, {"event_type": status, **envelope})
 
     def switch_agent(self, agent: str | None, *, where: Where, mode: str = "handoff") -> None:
         """Note the agent now acting: when it changes to a named agent, a ``delegation`` event
@@ -774,7 +780,7 @@ class TraceBuilder:
             payload["call_id"] = call_id
         if mcp_server is not None:
             payload["mcp_server"] = mcp_server
-        event = self.add("tool_call", payload, where=positions, group_id=group, **envelope)
+        event = self._add("tool_call", payload, positions, {"group_id": group, **envelope})
         self._open.append(event)
         return event
 
@@ -837,10 +843,14 @@ class TraceBuilder:
             fields["unpaired"] = True
             if call_id is not None:
                 fields["call_id"] = call_id
-            return self.add("tool_call", {"name": name or UNKNOWN_TOOL, **fields}, where=where)
+            return self._add("tool_call", {"name": name or UNKNOWN_TOOL, **fields}, where, {})
         self._open.remove(event)
-        event["payload"].update(fields)
-        event["payload"]["trace_items"].extend(_positions(where))
+        payload = event["payload"]
+        payload.update(fields)
+        if type(where) is str:
+            payload["trace_items"].append(where)
+        else:
+            payload["trace_items"].extend(where)
         started = event.get("wall_time")
         if isinstance(started, int | float) and wall_time is not None and wall_time >= started:
             event.setdefault("duration", wall_time - started)
@@ -959,9 +969,9 @@ _EVENT_KEYS: Final = frozenset(ENVELOPE_FIELDS) - {"entity_refs"}
 _STR_KEYS: Final = frozenset(STR_ENVELOPE_FIELDS)
 _MESSAGE_KEYS: Final = frozenset(PAYLOAD_KEYS["message"])
 _TOOL_KEYS: Final = frozenset(PAYLOAD_KEYS["tool_call"])
-_TOOL_STR_KEYS: Final = (
-    "mcp_server", "skill_id", "call_id", "error_message", "error_type", "arguments_raw"
-)  # fmt: skip
+_TOOL_STR_KEYS: Final = frozenset(
+    {"mcp_server", "skill_id", "call_id", "error_message", "error_type", "arguments_raw"}
+)
 _MODEL_KEYS: Final = frozenset(PAYLOAD_KEYS["model_call"])
 _REASONING_KEYS: Final = frozenset(PAYLOAD_KEYS["reasoning"])
 _DELEGATION_KEYS: Final = frozenset(PAYLOAD_KEYS["delegation"])
@@ -1012,13 +1022,8 @@ def _counter(value: Any) -> int:
 def _extra(raw: dict[str, Any], known: frozenset[str], position: int) -> dict[str, Any]:
     """The keys of the payload of event ``position`` outside its fields, as the record keeps
     them (warning on a key that looks like a misspelt field, as the record's decoding does)."""
-    extra = {}
-    own = True
-    for key, value in raw.items():
-        if key not in known:
-            extra[key] = _plain(value)
-            own = own and key in OWN_EXTRA_KEYS
-    if not own:  # the library's own extra keys are never asked about
+    extra = {key: _plain(value) for key, value in raw.items() if key not in known}
+    if not extra.keys() <= OWN_EXTRA_KEYS:  # the library's own extra keys are never asked about
         warn_suspicious(raw, known, f"$.events[{position}].payload")
     return extra
 
@@ -1066,12 +1071,13 @@ def _tool_call(raw: dict[str, Any], position: int) -> ToolCallPayload:
     source = raw.get("source", "local")
     if source != "local" and source != "mcp":
         raise _Recheck
-    get = raw.get
-    strings = [get(key) for key in _TOOL_STR_KEYS]
-    for value in strings:
+    for key in raw.keys() & _TOOL_STR_KEYS:  # only the string fields present are looked at
+        value = raw[key]
         if value is not None and type(value) is not str:
             raise _Recheck
-    if strings[5] is not None and arguments is not MISSING:
+    get = raw.get
+    arguments_raw = get("arguments_raw")
+    if arguments_raw is not None and arguments is not MISSING:
         raise _Recheck
     name = get("name")
     if type(name) is not str or not name:
@@ -1083,14 +1089,14 @@ def _tool_call(raw: dict[str, Any], position: int) -> ToolCallPayload:
         result if type(result) is str or result is None else _plain(result),
         implied,
         source,
-        strings[0],
-        strings[1],
-        strings[2],
-        strings[3],
+        get("mcp_server"),
+        get("skill_id"),
+        get("call_id"),
+        get("error_message"),
         _extra(raw, _TOOL_KEYS, position),
         outcome,
-        strings[4],
-        strings[5],
+        get("error_type"),
+        arguments_raw,
     )
 
 
@@ -1114,10 +1120,10 @@ def _memory(raw: dict[str, Any], position: int, event_type: Any) -> MemoryPayloa
 def _payload(kind: str, raw: Any, position: int, event_type: Any) -> Any:
     if type(raw) is not dict:
         raise _Recheck
-    if kind == "memory":
-        return _memory(raw, position, event_type)
     if kind == "tool_call":
         return _tool_call(raw, position)
+    if kind == "memory":
+        return _memory(raw, position, event_type)
     if kind == "message":
         if "buttons" in raw or type(raw.get("text", "")) is not str:
             raise _Recheck
@@ -1126,6 +1132,8 @@ def _payload(kind: str, raw: Any, position: int, event_type: Any) -> Any:
             text, _text(raw.get("utter_name")), (), _extra(raw, _MESSAGE_KEYS, position)
         )
     if kind == "model_call":
+        if raw.keys().isdisjoint(_MODEL_KEYS):  # a call the trace tells nothing about
+            return ModelCallPayload(extra=_extra(raw, _MODEL_KEYS, position))
         return ModelCallPayload(
             _text(raw.get("model")),
             _text(raw.get("provider")),
@@ -1166,6 +1174,52 @@ def _payload(kind: str, raw: Any, position: int, event_type: Any) -> Any:
     return _plain(raw)
 
 
+_USUAL_KEYS: Final = frozenset(
+    {"kind", "event_id", "payload", "actor_ref", "parent_id", "group_id", "agent"}
+)
+"""The envelope keys the builders write on most events; any other key is read by
+:func:`_rare`."""
+_RARE_STR_KEYS: Final = _STR_KEYS - _USUAL_KEYS
+_NO_RARE: Final = (None,) * 12
+
+
+def _rare(raw: dict[str, Any]) -> tuple[Any, ...]:
+    """An event's envelope fields other than :data:`_USUAL_KEYS`, checked: ``wall_time``,
+    ``monotonic_time``, ``duration``, ``turn``, ``event_type``, ``surface``, ``audience``,
+    ``phase``, ``operation_ref``, ``correlation_id``, ``caused_by_event_id``, ``status``."""
+    get = raw.get
+    for key in raw.keys() & _RARE_STR_KEYS:  # each a string or None
+        value = raw[key]
+        if value is not None and type(value) is not str:
+            raise _Recheck
+    wall_time = get("wall_time")
+    if not (wall_time is None or type(wall_time) in (str, int, float)):
+        raise _Recheck
+    monotonic_time = get("monotonic_time")
+    if not (monotonic_time is None or type(monotonic_time) in (int, float)):
+        raise _Recheck
+    duration = get("duration")
+    if duration is not None and not (type(duration) in (int, float) and 0 <= duration < math.inf):
+        raise _Recheck
+    turn = get("turn")
+    if turn is not None:
+        _counter(turn)
+    return (
+        wall_time,
+        monotonic_time,
+        duration,
+        turn,
+        _text(get("event_type")),
+        get("surface"),
+        get("audience"),
+        get("phase"),
+        get("operation_ref"),
+        get("correlation_id"),
+        get("caused_by_event_id"),
+        get("status"),
+    )
+
+
 def _events(raw_events: list[Any]) -> list[Event]:
     tracker = TurnTracker()
     ids: set[str] = set()
@@ -1181,39 +1235,16 @@ def _events(raw_events: list[Any]) -> list[Event]:
         if type(event_id) is not str or not event_id or event_id in ids:
             raise _Recheck
         ids.add(event_id)
-        strings = (
-            actor_ref := get("actor_ref"),
-            surface := get("surface"),
-            audience := get("audience"),
-            phase := get("phase"),
-            operation_ref := get("operation_ref"),
-            correlation_id := get("correlation_id"),
-            caused_by := get("caused_by_event_id"),
-            status := get("status"),
-            parent_id := get("parent_id"),
-            group_id := get("group_id"),
-            agent := get("agent"),
-        )  # the STR_ENVELOPE_FIELDS: each a string or None
-        for value in strings:
+        actor_ref, parent_id, group_id, agent = usual = (
+            get("actor_ref"), get("parent_id"), get("group_id"), get("agent")
+        )  # fmt: skip
+        for value in usual:
             if value is not None and type(value) is not str:
                 raise _Recheck
         if (parent_id is not None and parent_id not in ids) or parent_id == event_id:
             raise _Recheck  # only links to an earlier event are vouched for (no cycle)
-        wall_time = get("wall_time")
-        if not (wall_time is None or type(wall_time) in (str, int, float)):
-            raise _Recheck
-        monotonic_time = get("monotonic_time")
-        if not (monotonic_time is None or type(monotonic_time) in (int, float)):
-            raise _Recheck
-        duration = get("duration")
-        if duration is not None and not (
-            type(duration) in (int, float) and 0 <= duration < math.inf
-        ):
-            raise _Recheck
-        turn = get("turn")
-        if turn is not None:
-            _counter(turn)
-        event_type = _text(get("event_type"))
+        rare = _NO_RARE if raw.keys() <= _USUAL_KEYS else _rare(raw)
+        event_type = rare[4]
         if event_type is None and kind == "delegation":
             event_type = "completed"
         payload = _payload(kind, get("payload", {}), position, event_type)
@@ -1224,19 +1255,19 @@ def _events(raw_events: list[Any]) -> list[Event]:
                 payload,
                 event_id,
                 event_type,
-                wall_time,
-                monotonic_time,
+                rare[0],
+                rare[1],
                 actor_ref,
-                surface,
-                audience,
-                tracker.assign(turn, opens),
-                phase,
+                rare[5],
+                rare[6],
+                tracker.assign(rare[3], opens),
+                rare[7],
                 (),
-                operation_ref,
-                correlation_id,
-                caused_by,
-                status,
-                duration,
+                rare[8],
+                rare[9],
+                rare[10],
+                rare[11],
+                rare[2],
                 parent_id,
                 group_id,
                 agent,

@@ -170,6 +170,8 @@ _TAGGED_RUNS: dict[str, Any] = {
         ],
         "note": "kept",
     },
+    "ces": {"detailed_trace": ["User Text: hi", "Agent Text: yo"], "format": "old", "passed": True},
+    "deepeval": {"input": "hi", "actual_output": "yo", "tools_called": [{"name": "t"}]},
 }  # fmt: skip
 
 
@@ -177,6 +179,7 @@ _FIXTURES: Final = Path(__file__).parent / "fixtures"
 _TAGGED_FILES: Final = {
     "mcp": "mcp/refund_run.json",
     "openai-agents-run": "openai-agents-run/run_state.json",
+    "gemini": "gemini/refund_run.json",
 }
 
 
