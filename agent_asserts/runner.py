@@ -21,7 +21,7 @@ from agent_asserts.checks.base import MAX_NAME_LENGTH, bounded_text
 from agent_asserts.checks.contract import contract_checks
 from agent_asserts.context import CaseTimeout, EvalContext, outcome_to_result, run_check
 from agent_asserts.errors import AgentAssertsError
-from agent_asserts.judges.protocol import timed_judge
+from agent_asserts.judges import timed_judge
 from agent_asserts.results import AssertionResult, CaseResult, RequirementFailed, Skipped, Verdict
 
 if TYPE_CHECKING:

@@ -43,19 +43,22 @@ import attrs
 from agent_asserts._values import unit_interval
 from agent_asserts.checks.base import Check
 from agent_asserts.checks.registry import register
-from agent_asserts.judges.prompt import Evidence, EvidenceError, build_request, normalize_evidence
-from agent_asserts.judges.protocol import (
+from agent_asserts.judges import (
     TEMPLATE_VERSION,
+    Evidence,
+    EvidenceError,
     JudgeRequest,
     JudgeResponse,
     JudgeResponseError,
+    build_request,
     call_judge,
+    normalize_evidence,
 )
 from agent_asserts.outcome import Outcome
 from agent_asserts.status import Severity, Status
 
 if TYPE_CHECKING:
-    from agent_asserts.judges.protocol import Judge
+    from agent_asserts.judges import Judge
     from agent_asserts.record import TrialRecord
 
 

@@ -223,7 +223,7 @@ class Checks:
     """What the user asked to check: a case function, a suite, or a suite file (loaded once).
 
     The one such class: the framework integrations and the live processors
-    (:class:`~agent_asserts.live.evaluation.LiveSuite`) run their checks through it.
+    (:class:`~agent_asserts.live.LiveSuite`) run their checks through it.
 
     >>> from agent_asserts.testing import demo_record
     >>> checks = Checks.of("docs/examples/refunds.suite.yml")

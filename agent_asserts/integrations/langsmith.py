@@ -58,7 +58,7 @@ from agent_asserts.integrations import (
     trajectory_case,
     unique_name,
 )
-from agent_asserts.live.evaluation import error_cases
+from agent_asserts.live import error_cases
 from agent_asserts.record import TrialRecord
 from agent_asserts.record.adapters import matching_formats
 from agent_asserts.record.adapters.objects import plain_data

@@ -32,8 +32,7 @@ from typing import TYPE_CHECKING, Any
 from agents.tracing import Span, Trace, TracingProcessor, get_trace_provider
 from agents.tracing.span_data import CustomSpanData
 
-from agent_asserts.live.engine import ClosedTrace, LiveProcessor
-from agent_asserts.live.evaluation import EVENT_NAME, evaluation_attributes
+from agent_asserts.live import EVENT_NAME, ClosedTrace, LiveProcessor, evaluation_attributes
 
 if TYPE_CHECKING:
     from agent_asserts.results import CaseResult

@@ -36,11 +36,13 @@ from opentelemetry.context import Context
 from opentelemetry.sdk.trace import ReadableSpan, Span, SpanProcessor
 
 from agent_asserts._version import __version__
-from agent_asserts.live.engine import ClosedTrace, LiveOptions, LiveProcessor
-from agent_asserts.live.evaluation import (
+from agent_asserts.live import (
     EVENT_NAME,
     SCOPE_NAME,
     SPAN_NAME,
+    ClosedTrace,
+    LiveOptions,
+    LiveProcessor,
     SuiteLike,
     evaluation_attributes,
 )

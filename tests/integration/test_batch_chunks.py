@@ -10,7 +10,7 @@ from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 import pytest
 
 from agent_asserts import EvalContext, TrialRecord, evaluate_many
-from agent_asserts.batch.evaluate import evaluate_input
+from agent_asserts.batch import evaluate_input
 from agent_asserts.batch.pool import evaluate_chunk, shipped
 
 

@@ -24,7 +24,7 @@ from agent_asserts import TrialRecord, evaluate_many
 from agent_asserts.checks.events import EventsSatisfy
 from agent_asserts.checks.expectations import RecordField, Satisfies
 from agent_asserts.checks.trajectory_match import MatchesTrajectory
-from agent_asserts.judges.clients import callable_judge
+from agent_asserts.judges import callable_judge
 from agent_asserts.loaders.suite import Case, CheckEntry, Suite
 from agent_asserts.testing import DEMO_RECORD
 

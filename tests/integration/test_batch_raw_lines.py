@@ -11,8 +11,7 @@ from pathlib import Path
 import pytest
 
 from agent_asserts import EvalContext, evaluate_many
-from agent_asserts.batch import SourcedRecord, iter_jsonl
-from agent_asserts.batch.evaluate import load_record, parse_line
+from agent_asserts.batch import SourcedRecord, iter_jsonl, load_record, parse_line
 
 
 def refund_case(ctx: EvalContext) -> None:

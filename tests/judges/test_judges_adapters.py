@@ -11,6 +11,7 @@ import pytest
 
 from agent_asserts.checks.semantic import JudgeCheck
 from agent_asserts.judges import (
+    SYSTEM_MESSAGE,
     JudgeError,
     JudgeRequest,
     JudgeResponseError,
@@ -19,7 +20,6 @@ from agent_asserts.judges import (
     openai_judge,
     parse_verdict,
 )
-from agent_asserts.judges.clients import SYSTEM_MESSAGE
 from agent_asserts.record import TrialRecord
 from agent_asserts.results import Status
 

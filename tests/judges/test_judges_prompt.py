@@ -10,9 +10,12 @@ from collections.abc import Iterator
 
 import pytest
 
-from agent_asserts.judges import TEMPLATE, TEMPLATE_VERSION, EvidenceError, build_request
-from agent_asserts.judges.prompt import (
+from agent_asserts.judges import (
     NO_RUBRIC,
+    TEMPLATE,
+    TEMPLATE_VERSION,
+    EvidenceError,
+    build_request,
     fresh_nonce,
     normalize_evidence,
     render_json,

@@ -12,8 +12,9 @@ from agent_asserts.judges import (
     JudgeResponse,
     JudgeResponseError,
     call_judge,
+    check_response,
+    run_sync,
 )
-from agent_asserts.judges.protocol import check_response, run_sync
 
 REQUEST = JudgeRequest("the agent was polite", prompt="PROMPT")
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from agent_asserts.live.engine import TraceBuffer
+from agent_asserts.live import TraceBuffer
 
 
 def test_the_least_recently_active_trace_is_evicted() -> None:

@@ -16,8 +16,12 @@ from opentelemetry import trace
 from opentelemetry.sdk.trace import TracerProvider
 
 from agent_asserts import EvalContext
-from agent_asserts.live import EvaluatingSpanProcessor
-from agent_asserts.live.engine import DEFAULT_MAX_QUEUED, DEFAULT_MAX_SPANS, DROPPED
+from agent_asserts.live import (
+    DEFAULT_MAX_QUEUED,
+    DEFAULT_MAX_SPANS,
+    DROPPED,
+    EvaluatingSpanProcessor,
+)
 from agent_asserts.results import CaseResult
 
 

@@ -8,7 +8,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 
 from agent_asserts import EvalContext, TrialRecord, evaluate_many
-from agent_asserts.batch.evaluate import KILL_MARGIN
+from agent_asserts.batch import KILL_MARGIN
 from agent_asserts.batch.pool import KILLED
 from agent_asserts.results import Verdict
 
