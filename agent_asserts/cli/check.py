@@ -120,15 +120,15 @@ class Problems:
 
 class Kept(NamedTuple):
     """What a report needs kept of each finished case, besides the case: its record (only
-    ``--embed-records``), and whether the report shows every result's message and
-    description (JSON and HTML do).
+    ``--embed-records``), and whether the report shows the message and description of every
+    result (``all_texts``: the JSON and HTML reports) or only of the failed ones (every
+    other built-in format: the summary's blocks).
 
     A result renders its message and description on first read (a lazy text); until then the
     text keeps what it is made from, often events of the case's record, so a report of 1,000
-    runs kept every record alive to the end (30,500 of the 34,600 events of the end-to-end
-    job, with the garbage collector walking them again and again). When the report shows
-    every text, each is rendered as its case finishes, once, as the report would have, and
-    the record goes.
+    runs kept the records alive to the end (30,500 of the 34,600 events of the end-to-end
+    job, walked again and again by the garbage collector). The texts the report shows are
+    rendered as each case finishes, once, as the report would have, and the record goes.
 
     >>> from agent_asserts._text import LazyText
     >>> from agent_asserts.results import AssertionResult
@@ -136,18 +136,21 @@ class Kept(NamedTuple):
     >>> rendered = []
     >>> lazy = LazyText(lambda: rendered.append("now") or "matched 1 tool calls")
     >>> case = CaseResult("c", "passed", results=[AssertionResult("x", "pass", 1.0, message=lazy)])
-    >>> row = Kept(records=False, texts=True).row(case, demo_record(), "run.json")
+    >>> row = Kept(records=False, all_texts=False).row(case, demo_record(), "run.json")
     >>> rendered, row.record, row.source
-    (['now'], None, 'run.json')
+    ([], None, 'run.json')
+    >>> _ = Kept(records=False, all_texts=True).row(case, demo_record(), "run.json")
+    >>> rendered
+    ['now']
     """
 
     records: bool
-    texts: bool
+    all_texts: bool
 
     def row(self, case: CaseResult, record: TrialRecord, source: str | None) -> ReportRow:
         """The report row of ``case``, evaluated on ``record`` read from ``source``."""
-        if self.texts:
-            for result in case.results:  # each read renders the text, which keeps only itself
+        for result in case.results:
+            if self.all_texts or result.failed:  # each read renders a text, kept alone
                 result.message  # noqa: B018
                 result.description  # noqa: B018
         return ReportRow(case, record if self.records else None, source)
@@ -350,8 +353,8 @@ def run_check(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     if unknown is not None:
         problems.add(f"--record-format: {unknown}")
         return EXIT_INPUT
-    every_text = fmt in ("html", "json")
-    keep = Kept(every_text and bool(getattr(args, "embed_records", False)), every_text)
+    all_texts = fmt in ("html", "json")
+    keep = Kept(all_texts and bool(getattr(args, "embed_records", False)), all_texts)
     rows: list[ReportRow] = []
     try:  # Ctrl-C: the finished cases are still reported, marked as interrupted
         suites = load_suites(args.suites, judge, problems, rows)
