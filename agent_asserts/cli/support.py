@@ -32,7 +32,6 @@ import glob
 import importlib
 import json
 import os
-import re
 import sys
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
@@ -330,10 +329,28 @@ def is_suite_file(path: Path, suite_paths: Iterable[str] = ()) -> bool:
     >>> is_suite_file(Path("/nonexistent.json"))
     False
     """
+    return _is_suite_file(path, _file_ids(suite_paths))
+
+
+def _file_ids(paths: Iterable[str]) -> set[tuple[int, int]]:
+    """The (device, inode) of each of ``paths`` that exists (symbolic links followed): what
+    ``Path.samefile`` compares, taken once for a whole folder of records."""
+    found = set()
+    for name in paths:
+        try:
+            info = os.stat(name)
+        except (OSError, ValueError):
+            continue
+        found.add((info.st_dev, info.st_ino))
+    return found
+
+
+def _is_suite_file(path: Path, suite_ids: set[tuple[int, int]]) -> bool:
     try:
-        if any(path.samefile(s) for s in suite_paths if Path(s).exists()):
+        info = os.stat(path)
+        if (info.st_dev, info.st_ino) in suite_ids:
             return True
-        if path.suffix != ".json" or path.stat().st_size > SNIFF_LIMIT:
+        if path.suffix != ".json" or info.st_size > SNIFF_LIMIT:
             return False
         raw = read_bytes(path, ValueError)
         if not _may_name_suite_keys(raw):
@@ -344,9 +361,7 @@ def is_suite_file(path: Path, suite_paths: Iterable[str] = ()) -> bool:
     return isinstance(data, dict) and "events" not in data and bool(SUITE_KEYS & data.keys())
 
 
-_QUOTED_SUITE_KEY: Final = re.compile(
-    b'"(?:' + b"|".join(re.escape(key.encode()) for key in sorted(SUITE_KEYS)) + b')"'
-)
+_QUOTED_SUITE_KEYS: Final = tuple(f'"{key}"'.encode() for key in sorted(SUITE_KEYS))
 
 
 def _may_name_suite_keys(raw: bytes) -> bool:
@@ -364,7 +379,7 @@ def _may_name_suite_keys(raw: bytes) -> bool:
     """
     if b"\\u" in raw or json.detect_encoding(raw) not in ("utf-8", "utf-8-sig"):
         return True
-    return _QUOTED_SUITE_KEY.search(raw) is not None
+    return any(key in raw for key in _QUOTED_SUITE_KEYS)
 
 
 def as_suite_input(case: CaseResult) -> CaseResult:
@@ -382,22 +397,19 @@ def scan_records(
 ) -> RecordScan:
     """Split ``files`` into records and suite files, and list the dangling symlinks of the
     ``--record`` values that are folders."""
-    suites_given = list(suite_paths)
+    suite_ids = _file_ids(suite_paths)
     records: list[Path] = []
     suites: list[Path] = []
     for path in files:
-        (suites if is_suite_file(path, suites_given) else records).append(path)
+        (suites if _is_suite_file(path, suite_ids) else records).append(path)
     dangling: list[Path] = []
+    suffixes = record_suffixes()
     for folder in folders:
         base = Path(folder)
         if base.is_dir():
-            dangling.extend(
-                sorted(
-                    p
-                    for p in base.iterdir()
-                    if p.suffix in record_suffixes() and p.is_symlink() and not p.exists()
-                )
-            )
+            with os.scandir(base) as entries:  # a link is told by the entry, with no call
+                links = [base / e.name for e in entries if e.is_symlink()]
+            dangling.extend(sorted(p for p in links if p.suffix in suffixes and not p.exists()))
     return RecordScan(records, suites, dangling)
 
 

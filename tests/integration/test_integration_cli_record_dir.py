@@ -81,3 +81,15 @@ def test_a_record_folder_is_read_as_iter_records_reads_it(
     assert [p.name for p in folder_files(Path("runs"))] == ["more.ndjson", "ok.json"]
     assert main(["check", "suite.json", "--record", "runs"]) == 0
     assert capsys.readouterr().out.splitlines()[-1] == "2 cases: 2 passed; pass rate 100.0%"
+
+
+def test_a_suite_given_on_the_command_line_is_told_by_the_file_it_is(workdir: Path) -> None:
+    """Whatever it holds and however it is spelled (here through a link), a file given as a
+    suite is not read as a record; a suite path that does not exist names nothing."""
+    from agent_asserts.cli.support import scan_records
+
+    Path("alias.json").symlink_to("runs/ok.json")
+    runs = [Path("runs/ok.json")]
+    assert scan_records(runs, ["runs"], ["alias.json"]).suites == runs
+    assert scan_records(runs, ["runs"], ["./runs/ok.json"]).suites == runs
+    assert scan_records(runs, ["runs"], ["missing.json"]).records == runs
