@@ -457,6 +457,130 @@ for name in sorted(os.listdir(folder)):
 print(json.dumps({"failures": failures, "passed": passed}))
 """
 
+# The floor: the least any library shaped like this one must do on the job, for scale (no
+# target). It imports the library (its import is part of every API job) and then, per run,
+# builds one frozen attrs object per event (the record's 20 envelope fields and a payload),
+# reads the hand-written checks' view from those objects, and makes one frozen check object
+# and one result object per check: no validation, no format detection, no messages.
+FLOOR_MAIN = """
+import os, sys
+import attrs
+from agent_asserts import EvalContext, TrialRecord
+
+
+@attrs.frozen
+class Call:
+    name: str
+    arguments: object = None
+    result: object = None
+    is_error: bool = False
+    source: str = "local"
+    call_id: str | None = None
+    extra: dict = attrs.field(factory=dict)
+
+
+@attrs.frozen
+class Text:
+    text: str = ""
+    extra: dict = attrs.field(factory=dict)
+
+
+@attrs.frozen
+class Event:
+    kind: str
+    payload: object
+    event_id: str
+    event_type: str | None = None
+    wall_time: object = None
+    monotonic_time: float | None = None
+    actor_ref: str | None = None
+    surface: str | None = None
+    audience: str | None = None
+    turn: int | None = None
+    phase: str | None = None
+    entity_refs: tuple = ()
+    operation_ref: str | None = None
+    correlation_id: str | None = None
+    caused_by_event_id: str | None = None
+    status: str | None = None
+    duration: float | None = None
+    parent_id: str | None = None
+    group_id: str | None = None
+    agent: str | None = None
+
+
+@attrs.frozen
+class Record:
+    events: tuple
+    usage: dict
+    metadata: dict
+
+
+@attrs.frozen
+class Check:
+    name: str
+    arguments: dict | None = None
+
+
+@attrs.frozen
+class Result:
+    check: Check
+    passed: bool
+    message: str
+
+
+def build(run):
+    events, pending = [], {}
+    for n, m in enumerate(run["messages"]):
+        role = m["role"]
+        if role == "assistant":
+            events.append(Event("model_call", Text(), f"m{n}"))
+            for tc in m.get("tool_calls") or ():
+                fn = tc["function"]
+                pending[tc["id"]] = (fn["name"], json.loads(fn["arguments"]), tc["id"], len(events))
+                events.append(None)
+            if m.get("content"):
+                reply = Text(m["content"])
+                events.append(Event("agent_message", reply, f"r{n}", actor_ref="agent"))
+        elif role == "tool":
+            name, args, call_id, at = pending.pop(m["tool_call_id"])
+            call = Call(name, args, m["content"], call_id=call_id)
+            events[at] = Event("tool_call", call, call_id)
+        else:
+            events.append(Event("message", Text(m["content"]), f"u{n}", actor_ref=role))
+    return Record(tuple(e for e in events if e is not None), run["usage"], {"format": "floor"})
+
+
+def view_of(record):
+    calls, results, n_model, reply = [], [], 0, None
+    for e in record.events:
+        if e.kind == "model_call":
+            n_model += 1
+        elif e.kind == "tool_call":
+            calls.append((n_model, e.payload.name, e.payload.arguments))
+            results.append(e.payload.result)
+        elif e.kind == "agent_message":
+            reply = e.payload.text
+    return calls, results, n_model, reply, record.usage["total_tokens"]
+
+
+folder = sys.argv[1]
+failures, passed = None, 0
+for name in sorted(os.listdir(folder)):
+    if not name.endswith(".json"):
+        continue
+    with open(os.path.join(folder, name)) as f:
+        record = build(json.load(f))
+    oks = suite(view_of(record))
+    made = [Result(Check(f"check {i}", {"i": i}), ok, "") for i, ok in enumerate(oks)]
+    if failures is None:
+        failures = [0] * len(oks)
+    for i, result in enumerate(made):
+        failures[i] += not result.passed
+    passed += all(oks)
+print(json.dumps({"failures": failures, "passed": passed}))
+"""
+
 # pydantic-evals: a Dataset of the runs (the task parses each file), one Evaluator class per
 # kind of check, the same decisions as the hand-written checks.
 PYDANTIC_MAIN = """
@@ -666,6 +790,7 @@ def child_sources() -> dict[str, str]:
     return {
         "api": CONSTANTS + API_CASE,
         "hand": CONSTANTS + HAND_CHECKS + HAND_MAIN,
+        "floor": CONSTANTS + HAND_CHECKS + FLOOR_MAIN,
         "pydantic": CONSTANTS
         + HAND_CHECKS
         + PYDANTIC_MAIN.replace("LABELS_VALUE", repr(CHECK_LABELS)),
@@ -894,6 +1019,7 @@ def part_ci(
     sides = {
         "hand": [py, str(programs / "e2e_hand.py"), str(folder), "suite"],
         "api": [py, str(programs / "e2e_api.py"), str(folder), "suite"],
+        "floor": [py, str(programs / "e2e_floor.py"), str(folder)],
         "cli": [
             *agent_asserts_cli(),
             *("check", str(suite_file), "--record", str(folder), "--output", str(report)),
@@ -964,7 +1090,9 @@ def part_ci(
             f"  {decided[name]}"
         )
     agree_suite = all(
-        decided[n] == decided["hand"] for n in ("api", "cli", "pydantic-evals") if n in decided
+        decided[n] == decided["hand"]
+        for n in ("api", "floor", "cli", "pydantic-evals")
+        if n in decided
     )
     print(f"  every 15-check side made the same decisions as the hand script: {agree_suite}")
     agree = agree_suite
@@ -979,6 +1107,11 @@ def part_ci(
     print(f"  ({rounds} rounds, sides interleaved; {load_line()})")
     r_api = cpu["api"] / cpu["hand"]
     r_cli = cpu["cli"] / cpu["hand"]
+    print(
+        f"  the floor (the library imported, one frozen attrs object per event, check and result,"
+        f" nothing validated): {cpu['floor'] / cpu['hand']:.2f}x the script; the API is"
+        f" {cpu['api'] / cpu['floor']:.2f}x the floor"
+    )
     targets.check(
         "ci: Python API <= 2.5x the script",
         r_api <= 2.5,
