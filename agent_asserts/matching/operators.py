@@ -31,7 +31,6 @@ from agent_asserts._text import did_you_mean
 from agent_asserts.errors import AgentAssertsError, Problem
 from agent_asserts.matching.base import Matcher, unescape_key, value_to_data
 from agent_asserts.matching.combinators import AllOfMatcher, AnyOfMatcher, NotMatcher
-from agent_asserts.matching.containers import ContainsMatcher, JsonMatcher, UnorderedMatcher
 from agent_asserts.matching.lenient import LenientMatcher, LooseMatcher
 from agent_asserts.matching.scalar import (
     AbsentMatcher,
@@ -44,7 +43,14 @@ from agent_asserts.matching.scalar import (
     RegexMatcher,
     SatisfiesMatcher,
 )
-from agent_asserts.matching.structural import ExactMatcher, PartialMatcher, SubsetOfMatcher
+from agent_asserts.matching.structural import (
+    ContainsMatcher,
+    ExactMatcher,
+    JsonMatcher,
+    PartialMatcher,
+    SubsetOfMatcher,
+    UnorderedMatcher,
+)
 from agent_asserts.matching.values import is_list, is_number, render
 
 
