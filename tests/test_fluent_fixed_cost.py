@@ -13,7 +13,7 @@ from agent_asserts import EvalContext, on
 from agent_asserts.checks import sequencing, state, tools
 from agent_asserts.checks.events import EventCheck, NotEvent
 from agent_asserts.checks.traces import StepCount
-from agent_asserts.matching.namespace import ANY
+from agent_asserts.matching.operators import ANY
 from agent_asserts.outcome import Outcome
 from agent_asserts.results import AssertionResult, EvaluatorInfo, Severity, Status
 from agent_asserts.testing import demo_record

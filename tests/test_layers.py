@@ -94,9 +94,6 @@ DEFERRED: dict[tuple[str, str], str] = {
         "TrialRecord.load(), from_trace() and with_state() read through the format registry, "
         "whose adapters build TrialRecords"
     ),
-    ("agent_asserts.contract.model", "agent_asserts.contract.parse"): (
-        "Contract.from_dict() runs the parser, which builds Contract objects"
-    ),
     ("agent_asserts.live", "agent_asserts.live.otel"): (
         "EvaluatingSpanProcessor needs the otel extra; agent_asserts.live.openai_agents (a "
         "submodule, so the package is imported first) must import without it"

@@ -31,9 +31,9 @@ from agent_asserts.contract.model import (
     Contract,
     ContractAssertion,
     as_contract,
+    parse_assertion,
     spec_type_error,
 )
-from agent_asserts.contract.parse import parse_assertion
 from agent_asserts.contract.problems import Problems
 from agent_asserts.outcome import Outcome
 from agent_asserts.status import Severity

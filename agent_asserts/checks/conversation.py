@@ -114,8 +114,8 @@ from agent_asserts.checks.selection import (
 )
 from agent_asserts.checks.sequencing import find_in_order, step_label
 from agent_asserts.matching import Matcher, render
-from agent_asserts.matching.containers import maximum_matching
 from agent_asserts.matching.scalar import compile_regex
+from agent_asserts.matching.structural import maximum_matching
 from agent_asserts.matching.values import plural
 from agent_asserts.outcome import Outcome, missing_surface
 from agent_asserts.record import Button, MemoryPayload

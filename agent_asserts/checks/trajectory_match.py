@@ -89,7 +89,7 @@ from agent_asserts.checks.trajectory_reference import (
     reference_key,
 )
 from agent_asserts.matching import MatcherError, render
-from agent_asserts.matching.containers import maximum_matching
+from agent_asserts.matching.structural import maximum_matching
 from agent_asserts.outcome import Outcome, missing_surface
 from agent_asserts.record import ToolCallPayload
 from agent_asserts.status import Status

@@ -14,7 +14,6 @@ may apply only under a condition (``when``), and carries a severity. See ``docs/
 """
 
 from agent_asserts.contract.grammar import BindRef
-from agent_asserts.contract.matchers import register_matcher, unregister_matcher
 from agent_asserts.contract.model import (
     Binding,
     Condition,
@@ -24,6 +23,7 @@ from agent_asserts.contract.model import (
     as_contract,
 )
 from agent_asserts.contract.problems import ContractError, ContractProblem
+from agent_asserts.contract.relations import register_matcher, unregister_matcher
 
 __all__ = [
     "BindRef",

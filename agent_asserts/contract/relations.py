@@ -13,6 +13,20 @@ mismatch paths into it (``$.payload.text: …``).
 >>> v.ok, v.reason
 (False, "$: expected a value containing 'A1049', got 'Refund for B7'")
 
+Custom matchers, ``matcher: custom``: Python callables registered by name (:data:`MATCHERS`).
+
+A custom matcher is ``fn(actual, expected) -> bool``: ``actual`` is what the relation sees of
+one left item (an event's dict form, a delta entry's, or an extracted value) and ``expected``
+the requirement's ``right`` (None when it has none). Returning anything but ``True`` or
+``False``, or raising, makes the result ``evaluator_error``.
+
+>>> @register_matcher("same_order")
+... def same_order(actual, expected):
+...     return actual.get("order_id") == expected
+>>> get_matcher("same_order") is same_order
+True
+>>> unregister_matcher("same_order")
+
 Judged relations, ``matcher: semantic | grounded_semantic``: the judge decides, item by item.
 
 The criterion is ``right`` (text). For ``semantic`` the judge sees the item alone; for
@@ -74,8 +88,9 @@ from __future__ import annotations
 import bisect
 import itertools
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, overload
 
+from agent_asserts._registry import Registry
 from agent_asserts._values import MISSING
 from agent_asserts.contract.bindings import Bound
 from agent_asserts.contract.grammar import (
@@ -86,7 +101,6 @@ from agent_asserts.contract.grammar import (
     hash_key,
     parse_item_path,
 )
-from agent_asserts.contract.matchers import get_matcher, registered_matchers
 from agent_asserts.contract.verdicts import ItemVerdict, shortened
 from agent_asserts.errors import AgentAssertsError, RecordLacks, Unavailable
 from agent_asserts.judges import (
@@ -192,6 +206,96 @@ def schema_tester(schema: Any) -> Tester:
         return _from_mismatches(label, _schema_mismatches(validator, form), form)
 
     return test
+
+
+# Custom matchers: the registry and the tester that calls them.
+
+
+class MatcherFn(Protocol):
+    """The protocol of a custom matcher (the ``contract matchers`` extension point):
+    ``fn(actual, expected) -> bool``, registered with :func:`register_matcher`.
+
+    >>> def positive(actual: object, expected: object) -> bool:
+    ...     return isinstance(actual, int) and actual > 0
+    >>> matcher: MatcherFn = positive
+    >>> matcher(3, None)
+    True
+    """
+
+    def __call__(self, actual: Any, expected: Any, /) -> bool:
+        """True when ``actual`` (one left item) satisfies ``expected`` (``right``)."""
+        ...
+
+
+F = TypeVar("F", bound=MatcherFn)
+
+MATCHERS: Registry[MatcherFn] = Registry("custom matcher")
+"""The registered custom matchers by name (there are no built-in ones)."""
+
+
+@overload
+def register_matcher(name: str) -> Callable[[F], F]: ...
+@overload
+def register_matcher(name: str, fn: F) -> F: ...
+
+
+def register_matcher(name: str, fn: F | None = None) -> F | Callable[[F], F]:
+    """Register ``fn`` as the custom matcher ``name`` (the latest registration wins).
+
+    Use it as a call, ``register_matcher("name", fn)``, or as a decorator,
+    ``@register_matcher("name")``; either way it returns ``fn``.
+
+    Args:
+        name: The name contracts give in ``custom:``.
+        fn: ``fn(actual, expected) -> bool``.
+
+    Returns:
+        ``fn`` (or a decorator that registers and returns it).
+
+    Raises:
+        TypeError: ``name`` is not a non-empty string or ``fn`` is not callable.
+
+    >>> register_matcher("positive", lambda actual, expected: actual > 0)  # doctest: +ELLIPSIS
+    <function <lambda> at ...>
+    >>> unregister_matcher("positive")
+    """
+    if not isinstance(name, str) or not name:
+        raise TypeError(f"'name' must be a non-empty string (got {name!r})")
+
+    def register(function: F) -> F:
+        if not callable(function):
+            raise TypeError(f"a custom matcher must be callable (got {function!r})")
+        MATCHERS.add(name, function)
+        return function
+
+    return register if fn is None else register(fn)
+
+
+def unregister_matcher(name: str) -> None:
+    """Forget the custom matcher ``name`` (no error when it is not registered).
+
+    >>> unregister_matcher("never_registered")
+    """
+    if name in MATCHERS:
+        MATCHERS.remove(name)
+
+
+def get_matcher(name: str) -> MatcherFn | None:
+    """The custom matcher registered as ``name``, or None.
+
+    >>> get_matcher("never_registered") is None
+    True
+    """
+    return MATCHERS.get(name)
+
+
+def registered_matchers() -> tuple[str, ...]:
+    """The registered names, sorted.
+
+    >>> isinstance(registered_matchers(), tuple)
+    True
+    """
+    return tuple(sorted(MATCHERS))
 
 
 def custom_tester(name: str, right: Any) -> Tester:
@@ -696,18 +800,23 @@ __all__ = [
     "MAX_SUBSET_FIELDS",
     "EvaluatorFailed",
     "Key",
+    "MatcherFn",
     "OnKeys",
     "Tester",
     "custom_tester",
     "each_keyed",
     "follows_within",
+    "get_matcher",
     "grouped",
     "has_matching",
     "judged_verdicts",
     "matcher_tester",
     "precedes",
+    "register_matcher",
+    "registered_matchers",
     "schema_tester",
     "schema_validator",
     "shown",
     "times",
+    "unregister_matcher",
 ]

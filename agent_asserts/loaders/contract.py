@@ -3,7 +3,7 @@
 Shapes: ``contract: <name>`` with ``assertions: [{id, severity, when, bind, require,
 allow_empty}]``, or one bare ``{bind, require}`` assertion (its id is the contract's name,
 by default the file's stem). ``record:`` names a record file as in every dialect. The contract
-is read by :mod:`agent_asserts.contract.parse`; this module only places each problem at its
+is read by :mod:`agent_asserts.contract.model`; this module only places each problem at its
 line and column. ``on:`` stays a string key because the loaders read YAML 1.2 scalars.
 
 >>> from agent_asserts.loaders import loads
@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from agent_asserts._values import format_path
 from agent_asserts.checks.contract import ContractCheck
-from agent_asserts.contract.parse import parse_contract
+from agent_asserts.contract.model import parse_contract
 from agent_asserts.contract.problems import ContractProblem, Problems
 from agent_asserts.loaders.collector import ProblemCollector
 from agent_asserts.loaders.dialects import BuildContext, builtin_dialect

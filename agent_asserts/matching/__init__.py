@@ -11,8 +11,7 @@ $.reason: expected a match of 'dup.*', got 'other'
 
 from agent_asserts.matching.base import Matcher, MatcherError, Mismatch, value_to_data
 from agent_asserts.matching.count import Count
-from agent_asserts.matching.namespace import ANY, M
-from agent_asserts.matching.operators import OPERATORS, OperatorError, from_data
+from agent_asserts.matching.operators import ANY, OPERATORS, M, OperatorError, from_data
 from agent_asserts.matching.structural import as_matcher, explain, matches
 from agent_asserts.matching.values import render, similarity, strict_equal
 

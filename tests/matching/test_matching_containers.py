@@ -8,7 +8,7 @@ import pytest
 
 from agent_asserts._values import MISSING
 from agent_asserts.matching import M, Matcher
-from agent_asserts.matching.containers import maximum_matching
+from agent_asserts.matching.structural import maximum_matching
 
 
 def reasons(m: Matcher, actual: Any) -> list[str]:
