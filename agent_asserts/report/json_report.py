@@ -22,9 +22,8 @@ rows. See docs/reports.md.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
-from itertools import repeat
-from json.encoder import INFINITY, encode_basestring
+import json
+from collections.abc import Sequence
 from typing import Any
 
 from agent_asserts._reporting import JSON_SCHEMA_VERSION
@@ -94,17 +93,10 @@ def render_json(rows: Sequence[ReportRow], title: str | None) -> str:
 
 
 def indented_json(value: Any) -> str:
-    """``json.dumps(value, indent=2, ensure_ascii=False)``, the same text, about 2x faster.
+    """The report's text: ``json.dumps(value, indent=2, ensure_ascii=False)``.
 
-    With ``indent``, the standard library leaves its C encoder for a generator per container
-    level; this is one recursive walk over the containers appending to a list, each scalar
-    written where its container is walked (no call per value) and each key's text made once.
-    A report with ``--embed-records`` of the 1,000 runs of the end-to-end job (34 MB) is
-    written in 0.60–0.65 s instead of 1.43–1.51 s, about 12 % of that ``agent-asserts check``
-    (docs/design/architecture.md, "Fast paths kept, and why").
-    ``tests/test_report_registry.py`` checks the text equals ``json.dumps``' on arbitrary JSON
-    data. Keys are converted as ``json`` converts them; a value ``json``
-    cannot write raises the same ``TypeError``.
+    One name for the format every JSON report is written in (2-space indents, UTF-8 kept as
+    is); a value ``json`` cannot write raises ``json``'s ``TypeError``.
 
     >>> print(indented_json({"a": [1, 2.5, None], "b": {}, "c": "é"}))
     {
@@ -117,96 +109,7 @@ def indented_json(value: Any) -> str:
       "c": "é"
     }
     """
-    out: list[str] = []
-    add = out.append
-    encode: Callable[[str], str] = encode_basestring
-    keys: dict[str, str] = {}  # a string key's text, written once per report
-
-    def key_text(key: Any) -> str:  # a key met for the first time (or not a string)
-        text = encode(_key_text(key)) + ": "
-        if type(key) is str:
-            keys[key] = text
-        return text
-
-    def walk(item: Any, pad: str) -> None:
-        if isinstance(item, str):
-            add(encode(item))
-        elif item is None:
-            add("null")
-        elif item is True:
-            add("true")
-        elif item is False:
-            add("false")
-        elif isinstance(item, int):
-            add(int.__repr__(item))
-        elif isinstance(item, float):
-            add(_float_text(item))
-        elif isinstance(item, list | tuple | dict):
-            mapping = isinstance(item, dict)
-            if not item:
-                add("{}" if mapping else "[]")
-                return
-            inner = pad + "  "
-            between = ("{" if mapping else "[") + inner
-            # one loop writes the elements of both kinds: a list's come with no key
-            pairs: Iterable[tuple[Any, Any]] = (
-                item.items() if isinstance(item, dict) else zip(repeat(None), item)
-            )
-            for key, element in pairs:
-                if mapping:
-                    text = keys.get(key) if type(key) is str else None
-                    add(between + (text if text is not None else key_text(key)))
-                else:
-                    add(between)
-                between = "," + inner
-                kind = type(element)  # the scalars written here, without a call
-                if kind is str:
-                    add(encode(element))
-                elif element is None:
-                    add("null")
-                elif element is True:
-                    add("true")
-                elif element is False:
-                    add("false")
-                elif kind is int:
-                    add(int.__repr__(element))
-                elif kind is float:
-                    add(_float_text(element))
-                else:
-                    walk(element, inner)
-            add(pad + ("}" if mapping else "]"))
-        else:
-            raise TypeError(f"Object of type {item.__class__.__name__} is not JSON serializable")
-
-    walk(value, "\n")
-    return "".join(out)
-
-
-def _float_text(value: float) -> str:
-    if value != value:
-        return "NaN"
-    if value == INFINITY:
-        return "Infinity"
-    if value == -INFINITY:
-        return "-Infinity"
-    return float.__repr__(value)
-
-
-def _key_text(key: Any) -> str:
-    """A mapping key as ``json`` writes it (it refuses other keys with this message)."""
-    if isinstance(key, str):
-        return key
-    if isinstance(key, float):
-        return _float_text(key)
-    if key is True:
-        return "true"
-    if key is False:
-        return "false"
-    if key is None:
-        return "null"
-    if isinstance(key, int):
-        return int.__repr__(key)
-    raise TypeError(f"keys must be str, int, float, bool or None, not {key.__class__.__name__}")
+    return json.dumps(value, indent=2, ensure_ascii=False)
 
 
 __all__ = ["SCHEMA_VERSION", "indented_json", "render_json", "report_dict"]
