@@ -29,9 +29,9 @@ from agent_asserts.record.event import (
     ReasoningPayload,
     SkillPayload,
     ToolCallPayload,
+    Usage,
 )
 from agent_asserts.record.trial import TrialRecord
-from agent_asserts.record.usage import Usage
 
 __all__ = [
     "BlockPayload",

@@ -63,10 +63,10 @@ from agent_asserts.record.event import (
     ReasoningPayload,
     SkillPayload,
     ToolCallPayload,
+    Usage,
 )
 from agent_asserts.record.trial import TrialRecord
 from agent_asserts.record.turns import TurnTracker, opens_turn
-from agent_asserts.record.usage import Usage
 from agent_asserts.record.validators import (
     json_copy,
     must_be_bool,

@@ -36,6 +36,7 @@ from agent_asserts.record.event import (
     STR_ENVELOPE_FIELDS,
     TOOL_OUTCOMES,
     TOOL_SOURCES,
+    USAGE_COUNTERS,
     BlockPayload,
     Button,
     DelegationPayload,
@@ -48,9 +49,9 @@ from agent_asserts.record.event import (
     ReasoningPayload,
     SkillPayload,
     ToolCallPayload,
+    Usage,
 )
 from agent_asserts.record.turns import TurnTracker, opens_turn
-from agent_asserts.record.usage import USAGE_COUNTERS, Usage
 from agent_asserts.record.validators import (
     MISSING_FIELD,
     NotJSON,

@@ -29,8 +29,8 @@ from agent_asserts.record.event import (
     SKILL_TRANSITIONS,
     TOOL_OUTCOMES,
     TOOL_SOURCES,
+    USAGE_COUNTERS,
 )
-from agent_asserts.record.usage import USAGE_COUNTERS
 
 SCHEMA_PATH: Final = Path(__file__).with_name("record.schema.json")
 

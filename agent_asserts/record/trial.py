@@ -36,11 +36,16 @@ from agent_asserts.record.declared_tools import DeclaredTool
 from agent_asserts.record.decoding import decode_record
 from agent_asserts.record.delta import DeltaEntry, compute_delta
 from agent_asserts.record.errors import ParseError
-from agent_asserts.record.event import Event, MessagePayload, ModelCallPayload
+from agent_asserts.record.event import (
+    USAGE_COUNTERS,
+    Event,
+    MessagePayload,
+    ModelCallPayload,
+    Usage,
+)
 from agent_asserts.record.index import GroupSpans, RecordIndex
 from agent_asserts.record.timing import Timeline
 from agent_asserts.record.turns import derive_turns
-from agent_asserts.record.usage import USAGE_COUNTERS, Usage
 
 if TYPE_CHECKING:
     from agent_asserts.record.builder import RecordBuilder
