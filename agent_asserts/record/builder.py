@@ -63,10 +63,11 @@ from agent_asserts.record.event import (
     ReasoningPayload,
     SkillPayload,
     ToolCallPayload,
+    TurnTracker,
     Usage,
+    opens_turn,
 )
 from agent_asserts.record.trial import TrialRecord
-from agent_asserts.record.turns import TurnTracker, opens_turn
 from agent_asserts.record.validators import (
     json_copy,
     must_be_bool,
@@ -413,9 +414,10 @@ class TraceEvents:
 class RecordBuilder(TraceEvents):
     """Builds a :class:`TrialRecord` event by event; every method returns the builder.
 
-    Turns follow the rule of ``TrialRecord.from_dict`` (:mod:`agent_asserts.record.turns`): a
-    user message whose text is non-empty and does not start with ``/`` opens a new turn
-    (numbered from 1; events before the first one are in turn 0), whichever method adds it;
+    Turns follow the rule of ``TrialRecord.from_dict``
+    (:func:`~agent_asserts.record.event.derive_turns`): a user message whose text is non-empty
+    and does not start with ``/`` opens a new turn (numbered from 1; events before the first
+    one are in turn 0), whichever method adds it;
     an explicit ``turn=`` sets the current turn. Events get ids ``e0``,
     ``e1``… by position unless ``event_id=`` is given. Every method also takes the envelope
     fields (:class:`Envelope`) as keyword arguments. Bad arguments raise ``ValueError`` (or
@@ -464,7 +466,8 @@ class RecordBuilder(TraceEvents):
             fields["event_type"] = event_type
         if actor_ref is not None:
             fields.setdefault("actor_ref", actor_ref)
-        # The rule from_dict derives turns by (record/turns.py), so both give the same turns.
+        # The rule from_dict derives turns by (derive_turns in record/event.py), so both give
+        # the same turns.
         opens = opens_turn(kind, fields.get("actor_ref"), payload)
         turn = self._turns.assign(explicit_turn, opens)
         event = Event(kind, payload, event_id, turn=turn, entity_refs=entity_refs, **fields)

@@ -49,9 +49,10 @@ from agent_asserts.record.event import (
     ReasoningPayload,
     SkillPayload,
     ToolCallPayload,
+    TurnTracker,
     Usage,
+    opens_turn,
 )
-from agent_asserts.record.turns import TurnTracker, opens_turn
 from agent_asserts.record.validators import (
     MISSING_FIELD,
     NotJSON,

@@ -48,9 +48,9 @@ from agent_asserts.record.event import (
     MessagePayload,
     ModelCallPayload,
     Usage,
+    derive_turns,
 )
 from agent_asserts.record.index import GroupSpans, RecordIndex
-from agent_asserts.record.turns import derive_turns
 
 if TYPE_CHECKING:
     from agent_asserts.record.builder import RecordBuilder
@@ -283,7 +283,7 @@ class TrialRecord:
     Build one with :meth:`from_dict`, :meth:`load` or :meth:`builder`. Derived values (the
     reply, the delta, the indexes, the timeline…) are computed when the record is made, from
     its fields (a record never changes). Events without a ``turn`` get a derived one (see
-    :mod:`agent_asserts.record.turns`).
+    :func:`~agent_asserts.record.event.derive_turns`).
 
     Attributes:
         events: The events in order of occurrence.

@@ -11,7 +11,7 @@ from record_strategies import event_dicts
 
 from agent_asserts.record import Problem, RecordError, TrialRecord
 from agent_asserts.record.decoding import decode_event as _decode_event
-from agent_asserts.record.turns import TurnTracker
+from agent_asserts.record.event import TurnTracker
 
 
 def error_text(data: Any) -> str:

@@ -14,8 +14,8 @@ from agent_asserts import TrialRecord, iter_records
 from agent_asserts._depth import MAX_DEPTH, depth_message
 from agent_asserts.record import RecordError, reading
 from agent_asserts.record.decoding import decode_event
+from agent_asserts.record.event import TurnTracker
 from agent_asserts.record.parsing import cannot_stream, parse_json, sample, sample_of
-from agent_asserts.record.turns import TurnTracker
 
 
 def _nested(depth: int) -> object:

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from agent_asserts.record import Event, MessagePayload, TrialRecord
-from agent_asserts.record.turns import derive_turns, opens_turn
+from agent_asserts.record.event import derive_turns, opens_turn
 
 
 def user(text: str, **kw: Any) -> dict[str, Any]:

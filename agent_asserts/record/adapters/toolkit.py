@@ -81,11 +81,12 @@ from agent_asserts.record.event import (
     ModelCallPayload,
     ReasoningPayload,
     ToolCallPayload,
+    TurnTracker,
     Usage,
+    opens_turn,
 )
 from agent_asserts.record.parsing import load_json, parse_json, read_text, strict_loads
 from agent_asserts.record.trial import TrialRecord
-from agent_asserts.record.turns import TurnTracker, opens_turn
 from agent_asserts.record.validators import OWN_EXTRA_KEYS, warn_suspicious
 
 INVALID_JSON_KEY: Final = "INVALID_JSON"
