@@ -1,5 +1,6 @@
 """``TrialRecord``: what happened in one run (S0, T, Sf, and the derived D), with the values
-derived from it when it is made — the reply, the delta, the indexes, the timeline (when each
+derived from it when it is made — the reply, the delta, the indexes (positions by kind, tool,
+memory name and id; the spans of parallel groups), the timeline (when each
 event started), the run's usage (as recorded, or the sum over its ``model_call`` events) — and
 the view of one agent.
 
@@ -26,6 +27,13 @@ Usage(input_tokens=12, output_tokens=3, total_tokens=15, reported_by='sum over 2
 ...        .tool("lookup", {}, wall_time="2026-05-01T10:00:02Z", duration=1.5).build())
 >>> rec.timeline.elapsed(1), rec.timeline.duration
 (2.0, 3.5)
+>>> idx = RecordIndex.build([Event("tool_call", ToolCallPayload("search"), "e0", turn=1)])
+>>> idx.tools["search"], idx.kinds["tool_call"], idx.ids["e0"], idx.turns, idx.event_ids
+((0,), (0,), 0, (1,), ('e0',))
+>>> rec = (TrialRecord.builder().tool("a", group_id="r1").tool("b", group_id="r1")
+...        .tool("c").build())
+>>> rec.groups.precedes(0, 1), rec.groups.precedes(0, 2), rec.groups.parallel(0, 1)
+(False, True, True)
 """
 
 from __future__ import annotations
@@ -45,15 +53,204 @@ from agent_asserts.record.errors import ParseError
 from agent_asserts.record.event import (
     USAGE_COUNTERS,
     Event,
+    MemoryPayload,
     MessagePayload,
     ModelCallPayload,
+    ToolCallPayload,
     Usage,
     derive_turns,
 )
-from agent_asserts.record.index import GroupSpans, RecordIndex
 
 if TYPE_CHECKING:
     from agent_asserts.record.builder import RecordBuilder
+
+
+# The indexes of a record's events, built in one pass: positions by kind, tool, memory name and
+# id (RecordIndex), and the spans of the parallel groups (GroupSpans). Events sharing a
+# ``group_id`` have no order among them: an event *strictly precedes* another when its group
+# (itself, when it has no ``group_id``) ends before the other's group starts. Order-sensitive
+# checks use GroupSpans to say "after" that way, so two tool calls issued in one model response
+# are never ordered.
+
+
+@attrs.frozen
+class GroupSpans:
+    """The first and last position of every parallel group of a record.
+
+    Attributes:
+        spans: ``group_id`` → ``(first position, last position)``.
+        group_of: Position → ``group_id``, for the events that have one.
+    """
+
+    spans: dict[str, tuple[int, int]]
+    group_of: dict[int, str]
+
+    @classmethod
+    def build(cls, events: Sequence[Event]) -> GroupSpans:
+        """Scan the events once.
+
+        >>> GroupSpans.build(()).spans
+        {}
+        """
+        spans: dict[str, tuple[int, int]] = {}
+        group_of: dict[int, str] = {}
+        for position, event in enumerate(events):
+            group = event.group_id
+            if group is not None:
+                group_of[position] = group
+                first = spans.get(group)
+                spans[group] = (position, position) if first is None else (first[0], position)
+        return cls(spans, group_of)
+
+    def start(self, position: int) -> int:
+        """Where the group of the event at ``position`` starts (the position itself alone).
+
+        >>> GroupSpans({"g": (1, 3)}, {1: "g", 3: "g"}).start(3)
+        1
+        """
+        group = self.group_of.get(position)
+        return position if group is None else self.spans[group][0]
+
+    def end(self, position: int) -> int:
+        """Where the group of the event at ``position`` ends (the position itself alone).
+
+        >>> GroupSpans({"g": (1, 3)}, {1: "g", 3: "g"}).end(1)
+        3
+        """
+        group = self.group_of.get(position)
+        return position if group is None else self.spans[group][1]
+
+    def precedes(self, earlier: int, later: int) -> bool:
+        """True when the event at ``earlier`` strictly precedes the one at ``later``.
+
+        >>> GroupSpans({}, {}).precedes(1, 2)
+        True
+        """
+        if not self.group_of:
+            return earlier < later
+        return self.end(earlier) < self.start(later)
+
+    def parallel(self, a: int, b: int) -> bool:
+        """True when two different events share a group.
+
+        >>> GroupSpans({"g": (0, 1)}, {0: "g", 1: "g"}).parallel(0, 1)
+        True
+        """
+        group = self.group_of.get(a)
+        return a != b and group is not None and self.group_of.get(b) == group
+
+
+@attrs.frozen
+class RecordIndex:
+    """Positions of events (indexes into ``record.events``), grouped for O(matches) lookups.
+
+    Attributes:
+        kinds: Positions of each kind.
+        tools: Positions of the ``tool_call`` events of each tool name.
+        memory: Positions of the ``memory`` events (set and clear) of each memory name.
+        ids: Position of each event id.
+        turns: Sorted turn numbers that have events.
+        event_ids: The id of each event, by position (a check listing the ids of many events
+            reads this column, not each event: on a large record the events lie far apart in
+            memory). The ids are equal copies laid out one after another (see
+            :func:`_laid_together`).
+
+    >>> RecordIndex.build([]).kinds
+    {}
+    """
+
+    kinds: Mapping[str, tuple[int, ...]]
+    tools: Mapping[str, tuple[int, ...]]
+    memory: Mapping[str, tuple[int, ...]]
+    ids: Mapping[str, int]
+    turns: tuple[int, ...]
+    event_ids: tuple[str, ...] = ()
+
+    def tool_ids(self, name: str) -> tuple[str, ...]:
+        """The event ids of the calls of tool ``name``, in order.
+
+        >>> from agent_asserts.record.event import ToolCallPayload
+        >>> events = [Event("tool_call", ToolCallPayload(n), f"e{i}") for i, n in enumerate("aba")]
+        >>> RecordIndex.build(events).tool_ids("a"), RecordIndex.build(events).tool_ids("c")
+        (('e0', 'e2'), ())
+        """
+        return self.ids_at(self.tools.get(name, ()))
+
+    def ids_at(self, positions: Sequence[int]) -> tuple[str, ...]:
+        """The event ids at ``positions``, in the given order.
+
+        >>> RecordIndex.build([Event("step", {}, "s0"), Event("step", {}, "s1")]).ids_at([1, 0])
+        ('s1', 's0')
+        """
+        column = self.event_ids
+        return tuple([column[p] for p in positions])
+
+    @classmethod
+    def build(cls, events: Sequence[Event]) -> RecordIndex:
+        """Index ``events`` in a single pass.
+
+        Args:
+            events: The record's events, in order.
+
+        Returns:
+            The index.
+
+        >>> from agent_asserts.record.event import MemoryPayload
+        >>> event = Event("memory", MemoryPayload("a", 1), "m", event_type="set")
+        >>> RecordIndex.build([event]).memory
+        {'a': (0,)}
+        """
+        kinds: dict[str, list[int]] = {}
+        tools: dict[str, list[int]] = {}
+        memory: dict[str, list[int]] = {}
+        ids: dict[str, int] = {}
+        turns: set[int] = set()
+        event_ids: list[str] = []
+        for position, event in enumerate(events):
+            bucket = kinds.get(event.kind)
+            if bucket is None:
+                kinds[event.kind] = [position]
+            else:
+                bucket.append(position)
+            event_id = event.event_id
+            event_ids.append(event_id)
+            if event_id not in ids:
+                ids[event_id] = position
+            if event.turn is not None:
+                turns.add(event.turn)
+            payload = event.payload
+            if isinstance(payload, ToolCallPayload):
+                tools.setdefault(payload.name, []).append(position)
+            elif isinstance(payload, MemoryPayload):
+                memory.setdefault(payload.name, []).append(position)
+        return cls(
+            kinds={kind: tuple(p) for kind, p in kinds.items()},
+            tools={name: tuple(p) for name, p in tools.items()},
+            memory={name: tuple(p) for name, p in memory.items()},
+            ids=ids,
+            turns=tuple(sorted(turns)),
+            event_ids=_laid_together(event_ids),
+        )
+
+
+def _laid_together(ids: list[str]) -> tuple[str, ...]:
+    r"""Equal copies of ``ids`` allocated one after another (``ids`` as given when one holds
+    NUL or is not a string).
+
+    A record's event ids lie among its events, one per few hundred bytes: on a large record a
+    check that lists every id (the evidence of ``matches_trajectory``) touches as many scattered
+    cache lines, twice (building its tuple and freeing it), and its time per id grows with the
+    record. Copies made by one ``split`` lie together, so that touches one run of memory.
+
+    >>> ids = _laid_together(["e0", "e1"])
+    >>> ids, _laid_together(["a\x00b", "c"]), _laid_together([])
+    (('e0', 'e1'), ('a\x00b', 'c'), ())
+    """
+    try:
+        parts = "\x00".join(ids).split("\x00")
+    except TypeError:  # an id that is not a string (an Event made by hand): the ids as given
+        return tuple(ids)
+    return tuple(parts) if len(parts) == len(ids) else tuple(ids)
 
 
 # Time views of a record: when each event started, relative to the run's first event. An
@@ -304,14 +501,14 @@ class TrialRecord:
             record the reply).
         delta: D, the changes from ``initial_state`` to ``final_state``; None if either is
             missing.
-        index: The record's indexes (:class:`~agent_asserts.record.index.RecordIndex`).
+        index: The record's indexes (:class:`RecordIndex`).
         tool_calls: Every ``tool_call`` event, in order.
         timeline: The times of the events (a :class:`Timeline`).
         run_usage: ``usage`` as recorded, else the sum over the ``model_call`` events
             (``reported_by`` says so), else None.
         unrecorded_arguments: Positions of the tool calls whose arguments were not recorded.
         groups: The parallel groups (``group_id``) of the events: events of one group have
-            no order among them (see :mod:`agent_asserts.record.index`).
+            no order among them (see :class:`GroupSpans`).
 
     >>> rec = TrialRecord(events=(), status="completed", reply="ok")
     >>> rec.reply, rec.explicit_reply, rec.delta
@@ -715,6 +912,8 @@ class TrialRecord:
 
 
 __all__ = [
+    "GroupSpans",
+    "RecordIndex",
     "Timeline",
     "TrialRecord",
     "agent_positions",

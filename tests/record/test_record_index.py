@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from agent_asserts.record import TrialRecord
 from agent_asserts.record.event import Event
-from agent_asserts.record.index import RecordIndex, _laid_together
+from agent_asserts.record.trial import RecordIndex, _laid_together
 
 
 @pytest.fixture
