@@ -58,8 +58,7 @@ from agent_asserts.results import (
     Verdict,
     VerdictResolver,
 )
-from agent_asserts.selectors import Selector
-from agent_asserts.selectors.calls import ToolSelector
+from agent_asserts.selectors import Selector, ToolSelector
 
 if TYPE_CHECKING:
     from agent_asserts.checks.contract import ContractCheck

@@ -77,7 +77,7 @@ from agent_asserts._deadline import check_limit, format_seconds
 from agent_asserts._text import escape_controls, json_escape_controls
 from agent_asserts._values import to_jsonable
 from agent_asserts.errors import AgentAssertsError
-from agent_asserts.selectors.calls import Selector
+from agent_asserts.selectors import Selector
 
 if TYPE_CHECKING:
     from agent_asserts.record import TrialRecord

@@ -37,8 +37,7 @@ from agent_asserts.fluent.handles import AssertionHandle as _Handle
 from agent_asserts.matching import Matcher
 from agent_asserts.record import Button, Event
 from agent_asserts.results import Severity
-from agent_asserts.selectors import Selector
-from agent_asserts.selectors.calls import ToolSelector
+from agent_asserts.selectors import Selector, ToolSelector
 from agent_asserts.testing import demo_record
 
 BOUNDARY = str(Path(agent_asserts.__file__).parent / "_boundary.py")

@@ -9,7 +9,7 @@ import pytest
 from agent_asserts import M, TrialRecord, on
 from agent_asserts.loaders import loads
 from agent_asserts.record.event import ENVELOPE_FIELDS
-from agent_asserts.selectors.base import ENVELOPE_FILTERS
+from agent_asserts.selectors import ENVELOPE_FILTERS
 
 
 def record() -> TrialRecord:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from agent_asserts import TrialRecord, on
-from agent_asserts.selectors.base import EventSelector
+from agent_asserts.selectors import EventSelector
 
 
 def record() -> TrialRecord:

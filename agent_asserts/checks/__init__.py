@@ -2,7 +2,7 @@
 
 A family is named once — its check module(s), its fluent mixin (:mod:`agent_asserts.fluent`)
 and its docs page (``docs/checks-<family>.md``): outcome (``outcome``), trajectory (``tools``,
-``trajectory``, ``sequencing``, ``trajectory_match``, ``trajectory_reference``), events
+``trajectory``, ``sequencing``, ``trajectory_match``), events
 (``events``), traces (``traces``), state (``state``) and conversation (``conversation``);
 ``expectations``, ``semantic`` and ``contract`` hold what ``ctx.expect``/``ctx.state``,
 ``judge`` and ``contract`` build. The fluent methods of

@@ -119,8 +119,7 @@ from agent_asserts.matching.structural import maximum_matching
 from agent_asserts.matching.values import plural
 from agent_asserts.outcome import Outcome, missing_surface
 from agent_asserts.record import Button, MemoryPayload
-from agent_asserts.selectors import as_selector
-from agent_asserts.selectors.calls import (
+from agent_asserts.selectors import (
     BlockSelector,
     MemoryClearedSelector,
     MemorySetSelector,
@@ -128,6 +127,7 @@ from agent_asserts.selectors.calls import (
     Selector,
     SkillSelector,
     ToolSelector,
+    as_selector,
 )
 
 if TYPE_CHECKING:

@@ -38,8 +38,7 @@ from agent_asserts.matching import Count, Mismatch
 from agent_asserts.matching.values import plural
 from agent_asserts.outcome import Outcome, missing_surface
 from agent_asserts.record import DelegationPayload
-from agent_asserts.selectors import as_selector
-from agent_asserts.selectors.calls import EventSelector, Selector, SubagentSelector
+from agent_asserts.selectors import EventSelector, Selector, SubagentSelector, as_selector
 from agent_asserts.status import Status
 
 if TYPE_CHECKING:

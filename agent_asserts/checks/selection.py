@@ -39,8 +39,7 @@ from agent_asserts.matching import Count
 from agent_asserts.outcome import Outcome, missing_surface
 from agent_asserts.record import DelegationPayload, SkillPayload, ToolCallPayload
 from agent_asserts.record.validators import alias_of
-from agent_asserts.selectors import as_selector
-from agent_asserts.selectors.calls import MessageSelector, Selector
+from agent_asserts.selectors import MessageSelector, Selector, as_selector
 
 if TYPE_CHECKING:
     from agent_asserts.matching import Mismatch

@@ -33,8 +33,7 @@ from agent_asserts.checks.selection import (
 )
 from agent_asserts.matching.values import plural
 from agent_asserts.outcome import Outcome, missing_surface
-from agent_asserts.selectors import as_selector
-from agent_asserts.selectors.calls import Selector, ToolSelector
+from agent_asserts.selectors import Selector, ToolSelector, as_selector
 
 if TYPE_CHECKING:
     from agent_asserts.record import TrialRecord

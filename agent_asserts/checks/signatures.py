@@ -84,8 +84,7 @@ from agent_asserts._text import choice_list, unknown_key_message
 from agent_asserts._values import MISSING
 from agent_asserts.matching import Count, Matcher, OperatorError, from_data
 from agent_asserts.record.validators import child, got
-from agent_asserts.selectors import selector_from_data
-from agent_asserts.selectors.calls import Selector
+from agent_asserts.selectors import Selector, selector_from_data
 
 _SCALARS = {str: "str", int: "int", float: "float", bool: "bool"}
 

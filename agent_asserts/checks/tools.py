@@ -15,7 +15,7 @@ could match, and is ``invalid`` when the record's harness did not record tool ca
 Deciding a check over tool calls whose arguments were not recorded.
 
 :func:`decide_unrecorded` evaluates a check a second time with those calls treated as matching
-every argument matcher (:mod:`agent_asserts.selectors.calls`); when the two evaluations
+every argument matcher (:mod:`agent_asserts.selectors`); when the two evaluations
 disagree, the record cannot decide the check and the outcome is ``invalid``.
 
 >>> from agent_asserts.checks.tools import CalledTool
@@ -56,10 +56,10 @@ from agent_asserts.matching import Count
 from agent_asserts.matching.values import plural
 from agent_asserts.outcome import Outcome, missing_surface
 from agent_asserts.record import ToolCallPayload
-from agent_asserts.selectors import as_selector
-from agent_asserts.selectors.calls import (
+from agent_asserts.selectors import (
     Selector,
     ToolSelector,
+    as_selector,
     check_arguments,
     unrecorded_as_matching,
 )

@@ -52,8 +52,7 @@ from agent_asserts.matching.values import plural
 from agent_asserts.outcome import Outcome, missing_surface
 from agent_asserts.record import ToolCallPayload
 from agent_asserts.record.trial import model_calls_without_usage
-from agent_asserts.selectors import as_selector
-from agent_asserts.selectors.calls import Selector
+from agent_asserts.selectors import Selector, as_selector
 
 if TYPE_CHECKING:
     from agent_asserts.record import TrialRecord

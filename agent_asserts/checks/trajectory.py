@@ -57,8 +57,7 @@ from agent_asserts.matching.scalar import compile_regex, search
 from agent_asserts.matching.values import plural
 from agent_asserts.outcome import Outcome, missing_surface
 from agent_asserts.record import MessagePayload
-from agent_asserts.selectors import as_selector
-from agent_asserts.selectors.calls import MessageSelector, Selector, ToolSelector
+from agent_asserts.selectors import MessageSelector, Selector, ToolSelector, as_selector
 
 if TYPE_CHECKING:
     from agent_asserts.record import TrialRecord

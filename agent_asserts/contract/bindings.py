@@ -26,7 +26,7 @@ from agent_asserts.contract.grammar import Extract, hash_key, item_form, read_pa
 from agent_asserts.errors import RecordLacks
 from agent_asserts.outcome import missing_surface
 from agent_asserts.record import DeltaEntry, Event, resolve
-from agent_asserts.selectors.calls import EventSelector
+from agent_asserts.selectors import EventSelector
 
 if TYPE_CHECKING:
     from agent_asserts.contract.model import Binding

@@ -42,7 +42,7 @@ from agent_asserts._text import did_you_mean
 from agent_asserts._values import MISSING
 from agent_asserts.record import DeltaEntry, Event, parse_pointer
 from agent_asserts.record.event import ENVELOPE_FIELDS
-from agent_asserts.selectors.calls import ENVELOPE_FILTERS
+from agent_asserts.selectors import ENVELOPE_FILTERS
 
 SOURCES: Final = ("trace", "initial_state", "final_state", "delta")
 STATE_SOURCES: Final = ("initial_state", "final_state")

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from agent_asserts.fluent.handles import AssertionHandle
     from agent_asserts.matching import Matcher
     from agent_asserts.record import Button
-    from agent_asserts.selectors.calls import ToolSelector
+    from agent_asserts.selectors import ToolSelector
 
 
 class ConversationMethods(Recorder):

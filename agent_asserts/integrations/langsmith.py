@@ -46,7 +46,7 @@ from typing import Any, Final
 
 import attrs
 
-from agent_asserts.checks.trajectory_reference import normalize_reference
+from agent_asserts.checks.trajectory_match import normalize_reference
 from agent_asserts.errors import AgentAssertsError
 from agent_asserts.integrations import (
     Checks,

@@ -81,7 +81,7 @@ from agent_asserts.record import TrialRecord
 from agent_asserts.record.adapters import mantle
 from agent_asserts.record.parsing import require_regular
 from agent_asserts.record.reading import refusal
-from agent_asserts.selectors.calls import (
+from agent_asserts.selectors import (
     MemoryClearedSelector,
     MemorySetSelector,
     Selector,

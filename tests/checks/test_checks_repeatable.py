@@ -30,7 +30,7 @@ from agent_asserts.checks.tools import CalledTool, NotCalledTool
 from agent_asserts.checks.trajectory import ConfirmationRequested, FollowedBy
 from agent_asserts.outcome import Outcome
 from agent_asserts.record.delta import json_equal
-from agent_asserts.selectors.calls import Selector, ToolSelector
+from agent_asserts.selectors import Selector, ToolSelector
 from agent_asserts.status import Status
 
 TOOLS = ("a", "b", "c")

@@ -7,8 +7,7 @@ import pytest
 from agent_asserts.checks.sequencing import Sequencing, Subsequence, ToolOrder, find_in_order
 from agent_asserts.record import TrialRecord
 from agent_asserts.results import Status
-from agent_asserts.selectors import on
-from agent_asserts.selectors.calls import ToolSelector
+from agent_asserts.selectors import ToolSelector, on
 
 
 def tools(*names: str) -> TrialRecord:

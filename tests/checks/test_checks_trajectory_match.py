@@ -9,14 +9,15 @@ import pytest
 
 from agent_asserts import EvalContext, M, TrialRecord
 from agent_asserts.checks.trajectory_match import (
+    ANY_ARGUMENTS,
     Call,
     Calls,
+    CallSpec,
     MatchesTrajectory,
     References,
     ordered_pairs,
     unordered_pairs,
 )
-from agent_asserts.checks.trajectory_reference import ANY_ARGUMENTS, CallSpec
 from agent_asserts.loaders import loads
 
 
@@ -442,7 +443,7 @@ def test_evidence_and_unexpected_ids_come_from_the_record_index() -> None:
 
 
 def test_canonical_key_of_a_cycle_is_none_and_the_shared_encoder_keeps_no_state() -> None:
-    from agent_asserts.checks.trajectory_reference import canonical_key
+    from agent_asserts.checks.trajectory_match import canonical_key
 
     cyclic: dict[str, Any] = {"a": 1}
     cyclic["self"] = cyclic

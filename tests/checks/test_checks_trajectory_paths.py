@@ -24,6 +24,7 @@ from agent_asserts import M, TrialRecord
 from agent_asserts.checks.trajectory_match import (
     Call,
     Calls,
+    CallSpec,
     MatchesTrajectory,
     References,
     _Aligner,
@@ -32,7 +33,6 @@ from agent_asserts.checks.trajectory_match import (
     ordered_pairs,
     unordered_pairs,
 )
-from agent_asserts.checks.trajectory_reference import CallSpec
 
 NAMES = ("a", "b", "c")
 MODES = ("exact", "ignore", "superset", "subset")

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from agent_asserts import M, TrialRecord
 from agent_asserts._deadline import re_interruptible, time_limit
 from agent_asserts._values import MISSING
-from agent_asserts.selectors.calls import ToolSelector, unrecorded_as_matching
+from agent_asserts.selectors import ToolSelector, unrecorded_as_matching
 
 keys = st.sampled_from(["a", "b", "orderId"])
 scalars = st.sampled_from([0, 1, 2, True, False, 1.0, 2.5, -0.0, "a", "A1", "b1", "", None])
