@@ -59,10 +59,9 @@ from agent_asserts.report import (
     write_report,
 )
 from agent_asserts.report.junit import case_properties
-from agent_asserts.results import CaseResult, RequirementFailed, Skipped, Verdict
+from agent_asserts.results import CaseResult, RequirementFailed, Skipped, Verdict, result_title
 from agent_asserts.runner import CaseFailed, CaseSkipped, load_within
 from agent_asserts.serialization import case_from_dict
-from agent_asserts.summary import result_title
 
 if TYPE_CHECKING:
     from agent_asserts.loaders import Case

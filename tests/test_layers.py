@@ -58,7 +58,6 @@ LAYERS: dict[str, int] = {
     "contract": 5,
     "judges": 5,
     "results": 6,
-    "summary": 6,
     "result_rows": 6,
     "serialization": 6,
     "fluent": 7,
