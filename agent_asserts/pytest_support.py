@@ -47,7 +47,7 @@ from agent_asserts._files import outside, outside_text
 from agent_asserts._text import escape_controls
 from agent_asserts._values import MISSING
 from agent_asserts.batch import load_error_text, load_record, unloadable_cases
-from agent_asserts.cli.main import MAX_SECONDS
+from agent_asserts.cli import MAX_SECONDS
 from agent_asserts.context import EvalContext
 from agent_asserts.loaders import load
 from agent_asserts.pytest_plugin import CONTEXTS, RESULTS
