@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import Final
 
 EXIT_INTERRUPTED: Final = 130
-"""Stopped by Ctrl-C (128 + SIGINT); the same as ``agent_asserts.cli.main.EXIT_INTERRUPTED``."""
+"""Stopped by Ctrl-C (128 + SIGINT); the same as ``agent_asserts.cli.EXIT_INTERRUPTED``."""
 
 
 def run(argv: Sequence[str] | None = None) -> int:
@@ -32,7 +32,7 @@ def run(argv: Sequence[str] | None = None) -> int:
     0
     """
     try:
-        from agent_asserts.cli.main import main  # the heavy imports: inside the handling
+        from agent_asserts.cli import main  # the heavy imports: inside the handling
 
         code = main(argv)
     except KeyboardInterrupt:  # before the command's own handling took over

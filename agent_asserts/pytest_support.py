@@ -47,7 +47,7 @@ from agent_asserts._files import outside, outside_text
 from agent_asserts._text import escape_controls
 from agent_asserts._values import MISSING
 from agent_asserts.batch import load_error_text, load_record, unloadable_cases
-from agent_asserts.cli.main import MAX_SECONDS
+from agent_asserts.cli import MAX_SECONDS
 from agent_asserts.context import EvalContext
 from agent_asserts.loaders import load
 from agent_asserts.pytest_plugin import CONTEXTS, RESULTS
@@ -59,10 +59,9 @@ from agent_asserts.report import (
     write_report,
 )
 from agent_asserts.report.junit import case_properties
-from agent_asserts.results import CaseResult, RequirementFailed, Skipped, Verdict
+from agent_asserts.results import CaseResult, RequirementFailed, Skipped, Verdict, result_title
 from agent_asserts.runner import CaseFailed, CaseSkipped, load_within
 from agent_asserts.serialization import case_from_dict
-from agent_asserts.summary import result_title
 
 if TYPE_CHECKING:
     from agent_asserts.loaders import Case

@@ -58,7 +58,6 @@ LAYERS: dict[str, int] = {
     "contract": 5,
     "judges": 5,
     "results": 6,
-    "summary": 6,
     "result_rows": 6,
     "serialization": 6,
     "fluent": 7,
@@ -98,7 +97,7 @@ DEFERRED: dict[tuple[str, str], str] = {
         "EvaluatingSpanProcessor needs the otel extra; agent_asserts.live.openai_agents (a "
         "submodule, so the package is imported first) must import without it"
     ),
-    ("agent_asserts.__main__", "agent_asserts.cli.main"): (
+    ("agent_asserts.__main__", "agent_asserts.cli"): (
         "the console-script entry handles Ctrl-C from its first instruction, so the command's "
         "imports happen inside its handling (exit 130, no traceback)"
     ),

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from agent_asserts import TrialRecord
-from agent_asserts.cli.main import main
+from agent_asserts.cli import main
 from agent_asserts.loaders import load, loads
 from agent_asserts.matching import M
 from agent_asserts.mining import generalise_paths, infer, invariant, shape

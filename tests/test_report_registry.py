@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from agent_asserts import BatchResult
-from agent_asserts.cli.main import main
+from agent_asserts.cli import main
 from agent_asserts.record import TrialRecord
 from agent_asserts.report import (
     Cases,

@@ -55,7 +55,7 @@ import attrs
 from agent_asserts._files import outside, outside_text
 from agent_asserts._text import CONTROL, escape_controls, json_escape_controls
 from agent_asserts.batch import load_error_text, load_record, unloadable_cases
-from agent_asserts.cli.main import EXIT_FAILED, EXIT_INPUT, EXIT_INTERRUPTED, EXIT_OK, build_parser
+from agent_asserts.cli import EXIT_FAILED, EXIT_INPUT, EXIT_INTERRUPTED, EXIT_OK, build_parser
 from agent_asserts.cli.support import (
     Progress,
     as_suite_input,

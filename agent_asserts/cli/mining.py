@@ -18,8 +18,8 @@ from typing import IO, Any
 
 from agent_asserts._files import write_atomic
 from agent_asserts.batch import load_error_text, load_record
+from agent_asserts.cli import EXIT_FAILED, EXIT_INPUT, EXIT_OK
 from agent_asserts.cli.check import Problems, exit_code, exit_rule, load_suites, report_format
-from agent_asserts.cli.main import EXIT_FAILED, EXIT_INPUT, EXIT_OK
 from agent_asserts.cli.support import format_problem, iter_record_inputs, record_files, use_color
 from agent_asserts.comparison import compare
 from agent_asserts.errors import LoadError

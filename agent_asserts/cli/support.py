@@ -5,7 +5,7 @@
 False
 
 The evaluation options that ``check`` and ``watch`` share (``--timeout``, ``--judge-timeout``,
-``--judge``) are added by :mod:`agent_asserts.cli.main` (the parser); :func:`judge_of` and
+``--judge``) are added by :mod:`agent_asserts.cli` (the parser); :func:`judge_of` and
 :func:`limit_keywords` read them for ``Suite.evaluate``/``Case.evaluate`` (so ``run_case``
 enforces them).
 

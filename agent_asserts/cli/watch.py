@@ -53,7 +53,7 @@ import attrs
 from agent_asserts._files import open_input
 from agent_asserts._text import escape_controls, json_escape_controls
 from agent_asserts.batch import load_error_text, unloadable_cases
-from agent_asserts.cli.main import EXIT_INPUT, EXIT_INTERRUPTED, EXIT_OK
+from agent_asserts.cli import EXIT_INPUT, EXIT_INTERRUPTED, EXIT_OK
 from agent_asserts.cli.support import judge_of, limit_keywords
 from agent_asserts.loaders import Suite, load
 from agent_asserts.record import RecordError, TrialRecord

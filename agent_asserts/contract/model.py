@@ -63,8 +63,7 @@ from typing import Any, TypeVar
 
 import attrs
 
-from agent_asserts._depth import depth_message, too_deep
-from agent_asserts._values import MISSING
+from agent_asserts._values import MISSING, depth_message, too_deep
 from agent_asserts.contract.grammar import (
     ASSERTION_KEYS,
     BIND_OPERATOR,

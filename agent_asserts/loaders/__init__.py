@@ -32,7 +32,7 @@ from typing import Any
 
 import attrs
 
-from agent_asserts._depth import depth_message, too_deep
+from agent_asserts._values import depth_message, too_deep
 from agent_asserts.loaders.collector import LoadError, LoadProblem, ProblemCollector
 from agent_asserts.loaders.contract import load_contract
 from agent_asserts.loaders.dialects import (

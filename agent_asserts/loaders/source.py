@@ -51,8 +51,8 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from agent_asserts._depth import MAX_DEPTH, depth_message
 from agent_asserts._files import env_limit, read_bytes
+from agent_asserts._values import MAX_DEPTH, depth_message
 from agent_asserts.errors import AgentAssertsError, Unavailable
 from agent_asserts.loaders.collector import LoadError, LoadProblem, ProblemCollector
 from agent_asserts.loaders.nodes import (

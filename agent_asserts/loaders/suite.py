@@ -42,8 +42,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from agent_asserts._depth import depth_message, too_deep
-from agent_asserts._values import format_path
+from agent_asserts._values import depth_message, format_path, too_deep
 from agent_asserts.batch import load_error_text, unloadable_cases
 from agent_asserts.checks.data import EXPECT_SOURCES, build_check, expect_signatures
 from agent_asserts.checks.expectations import VALUE_CHECKS

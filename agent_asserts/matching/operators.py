@@ -26,8 +26,8 @@ from types import MappingProxyType
 from typing import Any, Final
 
 from agent_asserts._boundary import guard
-from agent_asserts._depth import depth_message, too_deep
 from agent_asserts._text import did_you_mean
+from agent_asserts._values import depth_message, too_deep
 from agent_asserts.errors import AgentAssertsError, Problem
 from agent_asserts.matching.base import Matcher, unescape_key, value_to_data
 from agent_asserts.matching.combinators import AllOfMatcher, AnyOfMatcher, NotMatcher

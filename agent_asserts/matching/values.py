@@ -8,7 +8,7 @@ bool is its own type, so ``True`` never equals ``1``; a list and a tuple are bot
 >>> render("x" * 100)[-3:]
 'xx…'
 
-**The nesting limit** (:data:`~agent_asserts._depth.MAX_DEPTH`, 200 levels). Matchers walk
+**The nesting limit** (:data:`~agent_asserts._values.MAX_DEPTH`, 200 levels). Matchers walk
 values recursively; a value nested deeper than Python's recursion limit would raise
 ``RecursionError`` from deep inside. So:
 
@@ -44,9 +44,8 @@ import unicodedata
 from collections.abc import Mapping
 from typing import Any, Final
 
-from agent_asserts._depth import depth_message, json_path, too_deep
 from agent_asserts._text import edit_distance, safe_repr
-from agent_asserts._values import MISSING
+from agent_asserts._values import MISSING, depth_message, json_path, too_deep
 
 MAX_RENDER: Final = 80
 """Longest text :func:`render` returns (including the ``…``)."""

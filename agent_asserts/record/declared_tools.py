@@ -16,7 +16,7 @@ from typing import Any, Final
 
 import attrs
 
-from agent_asserts._depth import MAX_DEPTH
+from agent_asserts._values import MAX_DEPTH
 from agent_asserts.record.validators import (
     Problems,
     child,

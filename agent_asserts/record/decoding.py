@@ -23,9 +23,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Final
 
-from agent_asserts._depth import MAX_DEPTH, depth_message, json_path, too_deep
 from agent_asserts._text import did_you_mean
-from agent_asserts._values import MISSING
+from agent_asserts._values import MAX_DEPTH, MISSING, depth_message, json_path, too_deep
 from agent_asserts.record.declared_tools import decode_tools
 from agent_asserts.record.errors import ParseError, Problem, RecordError
 from agent_asserts.record.event import (

@@ -21,7 +21,7 @@ from typing import Any, Final
 
 import attrs
 
-from agent_asserts._depth import MAX_DEPTH, capped
+from agent_asserts._values import MAX_DEPTH, capped
 from agent_asserts.errors import AgentAssertsError, Problem
 
 

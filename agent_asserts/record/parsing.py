@@ -69,8 +69,8 @@ import sys
 from collections.abc import Iterable, Iterator
 from typing import IO, Any, Final
 
-from agent_asserts._depth import MAX_DEPTH, depth_message
 from agent_asserts._files import not_regular, open_input, read_bytes
+from agent_asserts._values import MAX_DEPTH, depth_message
 from agent_asserts.record.errors import Problem, RecordError
 from agent_asserts.record.validators import child
 

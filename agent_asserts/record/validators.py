@@ -39,9 +39,8 @@ import warnings
 from collections.abc import Iterable, Mapping
 from typing import Any, Final
 
-from agent_asserts._depth import MAX_DEPTH, too_deep
 from agent_asserts._text import did_you_mean, edit_distance, safe_repr
-from agent_asserts._values import MISSING
+from agent_asserts._values import MAX_DEPTH, MISSING, too_deep
 from agent_asserts.errors import AgentAssertsError, RecordWarning
 from agent_asserts.record.event import ERROR_OUTCOMES
 

@@ -55,8 +55,8 @@ from agent_asserts.result_rows import (
     tally_line,
     verdict_counts,
 )
+from agent_asserts.results import result_title, tally
 from agent_asserts.status import Verdict
-from agent_asserts.summary import result_title, tally
 
 if TYPE_CHECKING:
     from agent_asserts.record import Event, TrialRecord

@@ -44,8 +44,8 @@ from typing import TYPE_CHECKING
 from agent_asserts._text import escape_controls
 from agent_asserts.report import escape_surrogates, renders_rows
 from agent_asserts.result_rows import VERDICT_ORDER, Cases, ReportRow, rows_of, tally_line
+from agent_asserts.results import tally
 from agent_asserts.status import Verdict
-from agent_asserts.summary import tally
 
 if TYPE_CHECKING:
     from agent_asserts.record import TrialRecord

@@ -1,5 +1,5 @@
 """``agent-asserts --help`` and usage errors run the parser only: the subcommand that runs is
-imported then (``cli.main.COMMANDS``), so asking for help never loads the checks."""
+imported then (``cli.COMMANDS``), so asking for help never loads the checks."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import textwrap
 
 import pytest
 
-from agent_asserts.cli.main import COMMANDS, build_parser, main, seconds
+from agent_asserts.cli import COMMANDS, build_parser, main, seconds
 
 
 def test_help_imports_no_subcommand_and_no_check() -> None:
@@ -28,7 +28,7 @@ def test_help_imports_no_subcommand_and_no_check() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
     )
     loaded = set(done.stdout.split())
-    assert "agent_asserts.cli.main" in loaded
+    assert "agent_asserts.cli" in loaded
     assert not loaded & {
         "agent_asserts.cli.check",
         "agent_asserts.cli.watch",

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from agent_asserts.cli.main import main
+from agent_asserts.cli import main
 from agent_asserts.serialization import read_json_report
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from agent_asserts.cli.main import main
+from agent_asserts.cli import main
 from agent_asserts.testing import DEMO_RECORD
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from agent_asserts import TrialRecord, iter_records
-from agent_asserts._depth import MAX_DEPTH, depth_message
+from agent_asserts._values import MAX_DEPTH, depth_message
 from agent_asserts.record import RecordError, reading
 from agent_asserts.record.decoding import decode_event
 from agent_asserts.record.event import TurnTracker

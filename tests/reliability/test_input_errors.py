@@ -7,7 +7,7 @@ from collections.abc import Callable
 import pytest
 
 from agent_asserts import TrialRecord
-from agent_asserts._depth import MAX_DEPTH, depth_message
+from agent_asserts._values import MAX_DEPTH, depth_message
 from agent_asserts.errors import LoadError
 from agent_asserts.loaders import load, loads
 from agent_asserts.matching import M

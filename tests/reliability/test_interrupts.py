@@ -88,7 +88,7 @@ def _env() -> dict[str, str]:
 
 @pytest.mark.parametrize(
     "module",
-    ["agent_asserts.cli.main", "agent_asserts.report", "agent_asserts.cli.check",
+    ["agent_asserts.cli", "agent_asserts.report", "agent_asserts.cli.check",
      "agent_asserts.loaders", "agent_asserts.checks"],
 )  # fmt: skip
 def test_ctrl_c_while_the_command_is_imported_exits_130(tmp_path: Path, module: str) -> None:
@@ -140,7 +140,7 @@ import importlib
 import sys
 import agent_asserts.__main__ as entry
 
-cli = importlib.import_module("agent_asserts.cli.main")
+cli = importlib.import_module("agent_asserts.cli")
 
 def interrupted(argv):  # Ctrl-C before the command's own handling took over
     print("started", flush=False)  # buffered output is flushed before the process ends

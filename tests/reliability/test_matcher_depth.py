@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from agent_asserts._depth import MAX_DEPTH
+from agent_asserts._values import MAX_DEPTH
 from agent_asserts.matching import M, Matcher
 
 DEEP_TEXT = "[" * 100_000 + "]" * 100_000

@@ -19,7 +19,7 @@ import pytest
 
 from agent_asserts import TrialRecord, evaluate_many
 from agent_asserts.batch import load_error_text
-from agent_asserts.cli.main import main
+from agent_asserts.cli import main
 from agent_asserts.loaders import loads
 from agent_asserts.record.adapters import register_format, unregister_format
 from agent_asserts.results import Verdict

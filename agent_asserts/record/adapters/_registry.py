@@ -31,8 +31,8 @@ from typing import Any, Final
 
 import attrs
 
-from agent_asserts._depth import depth_message, json_path, too_deep
 from agent_asserts._registry import Registry
+from agent_asserts._values import depth_message, json_path, too_deep
 from agent_asserts.record.errors import Problem, RecordError
 from agent_asserts.record.trial import TrialRecord
 

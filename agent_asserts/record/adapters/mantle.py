@@ -69,8 +69,7 @@ import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, Final
 
-from agent_asserts._depth import depth_message, json_path, too_deep
-from agent_asserts._values import MISSING
+from agent_asserts._values import MISSING, depth_message, json_path, too_deep
 from agent_asserts.errors import AgentAssertsError
 from agent_asserts.record.adapters._registry import depth_checked
 from agent_asserts.record.errors import ParseError, Problem, RecordError

@@ -48,7 +48,7 @@ from enum import Enum
 from typing import TYPE_CHECKING, Any, Final
 from uuid import UUID
 
-from agent_asserts._depth import MAX_DEPTH
+from agent_asserts._values import MAX_DEPTH
 from agent_asserts.record.errors import Problem, RecordError
 from agent_asserts.record.validators import child
 

@@ -57,8 +57,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from datetime import UTC, datetime
 from typing import Any, Final
 
-from agent_asserts._depth import MAX_DEPTH
-from agent_asserts._values import MISSING
+from agent_asserts._values import MAX_DEPTH, MISSING
 from agent_asserts.errors import AgentAssertsError
 from agent_asserts.record.declared_tools import DeclaredTool
 from agent_asserts.record.decoding import TOP_LEVEL_KEYS
