@@ -7,7 +7,7 @@ every problem with its JSON path. Events are decoded one by one (:func:`decode_e
 assigned by position, turns derived, ``parent_id`` links checked), each payload by the decoder
 of its kind (:func:`decode_payload`). Values are copied as plain JSON data while their depth is
 measured (:func:`~agent_asserts.record.validators.copy_within`), so valid data is walked once;
-data nested past :data:`~agent_asserts._depth.MAX_DEPTH` is refused with one problem naming the
+data nested past :data:`~agent_asserts._values.MAX_DEPTH` is refused with one problem naming the
 first container of the record nested too deeply.
 
 >>> decode_record({"steps": "four", "stauts": "ok"})

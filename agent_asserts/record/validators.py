@@ -324,7 +324,7 @@ def scalar_types() -> frozenset[type]:
 def fast_copy(value: Any, levels: int = MAX_DEPTH) -> Any:
     """Copy JSON data (dicts, lists, scalars), raising :class:`NotJSON` on anything else, or
     on containers nested more than ``levels`` deep (``value`` itself is level 1), so that data
-    nested past :data:`~agent_asserts._depth.MAX_DEPTH` never reaches Python's recursion limit.
+    nested past :data:`~agent_asserts._values.MAX_DEPTH` never reaches Python's recursion limit.
 
     >>> fast_copy({"a": [1, {"b": None}]})
     {'a': [1, {'b': None}]}
@@ -518,7 +518,7 @@ def resolve_outcome(is_error: Any, outcome: str | None) -> tuple[bool, str, str 
 class TooDeep(AgentAssertsError):
     """Raised by :func:`copy_within` on data nested past its limit (the record decoder then
     reports the first container of the whole record nested past
-    :data:`~agent_asserts._depth.MAX_DEPTH`)."""
+    :data:`~agent_asserts._values.MAX_DEPTH`)."""
 
 
 def copy_within(value: Any, path: str, problems: Problems, levels: int) -> Any:
