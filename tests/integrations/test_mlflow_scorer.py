@@ -114,6 +114,23 @@ def by_name(feedbacks: list[Feedback]) -> dict[str, Feedback]:
 # -- the real Trace object ---------------------------------------------------------------------
 
 
+# an OpenAI-chat run handed over as a row's outputs (no trace)
+REFUND_MESSAGES = [
+    {"role": "user", "content": "Refund order A1049"},
+    {
+        "role": "assistant",
+        "tool_calls": [
+            {
+                "id": "c1",
+                "type": "function",
+                "function": {"name": "lookup_order", "arguments": '{"order_id": "A1049"}'},
+            }
+        ],
+    },
+    {"role": "tool", "tool_call_id": "c1", "content": '{"status": "paid"}'},
+]
+
+
 def test_a_real_trace_object_is_read_as_the_mlflow_format() -> None:
     trace = traced()
     record = read_run(trace)
@@ -233,21 +250,8 @@ def test_checks_that_share_a_name_keep_every_result() -> None:
 
 
 def test_outputs_are_read_when_there_is_no_trace() -> None:
-    messages = [
-        {"role": "user", "content": "Refund order A1049"},
-        {
-            "role": "assistant",
-            "tool_calls": [
-                {
-                    "id": "c1",
-                    "type": "function",
-                    "function": {"name": "lookup_order", "arguments": '{"order_id": "A1049"}'},
-                }
-            ],
-        },
-        {"role": "tool", "tool_call_id": "c1", "content": '{"status": "paid"}'},
-    ]
-    feedbacks = agent_asserts_scorer(lambda ctx: ctx.called_tool("lookup_order"))(outputs=messages)
+    scorer = agent_asserts_scorer(lambda ctx: ctx.called_tool("lookup_order"))
+    feedbacks = scorer(outputs=REFUND_MESSAGES)
     assert [(f.name, f.value, f.rationale) for f in feedbacks] == [
         ("called_tool:lookup_order", True, "matched 1 tool calls (evidence: e2)"),
         ("verdict", True, "PASSED <lambda>: 1 check: 1 passed; score 1.00"),
@@ -344,22 +348,8 @@ def test_evaluate_on_rows_of_traces() -> None:
 
 
 def test_evaluate_on_rows_of_outputs_reads_the_outputs() -> None:
-    messages = [
-        {"role": "user", "content": "Refund order A1049"},
-        {
-            "role": "assistant",
-            "tool_calls": [
-                {
-                    "id": "c1",
-                    "type": "function",
-                    "function": {"name": "lookup_order", "arguments": '{"order_id": "A1049"}'},
-                }
-            ],
-        },
-        {"role": "tool", "tool_call_id": "c1", "content": '{"status": "paid"}'},
-    ]
     result = mlflow.genai.evaluate(
-        data=[{"inputs": {"question": "Refund order A1049"}, "outputs": messages}],
+        data=[{"inputs": {"question": "Refund order A1049"}, "outputs": REFUND_MESSAGES}],
         scorers=[agent_asserts_scorer(lambda ctx: ctx.called_tool("lookup_order"))],
     )
     table = result.result_df
