@@ -40,13 +40,12 @@ from typing import TYPE_CHECKING, Any, Final
 import attrs
 
 from agent_asserts.report.html_report import render_html_fragment
-from agent_asserts.result_rows import ReportRow
-from agent_asserts.results import CaseResult, Verdict
+from agent_asserts.results import CaseResult, ReportRow, Verdict
 from agent_asserts.status import Status
 from agent_asserts.trials import TrialsResult
 
 if TYPE_CHECKING:
-    from agent_asserts.result_rows import Cases
+    from agent_asserts.results import Cases
 
 Z95: Final = 1.959963984540054
 """The two-sided 95 % normal quantile."""

@@ -68,8 +68,7 @@ from agent_asserts.record.declared_tools import decode_tools
 from agent_asserts.record.decoding import decode_event, decode_payload, decode_usage
 from agent_asserts.record.event import TurnTracker
 from agent_asserts.record.validators import Problems
-from agent_asserts.result_rows import ReportRow
-from agent_asserts.results import AssertionResult, CaseResult, EvaluatorInfo, LogEntry
+from agent_asserts.results import AssertionResult, CaseResult, EvaluatorInfo, LogEntry, ReportRow
 
 
 def case_from_dict(data: Mapping[str, Any]) -> CaseResult:

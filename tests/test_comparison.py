@@ -11,8 +11,7 @@ import pytest
 from agent_asserts import compare
 from agent_asserts.cli import main
 from agent_asserts.comparison import ALL_CASES, case_ids, fisher_exact, newcombe, wilson
-from agent_asserts.result_rows import ReportRow
-from agent_asserts.results import AssertionResult, CaseResult
+from agent_asserts.results import AssertionResult, CaseResult, ReportRow
 
 
 class TestStatistics:

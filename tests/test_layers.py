@@ -45,7 +45,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "agent_asserts"
 # imported by the outermost edges (10); nothing below imports them. ``CaseResult._repr_html_``
 # and ``BatchResult``'s reports reach the renderers through ``agent_asserts._reporting``, a
 # seam the façade fills (it is the composition root above every layer); the rows every
-# report renders (``ReportRow``, ``rows_of``, the tallies) live in ``result_rows`` (6). The façade
+# report renders (``ReportRow``, ``rows_of``, the tallies) live in ``results`` (6). The façade
 # ``agent_asserts/__init__.py`` is above everything.
 LAYERS: dict[str, int] = {
     "errors": 1,
@@ -58,7 +58,6 @@ LAYERS: dict[str, int] = {
     "contract": 5,
     "judges": 5,
     "results": 6,
-    "result_rows": 6,
     "serialization": 6,
     "fluent": 7,
     "context": 7,

@@ -24,8 +24,7 @@ import attrs
 
 from agent_asserts._reporting import report_layer
 from agent_asserts.record import TrialRecord
-from agent_asserts.result_rows import VERDICT_ORDER, ReportRow
-from agent_asserts.results import CaseResult, Verdict
+from agent_asserts.results import VERDICT_ORDER, CaseResult, ReportRow, Verdict
 from agent_asserts.trials import TrialsResult
 
 _VALUES: tuple[str, ...] = tuple(v.value for v in VERDICT_ORDER)

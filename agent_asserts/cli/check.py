@@ -72,8 +72,7 @@ from agent_asserts.record import TrialRecord
 from agent_asserts.record.event import Event
 from agent_asserts.record.reading import folder_files, iter_records
 from agent_asserts.report import ReportRow, format_for_path, render, tally_line, write_report
-from agent_asserts.result_rows import unloaded_suite
-from agent_asserts.results import CaseResult, Verdict
+from agent_asserts.results import CaseResult, Verdict, unloaded_suite
 from agent_asserts.runner import load_within
 
 if TYPE_CHECKING:

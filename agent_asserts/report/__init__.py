@@ -9,7 +9,7 @@ a renderer by format name, :func:`write_report` by the file's extension;
 :class:`~agent_asserts._registry.Registry`. See docs/reports.md.
 
 The rows themselves (``ReportRow``, ``rows_of``) and their tallies are not rendering: they live
-in :mod:`agent_asserts.result_rows`, below the results and batches that use them.
+with the results (:mod:`agent_asserts.results`), below the batches that use them.
 
 >>> from agent_asserts.results import CaseResult
 >>> print(render([CaseResult("a", "passed")], "text"))
@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from agent_asserts._files import write_atomic
 from agent_asserts._registry import Registry
-from agent_asserts.result_rows import (
+from agent_asserts.results import (
     Cases,
     ReportRow,
     pass_rate,

@@ -47,15 +47,16 @@ from agent_asserts.record.event import (
     ToolCallPayload,
 )
 from agent_asserts.report import escape_surrogates
-from agent_asserts.result_rows import (
+from agent_asserts.results import (
     VERDICT_ORDER,
     Cases,
     ReportRow,
+    result_title,
     rows_of,
+    tally,
     tally_line,
     verdict_counts,
 )
-from agent_asserts.results import result_title, tally
 from agent_asserts.status import Verdict
 
 if TYPE_CHECKING:

@@ -30,8 +30,7 @@ from agent_asserts._reporting import JSON_SCHEMA_VERSION
 from agent_asserts._values import strict_json
 from agent_asserts._version import __version__
 from agent_asserts.report import renders_rows
-from agent_asserts.result_rows import ReportRow, pass_rate, unloaded_suite, verdict_counts
-from agent_asserts.results import mean_score
+from agent_asserts.results import ReportRow, mean_score, pass_rate, unloaded_suite, verdict_counts
 
 SCHEMA_VERSION = JSON_SCHEMA_VERSION
 

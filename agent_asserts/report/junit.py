@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING
 
 from agent_asserts._text import escape_controls
 from agent_asserts.report import renders_rows
-from agent_asserts.result_rows import ReportRow, unloaded_suite, verdict_counts
+from agent_asserts.results import ReportRow, unloaded_suite, verdict_counts
 from agent_asserts.status import Verdict
 
 if TYPE_CHECKING:

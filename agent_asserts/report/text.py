@@ -43,8 +43,7 @@ from typing import TYPE_CHECKING
 
 from agent_asserts._text import escape_controls
 from agent_asserts.report import escape_surrogates, renders_rows
-from agent_asserts.result_rows import VERDICT_ORDER, Cases, ReportRow, rows_of, tally_line
-from agent_asserts.results import tally
+from agent_asserts.results import VERDICT_ORDER, Cases, ReportRow, rows_of, tally, tally_line
 from agent_asserts.status import Verdict
 
 if TYPE_CHECKING:

@@ -13,8 +13,7 @@ import json
 import xml.etree.ElementTree as ET
 
 from agent_asserts.report import render
-from agent_asserts.result_rows import ReportRow, tally_line
-from agent_asserts.results import CaseResult
+from agent_asserts.results import CaseResult, ReportRow, tally_line
 
 SUITE = CaseResult(
     "broken.yml", "failed", error="cannot load the suite broken.yml: oops",
