@@ -23,9 +23,9 @@ from typing import TYPE_CHECKING, Any, cast
 import attrs
 
 from agent_asserts._boundary import guard
+from agent_asserts.checks import CHECKS
 from agent_asserts.checks.base import Check
 from agent_asserts.checks.expectations import LiteralValue, StatePath
-from agent_asserts.checks.registry import CHECKS
 from agent_asserts.errors import AgentAssertsError
 from agent_asserts.fluent import (
     ConversationMethods,

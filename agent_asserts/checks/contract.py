@@ -23,8 +23,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 import attrs
 
+from agent_asserts.checks import register
 from agent_asserts.checks.base import Check
-from agent_asserts.checks.registry import register
 from agent_asserts.contract.evaluate import evaluate_assertion
 from agent_asserts.contract.model import (
     SPEC_KINDS,

@@ -101,8 +101,8 @@ import attrs
 
 from agent_asserts._text import LazyText, did_you_mean
 from agent_asserts._values import MISSING
+from agent_asserts.checks import register
 from agent_asserts.checks.base import Check, given_fields_first
-from agent_asserts.checks.registry import register
 from agent_asserts.checks.selection import (
     AGENT_MESSAGES,
     closest_fields,

@@ -6,7 +6,7 @@ A check's data form is its native suite-file entry in keyword form, ``Check.to_d
 ``{method: {field: value, …}}`` (fields at their defaults left out; counts, selectors and
 matchers in their own data forms), or ``{"expect": {…}}`` for a value expectation. Reading it
 back uses what the registry declares: the method names the class
-(:func:`~agent_asserts.checks.registry.all_checks`, ``VALUE_CHECKS``), the class's
+(:func:`~agent_asserts.checks.all_checks`, ``VALUE_CHECKS``), the class's
 :class:`~agent_asserts.checks.signatures.Signature` says what each field takes, and
 :func:`build_check` makes the object, as it does for the native loader. This is what
 ``agent_asserts.serialization.converter`` does with checks.
@@ -47,9 +47,9 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from agent_asserts._text import did_you_mean, unknown_key_message
+from agent_asserts.checks import all_checks
 from agent_asserts.checks.base import Check, argument_to_data
 from agent_asserts.checks.expectations import VALUE_CHECKS, LiteralValue, source_for
-from agent_asserts.checks.registry import all_checks
 from agent_asserts.checks.signatures import (
     IS_MAPPING,
     DataReading,

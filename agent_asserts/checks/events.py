@@ -20,8 +20,8 @@ import attrs
 
 from agent_asserts._text import LazyText
 from agent_asserts._values import MISSING
+from agent_asserts.checks import register
 from agent_asserts.checks.base import Check, given_fields_first
-from agent_asserts.checks.registry import register
 from agent_asserts.checks.selection import (
     closest_fields,
     count_outcome,

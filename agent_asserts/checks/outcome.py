@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 import attrs
 
+from agent_asserts.checks import register
 from agent_asserts.checks.base import Check
-from agent_asserts.checks.registry import register
 from agent_asserts.matching import explain, render
 from agent_asserts.matching.scalar import compile_regex, search, slash_hint
 from agent_asserts.matching.values import plural

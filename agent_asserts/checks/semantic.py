@@ -41,8 +41,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import attrs
 
 from agent_asserts._values import unit_interval
+from agent_asserts.checks import register
 from agent_asserts.checks.base import Check
-from agent_asserts.checks.registry import register
 from agent_asserts.judges import (
     TEMPLATE_VERSION,
     Evidence,

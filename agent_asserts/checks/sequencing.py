@@ -23,8 +23,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import attrs
 
 from agent_asserts._text import LazyText
+from agent_asserts.checks import register
 from agent_asserts.checks.base import Check, given_fields_first
-from agent_asserts.checks.registry import register
 from agent_asserts.checks.selection import (
     event_ids,
     parallel_note,

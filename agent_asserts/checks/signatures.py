@@ -5,7 +5,7 @@ What a check class accepts in YAML/JSON, read from its attrs fields and type hin
 
 The native dialect, its JSON Schema and the converter of :mod:`agent_asserts.serialization`
 (through :mod:`agent_asserts.checks.data`) are all built from these signatures, so a new check
-class (registered in :data:`agent_asserts.checks.registry.CHECKS`) is available in suite files
+class (registered in :data:`agent_asserts.checks.CHECKS`) is available in suite files
 and in the schema with no loader change. A field's type becomes a :class:`TypeSpec`:
 
 * ``str``, ``int``, ``float``, ``bool``, ``Literal[...]`` — typed scalars

@@ -26,8 +26,8 @@ import attrs
 
 from agent_asserts._text import LazyText
 from agent_asserts._values import MISSING
+from agent_asserts.checks import register
 from agent_asserts.checks.base import Check
-from agent_asserts.checks.registry import register
 from agent_asserts.matching import ANY, Mismatch, explain, render
 from agent_asserts.matching.values import plural
 from agent_asserts.outcome import Outcome

@@ -44,8 +44,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import attrs
 
 from agent_asserts._values import MISSING
+from agent_asserts.checks import register
 from agent_asserts.checks.base import Check, given_fields_first
-from agent_asserts.checks.registry import register
 from agent_asserts.checks.selection import event_ids, id_list, selector_surface, selector_validator
 from agent_asserts.matching import Mismatch
 from agent_asserts.matching.values import plural

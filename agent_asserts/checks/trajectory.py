@@ -38,9 +38,9 @@ import attrs
 
 from agent_asserts._text import LazyText
 from agent_asserts._values import MISSING
+from agent_asserts.checks import register
 from agent_asserts.checks.base import Check, given_fields_first
 from agent_asserts.checks.outcome import regex_validator
-from agent_asserts.checks.registry import register
 from agent_asserts.checks.selection import (
     AGENT_MESSAGES,
     calls_named,

@@ -97,8 +97,8 @@ import attrs
 
 from agent_asserts._text import LazyText, unknown_key_message
 from agent_asserts._values import MISSING
+from agent_asserts.checks import register
 from agent_asserts.checks.base import Check, given_fields_first
-from agent_asserts.checks.registry import register
 from agent_asserts.checks.selection import alias_hint
 from agent_asserts.matching import Matcher, MatcherError, Mismatch, render
 from agent_asserts.matching.structural import (

@@ -44,9 +44,9 @@ import attrs
 
 from agent_asserts._values import depth_message, format_path, too_deep
 from agent_asserts.batch import load_error_text, unloadable_cases
+from agent_asserts.checks import all_checks, registry_version
 from agent_asserts.checks.data import EXPECT_SOURCES, build_check, expect_signatures
 from agent_asserts.checks.expectations import VALUE_CHECKS
-from agent_asserts.checks.registry import all_checks, registry_version
 from agent_asserts.checks.semantic import not_run_if_judged
 from agent_asserts.checks.signatures import Signature, signature
 from agent_asserts.context import CaseTimeout

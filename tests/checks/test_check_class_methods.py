@@ -9,9 +9,9 @@ import pickle
 import attrs
 import pytest
 
+from agent_asserts.checks import all_checks
 from agent_asserts.checks.base import Check
 from agent_asserts.checks.expectations import Equals, LiteralValue
-from agent_asserts.checks.registry import all_checks
 from agent_asserts.checks.tools import CalledTool
 from agent_asserts.checks.traces import MaxSteps
 from agent_asserts.matching import M

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from agent_asserts import fluent
-from agent_asserts.checks.registry import all_checks
+from agent_asserts.checks import all_checks
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 

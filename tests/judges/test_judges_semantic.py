@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from agent_asserts.checks.registry import all_checks
+from agent_asserts.checks import all_checks
 from agent_asserts.checks.semantic import JudgeCheck
 from agent_asserts.context import EvalContext
 from agent_asserts.fluent.handles import AssertionHandle

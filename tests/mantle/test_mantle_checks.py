@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from agent_asserts import EvalContext, M, TrialRecord, on
+from agent_asserts.checks import all_checks
 from agent_asserts.checks.conversation import (
     BlockEntered,
     BotDidNotUtter,
@@ -16,7 +17,6 @@ from agent_asserts.checks.conversation import (
     SkillCancelled,
     ToolsWithinOneTurn,
 )
-from agent_asserts.checks.registry import all_checks
 
 
 def status(handle: object) -> str:
