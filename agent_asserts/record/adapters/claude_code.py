@@ -55,7 +55,7 @@ import os
 from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
-from agent_asserts.record.adapters._spans import iso_seconds
+from agent_asserts.record.adapters._span_tree import iso_seconds
 from agent_asserts.record.adapters.anthropic import anthropic_usage
 from agent_asserts.record.adapters.toolkit import (
     TraceBuilder,

@@ -52,13 +52,13 @@ from typing import Any, Final
 
 from agent_asserts._values import MISSING
 from agent_asserts.record.adapters import gemini, openai_responses
-from agent_asserts.record.adapters._span_tree import build_record
-from agent_asserts.record.adapters._spans import (
+from agent_asserts.record.adapters._span_tree import (
     AgentInfo,
     ModelInfo,
     Span,
     Step,
     ToolInfo,
+    build_record,
     call_ids,
     iso_seconds,
     messages,

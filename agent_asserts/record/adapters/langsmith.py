@@ -46,13 +46,13 @@ from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
 from agent_asserts._values import MISSING
-from agent_asserts.record.adapters._span_tree import build_record
-from agent_asserts.record.adapters._spans import (
+from agent_asserts.record.adapters._span_tree import (
     AgentInfo,
     ModelInfo,
     Span,
     Step,
     ToolInfo,
+    build_record,
     iso_seconds,
     to_parts,
 )

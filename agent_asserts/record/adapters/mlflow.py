@@ -46,14 +46,14 @@ from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
 from agent_asserts._values import MISSING
-from agent_asserts.record.adapters._span_tree import build_record
-from agent_asserts.record.adapters._spans import (
+from agent_asserts.record.adapters._span_tree import (
     AgentInfo,
     ModelInfo,
     Span,
     SpanEvent,
     Step,
     ToolInfo,
+    build_record,
 )
 from agent_asserts.record.adapters.langsmith import io_messages, io_text, io_usage
 from agent_asserts.record.adapters.otel import BadSpan, otlp_id, seconds

@@ -45,13 +45,13 @@ import os
 from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
-from agent_asserts.record.adapters._span_tree import build_record
-from agent_asserts.record.adapters._spans import (
+from agent_asserts.record.adapters._span_tree import (
     AgentInfo,
     ModelInfo,
     Span,
     Step,
     ToolInfo,
+    build_record,
     iso_seconds,
     messages,
 )

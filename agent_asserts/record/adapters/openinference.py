@@ -30,8 +30,13 @@ import os
 from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
-from agent_asserts.record.adapters._span_tree import build_record
-from agent_asserts.record.adapters._spans import Span, SpanEvent, Step, iso_seconds
+from agent_asserts.record.adapters._span_tree import (
+    Span,
+    SpanEvent,
+    Step,
+    build_record,
+    iso_seconds,
+)
 from agent_asserts.record.adapters.otel import interpret
 from agent_asserts.record.adapters.toolkit import items, mapping, only_record, read_documents
 from agent_asserts.record.errors import Problem, RecordError

@@ -56,7 +56,7 @@ and protobuf ``MessageToDict``'s (base64 ids, enum names such as ``SPAN_KIND_CLI
 to current, deprecated names included), OpenInference, and Pydantic AI's instrumentation
 (versions 2 to 6).
 
->>> from agent_asserts.record.adapters._spans import Span
+>>> from agent_asserts.record.adapters._span_tree import Span
 >>> step = interpret(Span("s", None, "running tool", "spans[0]", attributes={
 ...     "gen_ai.tool.name": "lookup", "tool_arguments": '{"id": 1}', "tool_response": "ok"}))
 >>> step.role, step.tool.arguments, step.tool.result
@@ -76,14 +76,14 @@ from typing import Any, Final
 from agent_asserts._text import safe_repr
 from agent_asserts._values import MISSING
 from agent_asserts.errors import AgentAssertsError
-from agent_asserts.record.adapters._span_tree import build_record
-from agent_asserts.record.adapters._spans import (
+from agent_asserts.record.adapters._span_tree import (
     AgentInfo,
     ModelInfo,
     Span,
     SpanEvent,
     Step,
     ToolInfo,
+    build_record,
     call_ids,
     messages,
     openinference_messages,

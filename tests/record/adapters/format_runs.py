@@ -382,7 +382,7 @@ def phoenix_rows(otlp: dict[str, Any]) -> list[dict[str, Any]]:
     and ``attributes.*`` columns with message lists as lists of ``message.*`` objects."""
     from datetime import UTC, datetime
 
-    from agent_asserts.record.adapters._spans import unflatten
+    from agent_asserts.record.adapters._span_tree import unflatten
     from agent_asserts.record.adapters.otel import attributes, otlp_id
 
     def iso(nanos: Any) -> str:
