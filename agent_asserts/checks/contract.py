@@ -49,9 +49,8 @@ from agent_asserts.contract.model import (
     scope,
     spec_type_error,
 )
-from agent_asserts.contract.operators import Relating, Verdicts, operator_of
 from agent_asserts.contract.problems import Problems
-from agent_asserts.contract.relations import EvaluatorFailed
+from agent_asserts.contract.relations import EvaluatorFailed, Relating, Verdicts, operator_of
 from agent_asserts.contract.verdicts import ItemVerdict, empty_outcome, items, listing, quantify
 from agent_asserts.errors import RecordLacks
 from agent_asserts.outcome import Outcome

@@ -1,7 +1,7 @@
 """The contract grammar (seed 002): its words, time bounds, and paths into selected items.
 
 The words are here, in one place; the operators (``op`` and ``matcher``) are the keys of the
-tables in :mod:`agent_asserts.contract.operators`.
+tables in :mod:`agent_asserts.contract.relations`.
 
 >>> SOURCES[0], QUANTIFIERS, SEVERITIES[0]
 ('trace', ('every', 'some', 'none'), 'critical')

@@ -78,7 +78,6 @@ from agent_asserts.contract.grammar import (
     parse_extract,
     parse_within,
 )
-from agent_asserts.contract.operators import Operator, operator_of, row_of
 from agent_asserts.contract.problems import (
     NULL,
     UNCHECKED,
@@ -92,6 +91,7 @@ from agent_asserts.contract.problems import (
     check_unique_ids,
     shape_of,
 )
+from agent_asserts.contract.relations import Operator, operator_of, row_of
 from agent_asserts.matching import OperatorError, from_data, value_to_data
 from agent_asserts.status import Severity
 

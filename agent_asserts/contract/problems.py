@@ -52,7 +52,7 @@ from agent_asserts.contract.grammar import (
     parse_item_path,
     parse_within,
 )
-from agent_asserts.contract.operators import MATCHER_OPERATORS, OPERATORS, Operator, row_of
+from agent_asserts.contract.relations import MATCHER_OPERATORS, OPERATORS, Operator, row_of
 from agent_asserts.errors import AgentAssertsError, Collector, Problem
 from agent_asserts.matching import Matcher
 from agent_asserts.record import parse_pointer

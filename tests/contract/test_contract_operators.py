@@ -7,8 +7,14 @@ import pytest
 
 from agent_asserts.contract import Contract, ContractError
 from agent_asserts.contract.model import Requirement
-from agent_asserts.contract.operators import MATCHER_OPERATORS, OPERATORS, operator_of, row_of
-from agent_asserts.contract.relations import EvaluatorFailed, matcher_tester
+from agent_asserts.contract.relations import (
+    MATCHER_OPERATORS,
+    OPERATORS,
+    EvaluatorFailed,
+    matcher_tester,
+    operator_of,
+    row_of,
+)
 from agent_asserts.matching import M
 
 
