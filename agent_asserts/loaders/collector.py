@@ -55,7 +55,7 @@ and every operator of a file is checked.
 s.yml:2:11: x.$regex: invalid regular expression '(unclosed': missing ), ...
 
 Suite-file nodes are the check readers' located values, with problems at file:line:col:
-:class:`NodeReading` lets :func:`~agent_asserts.checks.signatures.read_value` and
+:class:`NodeReading` lets :func:`~agent_asserts.checks.data.read_value` and
 :func:`~agent_asserts.checks.data.read_expectation` walk position-carrying nodes. It
 is a part of :class:`ProblemCollector` (so a file's collector
 is what the readers are given, with nothing made per value): a value is shown as the
@@ -68,8 +68,8 @@ second problem, and a boolean written as a YAML 1.1 word says why it is not one.
 >>> print(problems.error())
 <string>:1:6: on: must be true or false (got 'yes'; only true and false are booleans)
 
-Check arguments are converted by their :class:`~agent_asserts.checks.signatures.TypeSpec`
-(:func:`convert`): the walk is :func:`agent_asserts.checks.signatures.read_value`, which the
+Check arguments are converted by their :class:`~agent_asserts.checks.data.TypeSpec`
+(:func:`convert`): the walk is :func:`agent_asserts.checks.data.read_value`, which the
 cattrs converter uses too; here it reads nodes through the file's collector (a
 :class:`NodeReading`), so type problems (``must be a string (got 3)``) are reported at their
 file:line:col.
@@ -90,7 +90,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any, cast
 
 from agent_asserts._text import choice_list, closest_word, unknown_key_message
-from agent_asserts.checks.signatures import (
+from agent_asserts.checks.data import (
     IS_LIST,
     IS_MAPPING,
     UNREADABLE,
@@ -268,7 +268,7 @@ class NodeReading(Reading[Node]):
 
 class ProblemCollector(Collector, NodeReading):
     """The problems found so far in one file, and typed accessors that add to them; also how
-    the check readers (:mod:`agent_asserts.checks.signatures`) see the file's nodes
+    the check readers (:mod:`agent_asserts.checks.data`) see the file's nodes
     (:class:`~agent_asserts.loaders.collector.NodeReading`).
 
     >>> p = ProblemCollector("a.yml")
@@ -546,10 +546,10 @@ def key_path(node: Node, key: str) -> str:
 
 def convert(node: Node, spec: TypeSpec, problems: ProblemCollector) -> Any:
     """The value of ``node`` as ``spec`` says; on a problem, ``None`` (and the problem added):
-    :func:`~agent_asserts.checks.signatures.read_value` over the node.
+    :func:`~agent_asserts.checks.data.read_value` over the node.
 
     >>> from agent_asserts.loaders.collector import ProblemCollector
-    >>> from agent_asserts.checks.signatures import type_spec
+    >>> from agent_asserts.checks.data import type_spec
     >>> from agent_asserts.loaders.source import parse_text
     >>> problems = ProblemCollector("s.yml")
     >>> spec = type_spec(int)

@@ -41,7 +41,7 @@ the first positional parameter of the fluent method, a list its positional param
 (``memory_was_*``) reads a list as one check per item instead. ``severity``, ``at_least``,
 ``label`` and ``name`` are sibling keys, except under ``expect:`` whose own mapping holds them.
 Nothing here knows a particular check: parameters, types and defaults come from the check
-classes and the fluent methods (:mod:`agent_asserts.checks.signatures`).
+classes and the fluent methods (:mod:`agent_asserts.checks.data`).
 
 >>> node = from_plain({"tool_order": ["lookup", "issue"], "severity": "soft"})
 >>> (entry,) = build_entries(node, ProblemCollector("<data>"))
@@ -58,8 +58,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from agent_asserts.checks.data import read_expectation
-from agent_asserts.checks.signatures import Signature, read_value
+from agent_asserts.checks.data import Signature, read_expectation, read_value
 from agent_asserts.loaders.collector import (
     ProblemCollector,
     is_operator,

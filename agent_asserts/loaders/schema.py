@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from agent_asserts._files import write_atomic
-from agent_asserts.checks.signatures import Signature, TypeSpec
+from agent_asserts.checks.data import Signature, TypeSpec
 from agent_asserts.loaders.suite import check_signatures, expect_signatures
 from agent_asserts.matching import OPERATORS
 
@@ -66,7 +66,7 @@ def _arguments(sig: Signature) -> dict[str, Any]:
     arguments (a value or keywords), one check per item.
 
     >>> from agent_asserts.checks.conversation import MemoryWasSet
-    >>> from agent_asserts.checks.signatures import signature
+    >>> from agent_asserts.checks.data import signature
     >>> [form.get("type") for form in _arguments(signature(MemoryWasSet))["anyOf"]]
     ['object', 'string', 'array']
     """

@@ -45,10 +45,15 @@ import attrs
 from agent_asserts._values import depth_message, format_path, too_deep
 from agent_asserts.batch import load_error_text, unloadable_cases
 from agent_asserts.checks import all_checks, registry_version
-from agent_asserts.checks.data import EXPECT_SOURCES, build_check, expect_signatures
+from agent_asserts.checks.data import (
+    EXPECT_SOURCES,
+    Signature,
+    build_check,
+    expect_signatures,
+    signature,
+)
 from agent_asserts.checks.expectations import VALUE_CHECKS
 from agent_asserts.checks.semantic import not_run_if_judged
-from agent_asserts.checks.signatures import Signature, signature
 from agent_asserts.context import CaseTimeout
 from agent_asserts.loaders.collector import ProblemCollector, report_exception
 from agent_asserts.loaders.nodes import MappingNode, Node, has_invalid

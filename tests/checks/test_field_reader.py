@@ -4,7 +4,7 @@ The same bad value goes through the suite-file loader (YAML nodes: ``file:line:c
 path) and through the cattrs converter (plain data: a JSON path). Both name the same problem,
 each at its own location; where the two families of messages word a problem differently
 (booleans, counts: the wordings tests and docs pin on each side), the difference is one table
-(:class:`agent_asserts.checks.signatures.Reading`'s attributes), checked here too.
+(:class:`agent_asserts.checks.data.Reading`'s attributes), checked here too.
 """
 
 from __future__ import annotations
@@ -15,8 +15,7 @@ import pytest
 import yaml
 
 from agent_asserts.checks import Check
-from agent_asserts.checks.data import CheckDataError
-from agent_asserts.checks.signatures import DataReading, Reading, TypeSpec, read_value
+from agent_asserts.checks.data import CheckDataError, DataReading, Reading, TypeSpec, read_value
 from agent_asserts.loaders import LoadError, loads
 from agent_asserts.loaders.collector import ProblemCollector
 from agent_asserts.loaders.nodes import from_plain

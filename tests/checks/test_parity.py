@@ -18,7 +18,7 @@ import attrs
 
 from agent_asserts._values import MISSING
 from agent_asserts.checks import Check, Outcome, all_checks, register_check, unregister_check
-from agent_asserts.checks.signatures import signature
+from agent_asserts.checks.data import signature
 from agent_asserts.context import EvalContext
 from agent_asserts.loaders.schema import SCHEMA_PATH
 
