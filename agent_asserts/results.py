@@ -75,7 +75,7 @@ class Skipped(AgentAssertsError):
         super().__init__(reason)
 
 
-@attrs.frozen
+@attrs.frozen(slots=False)
 class EvaluatorInfo:
     """Who evaluated a result: ``type`` is deterministic, semantic or custom.
 
@@ -120,7 +120,7 @@ def _score_validator(instance: object, attribute: attrs.Attribute[Any], value: A
     check_unit_interval(attribute.name, value)
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, slots=False)
 class AssertionResult:
     """One recorded check: status, score, severity and the evidence behind it.
 
