@@ -176,7 +176,7 @@ class AssertionResult:
         return alias_repr(self)
 
     def __attrs_post_init__(self) -> None:
-        if self.evaluated and self.score_decides:
+        if self.status in EVALUATED_STATUSES and self.score_decides:  # self.evaluated
             limit = 1.0 if self.threshold is None else self.threshold
             if (self.score >= limit) != (self.status is Status.PASS):
                 raise ValueError(

@@ -134,7 +134,7 @@ class Shared:
         self.severity: Severity = check.default_severity
         self.threshold = None if kind.own_threshold is _PLAIN_THRESHOLD else check.own_threshold()
         self.evaluator_type: str = check.evaluator_type
-        self.info = plain_info(self.evaluator_type)
+        self.info = _plain_infos.get(self.evaluator_type) or plain_info(self.evaluator_type)
         self.plain = kind.run is _PLAIN_RUN and kind.severity_for is _PLAIN_SEVERITY
 
 
@@ -199,7 +199,13 @@ def build_result(
 ) -> AssertionResult:
     """:func:`outcome_to_result` with positional arguments and the check's :class:`Shared`
     (the recorder's call)."""
-    if outcome.plain:  # nothing to merge, no forced gate, no judge verdict
+    if not (  # outcome.plain: nothing to merge, no forced gate, no judge verdict
+        outcome.details
+        or outcome.evaluator
+        or outcome.evaluator_type
+        or outcome.force_gate
+        or outcome.passed_by_judge
+    ):
         info = kept.info  # the one shared (read-only) info of its type
         if severity is None:
             severity = kept.severity
