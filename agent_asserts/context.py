@@ -154,7 +154,14 @@ class EvalContext(
         outcome = run_check(check, self.record, judge=self.judge_fn)
         self.running = None
         result = build_result(check, kept, outcome, name, severity, threshold, label)
-        return self._add(result, outcome.force_gate)
+        if self._prefix:  # _add(result, outcome.force_gate), written out: once per check
+            result = attrs.evolve(result, name=self._prefix + result.name)
+        results = self._results
+        results.append(result)
+        index = len(results) - 1
+        if outcome.force_gate:
+            self._forced_gates.add(index)
+        return AssertionHandle(self, index)
 
     # the fluent methods' call: this function itself, past the argument checks that guard()
     # wraps the public name in (a subclass that overrides record_check gets it back, see

@@ -277,7 +277,7 @@ class VerdictResolver:
             return Verdict.FAILED
         soft_failed = False
         for result in results:
-            if result.failed:
+            if result.status in FAILING_STATUSES:  # result.failed
                 if result.severity is Severity.GATE:
                     return Verdict.FAILED
                 soft_failed = True

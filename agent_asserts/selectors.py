@@ -824,7 +824,7 @@ class ToolSelector(Selector):
         name = self.name
         if not isinstance(name, str) or not name.strip():
             raise ValueError(f"'name' must be a non-empty tool name (got {name!r})")
-        if self.arguments is not None:
+        if isinstance(self.arguments, str | bytes):  # what check_arguments refuses
             check_arguments("on.tool", self.arguments)
         if self.source is not None:
             _check_choice("source", self.source, ("local", "mcp"))

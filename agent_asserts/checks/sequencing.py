@@ -274,7 +274,7 @@ class ToolOrder(Check):
                 raise TypeError(f"'names' must be tool names (got {name!r})")
         if not isinstance(self.contiguous, bool):
             raise TypeError(f"'contiguous' must be a bool (got {self.contiguous!r})")
-        return tuple(ToolSelector(n) for n in self.names)
+        return tuple([ToolSelector(n) for n in self.names])
 
     def evaluate(self, record: TrialRecord) -> Outcome:
         invalid = missing_surface(record, "tool_call")

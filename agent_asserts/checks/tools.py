@@ -126,6 +126,14 @@ class CalledTool(Check):
     @_selector.default
     @given_fields_first
     def _select_calls(self) -> ToolSelector:
+        if (
+            self.result is None
+            and self.is_error is None
+            and self.source is None
+            and self.mcp_server is None
+            and self.skill_id is None
+        ):  # the usual check: the argument check then reads two arguments, not seven
+            return ToolSelector(self.name, self.arguments)
         return ToolSelector(  # by place: the argument check reads no keywords
             self.name,
             self.arguments,
