@@ -785,7 +785,7 @@ def check_arguments(method: str, value: Any) -> None:
     )
 
 
-@attrs.frozen(repr=False, slots=False)
+@attrs.frozen(repr=False)
 class ToolSelector(Selector):
     """Tool calls by name (``"a|b"`` for alternatives) and, optionally, partial arguments etc.
 

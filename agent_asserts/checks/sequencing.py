@@ -277,7 +277,8 @@ class ToolOrder(Check):
         return tuple([ToolSelector(n) for n in self.names])
 
     def evaluate(self, record: TrialRecord) -> Outcome:
-        invalid = missing_surface(record, "tool_call")
+        # surfaces None: every kind counts as recorded (missing_surface's own first test)
+        invalid = None if record.surfaces is None else missing_surface(record, "tool_call")
         if invalid is not None:
             return invalid
         ids = None

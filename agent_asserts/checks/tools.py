@@ -145,7 +145,8 @@ class CalledTool(Check):
         )
 
     def evaluate(self, record: TrialRecord) -> Outcome:
-        invalid = missing_surface(record, "tool_call")
+        # surfaces None: every kind counts as recorded (missing_surface's own first test)
+        invalid = None if record.surfaces is None else missing_surface(record, "tool_call")
         if invalid is not None:
             return invalid
         count = Count.of(self.count)
@@ -245,10 +246,11 @@ class NotCalledTool(Check):
         return None if self.before is None else as_selector(self.before, default="tool")
 
     def evaluate(self, record: TrialRecord) -> Outcome:
-        selectors = [self._selector] if self._marker is None else [self._selector, self._marker]
-        invalid = selector_surface(record, *selectors)
-        if invalid is not None:
-            return invalid
+        if record.surfaces is not None:  # else every kind counts as recorded
+            selectors = [self._selector] if self._marker is None else [self._selector, self._marker]
+            invalid = selector_surface(record, *selectors)
+            if invalid is not None:
+                return invalid
         if self._marker is None:
             calls = self._selector.select(record)
             if not calls:  # the selector is described when the message is read
