@@ -431,7 +431,7 @@ def checked_function(
             extra = args[positional:]
             if not all(star.accepted.test(item) for item in extra):
                 first_refused(args, kwargs)
-        return fn(*args, **kwargs)
+        return fn(*args, **kwargs) if kwargs else fn(*args)  # no empty mapping to copy
 
     setattr(checked, _GUARDED, True)
     return checked

@@ -99,11 +99,14 @@ class Outcome:
         >>> Outcome.of(True).score
         1.0
         """
+        status, score = (Status.PASS, 1.0) if passed else (Status.FAIL, 0.0)
+        if not fields:  # by place: the fields in their declared order
+            if details is MISSING:
+                return cls(status, score, message, expected, observed, evidence)
+            return cls(status, score, message, expected, observed, evidence, (), None, details)
         if details is not MISSING:
             fields["details"] = details
-        if passed:  # by place: the fields in their declared order
-            return cls(Status.PASS, 1.0, message, expected, observed, evidence, **fields)
-        return cls(Status.FAIL, 0.0, message, expected, observed, evidence, **fields)
+        return cls(status, score, message, expected, observed, evidence, **fields)
 
     def replace(self, **changes: Any) -> Outcome:
         """A copy with ``changes`` (by public name, ``message`` too).

@@ -87,7 +87,7 @@ class Skipped(AgentAssertsError):
         super().__init__(reason)
 
 
-@attrs.frozen
+@attrs.frozen(slots=False)
 class EvaluatorInfo:
     """Who evaluated a result: ``type`` is deterministic, semantic or custom.
 
@@ -132,7 +132,7 @@ def _score_validator(instance: object, attribute: attrs.Attribute[Any], value: A
     check_unit_interval(attribute.name, value)
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, slots=False)
 class AssertionResult:
     """One recorded check: status, score, severity and the evidence behind it.
 
@@ -188,7 +188,7 @@ class AssertionResult:
         return alias_repr(self)
 
     def __attrs_post_init__(self) -> None:
-        if self.evaluated and self.score_decides:
+        if self.status in EVALUATED_STATUSES and self.score_decides:  # self.evaluated
             limit = 1.0 if self.threshold is None else self.threshold
             if (self.score >= limit) != (self.status is Status.PASS):
                 raise ValueError(
@@ -289,7 +289,7 @@ class VerdictResolver:
             return Verdict.FAILED
         soft_failed = False
         for result in results:
-            if result.failed:
+            if result.status in FAILING_STATUSES:  # result.failed
                 if result.severity is Severity.GATE:
                     return Verdict.FAILED
                 soft_failed = True

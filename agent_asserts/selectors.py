@@ -824,7 +824,7 @@ class ToolSelector(Selector):
         name = self.name
         if not isinstance(name, str) or not name.strip():
             raise ValueError(f"'name' must be a non-empty tool name (got {name!r})")
-        if self.arguments is not None:
+        if isinstance(self.arguments, str | bytes):  # what check_arguments refuses
             check_arguments("on.tool", self.arguments)
         if self.source is not None:
             _check_choice("source", self.source, ("local", "mcp"))
@@ -845,11 +845,13 @@ class ToolSelector(Selector):
 
     @_arguments.default
     def _arguments_matcher(self) -> Matcher | None:
-        return _optional_matcher(self.arguments)
+        arguments = self.arguments
+        return None if arguments is None else as_matcher(arguments)
 
     @_result.default
     def _result_matcher(self) -> Matcher | None:
-        return _optional_matcher(self.result)
+        result = self.result
+        return None if result is None else as_matcher(result)
 
     @_plan.default
     def _select_plan(self) -> int:
@@ -868,8 +870,14 @@ class ToolSelector(Selector):
         return _BY_NAME_AND_VALUES
 
     def __repr__(self) -> str:
-        fields = {f: getattr(self, f) for f in _TOOL_KEYWORDS}
-        return call_repr("on.tool", [self.name], fields)
+        # call_repr("on.tool", [name], {field: value...}) written out: the text of a passing
+        # called_tool's details, so it is made for every such check
+        parts = [render(self.name)]
+        for field in _TOOL_KEYWORDS:
+            value = getattr(self, field)
+            if value is not None and value is not MISSING:
+                parts.append(f"{field}={render(value)}")
+        return f"on.tool({', '.join(parts)})"
 
     def candidates(self, record: TrialRecord) -> Sequence[int]:
         if len(self.names) == 1:

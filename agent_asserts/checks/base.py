@@ -233,6 +233,10 @@ class Check(abc.ABC):
         limit = MAX_NAME_LENGTH - len(prefix)
         if type(primary) is str and len(primary) <= limit:
             return prefix + primary  # what bounded_text gives a short string
+        if type(primary) is int:  # bounded_text's text of an int: str(), cut when too long
+            text = str(primary)
+            if len(text) <= limit:
+                return prefix + text
         return prefix + bounded_text(primary, limit)
 
     def given_arguments(self) -> dict[str, Any]:

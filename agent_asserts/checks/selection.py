@@ -170,11 +170,10 @@ def tool_call_names(record: TrialRecord) -> tuple[str, ...]:
     >>> tool_call_names(TrialRecord.builder().tool("a").user("hi").tool("b").build())
     ('a', 'b')
     """
-    events = record.events
     return tuple(
         [
-            payload.name if isinstance(payload, ToolCallPayload) else "?"
-            for payload in [events[p].payload for p in record.positions_of_kind("tool_call")]
+            payload.name if isinstance(payload := event.payload, ToolCallPayload) else "?"
+            for event in record.tool_calls  # the tool_call events, in order
         ]
     )
 

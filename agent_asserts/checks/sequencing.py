@@ -274,10 +274,11 @@ class ToolOrder(Check):
                 raise TypeError(f"'names' must be tool names (got {name!r})")
         if not isinstance(self.contiguous, bool):
             raise TypeError(f"'contiguous' must be a bool (got {self.contiguous!r})")
-        return tuple(ToolSelector(n) for n in self.names)
+        return tuple([ToolSelector(n) for n in self.names])
 
     def evaluate(self, record: TrialRecord) -> Outcome:
-        invalid = missing_surface(record, "tool_call")
+        # surfaces None: every kind counts as recorded (missing_surface's own first test)
+        invalid = None if record.surfaces is None else missing_surface(record, "tool_call")
         if invalid is not None:
             return invalid
         ids = None

@@ -72,7 +72,8 @@ if TYPE_CHECKING:
 
 def arguments_validator(instance: Check, attribute: attrs.Attribute[Any], value: Any) -> None:
     """An attrs validator: expected ``arguments`` are not a string (see ``check_arguments``)."""
-    check_arguments(instance.method, value)
+    if isinstance(value, str | bytes):  # what check_arguments refuses; anything else passes
+        check_arguments(instance.method, value)
 
 
 @register
@@ -125,6 +126,14 @@ class CalledTool(Check):
     @_selector.default
     @given_fields_first
     def _select_calls(self) -> ToolSelector:
+        if (
+            self.result is None
+            and self.is_error is None
+            and self.source is None
+            and self.mcp_server is None
+            and self.skill_id is None
+        ):  # the usual check: the argument check then reads two arguments, not seven
+            return ToolSelector(self.name, self.arguments)
         return ToolSelector(  # by place: the argument check reads no keywords
             self.name,
             self.arguments,
@@ -136,7 +145,8 @@ class CalledTool(Check):
         )
 
     def evaluate(self, record: TrialRecord) -> Outcome:
-        invalid = missing_surface(record, "tool_call")
+        # surfaces None: every kind counts as recorded (missing_surface's own first test)
+        invalid = None if record.surfaces is None else missing_surface(record, "tool_call")
         if invalid is not None:
             return invalid
         count = Count.of(self.count)
@@ -236,10 +246,11 @@ class NotCalledTool(Check):
         return None if self.before is None else as_selector(self.before, default="tool")
 
     def evaluate(self, record: TrialRecord) -> Outcome:
-        selectors = [self._selector] if self._marker is None else [self._selector, self._marker]
-        invalid = selector_surface(record, *selectors)
-        if invalid is not None:
-            return invalid
+        if record.surfaces is not None:  # else every kind counts as recorded
+            selectors = [self._selector] if self._marker is None else [self._selector, self._marker]
+            invalid = selector_surface(record, *selectors)
+            if invalid is not None:
+                return invalid
         if self._marker is None:
             calls = self._selector.select(record)
             if not calls:  # the selector is described when the message is read

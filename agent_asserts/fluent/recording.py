@@ -14,7 +14,8 @@ From a check to its recorded result: the step every recorder shares (``EvalConte
 outcome); :func:`outcome_to_result` turns the outcome into an
 :class:`~agent_asserts.results.AssertionResult`. What every result of one check shares — its
 description (rendered when first read), default severity, own threshold, evaluator, default
-name — is read from the check as one :class:`Shared` per recording.
+name — is read from the check as one :class:`Shared` per recording (``EvalContext.record_check``
+reads the same values into locals and calls :func:`assemble_result`: one object less per check).
 
 >>> from agent_asserts.checks.traces import StepCount
 >>> from agent_asserts.testing import demo_record
@@ -134,7 +135,7 @@ class Shared:
         self.severity: Severity = check.default_severity
         self.threshold = None if kind.own_threshold is _PLAIN_THRESHOLD else check.own_threshold()
         self.evaluator_type: str = check.evaluator_type
-        self.info = plain_info(self.evaluator_type)
+        self.info = _plain_infos.get(self.evaluator_type) or plain_info(self.evaluator_type)
         self.plain = kind.run is _PLAIN_RUN and kind.severity_for is _PLAIN_SEVERITY
 
 
@@ -197,29 +198,72 @@ def build_result(
     threshold: float | None,
     label: str | None,
 ) -> AssertionResult:
-    """:func:`outcome_to_result` with positional arguments and the check's :class:`Shared`
-    (the recorder's call)."""
-    if outcome.plain:  # nothing to merge, no forced gate, no judge verdict
-        info = kept.info  # the one shared (read-only) info of its type
+    """:func:`outcome_to_result` with positional arguments and the check's :class:`Shared`."""
+    return assemble_result(
+        check,
+        outcome,
+        name,
+        severity,
+        threshold,
+        label,
+        kept.info,
+        kept.severity,
+        kept.evaluator_type,
+        kept.threshold,
+        kept.described,
+    )
+
+
+def assemble_result(
+    check: Check,
+    outcome: Outcome,
+    name: str | None,
+    severity: Severity | str | None,
+    threshold: float | None,
+    label: str | None,
+    shared_info: EvaluatorInfo,
+    default_severity: Severity,
+    evaluator_type: str,
+    own_threshold: float | None,
+    described: str | LazyText,
+) -> AssertionResult:
+    """:func:`build_result` with what every result of the check shares given one by one (the
+    recorder's call: it reads them from the check without making a :class:`Shared`).
+
+    >>> from agent_asserts.checks.traces import StepCount
+    >>> check, info = StepCount(1), plain_info("deterministic")
+    >>> r = assemble_result(check, Outcome.of(True), None, None, None, None, info,
+    ...                     check.default_severity, "deterministic", None, "step_count(1)")
+    >>> r.name, r.severity.value, r.description
+    ('step_count:1', 'gate', 'step_count(1)')
+    """
+    if not (  # outcome.plain: nothing to merge, no forced gate, no judge verdict
+        outcome.details
+        or outcome.evaluator
+        or outcome.evaluator_type
+        or outcome.force_gate
+        or outcome.passed_by_judge
+    ):
+        info = shared_info  # the one shared (read-only) info of its type
         if severity is None:
-            severity = kept.severity
+            severity = default_severity
         passed_by_judge = False
     else:
         if outcome.details or outcome.evaluator or outcome.evaluator_type:
-            evaluator_type = outcome.evaluator_type or kept.evaluator_type
+            evaluator_type = outcome.evaluator_type or evaluator_type
             info = EvaluatorInfo(
                 evaluator_type, _EVALUATOR_VERSION, {**outcome.evaluator, **outcome.details}
             )
         else:
-            info = kept.info
+            info = shared_info
         passed_by_judge = outcome.passed_by_judge
         if outcome.force_gate:
             severity = Severity.GATE
         elif severity is None:
-            severity = kept.severity
+            severity = default_severity
     # A check that grades against its own threshold (a judge's `threshold=`) decided its status
-    # with it, so the result is built with it; a `threshold` given here replaces it afterwards.
-    own_threshold = kept.threshold
+    # with it, so the result is built with it (own_threshold); a `threshold` given here replaces
+    # it afterwards.
     if not name:
         name = check.default_name()
     result = AssertionResult(
@@ -236,7 +280,7 @@ def build_result(
         outcome.closest,
         outcome.evidence,
         info,
-        kept.described,  # rendered when read
+        described,  # rendered when read
         not passed_by_judge,
     )
     return result if threshold is None else result.with_threshold(threshold)
@@ -246,6 +290,7 @@ __all__ = [
     "CountLike",
     "Recorder",
     "Shared",
+    "assemble_result",
     "build_result",
     "outcome_to_result",
     "plain_info",
