@@ -125,6 +125,17 @@ def detect(data: Any) -> bool:
     if not isinstance(items, list) or not items:
         return False
     for item in items[:_SCAN]:  # one pass: a message without Anthropic blocks, or a completion
+        if type(item) is dict:  # exact dicts (parsed JSON): the tests of _role, read once
+            role = item.get("role")
+            if (
+                isinstance(role, str)
+                and role in ROLES
+                and "parts" not in item
+                and "type" not in item
+            ):
+                if isinstance(item.get("content"), list) and _anthropic_like(item):
+                    return False
+                continue
         if _is_message(item):
             if _anthropic_like(item):
                 return False
@@ -142,7 +153,18 @@ class _Reader:
         self.last_text: str | None = None
 
     def item(self, where: str, item: Any) -> None:
-        role = None if _is_completion(item) else _role(item)
+        if type(item) is dict:  # exact dicts (parsed JSON): _is_completion and _role inline
+            role = item.get("role")
+            if (
+                item.get("object") == "chat.completion"
+                or not isinstance(role, str)
+                or role not in ROLES
+                or "parts" in item
+                or "type" in item
+            ):
+                role = None
+        else:
+            role = None if _is_completion(item) else _role(item)
         if role is None:
             if _is_completion(item):
                 self.completion(where, item)
@@ -175,11 +197,16 @@ class _Reader:
 
     def assistant(self, where: str, item: Mapping[str, Any], info: Mapping[str, Any]) -> None:
         name = item.get("name")
-        self.b.switch_agent(name if isinstance(name, str) else None, where=where)
-        agent = self.b.agent
-        model = self.b.model_call(
-            where=where, agent=agent, **{k: v for k, v in info.items() if v is not None}
-        )
+        b = self.b
+        if isinstance(name, str) or b.agent is not None:  # else no agent before or now
+            b.switch_agent(name if isinstance(name, str) else None, where=where)
+        agent = b.agent
+        if info:
+            model = b.model_call(
+                where=where, agent=agent, **{k: v for k, v in info.items() if v is not None}
+            )
+        else:
+            model = b.model_call(where=where, agent=agent)
         for key in ("reasoning_content", "reasoning"):
             if isinstance(item.get(key), str) and item[key]:
                 self.b.reasoning(

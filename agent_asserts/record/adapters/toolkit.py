@@ -665,15 +665,16 @@ class TraceBuilder:
         """A model call; its usage counts towards the run's usage (unless the run gives one).
         The run's usage is that sum only when every model call carries usage."""
         payload: dict[str, Any] = {}
-        for key, value in (
-            ("model", model),
-            ("provider", provider),
-            ("finish_reason", finish_reason),
-            ("error_message", error_message),
-            ("error_type", error_type),
-        ):
-            if value is not None:
-                payload[key] = value
+        if model is not None:
+            payload["model"] = model
+        if provider is not None:
+            payload["provider"] = provider
+        if finish_reason is not None:
+            payload["finish_reason"] = finish_reason
+        if error_message is not None:
+            payload["error_message"] = error_message
+        if error_type is not None:
+            payload["error_type"] = error_type
         if usage:
             payload["usage"] = dict(usage)
         if error_message is not None or error_type is not None:
@@ -768,15 +769,17 @@ class TraceBuilder:
         """A tool call, open until :meth:`result` pairs it. ``arguments`` may be data or a JSON
         string; ``MISSING`` means not recorded; invalid JSON is kept in ``arguments_raw`` and
         becomes a parse error at ``where``."""
-        positions = _positions(where)
-        payload: dict[str, Any] = {"name": name, "source": source, **(extra or {})}
+        positions = where if type(where) is str else _positions(where)
+        payload: dict[str, Any] = {"name": name, "source": source}
+        if extra:
+            payload.update(extra)
         parsed, raw, problem = parse_arguments(arguments)
         if parsed is not MISSING:
             payload["arguments"] = parsed
         if raw is not None:
             payload["arguments_raw"] = raw
         if problem is not None:
-            self.error(positions[0], problem, raw)
+            self.error(positions if type(positions) is str else positions[0], problem, raw)
         if call_id is not None:
             payload["call_id"] = call_id
         if mcp_server is not None:
@@ -830,7 +833,9 @@ class TraceBuilder:
         ('<unknown>', MISSING, 'failed', True)
         """
         event = self._find(call_id, name)
-        fields: dict[str, Any] = {"result": result, **(extra or {})}
+        fields: dict[str, Any] = {"result": result}
+        if extra:
+            fields.update(extra)
         if result_raw is not None:
             fields["result_raw"] = result_raw
         if error_message is not None:
@@ -999,7 +1004,13 @@ def _plain(value: Any, levels: int = _DEEPEST) -> Any:
             out[key] = item if type(item) in _SCALAR_TYPES else _plain(item, levels - 1)
         return out
     if kind is list:
-        return [item if type(item) in _SCALAR_TYPES else _plain(item, levels - 1) for item in value]
+        for item in value:
+            if type(item) not in _SCALAR_TYPES:
+                return [
+                    item if type(item) in _SCALAR_TYPES else _plain(item, levels - 1)
+                    for item in value
+                ]
+        return value[:]  # scalars only (the positions of ``trace_items``): copied whole
     raise _Recheck
 
 
@@ -1023,7 +1034,10 @@ def _counter(value: Any) -> int:
 def _extra(raw: dict[str, Any], known: frozenset[str], position: int) -> dict[str, Any]:
     """The keys of the payload of event ``position`` outside its fields, as the record keeps
     them (warning on a key that looks like a misspelt field, as the record's decoding does)."""
-    extra = {key: _plain(value) for key, value in raw.items() if key not in known}
+    extra = {}
+    for key, value in raw.items():  # a loop, not a comprehension: no function call
+        if key not in known:
+            extra[key] = value if type(value) in _SCALAR_TYPES else _plain(value)
     if not extra.keys() <= OWN_EXTRA_KEYS:  # the library's own extra keys are never asked about
         warn_suspicious(raw, known, f"$.events[{position}].payload")
     return extra
@@ -1248,7 +1262,10 @@ def _events(raw_events: list[Any]) -> list[Event]:
         event_type = rare[4]
         if event_type is None and kind == "delegation":
             event_type = "completed"
-        payload = _payload(kind, get("payload", {}), position, event_type)
+        raw_payload = get("payload", MISSING)  # no empty dict made for the default
+        if raw_payload is MISSING:
+            raw_payload = {}
+        payload = _payload(kind, raw_payload, position, event_type)
         opens = kind == "message" and actor_ref == "user" and opens_turn(kind, actor_ref, payload)
         out.append(
             Event(
