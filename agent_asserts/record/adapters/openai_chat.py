@@ -212,7 +212,8 @@ class _Reader:
                 self.b.reasoning(
                     item[key], where=f"{where}.{key}", agent=agent, parent_id=model["event_id"]
                 )
-        text = content_text(item.get("content"))
+        content = item.get("content")
+        text = content if type(content) is str else content_text(content)
         refusal = item.get("refusal")
         if text:
             self.b.message(

@@ -252,7 +252,10 @@ def result_as_written(value: Any) -> tuple[Any, str | None]:
     """
     if not isinstance(value, str) or value.lstrip()[:1] not in ("{", "["):
         return value, None
-    parsed = _json_value(value)
+    try:  # _json_value: the text starts with a bracket, so with no byte-order mark
+        parsed = _DECODER.decode(value)
+    except (ValueError, RecursionError):  # a JSONDecodeError, NaN, a number too long
+        parsed = MISSING
     if parsed is MISSING:
         parsed = python_literal(value)
     return (value, None) if parsed is MISSING else (parsed, value)
@@ -929,9 +932,10 @@ class TraceBuilder:
         for event in self.events:
             if "group_id" in event:
                 counts[event["group_id"]] = counts.get(event["group_id"], 0) + 1
-        for event in self.events:
-            if counts.get(event.get("group_id", ""), 0) == 1:
-                del event["group_id"]
+        if 1 in counts.values():  # a group of one event is no group
+            for event in self.events:
+                if counts.get(event.get("group_id", ""), 0) == 1:
+                    del event["group_id"]
         data: dict[str, Any] = {"events": self.events, "status": status}
         run_usage = dict(usage) if usage else None
         if run_usage is None:
@@ -1240,7 +1244,10 @@ def _events(raw_events: list[Any]) -> list[Event]:
     ids: set[str] = set()
     out = []
     for position, raw in enumerate(raw_events):
-        if type(raw) is not dict or not raw.keys() <= _EVENT_KEYS:
+        if type(raw) is not dict:
+            raise _Recheck
+        usual_only = raw.keys() <= _USUAL_KEYS  # the commonest event: no rare field to read
+        if not usual_only and not raw.keys() <= _EVENT_KEYS:
             raise _Recheck
         get = raw.get
         kind = get("kind")
@@ -1250,15 +1257,20 @@ def _events(raw_events: list[Any]) -> list[Event]:
         if type(event_id) is not str or not event_id or event_id in ids:
             raise _Recheck
         ids.add(event_id)
-        actor_ref, parent_id, group_id, agent = usual = (
-            get("actor_ref"), get("parent_id"), get("group_id"), get("agent")
-        )  # fmt: skip
-        for value in usual:
-            if value is not None and type(value) is not str:
-                raise _Recheck
+        actor_ref = get("actor_ref")
+        parent_id = get("parent_id")
+        group_id = get("group_id")
+        agent = get("agent")
+        if (
+            (actor_ref is not None and type(actor_ref) is not str)
+            or (parent_id is not None and type(parent_id) is not str)
+            or (group_id is not None and type(group_id) is not str)
+            or (agent is not None and type(agent) is not str)
+        ):
+            raise _Recheck
         if (parent_id is not None and parent_id not in ids) or parent_id == event_id:
             raise _Recheck  # only links to an earlier event are vouched for (no cycle)
-        rare = _NO_RARE if raw.keys() <= _USUAL_KEYS else _rare(raw)
+        rare = _NO_RARE if usual_only else _rare(raw)
         event_type = rare[4]
         if event_type is None and kind == "delegation":
             event_type = "completed"
@@ -1267,8 +1279,31 @@ def _events(raw_events: list[Any]) -> list[Event]:
             raw_payload = {}
         payload = _payload(kind, raw_payload, position, event_type)
         opens = kind == "message" and actor_ref == "user" and opens_turn(kind, actor_ref, payload)
-        out.append(
-            Event(
+        if usual_only:  # every rare field None: no need to read them from ``rare``
+            event = Event(
+                kind,
+                payload,
+                event_id,
+                event_type,
+                None,
+                None,
+                actor_ref,
+                None,
+                None,
+                tracker.assign(None, opens),
+                None,
+                (),
+                None,
+                None,
+                None,
+                None,
+                None,
+                parent_id,
+                group_id,
+                agent,
+            )
+        else:
+            event = Event(
                 kind,
                 payload,
                 event_id,
@@ -1290,7 +1325,7 @@ def _events(raw_events: list[Any]) -> list[Event]:
                 group_id,
                 agent,
             )
-        )
+        out.append(event)
     return out
 
 
