@@ -103,7 +103,11 @@ def _anthropic_like(item: Mapping[str, Any]) -> bool:
 
 
 def _messages(data: Any) -> Any:
-    if isinstance(data, Mapping) and "messages" in data and not data.keys() & {"lc", "kwargs"}:
+    if (
+        (type(data) is dict or isinstance(data, Mapping))
+        and "messages" in data
+        and not data.keys() & {"lc", "kwargs"}
+    ):
         return data["messages"]
     return data
 
@@ -119,7 +123,8 @@ def detect(data: Any) -> bool:
     """
     if _is_completion(data):
         return True
-    if isinstance(data, Mapping) and "system" in data:  # Anthropic's request shape
+    mapped = type(data) is dict or isinstance(data, Mapping)
+    if mapped and "system" in data:  # Anthropic's request shape
         return False
     items = _messages(data)
     if not isinstance(items, list) or not items:
@@ -212,25 +217,24 @@ class _Reader:
                 self.b.reasoning(
                     item[key], where=f"{where}.{key}", agent=agent, parent_id=model["event_id"]
                 )
+        parent = model["event_id"]
         content = item.get("content")
-        text = content if type(content) is str else content_text(content)
+        text = content if type(content) is str or content is None else content_text(content)
+        text = text or ""  # a tool-calling turn's null content: no call
         refusal = item.get("refusal")
         if text:
-            self.b.message(
-                "agent", text, where=f"{where}.content", agent=agent, parent_id=model["event_id"]
-            )
+            b.message("agent", text, where=f"{where}.content", agent=agent, parent_id=parent)
         elif isinstance(refusal, str) and refusal:
-            event = self.b.message("agent", refusal, where=f"{where}.refusal", agent=agent)
+            event = b.message("agent", refusal, where=f"{where}.refusal", agent=agent)
             event["payload"]["refusal"] = True
-        calls = item.get("tool_calls") or []
-        group = self.b.group() if isinstance(calls, list) and len(calls) > 1 else None
-        for index, call in enumerate(calls if isinstance(calls, list) else []):
-            self.call(f"{where}.tool_calls[{index}]", call, group, agent, model["event_id"])
+        calls = item.get("tool_calls")
+        if isinstance(calls, list):
+            group = b.group() if len(calls) > 1 else None
+            for index, call in enumerate(calls):
+                self.call(f"{where}.tool_calls[{index}]", call, group, agent, parent)
         legacy = item.get("function_call")
         if legacy is not None and isinstance(legacy, Mapping):
-            self.call(
-                f"{where}.function_call", {"function": legacy}, None, agent, model["event_id"]
-            )
+            self.call(f"{where}.function_call", {"function": legacy}, None, agent, parent)
 
     def call(
         self, where: str, call: Any, group: str | None, agent: str | None, parent: str
@@ -295,21 +299,18 @@ def to_records(
     for index, item in enumerate(messages):
         reader.item(f"{prefix}[{index}]", item)
     usage = None
-    if isinstance(data, Mapping):
+    mapped = type(data) is dict or isinstance(data, Mapping)  # exact dicts: no ABC check
+    if mapped:
         response = data.get("response")
-        if isinstance(response, Mapping) and _is_completion(response):
+        if response is not None and isinstance(response, Mapping) and _is_completion(response):
             _final_response(reader, response)
         usage = openai_usage(data.get("usage"))
     metadata = (
         {k: v for k, v in data.items() if k not in ("messages", "response", "usage", "tools")}
-        if isinstance(data, Mapping)
+        if mapped
         else None
     )
-    tools = (
-        tool_definitions(data.get("tools"), inside="function")
-        if isinstance(data, Mapping)
-        else None
-    )
+    tools = tool_definitions(data.get("tools"), inside="function") if mapped else None
     yield reader.b.build(usage=usage, metadata=metadata, tools=tools)
 
 

@@ -453,7 +453,7 @@ def openai_usage(raw: Any) -> dict[str, Any] | None:
     >>> openai_usage({"prompt_tokens": 5, "prompt_tokens_details": "n/a"})
     {'input_tokens': 5}
     """
-    if not isinstance(raw, Mapping):
+    if not (type(raw) is dict or isinstance(raw, Mapping)):
         return None
     details: dict[str, Any] = {}
     for key in ("prompt_tokens_details", "input_tokens_details"):  # a detail not an object:
@@ -476,7 +476,9 @@ def mapping(value: Any) -> Mapping[str, Any]:
     >>> mapping({"a": 1}), mapping(None)
     ({'a': 1}, {})
     """
-    return value if isinstance(value, Mapping) else {}
+    if value is None:  # the commonest absent object: no ABC check
+        return {}
+    return value if type(value) is dict or isinstance(value, Mapping) else {}
 
 
 def items(value: Any) -> list[Any]:
