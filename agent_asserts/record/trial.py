@@ -220,7 +220,11 @@ class RecordIndex:
                 turns.add(event.turn)
             payload = event.payload
             if isinstance(payload, ToolCallPayload):
-                tools.setdefault(payload.name, []).append(position)
+                bucket = tools.get(payload.name)
+                if bucket is None:
+                    tools[payload.name] = [position]
+                else:
+                    bucket.append(position)
             elif isinstance(payload, MemoryPayload):
                 memory.setdefault(payload.name, []).append(position)
         return cls(

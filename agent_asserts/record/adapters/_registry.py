@@ -279,7 +279,10 @@ def file_format(path: str) -> TraceFormat | None:
     suffix = os.path.splitext(path)[1]
     if not suffix:
         return None
-    return next((spec for _, spec in _table().entries() if suffix in spec.files), None)
+    for _, spec in _table().entries():
+        if suffix in spec.files:
+            return spec
+    return None
 
 
 def file_suffixes() -> tuple[str, ...]:

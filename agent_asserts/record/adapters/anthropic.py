@@ -86,12 +86,16 @@ _SCAN: Final = 50
 
 
 def _is_response(item: Any) -> bool:
-    return isinstance(item, Mapping) and item.get("type") == "message" and "content" in item
+    return (
+        (type(item) is dict or isinstance(item, Mapping))
+        and item.get("type") == "message"
+        and "content" in item
+    )
 
 
 def _is_message(item: Any) -> bool:
     return (
-        isinstance(item, Mapping)
+        (type(item) is dict or isinstance(item, Mapping))
         and item.get("role") in ("user", "assistant")
         and ("content" in item)
     )
@@ -115,7 +119,11 @@ def _marked(item: Mapping[str, Any]) -> bool:
 
 
 def _messages(data: Any) -> Any:
-    return data.get("messages") if isinstance(data, Mapping) and "messages" in data else data
+    return (
+        data.get("messages")
+        if (type(data) is dict or isinstance(data, Mapping)) and "messages" in data
+        else data
+    )
 
 
 def detect(data: Any) -> bool:

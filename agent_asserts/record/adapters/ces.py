@@ -350,7 +350,7 @@ def detect(data: Any) -> bool:
     """
     if isinstance(data, list):
         return bool(data) and all(isinstance(d, Mapping) and TRACE_KEY in d for d in data[:3])
-    return isinstance(data, Mapping) and TRACE_KEY in data
+    return (type(data) is dict or isinstance(data, Mapping)) and TRACE_KEY in data
 
 
 def to_records(data: Any, *, source: str | None = None, **options: Any) -> Iterator[TrialRecord]:

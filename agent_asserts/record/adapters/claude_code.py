@@ -97,7 +97,7 @@ _SCAN: Final = 20
 
 
 def _is_line(item: Any) -> bool:
-    kind = item.get("type") if isinstance(item, Mapping) else None
+    kind = item.get("type") if (type(item) is dict or isinstance(item, Mapping)) else None
     return (
         isinstance(kind, str)
         and kind in LINE_TYPES

@@ -96,7 +96,11 @@ _READ: Final = frozenset(
 
 
 def _is_case(item: Any) -> bool:
-    return isinstance(item, Mapping) and "input" in item and any(k in item for k in _MARKS)
+    return (
+        (type(item) is dict or isinstance(item, Mapping))
+        and "input" in item
+        and any(k in item for k in _MARKS)
+    )
 
 
 def detect(data: Any) -> bool:

@@ -97,7 +97,9 @@ def _is_content(item: Any) -> bool:
 
 
 def _is_response(item: Any) -> bool:
-    return isinstance(item, Mapping) and isinstance(item.get("candidates"), list)
+    return (type(item) is dict or isinstance(item, Mapping)) and isinstance(
+        item.get("candidates"), list
+    )
 
 
 def _is_event(item: Any) -> bool:
@@ -110,7 +112,7 @@ def _is_event(item: Any) -> bool:
 
 def _is_case(item: Any) -> bool:
     return (
-        isinstance(item, Mapping)
+        (type(item) is dict or isinstance(item, Mapping))
         and get(item, "eval_id") is not None
         and ("conversation" in item or get(item, "conversation_scenario") is not None)
     )
@@ -126,7 +128,7 @@ def detect(data: Any) -> bool:
     >>> detect([{"role": "user", "content": "hi"}])
     False
     """
-    if isinstance(data, Mapping):
+    if type(data) is dict or isinstance(data, Mapping):
         if get(data, "eval_cases") is not None and get(data, "eval_set_id") is not None:
             return True
         if _is_case(data) or _is_response(data):

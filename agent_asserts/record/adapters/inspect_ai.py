@@ -81,7 +81,7 @@ _ROLES: Final = {"user": "user", "system": "system"}
 
 def _is_log(data: Any) -> bool:
     return (
-        isinstance(data, Mapping)
+        (type(data) is dict or isinstance(data, Mapping))
         and isinstance(data.get("eval"), Mapping)
         and "task" in data["eval"]
         and "version" in data

@@ -93,7 +93,7 @@ def unwrap(item: Any) -> tuple[str, Mapping[str, Any]] | None:
     >>> unwrap({"type": "ai", "data": {"content": "x"}}), unwrap({"role": "user"})
     (('ai', {'content': 'x'}), None)
     """
-    if not isinstance(item, Mapping):
+    if not (type(item) is dict or isinstance(item, Mapping)):
         return None
     if "lc" in item and isinstance(item.get("id"), list) and item["id"]:
         kind = TYPES.get(str(item["id"][-1]))
@@ -109,7 +109,11 @@ def unwrap(item: Any) -> tuple[str, Mapping[str, Any]] | None:
 
 
 def _messages(data: Any) -> Any:
-    return data.get("messages") if isinstance(data, Mapping) and "messages" in data else data
+    return (
+        data.get("messages")
+        if (type(data) is dict or isinstance(data, Mapping)) and "messages" in data
+        else data
+    )
 
 
 def detect(data: Any) -> bool:

@@ -105,7 +105,9 @@ def _is_observation(item: Any) -> bool:
 
 
 def _is_trace(item: Any) -> bool:
-    return isinstance(item, Mapping) and isinstance(item.get("observations"), list)
+    return (type(item) is dict or isinstance(item, Mapping)) and isinstance(
+        item.get("observations"), list
+    )
 
 
 def detect(data: Any) -> bool:
@@ -114,7 +116,7 @@ def detect(data: Any) -> bool:
     >>> detect({"id": "t", "observations": []}), detect({"data": [{"object": "trace"}]})
     (True, False)
     """
-    if isinstance(data, Mapping) and isinstance(data.get("data"), list):
+    if (type(data) is dict or isinstance(data, Mapping)) and isinstance(data.get("data"), list):
         data = data["data"]
     if isinstance(data, list):
         return bool(data) and all(_is_trace(i) or _is_observation(i) for i in data[:20])

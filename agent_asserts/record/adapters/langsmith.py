@@ -84,7 +84,7 @@ _SCAN: Final = 20
 
 
 def _is_run(item: Any) -> bool:
-    kind = item.get("run_type") if isinstance(item, Mapping) else None
+    kind = item.get("run_type") if (type(item) is dict or isinstance(item, Mapping)) else None
     return (
         isinstance(kind, str)
         and kind in RUN_TYPES

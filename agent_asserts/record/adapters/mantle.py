@@ -480,7 +480,7 @@ def is_row(row: Any) -> bool:
     >>> is_row({"role": "user", "content": "hi"})
     False
     """
-    if not isinstance(row, Mapping):
+    if not (type(row) is dict or isinstance(row, Mapping)):
         return False
     if "event" in row:
         return isinstance(row["event"], str) and "kind" not in row
@@ -501,7 +501,7 @@ def detect(data: Any) -> bool:
     >>> detect({"events": [{"kind": "message", "payload": {}}]})
     False
     """
-    if isinstance(data, Mapping) and isinstance(data.get("events"), list):
+    if (type(data) is dict or isinstance(data, Mapping)) and isinstance(data.get("events"), list):
         data = data["events"]
     if isinstance(data, list):
         return bool(data) and all(is_row(row) for row in data[:_SAMPLE])

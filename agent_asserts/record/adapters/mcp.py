@@ -67,11 +67,15 @@ SERVER_INFO: Final = "io.modelcontextprotocol/serverInfo"
 
 
 def _is_message(item: Any) -> bool:
-    return isinstance(item, Mapping) and item.get("jsonrpc") == "2.0"
+    return (type(item) is dict or isinstance(item, Mapping)) and item.get("jsonrpc") == "2.0"
 
 
 def _messages(data: Any) -> Any:
-    return data.get("messages") if isinstance(data, Mapping) and "messages" in data else data
+    return (
+        data.get("messages")
+        if (type(data) is dict or isinstance(data, Mapping)) and "messages" in data
+        else data
+    )
 
 
 def detect(data: Any) -> bool:

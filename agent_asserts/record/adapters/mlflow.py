@@ -81,7 +81,7 @@ MODEL_TYPES: Final = frozenset({"CHAT_MODEL", "LLM"})
 
 def _is_trace(item: Any) -> bool:
     return (
-        isinstance(item, Mapping)
+        (type(item) is dict or isinstance(item, Mapping))
         and isinstance(item.get("info"), Mapping)
         and isinstance(item.get("data"), Mapping)
         and isinstance(item["data"].get("spans"), list)

@@ -34,7 +34,7 @@ _SAMPLE: Final = 3
 
 
 def _is_record(data: Any) -> bool:
-    if not isinstance(data, Mapping) or not data.keys() <= _KEYS:
+    if not (type(data) is dict or isinstance(data, Mapping)) or not data.keys() <= _KEYS:
         return False
     events = data.get("events")
     if events is None:

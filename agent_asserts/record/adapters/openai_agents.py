@@ -90,7 +90,7 @@ def detect(data: Any) -> bool:
     >>> detect({"data": [{"object": "trace", "id": "trace_1"}]}), detect({"data": []})
     (True, False)
     """
-    if isinstance(data, Mapping) and isinstance(data.get("data"), list):
+    if (type(data) is dict or isinstance(data, Mapping)) and isinstance(data.get("data"), list):
         data = data["data"]
     return (
         isinstance(data, list)

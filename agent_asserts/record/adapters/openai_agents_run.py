@@ -91,7 +91,7 @@ def detect(data: Any) -> bool:
     False
     """
     return (
-        isinstance(data, Mapping)
+        (type(data) is dict or isinstance(data, Mapping))
         and "$schemaVersion" in data
         and isinstance(data.get("generated_items"), list)
         and "original_input" in data

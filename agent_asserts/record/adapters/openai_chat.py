@@ -103,7 +103,11 @@ def _anthropic_like(item: Mapping[str, Any]) -> bool:
 
 
 def _messages(data: Any) -> Any:
-    if isinstance(data, Mapping) and "messages" in data and not data.keys() & {"lc", "kwargs"}:
+    if (
+        (type(data) is dict or isinstance(data, Mapping))
+        and "messages" in data
+        and not data.keys() & {"lc", "kwargs"}
+    ):
         return data["messages"]
     return data
 
@@ -119,12 +123,24 @@ def detect(data: Any) -> bool:
     """
     if _is_completion(data):
         return True
-    if isinstance(data, Mapping) and "system" in data:  # Anthropic's request shape
+    mapped = type(data) is dict or isinstance(data, Mapping)
+    if mapped and "system" in data:  # Anthropic's request shape
         return False
     items = _messages(data)
     if not isinstance(items, list) or not items:
         return False
     for item in items[:_SCAN]:  # one pass: a message without Anthropic blocks, or a completion
+        if type(item) is dict:  # exact dicts (parsed JSON): the tests of _role, read once
+            role = item.get("role")
+            if (
+                isinstance(role, str)
+                and role in ROLES
+                and "parts" not in item
+                and "type" not in item
+            ):
+                if isinstance(item.get("content"), list) and _anthropic_like(item):
+                    return False
+                continue
         if _is_message(item):
             if _anthropic_like(item):
                 return False
@@ -142,7 +158,18 @@ class _Reader:
         self.last_text: str | None = None
 
     def item(self, where: str, item: Any) -> None:
-        role = None if _is_completion(item) else _role(item)
+        if type(item) is dict:  # exact dicts (parsed JSON): _is_completion and _role inline
+            role = item.get("role")
+            if (
+                item.get("object") == "chat.completion"
+                or not isinstance(role, str)
+                or role not in ROLES
+                or "parts" in item
+                or "type" in item
+            ):
+                role = None
+        else:
+            role = None if _is_completion(item) else _role(item)
         if role is None:
             if _is_completion(item):
                 self.completion(where, item)
@@ -175,34 +202,39 @@ class _Reader:
 
     def assistant(self, where: str, item: Mapping[str, Any], info: Mapping[str, Any]) -> None:
         name = item.get("name")
-        self.b.switch_agent(name if isinstance(name, str) else None, where=where)
-        agent = self.b.agent
-        model = self.b.model_call(
-            where=where, agent=agent, **{k: v for k, v in info.items() if v is not None}
-        )
+        b = self.b
+        if isinstance(name, str) or b.agent is not None:  # else no agent before or now
+            b.switch_agent(name if isinstance(name, str) else None, where=where)
+        agent = b.agent
+        if info:
+            model = b.model_call(
+                where=where, agent=agent, **{k: v for k, v in info.items() if v is not None}
+            )
+        else:
+            model = b.model_call(where=where, agent=agent)
         for key in ("reasoning_content", "reasoning"):
             if isinstance(item.get(key), str) and item[key]:
                 self.b.reasoning(
                     item[key], where=f"{where}.{key}", agent=agent, parent_id=model["event_id"]
                 )
-        text = content_text(item.get("content"))
+        parent = model["event_id"]
+        content = item.get("content")
+        text = content if type(content) is str or content is None else content_text(content)
+        text = text or ""  # a tool-calling turn's null content: no call
         refusal = item.get("refusal")
         if text:
-            self.b.message(
-                "agent", text, where=f"{where}.content", agent=agent, parent_id=model["event_id"]
-            )
+            b.message("agent", text, where=f"{where}.content", agent=agent, parent_id=parent)
         elif isinstance(refusal, str) and refusal:
-            event = self.b.message("agent", refusal, where=f"{where}.refusal", agent=agent)
+            event = b.message("agent", refusal, where=f"{where}.refusal", agent=agent)
             event["payload"]["refusal"] = True
-        calls = item.get("tool_calls") or []
-        group = self.b.group() if isinstance(calls, list) and len(calls) > 1 else None
-        for index, call in enumerate(calls if isinstance(calls, list) else []):
-            self.call(f"{where}.tool_calls[{index}]", call, group, agent, model["event_id"])
+        calls = item.get("tool_calls")
+        if isinstance(calls, list):
+            group = b.group() if len(calls) > 1 else None
+            for index, call in enumerate(calls):
+                self.call(f"{where}.tool_calls[{index}]", call, group, agent, parent)
         legacy = item.get("function_call")
         if legacy is not None and isinstance(legacy, Mapping):
-            self.call(
-                f"{where}.function_call", {"function": legacy}, None, agent, model["event_id"]
-            )
+            self.call(f"{where}.function_call", {"function": legacy}, None, agent, parent)
 
     def call(
         self, where: str, call: Any, group: str | None, agent: str | None, parent: str
@@ -267,21 +299,18 @@ def to_records(
     for index, item in enumerate(messages):
         reader.item(f"{prefix}[{index}]", item)
     usage = None
-    if isinstance(data, Mapping):
+    mapped = type(data) is dict or isinstance(data, Mapping)  # exact dicts: no ABC check
+    if mapped:
         response = data.get("response")
-        if isinstance(response, Mapping) and _is_completion(response):
+        if response is not None and isinstance(response, Mapping) and _is_completion(response):
             _final_response(reader, response)
         usage = openai_usage(data.get("usage"))
     metadata = (
         {k: v for k, v in data.items() if k not in ("messages", "response", "usage", "tools")}
-        if isinstance(data, Mapping)
+        if mapped
         else None
     )
-    tools = (
-        tool_definitions(data.get("tools"), inside="function")
-        if isinstance(data, Mapping)
-        else None
-    )
+    tools = tool_definitions(data.get("tools"), inside="function") if mapped else None
     yield reader.b.build(usage=usage, metadata=metadata, tools=tools)
 
 

@@ -99,7 +99,7 @@ _SCAN: Final = 50
 
 
 def _is_response(item: Any) -> bool:
-    return isinstance(item, Mapping) and item.get("object") == "response"
+    return (type(item) is dict or isinstance(item, Mapping)) and item.get("object") == "response"
 
 
 def _type(item: Any) -> str | None:
@@ -115,7 +115,11 @@ def _is_item(item: Any) -> bool:
 
 
 def _items(data: Any) -> Any:
-    if isinstance(data, Mapping) and "input" in data and not _is_response(data):
+    if (
+        (type(data) is dict or isinstance(data, Mapping))
+        and "input" in data
+        and not _is_response(data)
+    ):
         return data["input"]
     return data
 

@@ -54,7 +54,7 @@ _SCAN: Final = 20
 
 def _is_row(item: Any) -> bool:
     return (
-        isinstance(item, Mapping)
+        (type(item) is dict or isinstance(item, Mapping))
         and "context.span_id" in item
         and ("span_kind" in item or any(str(key).startswith(PREFIX) for key in item))
     )

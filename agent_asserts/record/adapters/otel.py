@@ -643,7 +643,9 @@ def detect(data: Any) -> bool:
         data = data[0]
         if isinstance(data, Mapping) and "spanId" in data and "traceId" in data:
             return True
-    return isinstance(data, Mapping) and isinstance(data.get("resourceSpans"), list)
+    return (type(data) is dict or isinstance(data, Mapping)) and isinstance(
+        data.get("resourceSpans"), list
+    )
 
 
 def _raw_spans(data: Any) -> Iterator[tuple[str, Any, dict[str, Any], Any]]:

@@ -252,7 +252,10 @@ def result_as_written(value: Any) -> tuple[Any, str | None]:
     """
     if not isinstance(value, str) or value.lstrip()[:1] not in ("{", "["):
         return value, None
-    parsed = _json_value(value)
+    try:  # _json_value: the text starts with a bracket, so with no byte-order mark
+        parsed = _DECODER.decode(value)
+    except (ValueError, RecursionError):  # a JSONDecodeError, NaN, a number too long
+        parsed = MISSING
     if parsed is MISSING:
         parsed = python_literal(value)
     return (value, None) if parsed is MISSING else (parsed, value)
@@ -450,7 +453,7 @@ def openai_usage(raw: Any) -> dict[str, Any] | None:
     >>> openai_usage({"prompt_tokens": 5, "prompt_tokens_details": "n/a"})
     {'input_tokens': 5}
     """
-    if not isinstance(raw, Mapping):
+    if not (type(raw) is dict or isinstance(raw, Mapping)):
         return None
     details: dict[str, Any] = {}
     for key in ("prompt_tokens_details", "input_tokens_details"):  # a detail not an object:
@@ -473,7 +476,9 @@ def mapping(value: Any) -> Mapping[str, Any]:
     >>> mapping({"a": 1}), mapping(None)
     ({'a': 1}, {})
     """
-    return value if isinstance(value, Mapping) else {}
+    if value is None:  # the commonest absent object: no ABC check
+        return {}
+    return value if type(value) is dict or isinstance(value, Mapping) else {}
 
 
 def items(value: Any) -> list[Any]:
@@ -665,15 +670,16 @@ class TraceBuilder:
         """A model call; its usage counts towards the run's usage (unless the run gives one).
         The run's usage is that sum only when every model call carries usage."""
         payload: dict[str, Any] = {}
-        for key, value in (
-            ("model", model),
-            ("provider", provider),
-            ("finish_reason", finish_reason),
-            ("error_message", error_message),
-            ("error_type", error_type),
-        ):
-            if value is not None:
-                payload[key] = value
+        if model is not None:
+            payload["model"] = model
+        if provider is not None:
+            payload["provider"] = provider
+        if finish_reason is not None:
+            payload["finish_reason"] = finish_reason
+        if error_message is not None:
+            payload["error_message"] = error_message
+        if error_type is not None:
+            payload["error_type"] = error_type
         if usage:
             payload["usage"] = dict(usage)
         if error_message is not None or error_type is not None:
@@ -768,15 +774,17 @@ class TraceBuilder:
         """A tool call, open until :meth:`result` pairs it. ``arguments`` may be data or a JSON
         string; ``MISSING`` means not recorded; invalid JSON is kept in ``arguments_raw`` and
         becomes a parse error at ``where``."""
-        positions = _positions(where)
-        payload: dict[str, Any] = {"name": name, "source": source, **(extra or {})}
+        positions = where if type(where) is str else _positions(where)
+        payload: dict[str, Any] = {"name": name, "source": source}
+        if extra:
+            payload.update(extra)
         parsed, raw, problem = parse_arguments(arguments)
         if parsed is not MISSING:
             payload["arguments"] = parsed
         if raw is not None:
             payload["arguments_raw"] = raw
         if problem is not None:
-            self.error(positions[0], problem, raw)
+            self.error(positions if type(positions) is str else positions[0], problem, raw)
         if call_id is not None:
             payload["call_id"] = call_id
         if mcp_server is not None:
@@ -830,7 +838,9 @@ class TraceBuilder:
         ('<unknown>', MISSING, 'failed', True)
         """
         event = self._find(call_id, name)
-        fields: dict[str, Any] = {"result": result, **(extra or {})}
+        fields: dict[str, Any] = {"result": result}
+        if extra:
+            fields.update(extra)
         if result_raw is not None:
             fields["result_raw"] = result_raw
         if error_message is not None:
@@ -924,9 +934,10 @@ class TraceBuilder:
         for event in self.events:
             if "group_id" in event:
                 counts[event["group_id"]] = counts.get(event["group_id"], 0) + 1
-        for event in self.events:
-            if counts.get(event.get("group_id", ""), 0) == 1:
-                del event["group_id"]
+        if 1 in counts.values():  # a group of one event is no group
+            for event in self.events:
+                if counts.get(event.get("group_id", ""), 0) == 1:
+                    del event["group_id"]
         data: dict[str, Any] = {"events": self.events, "status": status}
         run_usage = dict(usage) if usage else None
         if run_usage is None:
@@ -999,7 +1010,13 @@ def _plain(value: Any, levels: int = _DEEPEST) -> Any:
             out[key] = item if type(item) in _SCALAR_TYPES else _plain(item, levels - 1)
         return out
     if kind is list:
-        return [item if type(item) in _SCALAR_TYPES else _plain(item, levels - 1) for item in value]
+        for item in value:
+            if type(item) not in _SCALAR_TYPES:
+                return [
+                    item if type(item) in _SCALAR_TYPES else _plain(item, levels - 1)
+                    for item in value
+                ]
+        return value[:]  # scalars only (the positions of ``trace_items``): copied whole
     raise _Recheck
 
 
@@ -1023,7 +1040,10 @@ def _counter(value: Any) -> int:
 def _extra(raw: dict[str, Any], known: frozenset[str], position: int) -> dict[str, Any]:
     """The keys of the payload of event ``position`` outside its fields, as the record keeps
     them (warning on a key that looks like a misspelt field, as the record's decoding does)."""
-    extra = {key: _plain(value) for key, value in raw.items() if key not in known}
+    extra = {}
+    for key, value in raw.items():  # a loop, not a comprehension: no function call
+        if key not in known:
+            extra[key] = value if type(value) in _SCALAR_TYPES else _plain(value)
     if not extra.keys() <= OWN_EXTRA_KEYS:  # the library's own extra keys are never asked about
         warn_suspicious(raw, known, f"$.events[{position}].payload")
     return extra
@@ -1226,7 +1246,10 @@ def _events(raw_events: list[Any]) -> list[Event]:
     ids: set[str] = set()
     out = []
     for position, raw in enumerate(raw_events):
-        if type(raw) is not dict or not raw.keys() <= _EVENT_KEYS:
+        if type(raw) is not dict:
+            raise _Recheck
+        usual_only = raw.keys() <= _USUAL_KEYS  # the commonest event: no rare field to read
+        if not usual_only and not raw.keys() <= _EVENT_KEYS:
             raise _Recheck
         get = raw.get
         kind = get("kind")
@@ -1236,22 +1259,53 @@ def _events(raw_events: list[Any]) -> list[Event]:
         if type(event_id) is not str or not event_id or event_id in ids:
             raise _Recheck
         ids.add(event_id)
-        actor_ref, parent_id, group_id, agent = usual = (
-            get("actor_ref"), get("parent_id"), get("group_id"), get("agent")
-        )  # fmt: skip
-        for value in usual:
-            if value is not None and type(value) is not str:
-                raise _Recheck
+        actor_ref = get("actor_ref")
+        parent_id = get("parent_id")
+        group_id = get("group_id")
+        agent = get("agent")
+        if (
+            (actor_ref is not None and type(actor_ref) is not str)
+            or (parent_id is not None and type(parent_id) is not str)
+            or (group_id is not None and type(group_id) is not str)
+            or (agent is not None and type(agent) is not str)
+        ):
+            raise _Recheck
         if (parent_id is not None and parent_id not in ids) or parent_id == event_id:
             raise _Recheck  # only links to an earlier event are vouched for (no cycle)
-        rare = _NO_RARE if raw.keys() <= _USUAL_KEYS else _rare(raw)
+        rare = _NO_RARE if usual_only else _rare(raw)
         event_type = rare[4]
         if event_type is None and kind == "delegation":
             event_type = "completed"
-        payload = _payload(kind, get("payload", {}), position, event_type)
+        raw_payload = get("payload", MISSING)  # no empty dict made for the default
+        if raw_payload is MISSING:
+            raw_payload = {}
+        payload = _payload(kind, raw_payload, position, event_type)
         opens = kind == "message" and actor_ref == "user" and opens_turn(kind, actor_ref, payload)
-        out.append(
-            Event(
+        if usual_only:  # every rare field None: no need to read them from ``rare``
+            event = Event(
+                kind,
+                payload,
+                event_id,
+                event_type,
+                None,
+                None,
+                actor_ref,
+                None,
+                None,
+                tracker.assign(None, opens),
+                None,
+                (),
+                None,
+                None,
+                None,
+                None,
+                None,
+                parent_id,
+                group_id,
+                agent,
+            )
+        else:
+            event = Event(
                 kind,
                 payload,
                 event_id,
@@ -1273,7 +1327,7 @@ def _events(raw_events: list[Any]) -> list[Event]:
                 group_id,
                 agent,
             )
-        )
+        out.append(event)
     return out
 
 
