@@ -504,6 +504,15 @@ class MantleCase(Case):
         """``record`` with the scenario's initial memory applied (:func:`with_initial_memory`)."""
         return with_initial_memory(record, self.initial_memory)
 
+    def native_fields(self) -> dict[str, Any]:
+        """``initial_memory:`` in the native form, which loads back as this case.
+
+        >>> MantleCase("c", initial_memory={"x.y": 1}).native_fields()
+        {'initial_memory': {'x.y': 1}}
+        """
+        memory = self.initial_memory
+        return {} if memory is None else {"initial_memory": dict(memory)}
+
 
 def _case(
     name: str,
@@ -512,8 +521,12 @@ def _case(
     ctx: BuildContext,
     metadata: dict[str, Any] | None = None,
     slots: dict[str, Any] | None = None,
-) -> MantleCase:
+) -> Case:
+    """A :class:`MantleCase` when the scenario declares ``setup.initial_slots``, else a plain
+    case (the native form of either loads back equal: docs/mantle.md)."""
     fields: dict[str, Any] = {"entries": tuple(entries), "metadata": metadata or {}}
+    if slots is None:
+        return Case(name, record_path=record, judge=ctx.judge, record_reader=read_record, **fields)
     return MantleCase(
         name,
         record_path=record,

@@ -66,6 +66,7 @@ from agent_asserts.loaders.collector import (
     unknown_key_message,
 )
 from agent_asserts.loaders.dialects import BuildContext, builtin_dialect, read_record_format
+from agent_asserts.loaders.mantle import MantleCase
 from agent_asserts.loaders.nodes import MappingNode, Node, ScalarNode, SequenceNode, to_plain
 from agent_asserts.loaders.suite import (
     SIBLINGS,
@@ -260,7 +261,7 @@ def _convert_all(
     return out
 
 
-CASE_KEYS = ("name", "record", "record_format", "checks", "metadata")
+CASE_KEYS = ("name", "record", "record_format", "checks", "metadata", "initial_memory")
 
 SHAPE = (
     "a mapping with 'checks:' (one case) or 'cases:' (several), each check written as its "
@@ -350,6 +351,18 @@ def _case(mapping: MappingNode, ctx: BuildContext, name: str, record: Path | Non
     fmt = "auto"
     if "record_format" in mapping.items:
         fmt = read_record_format(mapping.items["record_format"], problems) or "auto"
+    if "initial_memory" in mapping.items:  # a Mantle scenario's setup.initial_slots, written back
+        memory_node = problems.expect_mapping(mapping.items["initial_memory"])
+        memory = {} if memory_node is None else to_plain(memory_node)
+        return MantleCase(
+            name,
+            tuple(entries),
+            record,
+            metadata,
+            judge=ctx.judge,
+            record_format=fmt,
+            initial_memory=memory,
+        )
     return Case(name, tuple(entries), record, metadata, judge=ctx.judge, record_format=fmt)
 
 

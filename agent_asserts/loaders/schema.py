@@ -214,6 +214,7 @@ def native_schema() -> dict[str, Any]:
         "record": {"type": "string", "minLength": 1},
         "record_format": {"type": "string", "minLength": 1},
         "metadata": {"type": "object"},
+        "initial_memory": {"type": "object"},
         "checks": {"$ref": "#/$defs/checks"},
     }
     defs["case"] = {

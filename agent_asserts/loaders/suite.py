@@ -187,6 +187,7 @@ def case_to_data(case: Case, *, base_dir: str | os.PathLike[str] | None = None) 
         out["record_format"] = case.record_format
     if case.metadata:
         out["metadata"] = dict(case.metadata)
+    out.update(case.native_fields())
     out["checks"] = [entry_to_data(entry) for entry in case.entries]
     return out
 
@@ -336,6 +337,18 @@ class Case:
         True
         """
         return record
+
+    def native_fields(self) -> dict[str, Any]:
+        """The keys this case's native form holds beside ``name``, ``record``,
+        ``record_format``, ``metadata`` and ``checks``: none for a plain case (a dialect's case
+        that prepares its record (:meth:`prepare`) writes what it adds, e.g. Mantle's
+        ``initial_memory``), so that the native form loads back as the same case.
+
+        >>> from agent_asserts.loaders import loads
+        >>> loads("checks: [succeeded]").cases[0].native_fields()
+        {}
+        """
+        return {}
 
     def without_judged(self) -> Case:
         """This case with every judged check replaced by one that is ``not_applicable``
