@@ -16,7 +16,10 @@ is raised *inside* the block, in the middle of whatever was running:
 
 **A swallowed time-out fires again.** Python ignores (prints) an exception raised in a
 garbage-collector callback or a ``__del__`` method; while the block is still running after its
-limit, the limit fires again every :data:`REFIRE` seconds, so such a place cannot lose it.
+limit, the limit fires again every :data:`REFIRE` seconds, so such a place cannot lose it. A
+limit that fires while a garbage-collector callback (``gc.callbacks``) runs is not raised there
+at all: it is retried every 10 ms until the callback has returned (:func:`collecting`), so an
+allocation-heavy block cannot have its time-out swallowed again and again.
 
 **No import is interrupted.** A time limit that fires while its thread is importing a module
 (inside ``importlib``'s own code, which holds the module's import lock) would leave that lock
@@ -43,6 +46,7 @@ time limit of 0.05s passed
 from __future__ import annotations
 
 import functools
+import gc
 import signal
 import sys
 import threading
@@ -143,7 +147,8 @@ def _main_thread_timer_free() -> bool:
 
 
 RETRY: Final = 0.01
-"""Seconds after which a limit that fired during an import fires again."""
+"""Seconds after which a limit that fired during an import or a garbage-collector callback
+fires again."""
 
 _IMPORT_MACHINERY: Final = ("<frozen importlib._bootstrap", "importlib/_bootstrap")
 
@@ -160,6 +165,32 @@ def importing(frame: FrameType | None) -> bool:
             return True
         frame = frame.f_back
     return False
+
+
+def _code_of(callback: Any) -> Any:
+    return getattr(getattr(callback, "__func__", callback), "__code__", None)
+
+
+def collecting(frame: FrameType | None) -> bool:
+    """Whether ``frame`` or a frame that called it runs a garbage-collector callback
+    (``gc.callbacks``, e.g. Hypothesis's), where Python ignores (prints) an exception: no
+    time-out is raised there.
+
+    >>> collecting(sys._getframe())
+    False
+    """
+    codes = {_code_of(callback) for callback in gc.callbacks}
+    codes.discard(None)
+    while codes and frame is not None:
+        if frame.f_code in codes:
+            return True
+        frame = frame.f_back
+    return False
+
+
+def _not_here(frame: FrameType | None) -> bool:
+    """Whether a time-out raised in ``frame`` would break an import or be swallowed."""
+    return importing(frame) or collecting(frame)
 
 
 @functools.cache
@@ -213,7 +244,7 @@ def _signal_limit(limit: float) -> Iterator[None]:
     def on_alarm(signum: int, frame: FrameType | None) -> None:
         if state["done"]:
             return
-        if importing(frame):  # raised there, the exception would leave an import lock held
+        if _not_here(frame):  # an import lock left held, or a swallowed exception
             signal.setitimer(signal.ITIMER_REAL, RETRY)
             return
         signal.setitimer(signal.ITIMER_REAL, REFIRE)  # again, should this one be swallowed
@@ -258,8 +289,8 @@ def _watchdog_limit(limit: float) -> Iterator[None]:
         with lock:
             if state["done"]:
                 return
-            if importing(sys._current_frames().get(ident)):
-                start(RETRY)  # never inside an import: try again once it is over
+            if _not_here(sys._current_frames().get(ident)):
+                start(RETRY)  # never inside an import or a collector callback: try again
                 return
             state["fired"] = True
             _raise_in(ident, expired)
