@@ -23,7 +23,6 @@ from typing import TYPE_CHECKING, Any, cast
 import attrs
 
 from agent_asserts._boundary import guard
-from agent_asserts._text import LazyText
 from agent_asserts.checks import CHECKS
 from agent_asserts.checks.base import Check
 from agent_asserts.checks.expectations import LiteralValue, StatePath
@@ -39,7 +38,8 @@ from agent_asserts.fluent import (
 from agent_asserts.fluent.handles import AssertionHandle, ValueExpectation
 from agent_asserts.fluent.recording import (
     Recorder,
-    assemble_result,
+    Shared,
+    build_result,
     outcome_to_result,
     plain_info,
     run_check,
@@ -59,10 +59,6 @@ from agent_asserts.results import (
     VerdictResolver,
 )
 from agent_asserts.selectors import Selector, ToolSelector
-
-_PLAIN_RUN = Check.run  # Check's own run / severity_for / own_threshold: no call needed
-_PLAIN_SEVERITY = Check.severity_for
-_PLAIN_THRESHOLD = Check.own_threshold
 
 if TYPE_CHECKING:
     from agent_asserts.checks.contract import ContractCheck
@@ -151,41 +147,14 @@ class EvalContext(
         """
         if self.deadline is not None:
             self.check_deadline()
-        # what every result of the check shares (see Shared), read as Shared reads it
-        kind = type(check)
-        described = LazyText(check.describe)
-        default_severity = check.default_severity
-        own = None if kind.own_threshold is _PLAIN_THRESHOLD else check.own_threshold()
-        evaluator_type = check.evaluator_type
-        info = plain_info(evaluator_type)
-        if severity is None and not (  # the check may decide its own severity
-            kind.run is _PLAIN_RUN and kind.severity_for is _PLAIN_SEVERITY
-        ):
+        kept = Shared(check)
+        if severity is None and not kept.plain:  # the check may decide its own severity
             severity = check.severity_for(self.judge_fn)
         self.running = (check, name)  # named by a time limit that stops the case here
         outcome = run_check(check, self.record, judge=self.judge_fn)
         self.running = None
-        result = assemble_result(
-            check,
-            outcome,
-            name,
-            severity,
-            threshold,
-            label,
-            info,
-            default_severity,
-            evaluator_type,
-            own,
-            described,
-        )
-        if self._prefix:  # _add(result, outcome.force_gate), written out: once per check
-            result = attrs.evolve(result, name=self._prefix + result.name)
-        results = self._results
-        results.append(result)
-        index = len(results) - 1
-        if outcome.force_gate:
-            self._forced_gates.add(index)
-        return AssertionHandle(self, index)
+        result = build_result(check, kept, outcome, name, severity, threshold, label)
+        return self._add(result, outcome.force_gate)
 
     # the fluent methods' call: this function itself, past the argument checks that guard()
     # wraps the public name in (a subclass that overrides record_check gets it back, see

@@ -14,8 +14,7 @@ From a check to its recorded result: the step every recorder shares (``EvalConte
 outcome); :func:`outcome_to_result` turns the outcome into an
 :class:`~agent_asserts.results.AssertionResult`. What every result of one check shares — its
 description (rendered when first read), default severity, own threshold, evaluator, default
-name — is read from the check as one :class:`Shared` per recording (``EvalContext.record_check``
-reads the same values into locals and calls :func:`assemble_result`: one object less per check).
+name — is read from the check as one :class:`Shared` per recording.
 
 >>> from agent_asserts.checks.traces import StepCount
 >>> from agent_asserts.testing import demo_record
@@ -199,44 +198,8 @@ def build_result(
     label: str | None,
 ) -> AssertionResult:
     """:func:`outcome_to_result` with positional arguments and the check's :class:`Shared`."""
-    return assemble_result(
-        check,
-        outcome,
-        name,
-        severity,
-        threshold,
-        label,
-        kept.info,
-        kept.severity,
-        kept.evaluator_type,
-        kept.threshold,
-        kept.described,
-    )
-
-
-def assemble_result(
-    check: Check,
-    outcome: Outcome,
-    name: str | None,
-    severity: Severity | str | None,
-    threshold: float | None,
-    label: str | None,
-    shared_info: EvaluatorInfo,
-    default_severity: Severity,
-    evaluator_type: str,
-    own_threshold: float | None,
-    described: str | LazyText,
-) -> AssertionResult:
-    """:func:`build_result` with what every result of the check shares given one by one (the
-    recorder's call: it reads them from the check without making a :class:`Shared`).
-
-    >>> from agent_asserts.checks.traces import StepCount
-    >>> check, info = StepCount(1), plain_info("deterministic")
-    >>> r = assemble_result(check, Outcome.of(True), None, None, None, None, info,
-    ...                     check.default_severity, "deterministic", None, "step_count(1)")
-    >>> r.name, r.severity.value, r.description
-    ('step_count:1', 'gate', 'step_count(1)')
-    """
+    shared_info, default_severity, evaluator_type = kept.info, kept.severity, kept.evaluator_type
+    own_threshold, described = kept.threshold, kept.described
     if not (  # outcome.plain: nothing to merge, no forced gate, no judge verdict
         outcome.details
         or outcome.evaluator
@@ -290,7 +253,6 @@ __all__ = [
     "CountLike",
     "Recorder",
     "Shared",
-    "assemble_result",
     "build_result",
     "outcome_to_result",
     "plain_info",
