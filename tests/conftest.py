@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 
+import pytest
 from hypothesis import settings
 
 settings.register_profile("agent_asserts", deadline=None, print_blob=True)
@@ -33,11 +34,29 @@ _OFFLINE = {
 for _name, _value in _OFFLINE.items():
     os.environ.setdefault(_name, _value)
 
-# The pytest runs that tests start in subprocesses (pytester, the CLI's suite runs) skip the
-# same third-party plugins as this session (pyproject.toml's addopts says why).
+# The pytest runs that tests start in subprocesses (the CLI's suite runs, `deepeval test run`)
+# skip the same third-party plugins as this session (pyproject.toml's addopts says why).
 _SKIPPED_PLUGINS = (
     "-p no:langsmith_plugin -p no:anyio -p no:platformdirs"
     " -p no:deepeval -p no:asyncio -p no:rerunfailures -p no:repeat"
 )
 if _SKIPPED_PLUGINS not in os.environ.get("PYTEST_ADDOPTS", ""):
     os.environ["PYTEST_ADDOPTS"] = f"{os.environ.get('PYTEST_ADDOPTS', '')} {_SKIPPED_PLUGINS}"
+
+
+_INNER_PLUGINS = f"{_SKIPPED_PLUGINS} -p no:hypothesispytest"
+"""What pytester's inner sessions skip: this session's list, and Hypothesis' plugin (no inner
+test uses it; it imports all of Hypothesis, about a second per start)."""
+
+
+@pytest.fixture
+def pytester(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
+    """pytester, whose inner sessions skip :data:`_INNER_PLUGINS` too.
+
+    pytester removes ``PYTEST_ADDOPTS`` so that an inner session does not inherit the outer
+    one's options; without this every inner session, in process or in a subprocess, loaded
+    every installed plugin (langsmith's and DeepEval's import their whole packages): 12-15 s
+    per subprocess start on a 2-core machine instead of under a second.
+    """
+    monkeypatch.setenv("PYTEST_ADDOPTS", _INNER_PLUGINS)
+    return pytester

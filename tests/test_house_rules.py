@@ -131,3 +131,20 @@ def test_no_third_party_plugin_of_a_test_dependency_is_loaded(
     }
     assert loaded <= needed
     assert not pytestconfig.pluginmanager.has_plugin("langsmith_plugin")
+
+
+def test_pytesters_inner_sessions_load_no_third_party_plugin(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(
+        """
+        from importlib.metadata import entry_points
+
+        def test_plugins(pytestconfig):
+            loaded = {
+                ep.name
+                for ep in entry_points(group="pytest11")
+                if pytestconfig.pluginmanager.has_plugin(ep.name)
+            }
+            assert loaded <= {"agent_asserts", "xdist", "xdist.looponfail"}, loaded
+        """
+    )
+    pytester.runpytest_subprocess("-p", "no:cacheprovider").assert_outcomes(passed=1)
