@@ -38,7 +38,6 @@ from agent_asserts.record.adapters._registry import (
     get_format,
     matching_formats,
 )
-from agent_asserts.record.adapters.native import parsed_records
 from agent_asserts.record.adapters.objects import plain_data
 from agent_asserts.record.decoding import TOP_LEVEL_KEYS
 from agent_asserts.record.errors import Problem, RecordError
@@ -155,16 +154,14 @@ def _unmatched(
 
 
 def _read_as(
-    choice: tuple[TraceFormat, bool], data: Any, source: str | None, *, parsed: bool = False,
+    choice: tuple[TraceFormat, bool], data: Any, source: str | None, *,
     duplicates: list[Problem] | None = None,
 ) -> Iterator[TrialRecord]:  # fmt: skip
     """The records of one document in the chosen format (:func:`_choose`), through its
-    ``to_records``: ``parsed`` when this module parsed it (nothing else holds it)."""
+    ``to_records``."""
     spec, fallback = choice
     _settle(spec, duplicates, source)
-    if parsed and spec.name == "native":
-        records = parsed_records(data, source=source)
-    elif spec.tags_records:  # the adapter names the format as it builds each record
+    if spec.tags_records:  # the adapter names the format as it builds each record
         records = spec.to_records(data, source=source, format_name=spec.name)
     else:
         records = spec.to_records(data, source=source)
@@ -183,7 +180,7 @@ def _document_records(
     spec = choice[0]
     if spec.read_records is not None and not (duplicates and spec.name != "native"):
         return _tagged(spec.read_records(path, source=os.fspath(path)), spec)
-    return _read_as(choice, data, source, parsed=True, duplicates=duplicates)
+    return _read_as(choice, data, source, duplicates=duplicates)
 
 
 def records_of(
@@ -402,7 +399,7 @@ def _one_line(
         if not whole:
             return None
         return list(_tagged(spec.read_records(path, source=name), spec)), True
-    return list(_read_as(choice, data, where, parsed=True, duplicates=duplicates)), False
+    return list(_read_as(choice, data, where, duplicates=duplicates)), False
 
 
 def _path_records(path: Path, format: str) -> Iterator[TrialRecord]:
@@ -561,9 +558,7 @@ def _streamed_records(path: Path, name: str, format: str) -> Iterator[TrialRecor
             run = list(found or ())
             if found:
                 found.clear()
-            yield from _read_as(
-                (spec, False), container, f"{name}: {where}", parsed=True, duplicates=run
-            )
+            yield from _read_as((spec, False), container, f"{name}: {where}", duplicates=run)
 
 
 def _read_whole(path: Path, name: str, format: str) -> Iterator[TrialRecord] | None:
@@ -582,7 +577,7 @@ def _read_whole(path: Path, name: str, format: str) -> Iterator[TrialRecord] | N
     spec = _format_of(shape, format, name)
     if spec.read_records is not None and not duplicates:
         return _tagged(spec.read_records(path, source=name), spec)
-    return _read_as(_choose(data, format, name), data, name, parsed=True, duplicates=duplicates)
+    return _read_as(_choose(data, format, name), data, name, duplicates=duplicates)
 
 
 def _runs_key(spec: TraceFormat, shape: Any) -> str | None:
@@ -598,7 +593,7 @@ def _whole(path: Path, format: str, *, source: str) -> Iterator[TrialRecord]:
     duplicates: list[Problem] = []
     data = parse_json(decode_text(read_raw(path), source), source, duplicates=duplicates)
     choice = _choose(data, format, source)
-    yield from _read_as(choice, data, source, parsed=True, duplicates=duplicates)
+    yield from _read_as(choice, data, source, duplicates=duplicates)
 
 
 def load_one(
@@ -692,7 +687,7 @@ def _text_records(text: str, format: str) -> Iterator[TrialRecord]:
     duplicates: list[Problem] = []
     data = plain_data(trace_text(text, duplicates), source=TEXT_SOURCE)
     choice = _choose(data, format, TEXT_SOURCE)
-    yield from _read_as(choice, data, TEXT_SOURCE, parsed=True, duplicates=duplicates)
+    yield from _read_as(choice, data, TEXT_SOURCE, duplicates=duplicates)
 
 
 def from_trace(

@@ -661,17 +661,6 @@ class TrialRecord:
         return cls(**decode_record(from_strict_json(data), source))
 
     @classmethod
-    def _from_parsed(cls, data: Any, *, source: str | None = None) -> TrialRecord:
-        """:meth:`from_dict` of data this library parsed itself (the native format's reader
-        hands it over); the same decoder, the same record.
-
-        >>> rec = TrialRecord._from_parsed({"events": [{"kind": "step"}]})
-        >>> rec == TrialRecord.from_dict({"events": [{"kind": "step"}]})
-        True
-        """
-        return cls(**decode_record(from_strict_json(data), source))
-
-    @classmethod
     def load(
         cls,
         path: str | os.PathLike[str],

@@ -151,7 +151,7 @@ def test_a_malformed_event_fails_at_load_with_the_from_dict_error(
 @settings(max_examples=150, deadline=None)
 @given(record_dicts())
 def test_parsed_data_and_from_dict_give_equal_records(data: dict[str, Any]) -> None:
-    parsed = TrialRecord._from_parsed(json.loads(json.dumps(data)))
+    parsed = TrialRecord.from_trace(json.dumps(data), format="native")  # JSON text read here
     decoded = TrialRecord.from_dict(data)
     assert repr(parsed) == repr(decoded)
     assert parsed == decoded
@@ -224,5 +224,5 @@ def test_ids_assigned_by_position_and_explicit_ones_are_checked_together(
 
 
 def test_a_parent_named_by_its_assigned_id_is_found() -> None:
-    rec = TrialRecord._from_parsed({"events": [{"kind": "a"}, {"kind": "a", "parent_id": "e0"}]})
+    rec = TrialRecord.from_dict({"events": [{"kind": "a"}, {"kind": "a", "parent_id": "e0"}]})
     assert [(e.event_id, e.parent_id) for e in rec.events] == [("e0", None), ("e1", "e0")]

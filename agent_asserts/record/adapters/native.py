@@ -71,19 +71,9 @@ def to_records(data: Any, *, source: str | None = None, **options: Any) -> Itera
         yield TrialRecord.from_dict(data, source=source)
 
 
-def parsed_records(data: Any, *, source: str | None = None) -> Iterator[TrialRecord]:
-    """:func:`to_records` of data the caller parsed itself and hands over (no other reference
-    to it is kept): each record's events are checked now and built on first read (see
-    :mod:`agent_asserts.record._lazy_events`).
-
-    >>> [rec.events[0].kind for rec in parsed_records([{"events": [{"kind": "step"}]}])]
-    ['step']
-    """
-    if isinstance(data, list):
-        for item in data:
-            yield TrialRecord._from_parsed(item, source=source)
-    else:
-        yield TrialRecord._from_parsed(data, source=source)
+parsed_records = to_records
+"""The same as :func:`to_records` (its alias): data the caller parsed goes through the one
+decoder like any other."""
 
 
 def to_record(data: Any, *, source: str | None = None, **options: Any) -> TrialRecord:
@@ -105,7 +95,7 @@ def read(path: str | os.PathLike[str], **options: Any) -> TrialRecord:
     'completed'
     """
     name, data = load_json(path)
-    return TrialRecord._from_parsed(data, source=name)
+    return TrialRecord.from_dict(data, source=name)
 
 
 __all__ = ["RUNS", "detect", "parsed_records", "read", "to_record", "to_records"]
