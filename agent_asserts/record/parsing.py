@@ -192,9 +192,11 @@ def _found(data: Any, source: str | None, duplicates: list[Problem] | None) -> A
 
 
 _PAUSE_LOCK: Final = threading.Lock()
-_pause = {"depth": 0, "was_enabled": False}
-"""How many threads are in :func:`collector_paused` now, and whether the collector was on
-when the first of them came in (the last one out turns it back on only then)."""
+_pauses: set[object] = set()
+"""The pauses in progress, in every thread (one token each): the collector is off while there
+is one."""
+_owed = {"enable": False}
+"""Whether a pause turned the collector off and it is not on again yet."""
 
 
 @contextmanager
@@ -204,10 +206,11 @@ def collector_paused() -> Iterator[None]:
     Reading a run allocates many containers and frees almost none, so the collector's passes
     over them find nothing: in a run of 10,000 calls they cost a quarter of
     ``TrialRecord.from_trace`` and 19 % of a whole job (docs/design/architecture.md, "Fast
-    paths kept"). Nested and concurrent pauses share one count: the collector comes back when
-    the last of them ends, and only if it was on when the first began (a program that turned
-    it off keeps it off). The readers pause only while a record is made, never across the
+    paths kept"). Nested and concurrent pauses are counted together: the collector comes back
+    when the last of them ends, and only if a pause turned it off (a program that turned it
+    off keeps it off). The readers pause only while a record is made, never across the
     ``yield`` that hands it over, so a caller's loop body runs with the collector as it was.
+    A time-out or an interrupt that lands while a pause ends is raised once it has ended.
 
     >>> import gc
     >>> with collector_paused():
@@ -216,18 +219,28 @@ def collector_paused() -> Iterator[None]:
     >>> gc.isenabled()
     True
     """
+    token = object()
     with _PAUSE_LOCK:
-        if _pause["depth"] == 0:
-            _pause["was_enabled"] = gc.isenabled()
+        if not _pauses and gc.isenabled():
             gc.disable()
-        _pause["depth"] += 1
+            _owed["enable"] = True
+        _pauses.add(token)
     try:
         yield
     finally:
-        with _PAUSE_LOCK:
-            _pause["depth"] -= 1
-            if _pause["depth"] == 0 and _pause["was_enabled"]:
-                gc.enable()
+        landed: BaseException | None = None
+        while True:  # each step may run again: an exception that lands here must not lose it
+            try:
+                with _PAUSE_LOCK:
+                    _pauses.discard(token)
+                    if not _pauses and _owed["enable"]:
+                        gc.enable()
+                        _owed["enable"] = False
+                break
+            except BaseException as exc:  # a time-out or Ctrl-C raised asynchronously
+                landed = exc
+        if landed is not None:
+            raise landed
 
 
 def paused_records(records: Iterator[Any]) -> Iterator[Any]:

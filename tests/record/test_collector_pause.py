@@ -132,3 +132,22 @@ def test_loads_in_many_threads_leave_the_collector_on(tmp_path: Path) -> None:
         thread.join()
     assert errors == []
     assert gc.isenabled()
+
+
+def test_an_interrupt_that_lands_while_a_pause_ends_is_raised_once_it_has_ended(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    real_enable = gc.enable
+    calls: list[int] = []
+
+    def enable() -> None:  # the first call is interrupted before it turns the collector on
+        calls.append(1)
+        if len(calls) == 1:
+            raise KeyboardInterrupt
+        real_enable()
+
+    monkeypatch.setattr(gc, "enable", enable)
+    with pytest.raises(KeyboardInterrupt), collector_paused():
+        pass
+    assert gc.isenabled()
+    assert len(calls) == 2
