@@ -61,15 +61,12 @@ document with every array cut to its first items (what format detection looks at
 from __future__ import annotations
 
 import codecs
-import gc
 import json
 import mmap
 import os
 import re
 import sys
-import threading
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
 from typing import IO, Any, Final
 
 from agent_asserts._files import not_regular, open_input, read_bytes
@@ -191,79 +188,6 @@ def _found(data: Any, source: str | None, duplicates: list[Problem] | None) -> A
     return _plain_dicts(data)
 
 
-_PAUSE_LOCK: Final = threading.Lock()
-_pauses: set[object] = set()
-"""The pauses in progress, in every thread (one token each): the collector is off while there
-is one."""
-_owed = {"enable": False}
-"""Whether a pause turned the collector off and it is not on again yet."""
-
-
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """The garbage collector off while a record is parsed and built, back as it was after.
-
-    Reading a run allocates many containers and frees almost none, so the collector's passes
-    over them find nothing: in a run of 10,000 calls they cost a quarter of
-    ``TrialRecord.from_trace`` and 19 % of a whole job (docs/design/architecture.md, "Fast
-    paths kept"). Nested and concurrent pauses are counted together: the collector comes back
-    when the last of them ends, and only if a pause turned it off (a program that turned it
-    off keeps it off). The readers pause only while a record is made, never across the
-    ``yield`` that hands it over, so a caller's loop body runs with the collector as it was.
-    A time-out or an interrupt that lands while a pause ends is raised once it has ended.
-
-    >>> import gc
-    >>> with collector_paused():
-    ...     gc.isenabled()
-    False
-    >>> gc.isenabled()
-    True
-    """
-    token = object()
-    with _PAUSE_LOCK:
-        if not _pauses and gc.isenabled():
-            gc.disable()
-            _owed["enable"] = True
-        _pauses.add(token)
-    try:
-        yield
-    finally:
-        landed: BaseException | None = None
-        while True:  # each step may run again: an exception that lands here must not lose it
-            try:
-                with _PAUSE_LOCK:
-                    _pauses.discard(token)
-                    if not _pauses and _owed["enable"]:
-                        gc.enable()
-                        _owed["enable"] = False
-                break
-            except BaseException as exc:  # a time-out or Ctrl-C raised asynchronously
-                landed = exc
-        if landed is not None:
-            raise landed
-
-
-def paused_records(records: Iterator[Any]) -> Iterator[Any]:
-    """``records``, each made with the collector paused (:func:`collector_paused`); the pause
-    ends before a record is handed over.
-
-    >>> import gc
-    >>> def made():
-    ...     yield gc.isenabled()
-    >>> [(made_paused, gc.isenabled()) for made_paused in paused_records(made())]
-    [(False, True)]
-    """
-    while True:
-        with collector_paused():
-            record = next(records, _END)
-        if record is _END:
-            return
-        yield record
-
-
-_END: Final = object()
-
-
 def strict_loads(
     text: str, source: str | None = None, *, duplicates: list[Problem] | None = None
 ) -> Any:
@@ -279,13 +203,12 @@ def strict_loads(
     scan = _Scan()
     try:
         try:
-            with collector_paused():
-                data = json.loads(
-                    text,
-                    object_pairs_hook=scan.pairs,
-                    parse_constant=scan.constant,
-                    parse_float=scan.number,
-                )
+            data = json.loads(
+                text,
+                object_pairs_hook=scan.pairs,
+                parse_constant=scan.constant,
+                parse_float=scan.number,
+            )
         except json.JSONDecodeError:
             raise
         except ValueError:  # an integer longer than Python converts: find its path
@@ -761,12 +684,10 @@ def top_members(
 __all__ = [
     "JsonStream",
     "cannot_stream",
-    "collector_paused",
     "decode_text",
     "iter_runs",
     "load_json",
     "parse_json",
-    "paused_records",
     "read_raw",
     "read_text",
     "require_regular",

@@ -47,7 +47,6 @@ from agent_asserts.record.parsing import (
     iter_runs,
     load_json,
     parse_json,
-    paused_records,
     read_raw,
     require_regular,
     require_utf8,
@@ -124,7 +123,6 @@ def _tagged(records: Iterator[TrialRecord], spec: TraceFormat) -> Iterator[Trial
     record is read as it was written). An adapter that names the format as it builds the
     record (``TraceFormat.tags_records``) leaves nothing to do here; any other record is made
     again with the name."""
-    records = paused_records(records)  # each record made with the collector paused
     if spec.name == "native":
         yield from records
         return
